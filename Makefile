@@ -1,0 +1,52 @@
+# Inquest: `make run` starts everything (embedded NATS); `make test` runs the whole suite.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+STAMP := node_modules/.installed
+
+.PHONY: help deps nats-server build run test check typecheck bench calibrate openapi clean
+
+help:
+	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
+	@echo "make test       build and run the whole test suite"
+	@echo "make check      typecheck (tests included) + tests"
+	@echo "make bench      benchmarks; results in bench/results.md"
+	@echo "make calibrate  recompute the detection calibration table from scenarios/"
+	@echo "make openapi    regenerate openapi.json"
+
+$(STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(STAMP)
+
+nats-server:
+	@if command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ]; then :; \
+	elif [ "$$(id -u)" = "0" ]; then echo "installing nats-server (apt)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server; \
+	else echo "nats-server is missing: run 'sudo apt-get install nats-server' or set NATS_URL to a running server" >&2; exit 1; fi
+
+deps: $(STAMP) nats-server
+
+build: $(STAMP)
+	@rm -rf dist
+	npx tsc -p tsconfig.json
+
+run: deps build
+	PATH="$$PATH:/usr/sbin" node dist/cli/main.js up
+
+test: deps build
+	PATH="$$PATH:/usr/sbin" bash scripts/test.sh
+
+typecheck: $(STAMP)
+	npx tsc -p tsconfig.json --noEmit
+
+check: typecheck test
+
+bench: deps build
+	PATH="$$PATH:/usr/sbin" node dist/bench/run.js
+
+calibrate: build
+	node dist/scripts/calibrate.js
+
+openapi: build
+	node dist/scripts/openapi.js > openapi.json
+
+clean:
+	rm -rf dist data

@@ -1,0 +1,44 @@
+// inquest agent / inquest fleet: endpoint agents in this process until Ctrl-C.
+import { systemClock } from "../shared/clock.js";
+import { Lifecycle } from "../shared/lifecycle.js";
+import { createLogger } from "../shared/log.js";
+import { connectNats } from "../shared/nats/connect.js";
+import { openRuntime } from "../shared/runtime.js";
+import { parseDuration } from "../shared/durations.js";
+import { loadFleetFile } from "../services/agent/fleet.js";
+import { parseTags } from "../services/agent/host.js";
+import { fleetAgents, hostAgent } from "../services/agent/start.js";
+import { flag, UsageError, type Args } from "./args.js";
+import { resolveNatsUrl } from "./nats-url.js";
+
+export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: NodeJS.ProcessEnv): Promise<number> {
+  const heartbeatMs = parseDuration(flag(args, "heartbeat") ?? "5s");
+  if (heartbeatMs === null) throw new UsageError("--heartbeat takes a duration such as 5s");
+  let fleet = null;
+  let tags: Record<string, string> = {};
+  if (kind === "fleet") {
+    const file = flag(args, "file");
+    if (!file) throw new UsageError("usage: inquest fleet --file fleet.json [--nats URL]");
+    fleet = loadFleetFile(file);
+  } else {
+    const parsed = parseTags(flag(args, "tags"));
+    if (typeof parsed === "string") throw new UsageError(`--tags: ${parsed}`);
+    tags = parsed;
+  }
+  const log = createLogger(kind, env.LOG_LEVEL ?? "info");
+  const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: `inquest-${kind}`, log });
+  const life = new Lifecycle({ log, nc });
+  const rt = await openRuntime(nc);
+  const deps = { nc, js: rt.js, registry: rt.agents, clock: systemClock, log };
+  const agents = fleet
+    ? fleetAgents(deps, fleet, heartbeatMs)
+    : [hostAgent(deps, { agentId: flag(args, "id"), tags, edrDeviceId: flag(args, "edr-device-id"), heartbeatMs, snapshotIntervalMs: 300_000 })];
+  await life.start(agents);
+  process.stderr.write(`${agents.length} agent(s) running: ${agents.map((a) => a.identity.agent_id).join(", ")}; Ctrl-C stops\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await life.stop();
+  return 0;
+}

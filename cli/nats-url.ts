@@ -1,0 +1,21 @@
+// Where CLI commands find NATS: --nats, else NATS_URL, else the URL `make run` wrote into the data dir.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { flag, UsageError, type Args } from "./args.js";
+
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  return env.INQUEST_DATA_DIR && env.INQUEST_DATA_DIR !== "" ? env.INQUEST_DATA_DIR : "./data";
+}
+
+export function resolveNatsUrl(args: Args, env: NodeJS.ProcessEnv): string {
+  const explicit = flag(args, "nats") ?? env.NATS_URL;
+  if (explicit) return explicit;
+  const file = join(dataDir(env), "nats.url");
+  try {
+    const url = readFileSync(file, "utf8").trim();
+    if (url) return url;
+  } catch {
+    /* fall through */
+  }
+  throw new UsageError(`no NATS server: pass --nats nats://host:4222, set NATS_URL, or start \`make run\` (it writes ${file})`);
+}

@@ -1,0 +1,15 @@
+import { commonEnv, duration, loadConfig, optStr } from "../../shared/config.js";
+
+export const agentEnv = {
+  ...commonEnv,
+  INQUEST_FLEET_FILE: optStr("run simulated agents from this fleet file instead of the host agent"),
+  INQUEST_AGENT_ID: optStr("host agent id (default: hostname + machine id)"),
+  INQUEST_AGENT_TAGS: optStr("host agent tags, k=v,k2=v2"),
+  INQUEST_EDR_DEVICE_ID: optStr("the EDR's device id for this host"),
+  INQUEST_HEARTBEAT_INTERVAL: duration("5s", "agent heartbeat period; offline after three missed"),
+  INQUEST_SNAPSHOT_INTERVAL: duration("5m", "how often the host agent publishes a telemetry snapshot"),
+};
+
+export function loadAgentConfig(env: Record<string, string | undefined>) {
+  return loadConfig(agentEnv, env);
+}

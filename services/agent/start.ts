@@ -1,0 +1,41 @@
+// Building the agents of one process: the host agent, or every agent of a fleet file.
+import type { JetStreamClient } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import type { Clock } from "../../shared/clock.js";
+import type { Logger } from "../../shared/log.js";
+import type { JsonKv } from "../../shared/nats/kvjson.js";
+import { Agent } from "./agent.js";
+import { FileTelemetry, fleetIdentity, type FleetFile } from "./fleet.js";
+import { hostIdentity, LinuxTelemetry } from "./host.js";
+
+export interface AgentsDeps {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  registry: JsonKv<AgentRecord>;
+  clock: Clock;
+  log: Logger;
+}
+
+export function fleetAgents(deps: AgentsDeps, fleet: FleetFile, heartbeatMs: number): Agent[] {
+  return fleet.agents.map(
+    (a) =>
+      new Agent({ ...deps, log: deps.log.child({ agent_id: a.agent_id }) }, fleetIdentity(a), new FileTelemetry(a, deps.clock), {
+        heartbeatMs,
+        snapshotIntervalMs: 0,
+        online: a.online !== false,
+      }),
+  );
+}
+
+export function hostAgent(
+  deps: AgentsDeps,
+  opts: { agentId?: string | undefined; tags: Record<string, string>; edrDeviceId?: string | undefined; heartbeatMs: number; snapshotIntervalMs: number },
+): Agent {
+  const identity = hostIdentity(opts);
+  return new Agent({ ...deps, log: deps.log.child({ agent_id: identity.agent_id }) }, identity, new LinuxTelemetry(deps.clock), {
+    heartbeatMs: opts.heartbeatMs,
+    snapshotIntervalMs: opts.snapshotIntervalMs,
+    online: true,
+  });
+}

@@ -1,0 +1,70 @@
+// buildApp: the gateway's routes and request pipeline, without a socket. main.ts gives it a listener.
+import type { AgentRecord } from "../../shared/agents/record.js";
+import type { Clock } from "../../shared/clock.js";
+import type { CancelDeps } from "../../shared/investigations/cancel.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import type { TriggerDeps } from "../../shared/investigations/trigger.js";
+import type { Logger } from "../../shared/log.js";
+import type { JsonKv } from "../../shared/nats/kvjson.js";
+import type { ReadModel } from "../../shared/readmodel.js";
+import { bodyLimitFor, handleRequest, type Authenticator } from "./http/pipeline.js";
+import { Router } from "./http/router.js";
+import type { RawRequest, Reply, Route } from "./http/types.js";
+import { Metrics } from "./metrics.js";
+import { openApiDocument } from "./openapi.js";
+import { agentRoutes } from "./routes/agents.js";
+import { investigationRoutes } from "./routes/investigations.js";
+import { opsRoutes } from "./routes/ops.js";
+
+export const API_VERSION = "0.1.0";
+
+export interface AppDeps {
+  log: Logger;
+  clock: Clock;
+  auth: Authenticator;
+  publicUrl: string;
+  trigger: TriggerDeps;
+  cancel: CancelDeps;
+  investigations: JsonKv<InvestigationRecord>;
+  investigationIndex: ReadModel<InvestigationRecord>;
+  listAgents(): Promise<AgentRecord[]>;
+  ready(): Promise<{ ok: boolean; reason?: string }>;
+  /** Routes added by other capabilities (webhooks, curiosity, inbound). */
+  extraRoutes?: Route[];
+}
+
+export interface App {
+  routes: Route[];
+  metrics: Metrics;
+  handle(req: RawRequest): Promise<Reply>;
+  bodyLimit(method: string, path: string): number;
+  openapi(): Record<string, unknown>;
+}
+
+export function buildApp(deps: AppDeps): App {
+  const metrics = new Metrics();
+  const routes: Route[] = [];
+  let openapi: Record<string, unknown> | null = null;
+  routes.push(
+    ...opsRoutes({ ready: deps.ready, metrics: () => metrics.render(), openapi: () => (openapi ??= openApiDocument(routes, API_VERSION)) }),
+    ...investigationRoutes({
+      trigger: deps.trigger,
+      cancel: deps.cancel,
+      investigations: deps.investigations,
+      index: deps.investigationIndex,
+      publicUrl: deps.publicUrl,
+      clock: deps.clock,
+    }),
+    ...agentRoutes({ listAgents: deps.listAgents }),
+    ...(deps.extraRoutes ?? []),
+  );
+  const router = new Router(routes);
+  const pipeline = { router, auth: deps.auth, log: deps.log, observe: (r: string, s: number, sec: number) => metrics.observe(r, s, sec) };
+  return {
+    routes,
+    metrics,
+    handle: (req) => handleRequest(pipeline, req),
+    bodyLimit: (method, path) => bodyLimitFor(router, method, path),
+    openapi: () => (openapi ??= openApiDocument(routes, API_VERSION)),
+  };
+}

@@ -1,0 +1,93 @@
+// The request pipeline, in the contract's order: route (404/405), API key (401), scope (403),
+// media type (415), size (413), JSON (400), schema (400), handler. Unexpected errors become 503 when
+// NATS is unreachable (nothing was half-written) and 500 otherwise, never a stack trace.
+import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
+import type { Logger } from "../../../shared/log.js";
+import { fail } from "./reply.js";
+import type { Router } from "./router.js";
+import type { RawRequest, Reply, Route } from "./types.js";
+
+export const DEFAULT_BODY_LIMIT = 256 * 1024;
+
+export interface Authenticator {
+  /** The key record for a presented bearer token, or null when missing/unknown/revoked. */
+  authenticate(token: string): Promise<ApiKeyRecord | null>;
+}
+
+export interface PipelineDeps {
+  router: Router;
+  auth: Authenticator;
+  log: Logger;
+  observe?(route: string, status: number, seconds: number): void;
+}
+
+export function bodyLimitFor(router: Router, method: string, path: string): number {
+  const m = router.match(method, path);
+  return m.kind === "found" ? (m.route.bodyLimit ?? DEFAULT_BODY_LIMIT) : DEFAULT_BODY_LIMIT;
+}
+
+export async function handleRequest(deps: PipelineDeps, req: RawRequest): Promise<Reply> {
+  const started = process.hrtime.bigint();
+  const m = deps.router.match(req.method, req.path);
+  let reply: Reply;
+  let label = "unmatched";
+  if (m.kind === "not_found") {
+    reply = fail(404, "not_found", `no route for ${req.method} ${req.path}`);
+  } else if (m.kind === "method_not_allowed") {
+    reply = fail(405, "method_not_allowed", `${req.method} is not allowed here; use ${m.allowed.join(", ")}`, undefined, { allow: m.allowed.join(", ") });
+  } else {
+    label = `${m.route.method} ${m.route.path}`;
+    try {
+      reply = await run(deps, m.route, m.params, req);
+    } catch (err) {
+      reply = unexpected(deps.log, err, label);
+    }
+  }
+  deps.observe?.(label, reply.status, Number(process.hrtime.bigint() - started) / 1e9);
+  return reply;
+}
+
+async function run(deps: PipelineDeps, route: Route, params: Record<string, string>, req: RawRequest): Promise<Reply> {
+  let auth: ApiKeyRecord | null = null;
+  if (route.access !== "public") {
+    const header = req.headers.authorization ?? "";
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    auth = match ? await deps.auth.authenticate(match[1] as string) : null;
+    if (!auth) return fail(401, "unauthorized", "a valid API key is required: Authorization: Bearer <API_KEY>", undefined, { "www-authenticate": "Bearer" });
+    if (!auth.scopes.includes(route.access)) return fail(403, "forbidden", `this API key lacks the ${route.access} scope`);
+  }
+  const query = new URLSearchParams(req.query);
+  if (route.rawBody) {
+    if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
+    return route.handle({ params, query, headers: req.headers, body: undefined, rawBody: req.body, auth });
+  }
+  let body: unknown = undefined;
+  if (route.body) {
+    const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
+    if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
+    try {
+      body = JSON.parse(req.body.toString("utf8"));
+    } catch {
+      return fail(400, "invalid_json", "the body is not valid JSON");
+    }
+    const checked = route.body.check(body);
+    if (!checked.ok) return fail(400, "validation_failed", "the request body is not valid", checked.details);
+    body = checked.value;
+  }
+  return route.handle({ params, query, headers: req.headers, body, rawBody: req.body, auth });
+}
+
+function unexpected(log: Logger, err: unknown, route: string): Reply {
+  if (isNatsUnavailable(err)) {
+    log.warn({ err, route }, "NATS unavailable");
+    return fail(503, "unavailable", "the message bus is unavailable; nothing was changed, retry shortly", undefined, { "retry-after": "1" });
+  }
+  log.error({ err, route }, "unexpected error");
+  return fail(500, "internal", "internal error");
+}
+
+function isNatsUnavailable(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.name} ${err.message} ${String((err as { code?: unknown }).code ?? "")}` : "";
+  return /TIMEOUT|timeout|CONNECTION_CLOSED|closed|disconnect|no responders|503|DRAINING/i.test(text);
+}

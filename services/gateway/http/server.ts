@@ -1,0 +1,107 @@
+// uWebSockets.js glue: reads the request synchronously, buffers the body up to the route's limit, runs
+// the pipeline, and writes the reply corked (never after the client went away).
+import uWS from "uWebSockets.js";
+import type { Logger } from "../../../shared/log.js";
+import type { RawRequest, Reply } from "./types.js";
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
+  403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",
+  415: "Unsupported Media Type", 429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+};
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  log: Logger;
+  bodyLimit(method: string, path: string): number;
+  handle(req: RawRequest): Promise<Reply>;
+}
+
+export interface HttpServer {
+  port: number;
+  close(): void;
+}
+
+export function isNativeUws(): boolean {
+  return typeof (uWS as unknown as { getParts?: unknown }).getParts === "function";
+}
+
+export function listen(opts: HttpServerOptions): Promise<HttpServer> {
+  const app = uWS.App();
+  app.any("/*", (res, req) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const path = req.getUrl();
+    const query = req.getQuery() ?? "";
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => {
+      headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
+    });
+    const limit = opts.bodyLimit(method, path);
+    const declared = Number(headers["content-length"] ?? "0");
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number.isFinite(declared) && declared > limit;
+
+    const finish = (): void => {
+      const request: RawRequest = { method, path, query, headers, body: Buffer.concat(chunks), bodyTooLarge: tooLarge };
+      opts.handle(request).then(
+        (reply) => write(res, reply, () => aborted),
+        (err: unknown) => {
+          opts.log.error({ err }, "unhandled gateway error");
+          write(res, { status: 500, body: { error: { code: "internal", message: "internal error" } } }, () => aborted);
+        },
+      );
+    };
+
+    if (tooLarge) {
+      // Answer without reading a body we will refuse anyway; the connection is closed after the reply.
+      finish();
+      return;
+    }
+    res.onData((chunk, isLast) => {
+      if (!tooLarge) {
+        size += chunk.byteLength;
+        if (size > limit) {
+          tooLarge = true;
+          chunks.length = 0;
+        } else {
+          chunks.push(Buffer.from(chunk.slice(0)));
+        }
+      }
+      if (isLast) finish();
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(opts.host, opts.port, (socket) => {
+      if (!socket) return reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use?)`));
+      const port = uWS.us_socket_local_port(socket);
+      resolve({
+        port,
+        close: () => {
+          (app as unknown as { close(): void }).close();
+        },
+      });
+    });
+  });
+}
+
+function write(res: uWS.HttpResponse, reply: Reply, isAborted: () => boolean): void {
+  if (isAborted()) return;
+  const body = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
+  res.cork(() => {
+    res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ""}`.trim());
+    if (reply.status !== 204) {
+      const hasType = Object.keys(reply.headers ?? {}).some((k) => k.toLowerCase() === "content-type");
+      if (!hasType) res.writeHeader("content-type", "application/json");
+    }
+    for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
+    if (reply.status === 204) res.endWithoutBody();
+    else res.end(body);
+  });
+}

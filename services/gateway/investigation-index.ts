@@ -1,0 +1,25 @@
+// The investigations read model: newest started_at first, filterable by status and trigger source.
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import type { IndexKey, ReadModelSpec } from "../../shared/readmodel.js";
+
+export const investigationIndex: ReadModelSpec<InvestigationRecord> = {
+  name: "investigations.v1",
+  indexKeys(r) {
+    const t = Date.parse(r.started_at);
+    const id = r.investigation_id;
+    const src = r.context.trigger_source;
+    return [
+      ["all", t, id],
+      ["status", r.status, t, id],
+      ["source", src, t, id],
+      ["status+source", r.status, src, t, id],
+    ];
+  },
+};
+
+export function investigationPrefix(status: string | null, source: string | null): IndexKey {
+  if (status && source) return ["status+source", status, source];
+  if (status) return ["status", status];
+  if (source) return ["source", source];
+  return ["all"];
+}

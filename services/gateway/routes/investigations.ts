@@ -1,0 +1,144 @@
+// /v1/investigations (spec 4.2; CONTRACT §3).
+
+import type { Clock } from "../../../shared/clock.js";
+import { cancelInvestigation, type CancelDeps } from "../../../shared/investigations/cancel.js";
+import { toDetail, toListItem, type InvestigationRecord } from "../../../shared/investigations/record.js";
+import { triggerInvestigation, type TriggerDeps } from "../../../shared/investigations/trigger.js";
+import type { JsonKv } from "../../../shared/nats/kvjson.js";
+import type { ReadModel } from "../../../shared/readmodel.js";
+import { ErrorBody } from "../../../shared/schemas/common.js";
+import {
+  CancelResponse,
+  InvestigationDetail,
+  InvestigationList,
+  InvestigationListQuery,
+  InvestigationRequest,
+  INVESTIGATION_STATUSES,
+  TRIGGER_SOURCES,
+  TriggerResponse,
+} from "../../../shared/schemas/investigation.js";
+import { checker } from "../../../shared/validate.js";
+import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { fail, invalid, notFound, ok } from "../http/reply.js";
+import type { Route } from "../http/types.js";
+import { investigationPrefix } from "../investigation-index.js";
+
+export interface InvestigationRouteDeps {
+  trigger: TriggerDeps;
+  cancel: CancelDeps;
+  investigations: JsonKv<InvestigationRecord>;
+  index: ReadModel<InvestigationRecord>;
+  publicUrl: string;
+  clock: Clock;
+}
+
+const err = (description: string) => ({ description, schema: ErrorBody });
+
+export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
+  return [
+    {
+      method: "POST",
+      path: "/v1/investigations",
+      access: "investigations:trigger",
+      body: checker(InvestigationRequest),
+      doc: {
+        summary: "Trigger an investigation",
+        tags: ["investigations"],
+        responses: {
+          202: { description: "Queued", schema: TriggerResponse },
+          400: err("Validation error"),
+          409: err("Idempotency key reused with a different body"),
+          429: err("Backlog over its limit"),
+        },
+      },
+      async handle(ctx) {
+        const { idempotency_key: bodyKey, ...request } = ctx.body as InvestigationRequest;
+        const headerKey = ctx.headers["idempotency-key"];
+        if (headerKey !== undefined && (headerKey.length === 0 || headerKey.length > 255)) {
+          return invalid([{ path: "/headers/idempotency-key", message: "must be 1 to 255 characters" }]);
+        }
+        if (headerKey !== undefined && bodyKey !== undefined && headerKey !== bodyKey) {
+          return invalid([{ path: "/idempotency_key", message: "differs from the Idempotency-Key header; send one or make them equal" }]);
+        }
+        const outcome = await triggerInvestigation(deps.trigger, {
+          request,
+          idempotencyKey: headerKey ?? bodyKey,
+          idempotencyScope: ctx.auth?.id ?? "anonymous",
+          ownerKeyId: ctx.auth?.id ?? null,
+          context: { trigger_source: "api", trigger_id: null, curiosity_id: null, inbound_endpoint_id: null },
+        });
+        switch (outcome.kind) {
+          case "queued":
+            return { status: 202, raw: outcome.body, headers: { location: `${deps.publicUrl}/v1/investigations/${outcome.investigationId}` } };
+          case "conflict":
+            return fail(409, "idempotency_conflict", "this idempotency key was used with a different body in the last 24 hours");
+          case "rate_limited":
+            return fail(429, "rate_limited", "too many investigations are waiting; retry later", undefined, { "retry-after": String(outcome.retryAfterSeconds) });
+          default:
+            return assertNever(outcome);
+        }
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/investigations",
+      access: "investigations:read",
+      doc: {
+        summary: "List investigations, newest first",
+        tags: ["investigations"],
+        query: InvestigationListQuery,
+        responses: { 200: { description: "A page", schema: InvestigationList }, 400: err("Bad filter, limit or cursor") },
+      },
+      async handle(ctx) {
+        const status = ctx.query.get("status");
+        const source = ctx.query.get("trigger_source");
+        if (status !== null && !(INVESTIGATION_STATUSES as readonly string[]).includes(status)) {
+          return invalid([{ path: "/status", message: `must be one of ${INVESTIGATION_STATUSES.join(", ")}` }]);
+        }
+        if (source !== null && !(TRIGGER_SOURCES as readonly string[]).includes(source)) {
+          return invalid([{ path: "/trigger_source", message: `must be one of ${TRIGGER_SOURCES.join(", ")}` }]);
+        }
+        const prefix = investigationPrefix(status, source);
+        const page = parsePage(ctx.query, prefix);
+        if (isReply(page)) return page;
+        await deps.index.catchUp();
+        const result = deps.index.page(prefix, { after: page.after, limit: page.limit, reverse: true });
+        return ok({ investigations: result.items.map((r) => toListItem(r, deps.publicUrl)), next_cursor: encodeCursor(result.next) });
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/investigations/:id",
+      access: "investigations:read",
+      doc: {
+        summary: "Read an investigation",
+        tags: ["investigations"],
+        responses: { 200: { description: "The investigation", schema: InvestigationDetail }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const id = ctx.params.id as string;
+        const found = await deps.investigations.get(id);
+        return found ? ok(toDetail(found.value, deps.publicUrl)) : notFound("investigation");
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/v1/investigations/:id",
+      access: "investigations:trigger",
+      doc: {
+        summary: "Cancel an investigation (idempotent)",
+        tags: ["investigations"],
+        responses: { 200: { description: "Cancelled, or already terminal", schema: CancelResponse }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const outcome = await cancelInvestigation(deps.cancel, ctx.params.id as string);
+        return outcome.kind === "not_found" ? notFound("investigation") : ok({ ok: outcome.ok, status: outcome.status });
+      },
+    },
+  ];
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
+}
+

@@ -1,0 +1,96 @@
+// Gathering rows for an investigation: live plans answered by agents over NATS request/reply within a
+// deadline, or each agent's latest snapshot from the snapshots stream (cached), or both (auto).
+import type { JetStreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import { PlanReply, SUBJECTS, STREAMS, Snapshot, type PlanRequest } from "../../shared/nats/catalog.js";
+import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
+import type { Mode } from "../../shared/schemas/common.js";
+import { checker } from "../../shared/validate.js";
+import type { HostData } from "./engine/types.js";
+
+const planReply = checker(PlanReply);
+const snapshotMsg = checker(Snapshot);
+
+export interface CollectDeps {
+  nc: NatsConnection;
+  jsm: JetStreamManager;
+}
+
+export interface CollectResult {
+  hosts: HostData[];
+  unreachable: Array<{ agent_id: string; hostname: string; reason: string }>;
+}
+
+export interface CollectRequest {
+  investigationId: string;
+  agents: AgentRecord[];
+  tables: string[];
+  mode: Mode;
+  deadlineMs: number;
+  signal: AbortSignal;
+}
+
+/** Which agents get a live plan: every agent in live mode, agents without a snapshot in auto mode. */
+export function planTargets(mode: Mode, agents: AgentRecord[]): { live: AgentRecord[]; cached: AgentRecord[] } {
+  if (mode === "live") return { live: agents, cached: [] };
+  if (mode === "cached") return { live: [], cached: agents };
+  return {
+    live: agents.filter((a) => !a.snapshot_collected_at && a.status === "online"),
+    cached: agents.filter((a) => a.snapshot_collected_at || a.status !== "online"),
+  };
+}
+
+export async function collect(deps: CollectDeps, req: CollectRequest, progress: (kind: "responded" | "unreachable") => void): Promise<CollectResult> {
+  const { live, cached } = planTargets(req.mode, req.agents);
+  const hosts: HostData[] = [];
+  const unreachable: CollectResult["unreachable"] = [];
+  const settle = (agent: AgentRecord, r: HostData | string): void => {
+    if (typeof r === "string") {
+      unreachable.push({ agent_id: agent.agent_id, hostname: agent.hostname, reason: r });
+      progress("unreachable");
+    } else {
+      hosts.push(r);
+      progress("responded");
+    }
+  };
+  await Promise.all([
+    ...live.map(async (a) => settle(a, await livePlan(deps.nc, a, req))),
+    ...cached.map(async (a) => settle(a, await latestSnapshot(deps.jsm, a, req.tables))),
+  ]);
+  const byId = (x: { agent_id: string }, y: { agent_id: string }): number => (x.agent_id < y.agent_id ? -1 : x.agent_id > y.agent_id ? 1 : 0);
+  return { hosts: hosts.sort(byId), unreachable: unreachable.sort(byId) };
+}
+
+async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest): Promise<HostData | string> {
+  if (req.signal.aborted) return "cancelled";
+  const plan: PlanRequest = { investigation_id: req.investigationId, tables: req.tables, deadline_ms: req.deadlineMs };
+  try {
+    const msg = await nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: req.deadlineMs });
+    const reply = planReply.check(decodeJson<unknown>(msg.data));
+    if (!reply.ok) return "invalid plan answer";
+    return { agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at, tables: pick(reply.value.tables, req.tables) };
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    return /no responders|503/i.test(text) ? "offline (no agent answered)" : /timeout/i.test(text) ? "timed out" : `plan failed: ${text}`;
+  }
+}
+
+async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables: string[]): Promise<HostData | string> {
+  try {
+    const stored = await jsm.streams.getMessage(STREAMS.snapshots.name, { last_by_subj: SUBJECTS.snapshot(agent.agent_id) });
+    if (!stored) return "no snapshot";
+    const snap = snapshotMsg.check(decodeJson<unknown>(stored.data));
+    if (!snap.ok) return "unreadable snapshot";
+    return { agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at, tables: pick(snap.value.tables, tables) };
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    return /not found|10037/i.test(text) ? "no snapshot" : `snapshot unreadable: ${text}`;
+  }
+}
+
+function pick(tables: Record<string, Array<Record<string, unknown>>>, wanted: string[]): Record<string, Array<Record<string, unknown>>> {
+  const out: Record<string, Array<Record<string, unknown>>> = {};
+  for (const t of wanted) if (tables[t]) out[t] = tables[t] as Array<Record<string, unknown>>;
+  return out;
+}

@@ -1,0 +1,51 @@
+// Marks agents offline after three missed heartbeats and announces agent.disconnected. Any number of
+// runners may do this at once: the state change is a compare-and-set and the event id is derived from
+// the agent's last heartbeat, so racing runners publish the same event (deduplicated by JetStream).
+import type { JetStreamClient } from "@nats-io/jetstream";
+import { agentView, type AgentRecord } from "../../shared/agents/record.js";
+import type { Clock } from "../../shared/clock.js";
+import { envelope, publishEvent } from "../../shared/events.js";
+import { derivedId } from "../../shared/ids.js";
+import type { Component } from "../../shared/lifecycle.js";
+import type { Logger } from "../../shared/log.js";
+import type { JsonKv } from "../../shared/nats/kvjson.js";
+
+export function isOverdue(a: AgentRecord, nowMs: number): boolean {
+  if (a.status !== "online" || !a.last_seen_at) return false;
+  return nowMs - Date.parse(a.last_seen_at) > 3 * a.heartbeat_interval_ms;
+}
+
+export class LivenessMonitor implements Component {
+  readonly name = "agent-liveness";
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: { agents: JsonKv<AgentRecord>; listAgents(): AgentRecord[]; js: JetStreamClient; clock: Clock; log: Logger },
+    private readonly intervalMs: number,
+  ) {}
+
+  async start(): Promise<void> {
+    this.timer = setInterval(() => {
+      this.sweeping = this.sweeping.then(() => this.sweep()).catch((err: unknown) => this.deps.log.warn({ err }, "liveness sweep failed"));
+    }, this.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping;
+  }
+
+  async sweep(): Promise<void> {
+    const now = this.deps.clock.now();
+    for (const a of this.deps.listAgents()) {
+      if (!isOverdue(a, now)) continue;
+      const result = await this.deps.agents.update(a.agent_id, (cur) => (isOverdue(cur, now) ? { ...cur, status: "offline" } : null));
+      if (!result?.changed) continue;
+      const lastSeen = result.value.last_seen_at ?? result.value.registered_at;
+      const eventId = derivedId("evt", Date.parse(lastSeen), `${a.agent_id}:disconnected:${lastSeen}`);
+      await publishEvent(this.deps.js, envelope(eventId, "agent.disconnected", now, agentView(result.value)));
+      this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
+    }
+  }
+}

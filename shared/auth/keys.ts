@@ -1,0 +1,66 @@
+// API keys: only the SHA-256 of a key is stored (keys are 256-bit random, so a fast hash is enough),
+// found by that hash and compared in constant time. Issued by the CLI or INQUEST_BOOTSTRAP_KEY.
+import { iso, type Clock } from "../clock.js";
+import { newId } from "../ids.js";
+import type { JsonKv } from "../nats/kvjson.js";
+import { sha256Hex } from "../canonical.js";
+import { newApiKey, safeEqual } from "../secrets.js";
+import type { ApiScope } from "./scopes.js";
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  scopes: ApiScope[];
+  /** SHA-256 hex of the key; also the record's KV key. */
+  hash: string;
+  /** The first characters of the key, to recognise it in lists. */
+  display_prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export type ApiKeyView = Omit<ApiKeyRecord, "hash">;
+
+export async function createApiKey(
+  kv: JsonKv<ApiKeyRecord>,
+  clock: Clock,
+  opts: { name: string; scopes: ApiScope[]; key?: string },
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const key = opts.key ?? newApiKey().key;
+  const hash = sha256Hex(key);
+  const existing = await kv.get(hash);
+  if (existing && existing.value.revoked_at === null) {
+    // Registering the same key twice (a restarted bootstrap) keeps the original record.
+    return { key, record: existing.value };
+  }
+  const record: ApiKeyRecord = {
+    id: newId("key", clock.now()),
+    name: opts.name,
+    scopes: opts.scopes,
+    hash,
+    display_prefix: key.slice(0, 12),
+    created_at: iso(clock.now()),
+    revoked_at: null,
+  };
+  await kv.put(hash, record);
+  return { key, record };
+}
+
+export async function listApiKeys(kv: JsonKv<ApiKeyRecord>): Promise<ApiKeyView[]> {
+  const all = await kv.values();
+  return all.map(({ hash: _hash, ...view }) => view).sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+export async function revokeApiKey(kv: JsonKv<ApiKeyRecord>, clock: Clock, id: string): Promise<boolean> {
+  for (const k of await kv.keys()) {
+    const updated = await kv.update(k, (r) => (r.id === id && r.revoked_at === null ? { ...r, revoked_at: iso(clock.now()) } : null));
+    if (updated?.value.id === id) return true;
+  }
+  return false;
+}
+
+/** Looks a presented key up; null when unknown or revoked. */
+export function verifyApiKey(presented: string, record: ApiKeyRecord | null): ApiKeyRecord | null {
+  if (!record || record.revoked_at !== null) return null;
+  return safeEqual(sha256Hex(presented), record.hash) ? record : null;
+}

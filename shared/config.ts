@@ -1,0 +1,99 @@
+// Environment parsing: each service declares the variables it reads, parsed once in main.ts.
+// Bad values are a clear start-up error naming the variable. Nothing below main.ts reads process.env.
+import { ConfigError } from "./errors.js";
+import { parseDuration, parseDurationList } from "./durations.js";
+
+type Env = Record<string, string | undefined>;
+
+export interface Field<T> {
+  parse(raw: string | undefined, name: string): T;
+  doc: string;
+}
+
+function fail(name: string, message: string): never {
+  throw new ConfigError(`${name}: ${message}`);
+}
+
+export const str = (def: string, doc = ""): Field<string> => ({ doc, parse: (raw) => (raw === undefined || raw === "" ? def : raw) });
+
+export const optStr = (doc = ""): Field<string | undefined> => ({ doc, parse: (raw) => (raw === undefined || raw === "" ? undefined : raw) });
+
+export const int = (def: number, min: number, max: number, doc = ""): Field<number> => ({
+  doc,
+  parse(raw, name) {
+    if (raw === undefined || raw === "") return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) fail(name, `expected an integer in ${min}..${max}, got ${JSON.stringify(raw)}`);
+    return n;
+  },
+});
+
+export const bool = (def: boolean, doc = ""): Field<boolean> => ({
+  doc,
+  parse(raw, name) {
+    if (raw === undefined || raw === "") return def;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    return fail(name, `expected true or false, got ${JSON.stringify(raw)}`);
+  },
+});
+
+export const duration = (def: string, doc = ""): Field<number> => ({
+  doc,
+  parse(raw, name) {
+    const ms = parseDuration(raw === undefined || raw === "" ? def : raw);
+    if (ms === null) return fail(name, `expected a duration such as 500ms, 30s, 2m, 1h, got ${JSON.stringify(raw)}`);
+    return ms;
+  },
+});
+
+export const durationList = (def: string, length: number, doc = ""): Field<number[]> => ({
+  doc,
+  parse(raw, name) {
+    const list = parseDurationList(raw === undefined || raw === "" ? def : raw);
+    if (list === null || list.length !== length) return fail(name, `expected ${length} comma-separated durations, got ${JSON.stringify(raw)}`);
+    return list;
+  },
+});
+
+export const oneOf = <T extends string>(values: readonly T[], def: T, doc = ""): Field<T> => ({
+  doc,
+  parse(raw, name) {
+    if (raw === undefined || raw === "") return def;
+    if (!(values as readonly string[]).includes(raw)) return fail(name, `expected one of ${values.join(", ")}, got ${JSON.stringify(raw)}`);
+    return raw as T;
+  },
+});
+
+export const required = <T>(field: Field<T | undefined>, hint: string): Field<T> => ({
+  doc: field.doc,
+  parse(raw, name) {
+    const value = field.parse(raw, name);
+    if (value === undefined) return fail(name, `is required (${hint})`);
+    return value;
+  },
+});
+
+export type ConfigOf<S extends Record<string, Field<unknown>>> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
+
+/** Parses every variable of `spec`, reporting all bad ones at once. */
+export function loadConfig<S extends Record<string, Field<unknown>>>(spec: S, env: Env): ConfigOf<S> {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [name, field] of Object.entries(spec)) {
+    try {
+      out[name] = field.parse(env[name], name);
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join("\n  ")}`);
+  return out as ConfigOf<S>;
+}
+
+/** The variables most services share. */
+export const commonEnv = {
+  NATS_URL: required(optStr("NATS servers, comma-separated"), "e.g. nats://127.0.0.1:4222"),
+  INQUEST_DATA_DIR: str("./data", "LMDB files, embedded NATS store, generated dev secrets"),
+  LOG_LEVEL: oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, "info", "pino level"),
+};

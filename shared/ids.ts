@@ -1,0 +1,50 @@
+// Prefixed, time-ordered, unguessable identifiers: `<prefix>_<ULID>` (CONTRACT §2).
+import { createHash, randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
+
+export type IdPrefix = "inv" | "cur" | "sub" | "dlv" | "evt" | "iep" | "fnd" | "key" | "rcp";
+
+function encodeTime(ms: number): string {
+  let out = "";
+  let t = ms;
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[t % 32] + out;
+    t = Math.floor(t / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Buffer): string {
+  // 80 bits -> 16 base32 chars.
+  let out = "";
+  let acc = 0n;
+  for (const b of bytes.subarray(0, 10)) acc = (acc << 8n) | BigInt(b);
+  for (let i = 0; i < 16; i++) {
+    out = ALPHABET[Number(acc & 31n)] + out;
+    acc >>= 5n;
+  }
+  return out;
+}
+
+export function ulid(nowMs: number, random: Buffer = randomBytes(10)): string {
+  return encodeTime(nowMs) + encodeRandom(random);
+}
+
+export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
+  return `${prefix}_${ulid(nowMs)}`;
+}
+
+/**
+ * A deterministic id: the same (prefix, time, seed) always gives the same id. Used where a retried step must
+ * produce the identical id (one delivery per event and subscription, one event per state change).
+ */
+export function derivedId(prefix: IdPrefix, nowMs: number, seed: string): string {
+  const digest = createHash("sha256").update(seed).digest();
+  return `${prefix}_${ulid(nowMs, digest)}`;
+}
+
+const ID_RE = /^[a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}$/;
+export function isId(value: string, prefix: IdPrefix): boolean {
+  return value.startsWith(`${prefix}_`) && ID_RE.test(value);
+}

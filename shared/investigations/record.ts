@@ -1,0 +1,76 @@
+// The stored investigation: the public detail plus bookkeeping the API never shows.
+import type { Depth, Mode, Scope } from "../schemas/common.js";
+import type { Context, Finding, Freshness, InvestigationDetail, InvestigationListItem, InvestigationStatus, Progress, Summary } from "../schemas/investigation.js";
+
+export interface InvestigationRecord {
+  investigation_id: string;
+  status: InvestigationStatus;
+  query: string;
+  depth: Depth;
+  mode: Mode;
+  scope: Scope | null;
+  context: Context;
+  started_at: string;
+  running_at: string | null;
+  completed_at: string | null;
+  progress: Progress | null;
+  summary: Summary | null;
+  freshness: Freshness | null;
+  error: { code: string; message: string } | null;
+  findings: Finding[];
+  report: Record<string, unknown> | null;
+  /** Not shown: ids of the events this investigation emits, fixed once so retries repeat the same ids. */
+  internal: {
+    owner_key_id: string | null;
+    seeds: string[];
+    events: { queued: string; started: string | null; terminal: string | null; findings: Record<string, string> };
+    /** How many times a runner has started this run (a crash restarts it). */
+    run_attempts: number;
+  };
+}
+
+export function links(publicUrl: string, id: string): { self: string; cancel: string } {
+  const self = `${publicUrl}/v1/investigations/${id}`;
+  return { self, cancel: self };
+}
+
+export function toListItem(r: InvestigationRecord, publicUrl: string): InvestigationListItem {
+  return {
+    investigation_id: r.investigation_id,
+    status: r.status,
+    query: r.query,
+    depth: r.depth,
+    mode: r.mode,
+    scope: r.scope,
+    context: r.context,
+    started_at: r.started_at,
+    running_at: r.running_at,
+    completed_at: r.completed_at,
+    progress: r.progress,
+    summary: r.summary,
+    freshness: r.freshness,
+    error: r.error,
+    links: links(publicUrl, r.investigation_id),
+  };
+}
+
+export function toDetail(r: InvestigationRecord, publicUrl: string): InvestigationDetail {
+  return { ...toListItem(r, publicUrl), findings: r.findings, report: r.report };
+}
+
+/** The event payload of investigation.* events: the investigation as the list shows it (CONTRACT §5). */
+export function eventData(r: InvestigationRecord, publicUrl: string): Record<string, unknown> {
+  const item = toListItem(r, publicUrl);
+  return {
+    investigation_id: item.investigation_id,
+    status: item.status,
+    query: item.query,
+    depth: item.depth,
+    mode: item.mode,
+    scope: item.scope,
+    context: item.context,
+    started_at: item.started_at,
+    completed_at: item.completed_at,
+    summary: item.summary,
+  };
+}

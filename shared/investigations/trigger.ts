@@ -1,0 +1,146 @@
+// Starting an investigation: the one code path behind POST /v1/investigations, the curiosity ticker and
+// inbound webhooks. Every step is idempotent, so a retried trigger (same idempotency key) repairs a
+// trigger that crashed half-way instead of creating a second investigation.
+import type { JetStreamClient } from "@nats-io/jetstream";
+import type { AgentRecord } from "../agents/record.js";
+import { resolveScope } from "../agents/record.js";
+import { canonicalJson, sha256Hex } from "../canonical.js";
+import { iso, type Clock } from "../clock.js";
+import { envelope, publishEvent } from "../events.js";
+import { newId } from "../ids.js";
+import { SUBJECTS } from "../nats/catalog.js";
+import { encodeJson, type JsonKv } from "../nats/kvjson.js";
+import type { Depth, Mode, Scope } from "../schemas/common.js";
+import type { Context, Freshness } from "../schemas/investigation.js";
+import { computeFreshness, type FreshnessPlanner } from "./freshness.js";
+import { eventData, links, type InvestigationRecord } from "./record.js";
+
+export interface TriggerRequest {
+  query: string;
+  depth?: Depth | undefined;
+  mode?: Mode | undefined;
+  scope?: Scope | undefined;
+}
+
+export interface TriggerInput {
+  request: TriggerRequest;
+  /** Idempotency key as sent (header or body field); absent = no idempotency. */
+  idempotencyKey?: string | undefined;
+  /** Keys are per caller: the API key id, or e.g. `curiosity` / `inbound:<endpoint>`. */
+  idempotencyScope: string;
+  ownerKeyId: string | null;
+  context: Context;
+  seeds?: string[];
+}
+
+export type TriggerOutcome =
+  | { kind: "queued"; investigationId: string; body: string; replayed: boolean }
+  | { kind: "conflict" }
+  | { kind: "rate_limited"; retryAfterSeconds: number };
+
+export interface IdempotencyRecord {
+  request_hash: string;
+  /** The original 202 body, returned byte for byte to a retry. */
+  response_body: string;
+  record: InvestigationRecord;
+  created_at: string;
+}
+
+export interface TriggerDeps {
+  js: JetStreamClient;
+  investigations: JsonKv<InvestigationRecord>;
+  idempotency: JsonKv<IdempotencyRecord>;
+  listAgents(): Promise<AgentRecord[]>;
+  planner: FreshnessPlanner;
+  /** Messages waiting in the work queue. */
+  backlog(): Promise<number>;
+  maxBacklog: number;
+  publicUrl: string;
+  clock: Clock;
+}
+
+const ESTIMATE_SECONDS: Record<Depth, number> = { quick: 5, standard: 15, deep: 45 };
+
+export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInput): Promise<TriggerOutcome> {
+  const requestHash = sha256Hex(canonicalJson(input.request));
+  const idemKey = input.idempotencyKey === undefined ? null : `${sanitize(input.idempotencyScope)}.${sha256Hex(input.idempotencyKey)}`;
+
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (idemKey) {
+      const existing = await deps.idempotency.get(idemKey);
+      if (existing) {
+        if (existing.value.request_hash !== requestHash) return { kind: "conflict" };
+        await ensureQueued(deps, existing.value.record);
+        return { kind: "queued", investigationId: existing.value.record.investigation_id, body: existing.value.response_body, replayed: true };
+      }
+    }
+    const backlog = await deps.backlog();
+    if (backlog >= deps.maxBacklog) return { kind: "rate_limited", retryAfterSeconds: 5 };
+
+    const { record, body } = await draft(deps, input);
+    if (idemKey) {
+      const claimed = await deps.idempotency.create(idemKey, { request_hash: requestHash, response_body: body, record, created_at: record.started_at });
+      if (claimed === null) continue; // a concurrent identical request won: answer as it did
+    }
+    await ensureQueued(deps, record);
+    return { kind: "queued", investigationId: record.investigation_id, body, replayed: false };
+  }
+  throw new Error("idempotency record kept changing under a trigger");
+}
+
+async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: InvestigationRecord; body: string }> {
+  const now = deps.clock.now();
+  const id = newId("inv", now);
+  const depth = input.request.depth ?? "standard";
+  const mode = input.request.mode ?? "auto";
+  const scope = input.request.scope ?? null;
+  let freshness: Freshness | null = null;
+  if (mode !== "live") {
+    const agents = resolveScope(await deps.listAgents(), scope);
+    freshness = computeFreshness(agents, deps.planner.tablesFor(input.request.query, depth), (t) => deps.planner.ttlSeconds(t), now);
+  }
+  const record: InvestigationRecord = {
+    investigation_id: id,
+    status: "queued",
+    query: input.request.query,
+    depth,
+    mode,
+    scope,
+    context: input.context,
+    started_at: iso(now),
+    running_at: null,
+    completed_at: null,
+    progress: null,
+    summary: null,
+    freshness,
+    error: null,
+    findings: [],
+    report: null,
+    internal: {
+      owner_key_id: input.ownerKeyId,
+      seeds: input.seeds ?? [],
+      events: { queued: newId("evt", now), started: null, terminal: null, findings: {} },
+      run_attempts: 0,
+    },
+  };
+  const response: Record<string, unknown> = {
+    investigation_id: id,
+    status: "queued",
+    estimated_completion_seconds: mode === "cached" ? 2 : ESTIMATE_SECONDS[depth],
+    links: links(deps.publicUrl, id),
+  };
+  if (freshness) response.freshness = freshness;
+  return { record, body: JSON.stringify(response) };
+}
+
+/** Creates the record, queues the work and announces it; each step is safe to repeat. */
+export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations" | "publicUrl">, record: InvestigationRecord): Promise<void> {
+  await deps.investigations.create(record.investigation_id, record);
+  await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: record.investigation_id }), { msgID: record.investigation_id });
+  const queued = envelope(record.internal.events.queued, "investigation.queued", Date.parse(record.started_at), eventData(record, deps.publicUrl));
+  await publishEvent(deps.js, queued);
+}
+
+function sanitize(scope: string): string {
+  return scope.replace(/[^A-Za-z0-9_-]/g, "_");
+}

@@ -1,0 +1,70 @@
+// Long-running components have start()/stop(). One coordinator starts them in order and stops them in
+// reverse order on SIGINT/SIGTERM, each with a deadline, draining NATS last.
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { Logger } from "./log.js";
+
+export interface Component {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface ShutdownOptions {
+  log: Logger;
+  nc?: NatsConnection;
+  deadlineMs?: number;
+}
+
+export class Lifecycle {
+  private started: Component[] = [];
+  private stopping: Promise<void> | null = null;
+
+  constructor(private readonly opts: ShutdownOptions) {}
+
+  async start(components: Component[]): Promise<void> {
+    for (const c of components) {
+      await c.start();
+      this.started.push(c);
+      this.opts.log.debug({ component: c.name }, "started");
+    }
+  }
+
+  /** Stops every started component (reverse order), then drains NATS; never takes longer than the deadline. */
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    const deadline = this.opts.deadlineMs ?? 10_000;
+    const work = (async () => {
+      for (const c of [...this.started].reverse()) {
+        try {
+          await c.stop();
+        } catch (err) {
+          this.opts.log.error({ err, component: c.name }, "component failed to stop cleanly");
+        }
+      }
+      if (this.opts.nc && !this.opts.nc.isClosed()) await this.opts.nc.drain().catch(() => this.opts.nc?.close());
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.opts.log.warn({ deadline }, "shutdown deadline passed; exiting anyway");
+        resolve();
+      }, deadline);
+    });
+    await Promise.race([work, timeout]);
+    clearTimeout(timer);
+  }
+
+  /** Stops on SIGINT/SIGTERM and exits. */
+  exitOnSignals(): void {
+    const onSignal = (signal: string): void => {
+      this.opts.log.info({ signal }, "shutting down");
+      void this.stop().then(() => process.exit(0));
+    };
+    process.once("SIGINT", () => onSignal("SIGINT"));
+    process.once("SIGTERM", () => onSignal("SIGTERM"));
+  }
+}

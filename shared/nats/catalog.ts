@@ -1,0 +1,108 @@
+// The message catalog: every stream, bucket and subject of the system in one place, each subject with its
+// schema. Services validate what they receive against these at the edge.
+import { Type, type Static } from "typebox";
+import { RetentionPolicy, StorageType, DiscardPolicy, type StreamConfig } from "@nats-io/jetstream";
+
+const SECOND_NS = 1_000_000_000;
+const DAY_NS = 86_400 * SECOND_NS;
+
+export type StreamSpec = Pick<StreamConfig, "name" | "subjects" | "retention" | "storage" | "max_age" | "duplicate_window" | "num_replicas"> &
+  Partial<Pick<StreamConfig, "max_msgs_per_subject" | "discard">> & { description: string };
+
+export const STREAMS = {
+  /** Public: every event envelope (CONTRACT §5, §9), retained 30 days. */
+  events: {
+    name: "EVENTS",
+    description: "Every Inquest event envelope on events.<type>",
+    subjects: ["events.>"],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: 30 * DAY_NS,
+    duplicate_window: 120 * SECOND_NS,
+    num_replicas: 1,
+  },
+  /** Internal: investigations waiting for a runner. */
+  work: {
+    name: "INQ_WORK",
+    description: "Investigation work queue",
+    subjects: ["work.investigations"],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    max_age: 0,
+    duplicate_window: 120 * SECOND_NS,
+    num_replicas: 1,
+  },
+  /** Internal: the latest telemetry snapshot of each agent. */
+  snapshots: {
+    name: "INQ_SNAPSHOTS",
+    description: "Latest telemetry snapshot per agent",
+    subjects: ["snapshots.*"],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_msgs_per_subject: 1,
+    discard: DiscardPolicy.Old,
+    max_age: 0,
+    duplicate_window: 120 * SECOND_NS,
+    num_replicas: 1,
+  },
+} satisfies Record<string, StreamSpec>;
+
+export interface BucketSpec {
+  name: string;
+  history: number;
+  /** Milliseconds; 0 = keep forever. */
+  ttl: number;
+}
+
+export const BUCKETS = {
+  apiKeys: { name: "inq_api_keys", history: 1, ttl: 0 },
+  investigations: { name: "inq_investigations", history: 1, ttl: 0 },
+  idempotency: { name: "inq_idempotency", history: 1, ttl: 24 * 3_600_000 },
+  agents: { name: "inq_agents", history: 1, ttl: 0 },
+} satisfies Record<string, BucketSpec>;
+
+export const SUBJECTS = {
+  work: "work.investigations",
+  event: (type: string) => `events.${type}`,
+  snapshot: (agentId: string) => `snapshots.${agentId}`,
+  plan: (agentId: string) => `agents.${agentId}.plan`,
+  cancel: (investigationId: string) => `ctl.investigations.${investigationId}.cancel`,
+  cancelAll: "ctl.investigations.*.cancel",
+};
+
+export const CONSUMERS = {
+  runner: { stream: STREAMS.work.name, durable: "runner" },
+};
+
+// ---- message schemas ---------------------------------------------------------------------------
+
+export const WorkItem = Type.Object({ investigation_id: Type.String() });
+export type WorkItem = Static<typeof WorkItem>;
+
+const Row = Type.Record(Type.String(), Type.Unknown());
+const Tables = Type.Record(Type.String(), Type.Array(Row));
+
+export const Snapshot = Type.Object({
+  agent_id: Type.String(),
+  hostname: Type.String(),
+  collected_at: Type.String(),
+  tables: Tables,
+});
+export type Snapshot = Static<typeof Snapshot>;
+
+export const PlanRequest = Type.Object({
+  investigation_id: Type.String(),
+  tables: Type.Array(Type.String()),
+  deadline_ms: Type.Integer(),
+});
+export type PlanRequest = Static<typeof PlanRequest>;
+
+export const PlanReply = Type.Object({
+  agent_id: Type.String(),
+  collected_at: Type.String(),
+  tables: Tables,
+});
+export type PlanReply = Static<typeof PlanReply>;
+
+/** Agent ids travel in subject tokens. */
+export const AGENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$";

@@ -1,0 +1,59 @@
+// One NATS connection per process: reconnects forever once connected; a clear error when it never connects.
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { NatsUnavailableError } from "../errors.js";
+import type { Logger } from "../log.js";
+
+export interface ConnectOptions {
+  servers: string;
+  name: string;
+  log: Logger;
+  /** How long to keep trying the first connection before giving up with a clear error. */
+  firstConnectTimeoutMs?: number;
+}
+
+export async function connectNats(opts: ConnectOptions): Promise<NatsConnection> {
+  const servers = opts.servers.split(",").map((s) => s.trim()).filter(Boolean);
+  const deadline = Date.now() + (opts.firstConnectTimeoutMs ?? 15_000);
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const nc = await connect({
+        servers,
+        name: opts.name,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 500,
+        timeout: 5_000,
+        pingInterval: 10_000,
+      });
+      void watchStatus(nc, opts.log);
+      opts.log.info({ server: nc.getServer() }, "connected to NATS");
+      return nc;
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new NatsUnavailableError(
+    `cannot reach NATS at ${servers.join(", ")}: ${lastError instanceof Error ? lastError.message : String(lastError)}. ` +
+      "Start nats-server with JetStream (-js) or set NATS_URL.",
+    { cause: lastError },
+  );
+}
+
+async function watchStatus(nc: NatsConnection, log: Logger): Promise<void> {
+  for await (const s of nc.status()) {
+    switch (s.type) {
+      case "disconnect":
+        log.warn({ server: "server" in s ? s.server : undefined }, "NATS disconnected");
+        break;
+      case "reconnect":
+        log.info({ server: "server" in s ? s.server : undefined }, "NATS reconnected");
+        break;
+      case "error":
+        log.error({ err: "error" in s ? s.error : undefined }, "NATS error");
+        break;
+      default:
+        break;
+    }
+  }
+}

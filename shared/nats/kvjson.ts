@@ -1,0 +1,89 @@
+// JSON documents in a KV bucket, with compare-and-set updates.
+import type { KV } from "@nats-io/kv";
+import { ConflictError } from "../errors.js";
+
+export interface Versioned<T> {
+  value: T;
+  revision: number;
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+export function encodeJson(value: unknown): Uint8Array {
+  return enc.encode(JSON.stringify(value));
+}
+
+export function decodeJson<T>(bytes: Uint8Array): T {
+  return JSON.parse(dec.decode(bytes)) as T;
+}
+
+/** Whether the error is JetStream's "wrong last sequence" / "key exists" answer to a lost CAS. */
+export function isCasConflict(err: unknown): boolean {
+  const text = err instanceof Error ? `${err.message} ${String((err as { code?: unknown }).code ?? "")}` : String(err);
+  return /wrong last sequence|key exists|10071/i.test(text);
+}
+
+export class JsonKv<T> {
+  constructor(readonly kv: KV) {}
+
+  async get(key: string): Promise<Versioned<T> | null> {
+    const e = await this.kv.get(key);
+    if (!e || e.operation !== "PUT" || e.value.length === 0) return null;
+    return { value: decodeJson<T>(e.value), revision: e.revision };
+  }
+
+  /** Creates the key; returns null when it already exists. */
+  async create(key: string, value: T): Promise<number | null> {
+    try {
+      return await this.kv.create(key, encodeJson(value));
+    } catch (err) {
+      if (isCasConflict(err)) return null;
+      throw err;
+    }
+  }
+
+  async put(key: string, value: T): Promise<number> {
+    return this.kv.put(key, encodeJson(value));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.kv.delete(key);
+  }
+
+  /**
+   * Read-modify-write with compare-and-set, retried on conflict. `mutate` returns the new value, or null to
+   * leave the document as it is. Returns the document as it stands afterwards and whether this call wrote it.
+   */
+  async update(key: string, mutate: (current: T) => T | null, attempts = 20): Promise<{ value: T; revision: number; changed: boolean } | null> {
+    for (let i = 0; i < attempts; i++) {
+      const current = await this.get(key);
+      if (!current) return null;
+      const next = mutate(current.value);
+      if (next === null) return { ...current, changed: false };
+      try {
+        const revision = await this.kv.update(key, encodeJson(next), current.revision);
+        return { value: next, revision, changed: true };
+      } catch (err) {
+        if (!isCasConflict(err)) throw err;
+      }
+    }
+    throw new ConflictError(`too many concurrent writers on ${key}`);
+  }
+
+  async keys(filter?: string): Promise<string[]> {
+    const out: string[] = [];
+    const it = await this.kv.keys(filter);
+    for await (const k of it) out.push(k);
+    return out;
+  }
+
+  async values(filter?: string): Promise<T[]> {
+    const out: T[] = [];
+    for (const k of await this.keys(filter)) {
+      const v = await this.get(k);
+      if (v) out.push(v.value);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,48 @@
+// Idempotent provisioning of streams and KV buckets at start-up, checking that the server kept every
+// option we rely on (nats-server 2.9 silently drops options it does not know).
+import type { JetStreamManager, StreamConfig } from "@nats-io/jetstream";
+import { Kvm, type KV } from "@nats-io/kv";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { ProvisioningError } from "../errors.js";
+import type { BucketSpec, StreamSpec } from "./catalog.js";
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof Error && /not found|10059/i.test(`${err.message} ${String((err as { code?: unknown }).code ?? "")}`);
+}
+
+const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard"];
+
+export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+  const wanted: Partial<StreamConfig> & { name: string } = { ...spec };
+  let config: StreamConfig;
+  try {
+    const info = await jsm.streams.info(spec.name);
+    const drift = CHECKED.filter((k) => spec[k] !== undefined && info.config[k] !== spec[k]);
+    const subjectsDiffer = JSON.stringify(info.config.subjects) !== JSON.stringify(spec.subjects);
+    config = drift.length > 0 || subjectsDiffer ? (await jsm.streams.update(spec.name, wanted)).config : info.config;
+  } catch (err) {
+    if (!isNotFound(err)) throw new ProvisioningError(`stream ${spec.name}: ${String(err)}`, { cause: err });
+    try {
+      config = (await jsm.streams.add(wanted)).config;
+    } catch (addErr) {
+      // Another replica may have created it at the same moment.
+      config = (await jsm.streams.info(spec.name)).config;
+      void addErr;
+    }
+  }
+  for (const k of CHECKED) {
+    if (spec[k] !== undefined && config[k] !== spec[k]) {
+      throw new ProvisioningError(`stream ${spec.name}: the server kept ${String(k)}=${JSON.stringify(config[k])}, expected ${JSON.stringify(spec[k])}`);
+    }
+  }
+}
+
+export async function ensureBucket(nc: NatsConnection, spec: BucketSpec): Promise<KV> {
+  const kvm = new Kvm(nc);
+  const kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl });
+  const status = await kv.status();
+  if (status.ttl !== spec.ttl || status.history !== spec.history) {
+    throw new ProvisioningError(`bucket ${spec.name}: the server kept ttl=${status.ttl} history=${status.history}, expected ttl=${spec.ttl} history=${spec.history}`);
+  }
+  return kv;
+}

@@ -1,0 +1,51 @@
+// Schemas shared by several resources. Plain JSON Schema (TypeBox), so they also build the OpenAPI document.
+import { Type, type Static } from "typebox";
+
+export const Depth = Type.Union([Type.Literal("quick"), Type.Literal("standard"), Type.Literal("deep")], {
+  description: "How far the investigation goes: budgets and deadlines grow with depth.",
+});
+export type Depth = Static<typeof Depth>;
+
+export const Mode = Type.Union([Type.Literal("auto"), Type.Literal("cached"), Type.Literal("live")]);
+export type Mode = Static<typeof Mode>;
+
+export const SeverityName = Type.Union(
+  [Type.Literal("info"), Type.Literal("low"), Type.Literal("medium"), Type.Literal("high"), Type.Literal("critical")],
+  { description: "Ordered info < low < medium < high < critical." },
+);
+
+export const Timestamp = Type.String({ format: "date-time", description: "RFC 3339 UTC with milliseconds." });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+const TagKey = Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9_.:/-]+$" });
+const TagValue = Type.String({ maxLength: 256 });
+
+export const Scope = Type.Object(
+  {
+    type: Type.Literal("selector"),
+    filter: Type.Object(
+      {
+        tags: Type.Optional(Type.Record(TagKey, TagValue, { maxProperties: 32 })),
+        agent_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 1000 })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, description: "Agent selector: tags AND together; agent_ids narrows to those agents." },
+);
+export type Scope = Static<typeof Scope>;
+
+export const ErrorBody = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  }),
+});
+
+export const NextCursor = Type.Union([Type.String(), Type.Null()]);
+
+/** A string enumeration from a constant list (JSON Schema `enum`), typed as the list's union. */
+export function literalUnion<T extends string>(values: readonly T[], description?: string) {
+  return Type.Unsafe<T>({ type: "string", enum: [...values], ...(description ? { description } : {}) });
+}

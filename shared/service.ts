@@ -1,0 +1,24 @@
+// The common start of every service's main.ts: clear start-up errors, signals, a shutdown deadline.
+import { ConfigError, NatsUnavailableError, ProvisioningError } from "./errors.js";
+import { Lifecycle } from "./lifecycle.js";
+import { createLogger, type Logger } from "./log.js";
+
+export async function runService(name: string, level: string | undefined, start: (log: Logger, life: (l: Lifecycle) => void) => Promise<void>): Promise<void> {
+  const log = createLogger(name, level && /^(trace|debug|info|warn|error|fatal|silent)$/.test(level) ? level : "info");
+  let lifecycle: Lifecycle | null = null;
+  try {
+    await start(log, (l) => {
+      lifecycle = l;
+      l.exitOnSignals();
+    });
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof NatsUnavailableError || err instanceof ProvisioningError) {
+      log.fatal({ code: err.code }, err.message);
+      process.stderr.write(`${name}: ${err.message}\n`);
+    } else {
+      log.fatal({ err }, "failed to start");
+    }
+    await (lifecycle as Lifecycle | null)?.stop();
+    process.exit(2);
+  }
+}

@@ -1,0 +1,53 @@
+// Validation at the edge: one compiled checker per TypeBox schema, errors as JSON-pointer details.
+import type { Static, TSchema } from "typebox";
+import { Compile } from "typebox/compile";
+
+export interface ValidationDetail {
+  path: string;
+  message: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; details: ValidationDetail[] };
+
+export interface Checker<S extends TSchema> {
+  schema: S;
+  check(value: unknown): Checked<Static<S>>;
+}
+
+export function checker<S extends TSchema>(schema: S): Checker<S> {
+  const compiled = Compile(schema);
+  return {
+    schema,
+    check(value) {
+      if (compiled.Check(value)) return { ok: true, value: value as Static<S> };
+      const details: ValidationDetail[] = [];
+      const seen = new Set<string>();
+      for (const e of compiled.Errors(value)) {
+        if (e.keyword === "boolean") continue; // duplicate of the additionalProperties error
+        const path = describePath(e.instancePath, e.params as Record<string, unknown>);
+        const message = describeError(e.keyword, e.message, e.params as Record<string, unknown>);
+        const key = `${path}|${message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        details.push({ path, message });
+        if (details.length >= 20) break;
+      }
+      return { ok: false, details };
+    },
+  };
+}
+
+function describePath(instancePath: string, params: Record<string, unknown>): string {
+  const extra = params.additionalProperties;
+  if (Array.isArray(extra) && extra.length > 0) return `${instancePath}/${String(extra[0])}`;
+  const missing = params.requiredProperties;
+  if (Array.isArray(missing) && missing.length > 0) return `${instancePath}/${String(missing[0])}`;
+  return instancePath === "" ? "/" : instancePath;
+}
+
+function describeError(keyword: string, message: string, params: Record<string, unknown>): string {
+  if (keyword === "additionalProperties") return "unknown field";
+  if (keyword === "required") return "is required";
+  if (keyword === "enum" && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.join(", ")}`;
+  return message;
+}

@@ -1,0 +1,86 @@
+// A real nats-server with JetStream on a free port and a temporary store, per test file.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface NatsServer {
+  url: string;
+  port: number;
+  storeDir: string;
+  stop(): Promise<void>;
+  /** Kills and restarts the server on the same port and store (a broker outage). */
+  restart(): Promise<void>;
+  /** Kills the server, keeping its store. */
+  down(): Promise<void>;
+  /** Starts it again on the same port and store. */
+  up(): Promise<void>;
+}
+
+export async function startNats(): Promise<NatsServer> {
+  const port = await freePort();
+  const storeDir = mkdtempSync(join(tmpdir(), "inquest-nats-"));
+  let proc: ChildProcess = await launch(port, storeDir);
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir,
+    async stop() {
+      await kill(proc);
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+    async restart() {
+      await kill(proc);
+      proc = await launch(port, storeDir);
+    },
+    async down() {
+      await kill(proc);
+    },
+    async up() {
+      proc = await launch(port, storeDir);
+    },
+  };
+}
+
+async function launch(port: number, storeDir: string): Promise<ChildProcess> {
+  const bin = process.env.NATS_SERVER_BIN ?? "nats-server";
+  const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], { stdio: "ignore" });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    try {
+      const nc = await connect({ servers: `nats://127.0.0.1:${port}`, timeout: 500 });
+      await nc.close();
+      return proc;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  proc.kill("SIGKILL");
+  throw new Error(`nats-server did not start on port ${port}`);
+}
+
+function kill(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    proc.once("exit", () => resolve());
+    proc.kill("SIGKILL");
+  });
+}
+
+export async function connectTo(url: string): Promise<NatsConnection> {
+  return connect({ servers: url });
+}

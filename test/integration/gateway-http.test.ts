@@ -1,0 +1,144 @@
+// The gateway's HTTP conventions (CONTRACT §2) and auth matrix (spec §5), black-box over real HTTP.
+import { test } from "tap";
+import { api, startStack, type Stack } from "../helpers/stack.js";
+import { cli, issueKey } from "../helpers/cli.js";
+
+let stack: Stack;
+
+test("setup", async () => {
+  stack = await startStack({ services: ["gateway"] });
+});
+
+// Every management route, with the scope it needs (CONTRACT §2: 403 on every management endpoint).
+const ROUTES: Array<[string, string, string]> = [
+  ["POST", "/v1/investigations", "investigations:trigger"],
+  ["GET", "/v1/investigations", "investigations:read"],
+  ["GET", "/v1/investigations/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV", "investigations:read"],
+  ["DELETE", "/v1/investigations/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV", "investigations:trigger"],
+  ["GET", "/v1/agents", "investigations:read"],
+];
+
+test("auth matrix: no key, bad key, revoked key, missing scope", async (t) => {
+  const otherScope = issueKey(stack.nats.url, ["webhooks:manage"]);
+  for (const [method, path, scope] of ROUTES) {
+    const none = await api(stack.baseUrl, method, path, { body: method === "POST" ? { query: "x" } : undefined });
+    t.equal(none.status, 401, `${method} ${path} without a key`);
+    t.equal(none.json?.error?.code, "unauthorized");
+    const bad = await api(stack.baseUrl, method, path, { key: "inq_nope", body: method === "POST" ? { query: "x" } : undefined });
+    t.equal(bad.status, 401, `${method} ${path} with an unknown key`);
+    const wrong = await api(stack.baseUrl, method, path, { key: otherScope, body: method === "POST" ? { query: "x" } : undefined });
+    t.equal(wrong.status, 403, `${method} ${path} without ${scope}`);
+    t.equal(wrong.json?.error?.code, "forbidden");
+    t.match(wrong.json?.error?.message, scope);
+  }
+});
+
+test("a key with the right scope passes, and stops working once revoked", async (t) => {
+  const key = issueKey(stack.nats.url, ["investigations:read"]);
+  t.equal((await api(stack.baseUrl, "GET", "/v1/investigations", { key })).status, 200);
+  const list = cli(["keys", "list", "--nats", stack.nats.url]);
+  t.equal(list.status, 0);
+  const line = list.stdout.split("\n").find((l) => l.includes("investigations:read") && l.includes("active"));
+  t.ok(line, "keys list shows the key without its secret");
+  t.notMatch(list.stdout, key, "the key itself is never listed");
+  const id = (line ?? "").split("\t")[0] as string;
+  t.equal(cli(["keys", "revoke", id, "--nats", stack.nats.url]).status, 0);
+  let status = 0;
+  for (let i = 0; i < 50 && status !== 401; i++) {
+    status = (await api(stack.baseUrl, "GET", "/v1/investigations", { key })).status;
+    if (status !== 401) await new Promise((r) => setTimeout(r, 50));
+  }
+  t.equal(status, 401, "revoked key is refused");
+});
+
+test("keys create refuses unknown scopes with a clear message", async (t) => {
+  const r = cli(["keys", "create", "--scopes", "investigations:read,root", "--nats", stack.nats.url]);
+  t.equal(r.status, 2);
+  t.match(r.stderr, /unknown scope\(s\) root/);
+});
+
+test("404 for unknown routes and 405 for a known path with another method, with the error body", async (t) => {
+  const nf = await api(stack.baseUrl, "GET", "/v1/nothing-here", { key: stack.key });
+  t.equal(nf.status, 404);
+  t.equal(nf.json.error.code, "not_found");
+  t.type(nf.json.error.message, "string");
+  const na = await api(stack.baseUrl, "PUT", "/v1/investigations", { key: stack.key });
+  t.equal(na.status, 405);
+  t.equal(na.json.error.code, "method_not_allowed");
+  t.match(na.headers.get("allow") ?? "", /GET/);
+});
+
+test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema violations", async (t) => {
+  const k = stack.key;
+  const text = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, rawBody: "query=x", headers: { "content-type": "text/plain" } });
+  t.equal(text.status, 415);
+  t.equal(text.json.error.code, "unsupported_media_type");
+  const big = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, rawBody: JSON.stringify({ query: "x".repeat(300 * 1024) }), headers: { "content-type": "application/json" } });
+  t.equal(big.status, 413);
+  t.equal(big.json.error.code, "payload_too_large");
+  const broken = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, rawBody: "{nope", headers: { "content-type": "application/json" } });
+  t.equal(broken.status, 400);
+  t.equal(broken.json.error.code, "invalid_json");
+  const cases: Array<[unknown, string]> = [
+    [{}, "/query"],
+    [{ query: "" }, "/query"],
+    [{ query: "x".repeat(2001) }, "/query"],
+    [{ query: "ok", depth: "bottomless" }, "/depth"],
+    [{ query: "ok", mode: "psychic" }, "/mode"],
+    [{ query: "ok", scope: { type: "everything" } }, "/scope"],
+    [{ query: "ok", qurey: "typo" }, "/qurey"],
+    [{ query: "ok", scope: { type: "selector", filter: { tags: { env: 1 } } } }, "/scope"],
+  ];
+  for (const [body, path] of cases) {
+    const r = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, body });
+    t.equal(r.status, 400, `400 for ${JSON.stringify(body).slice(0, 60)}`);
+    t.equal(r.json.error.code, "validation_failed");
+    t.ok(
+      (r.json.error.details as Array<{ path: string }>).some((d) => d.path.startsWith(path)),
+      `details point at ${path}: ${JSON.stringify(r.json.error.details)}`,
+    );
+  }
+});
+
+test("list parameters are validated", async (t) => {
+  for (const q of ["limit=0", "limit=201", "limit=abc", "status=sleeping", "trigger_source=fax", "cursor=garbage"]) {
+    const r = await api(stack.baseUrl, "GET", `/v1/investigations?${q}`, { key: stack.key });
+    t.equal(r.status, 400, q);
+    t.equal(r.json.error.code, q.startsWith("cursor") ? "invalid_cursor" : "validation_failed", q);
+  }
+});
+
+test("health, readiness, metrics and the OpenAPI document need no key", async (t) => {
+  t.equal((await api(stack.baseUrl, "GET", "/healthz")).status, 200);
+  const ready = await api(stack.baseUrl, "GET", "/readyz");
+  t.equal(ready.status, 200);
+  t.same(ready.json, { ok: true });
+  const metrics = await api(stack.baseUrl, "GET", "/metrics");
+  t.equal(metrics.status, 200);
+  t.match(metrics.text, /inquest_http_requests_total\{route="GET \/readyz",status="200"\} \d+/);
+  const doc = await api(stack.baseUrl, "GET", "/v1/openapi.json");
+  t.equal(doc.status, 200);
+  t.equal(doc.json.openapi, "3.1.0");
+  t.ok(doc.json.paths["/v1/investigations"].post.requestBody, "request schema included");
+  t.equal(doc.json.paths["/v1/investigations/{id}"].get["x-required-scope"], "investigations:read");
+});
+
+test("readyz answers 503 when NATS is gone, and recovers", async (t) => {
+  await stack.nats.down();
+  const down = await api(stack.baseUrl, "GET", "/readyz");
+  t.equal(down.status, 503);
+  t.equal(down.json.error.code, "unavailable");
+  const refused = await api(stack.baseUrl, "GET", "/v1/investigations/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV", { key: stack.key });
+  t.equal(refused.status, 503, "a request that needs NATS answers 503, not 500");
+  await stack.nats.up();
+  let status = 0;
+  for (let i = 0; i < 100 && status !== 200; i++) {
+    status = (await api(stack.baseUrl, "GET", "/readyz")).status;
+    if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.equal(status, 200);
+});
+
+test("teardown", async () => {
+  await stack.stop();
+});
