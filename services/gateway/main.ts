@@ -8,6 +8,7 @@ import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
 import { ReadModel, openLmdb } from "../../shared/readmodel.js";
 import { checkRuntime, openRuntime, workBacklog } from "../../shared/runtime.js";
+import { parseMasterKey } from "../../shared/secrets.js";
 import { runService } from "../../shared/service.js";
 import { engineFreshnessPlanner } from "../runner/engine-adapter.js";
 import { buildApp, type App } from "./app.js";
@@ -18,6 +19,7 @@ import { investigationIndex } from "./investigation-index.js";
 
 await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
+  const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
   const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-gateway", log });
   const life = new Lifecycle({ log, nc });
@@ -57,6 +59,9 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       investigationIndex: index,
       listAgents: async () => agents.list(),
       ready,
+      extraRoutes: [
+        // Capabilities add their routes here (webhooks, curiosity, inbound).
+      ],
     });
 
   let server: HttpServer | null = null;
