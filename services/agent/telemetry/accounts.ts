@@ -1,0 +1,145 @@
+// Account tables: users, authorized_keys, shell_history, sudoers.
+import * as path from "node:path";
+import { homes, readDir, readLines, statOf, type Ctx, type Row } from "./util.js";
+
+export async function users(ctx: Ctx): Promise<Row[]> {
+  return (await ctx.passwd()).slice(0, ctx.max).map((u) => ({
+    uid: u.uid,
+    gid: u.gid,
+    uid_signed: u.uid | 0,
+    gid_signed: u.gid | 0,
+    username: u.username,
+    description: u.description,
+    directory: u.directory,
+    shell: u.shell,
+    uuid: "",
+  }));
+}
+
+const KEY_TYPE = /^(ssh-[a-z0-9-]+|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com|[a-z0-9-]+-cert-v0\d@openssh\.com)$/i;
+
+/** Split one authorized_keys line into options / algorithm / key / comment. Options may
+ *  contain quoted strings with spaces (command="..."), so they are scanned, not split. */
+export function parseAuthorizedKey(line: string): { options: string; algorithm: string; key: string; comment: string } | undefined {
+  const text = line.trim();
+  if (text === "" || text.startsWith("#")) return undefined;
+  let options = "";
+  let rest = text;
+  const first = text.split(/\s+/, 1)[0] ?? "";
+  if (!KEY_TYPE.test(first)) {
+    let i = 0;
+    let quoted = false;
+    for (; i < text.length; i++) {
+      const c = text[i];
+      if (c === "\\" && quoted) i++;
+      else if (c === '"') quoted = !quoted;
+      else if (!quoted && (c === " " || c === "\t")) break;
+    }
+    options = text.slice(0, i);
+    rest = text.slice(i).trim();
+  }
+  const [algorithm = "", key = "", ...comment] = rest.split(/\s+/);
+  if (algorithm === "" || key === "") return undefined;
+  return { options, algorithm, key, comment: comment.join(" ") };
+}
+
+export async function authorizedKeys(ctx: Ctx): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const user of await homes(ctx)) {
+    for (const name of ["authorized_keys", "authorized_keys2"]) {
+      const keyFile = path.posix.join(user.directory, ".ssh", name);
+      for (const line of await readLines(ctx.at(keyFile))) {
+        const parsed = parseAuthorizedKey(line);
+        if (parsed === undefined) continue;
+        rows.push({ uid: user.uid, ...parsed, key_file: keyFile });
+        if (rows.length >= ctx.max) return rows;
+      }
+    }
+  }
+  return rows;
+}
+
+/** bash (optionally with "#<epoch>" HISTTIMEFORMAT lines) and zsh (": <epoch>:<dur>;cmd") history. */
+export function parseHistory(lines: readonly string[]): Array<{ time: number; command: string }> {
+  const out: Array<{ time: number; command: string }> = [];
+  let pendingTime = 0;
+  for (const line of lines) {
+    if (line === "") continue;
+    const bashTime = /^#(\d{9,})$/.exec(line);
+    if (bashTime) {
+      pendingTime = Number(bashTime[1]);
+      continue;
+    }
+    const zsh = /^: (\d+):\d+;(.*)$/s.exec(line);
+    if (zsh) out.push({ time: Number(zsh[1]), command: zsh[2] ?? "" });
+    else out.push({ time: pendingTime, command: line });
+    pendingTime = 0;
+  }
+  return out;
+}
+
+export async function shellHistory(ctx: Ctx): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const user of await homes(ctx)) {
+    for (const name of [".bash_history", ".zsh_history"]) {
+      const historyFile = path.posix.join(user.directory, name);
+      // History files are user-writable: never follow a symlink planted there (e.g. to /etc/shadow).
+      for (const entry of parseHistory(await readLines(ctx.at(historyFile), undefined, { noFollow: true }))) {
+        rows.push({ uid: user.uid, time: entry.time, command: entry.command, history_file: historyFile });
+        if (rows.length >= ctx.max) return rows;
+      }
+    }
+  }
+  return rows;
+}
+
+const INCLUDE = /^(#|@)(include|includedir)\s+(.+)$/;
+const MAX_INCLUDE_DEPTH = 8;
+
+async function sudoersFile(ctx: Ctx, file: string, depth: number, visited: Set<string>, rows: Row[]): Promise<void> {
+  if (visited.has(file) || depth > MAX_INCLUDE_DEPTH) return;
+  visited.add(file);
+  const st = await statOf(ctx.at(file));
+  if (st === undefined) return;
+  if (st.isDirectory()) {
+    for (const entry of await readDir(ctx.at(file))) await sudoersFile(ctx, path.posix.join(file, entry), depth + 1, visited, rows);
+    return;
+  }
+  // Join backslash-continued lines first so a rule spanning lines is one row.
+  const logical: string[] = [];
+  let carry = "";
+  for (const raw of await readLines(ctx.at(file))) {
+    if (raw.endsWith("\\")) {
+      carry += raw.slice(0, -1) + " ";
+      continue;
+    }
+    logical.push(carry + raw);
+    carry = "";
+  }
+  if (carry !== "") logical.push(carry);
+  for (const raw of logical) {
+    if (rows.length >= ctx.max) return;
+    const line = raw.trim();
+    if (line === "") continue;
+    const inc = INCLUDE.exec(line);
+    if (inc) {
+      const target = (inc[3] ?? "").trim().replace(/^"(.*)"$/, "$1");
+      rows.push({ source: file, header: `${inc[1]}${inc[2]}`, rule_details: target });
+      const resolved = path.posix.resolve(path.posix.dirname(file), target);
+      await sudoersFile(ctx, resolved, depth + 1, visited, rows);
+      continue;
+    }
+    if (line.startsWith("#")) continue;
+    const [header = "", ...details] = line.split(/\s+/);
+    rows.push({ source: file, header, rule_details: details.join(" ") });
+  }
+}
+
+export async function sudoers(ctx: Ctx): Promise<Row[]> {
+  const rows: Row[] = [];
+  const visited = new Set<string>();
+  await sudoersFile(ctx, "/etc/sudoers", 0, visited, rows);
+  // Drop-ins are reported even when /etc/sudoers lacks the includedir line (or is unreadable).
+  await sudoersFile(ctx, "/etc/sudoers.d", 0, visited, rows);
+  return rows.slice(0, ctx.max);
+}

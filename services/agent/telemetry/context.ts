@@ -1,0 +1,49 @@
+// Builds the per-collection Ctx: root mapping, row cap and memoised scans shared by tables
+// (pid list, passwd, groups, socket ownership) so requesting several tables scans /proc once.
+import { mapLimit, parsePasswd, readDir, readLink, readText, underRoot, type Ctx, type PasswdEntry } from "./util.js";
+
+function once<T>(fn: () => Promise<T>): () => Promise<T> {
+  let memo: Promise<T> | undefined;
+  return () => (memo ??= fn());
+}
+
+const SOCKET_LINK = /^socket:\[(\d+)\]$/;
+
+export function createContext(root: string, max: number): Ctx {
+  const at = (logical: string) => underRoot(root, logical);
+
+  const pids = once(async () =>
+    (await readDir(at("/proc"))).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(a) - Number(b)),
+  );
+
+  const passwd = once(async (): Promise<PasswdEntry[]> => parsePasswd((await readText(at("/etc/passwd"))) ?? ""));
+
+  const groups = once(async () => {
+    const map = new Map<number, string>();
+    for (const line of ((await readText(at("/etc/group"))) ?? "").split("\n")) {
+      const [name, , gid] = line.split(":");
+      if (name && gid && /^\d+$/.test(gid) && !map.has(Number(gid))) map.set(Number(gid), name);
+    }
+    return map;
+  });
+
+  const socketOwners = once(async () => {
+    const owners = new Map<string, { pid: number; fd: number }>();
+    const list = await pids();
+    const perPid = await mapLimit(list, 16, async (pid) => {
+      const fdDir = at(`/proc/${pid}/fd`);
+      const fds = await readDir(fdDir);
+      const links = await mapLimit(fds, 32, (fd) => readLink(`${fdDir}/${fd}`));
+      return fds.map((fd, i) => [fd, SOCKET_LINK.exec(links[i] ?? "")?.[1]] as const);
+    });
+    // Merge in pid order so a socket shared across fork is attributed to the lowest pid, deterministically.
+    perPid.forEach((entries, i) => {
+      for (const [fd, inode] of entries) {
+        if (inode !== undefined && !owners.has(inode)) owners.set(inode, { pid: Number(list[i]), fd: Number(fd) });
+      }
+    });
+    return owners;
+  });
+
+  return { root, max, at, pids, passwd, groups, socketOwners };
+}

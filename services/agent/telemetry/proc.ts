@@ -1,0 +1,172 @@
+// /proc based tables: processes, process_envs, hash (of running executables).
+import { createHash } from "node:crypto";
+import * as path from "node:path";
+import { mapLimit, readBuf, readLink, readText, statOf, streamFile, toInt, type Ctx, type Row } from "./util.js";
+
+const CLK_TCK = 100;
+const DELETED = " (deleted)";
+const HASH_MAX_FILES = 200;
+const HASH_MAX_BYTES = 50 * 1024 * 1024;
+
+export interface ProcStat {
+  state: string;
+  parent: number;
+  pgroup: number;
+  userTicks: number;
+  systemTicks: number;
+  nice: number;
+  threads: number;
+  startTicks: number;
+}
+
+/** Parse /proc/<pid>/stat. The comm field may hold spaces and parentheses, so split after the last ")". */
+export function parseStat(text: string): ProcStat | undefined {
+  const close = text.lastIndexOf(")");
+  if (close === -1) return undefined;
+  const f = text.slice(close + 2).trim().split(/\s+/);
+  if (f.length < 20) return undefined;
+  return {
+    state: f[0] ?? "",
+    parent: toInt(f[1]),
+    pgroup: toInt(f[2]),
+    userTicks: toInt(f[11], 0),
+    systemTicks: toInt(f[12], 0),
+    nice: toInt(f[16], 0),
+    threads: toInt(f[17], 0),
+    startTicks: toInt(f[19]),
+  };
+}
+
+export interface ProcStatus {
+  name: string;
+  uid: number[];
+  gid: number[];
+  vmRssKb: number;
+  vmSizeKb: number;
+}
+
+export function parseStatus(text: string): ProcStatus {
+  const out: ProcStatus = { name: "", uid: [], gid: [], vmRssKb: -1, vmSizeKb: -1 };
+  for (const line of text.split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon === -1) continue;
+    const key = line.slice(0, colon);
+    const value = line.slice(colon + 1).trim();
+    if (key === "Name") out.name = value;
+    else if (key === "Uid") out.uid = value.split(/\s+/).map((v) => toInt(v));
+    else if (key === "Gid") out.gid = value.split(/\s+/).map((v) => toInt(v));
+    else if (key === "VmRSS") out.vmRssKb = toInt(value);
+    else if (key === "VmSize") out.vmSizeKb = toInt(value);
+  }
+  return out;
+}
+
+/** Executable path with osquery's on_disk tri-state: -1 unknown, 0 deleted/missing, 1 present. */
+export async function exeOf(ctx: Ctx, pid: string): Promise<{ path: string; onDisk: number }> {
+  const link = await readLink(ctx.at(`/proc/${pid}/exe`));
+  if (link === undefined || link === "") return { path: "", onDisk: -1 };
+  if (link.endsWith(DELETED)) {
+    // A file literally named "... (deleted)" is possible but rare; osquery checks inodes, we check existence.
+    if ((await statOf(ctx.at(link))) !== undefined) return { path: link, onDisk: 1 };
+    return { path: link.slice(0, -DELETED.length), onDisk: 0 };
+  }
+  return { path: link, onDisk: (await statOf(ctx.at(link))) !== undefined ? 1 : 0 };
+}
+
+async function processRow(ctx: Ctx, pid: string): Promise<Row | undefined> {
+  const base = `/proc/${pid}`;
+  const [statText, statusText, cmdline, exe, cwd, root] = await Promise.all([
+    readText(ctx.at(`${base}/stat`)),
+    readText(ctx.at(`${base}/status`)),
+    readBuf(ctx.at(`${base}/cmdline`), 1024 * 1024),
+    exeOf(ctx, pid),
+    readLink(ctx.at(`${base}/cwd`)),
+    readLink(ctx.at(`${base}/root`)),
+  ]);
+  // Without stat or status the process has exited (or never was): nothing trustworthy to report.
+  if (statText === undefined && statusText === undefined) return undefined;
+  const stat = statText === undefined ? undefined : parseStat(statText);
+  const status = parseStatus(statusText ?? "");
+  const name = status.name !== "" ? status.name : (/\((.*)\)/s.exec(statText ?? "")?.[1] ?? "");
+  return {
+    pid: Number(pid),
+    name,
+    path: exe.path,
+    cmdline: (cmdline?.toString("utf8") ?? "").replace(/\0/g, " ").trim(),
+    state: stat?.state ?? "",
+    cwd: cwd ?? "",
+    root: root ?? "",
+    uid: status.uid[0] ?? -1,
+    gid: status.gid[0] ?? -1,
+    euid: status.uid[1] ?? -1,
+    egid: status.gid[1] ?? -1,
+    suid: status.uid[2] ?? -1,
+    sgid: status.gid[2] ?? -1,
+    on_disk: exe.onDisk,
+    wired_size: 0,
+    resident_size: status.vmRssKb >= 0 ? status.vmRssKb * 1024 : -1,
+    total_size: status.vmSizeKb >= 0 ? status.vmSizeKb * 1024 : -1,
+    user_time: stat ? (stat.userTicks * 1000) / CLK_TCK : -1,
+    system_time: stat ? (stat.systemTicks * 1000) / CLK_TCK : -1,
+    start_time: stat && stat.startTicks >= 0 ? Math.floor(stat.startTicks / CLK_TCK) : -1,
+    parent: stat?.parent ?? -1,
+    pgroup: stat?.pgroup ?? -1,
+    threads: stat?.threads ?? -1,
+    nice: stat?.nice ?? 0,
+  };
+}
+
+export async function processes(ctx: Ctx): Promise<Row[]> {
+  const pids = (await ctx.pids()).slice(0, ctx.max);
+  const rows = await mapLimit(pids, 16, (pid) => processRow(ctx, pid));
+  return rows.filter((r): r is Row => r !== undefined);
+}
+
+export async function processEnvs(ctx: Ctx): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const pid of await ctx.pids()) {
+    if (rows.length >= ctx.max) break;
+    const buf = await readBuf(ctx.at(`/proc/${pid}/environ`), 1024 * 1024);
+    if (buf === undefined) continue;
+    for (const entry of buf.toString("utf8").split("\0")) {
+      if (entry === "") continue;
+      const eq = entry.indexOf("=");
+      rows.push({ pid: Number(pid), key: eq === -1 ? entry : entry.slice(0, eq), value: eq === -1 ? "" : entry.slice(eq + 1) });
+      if (rows.length >= ctx.max) break;
+    }
+  }
+  return rows;
+}
+
+/** md5/sha1/sha256 of each distinct running executable. A deleted binary is hashed through
+ *  /proc/<pid>/exe, which still reaches the unlinked inode. */
+export async function hashes(ctx: Ctx): Promise<Row[]> {
+  const targets = new Map<string, string>(); // reported path → file to read
+  for (const pid of await ctx.pids()) {
+    if (targets.size >= Math.min(HASH_MAX_FILES, ctx.max)) break;
+    const exe = await exeOf(ctx, pid);
+    if (exe.path === "" || targets.has(exe.path)) continue;
+    targets.set(exe.path, exe.onDisk === 1 ? ctx.at(exe.path) : ctx.at(`/proc/${pid}/exe`));
+  }
+  const rows = await mapLimit([...targets], 4, async ([logical, file]): Promise<Row | undefined> => {
+    const st = await statOf(file);
+    if (st === undefined || !st.isFile() || st.size > HASH_MAX_BYTES) return undefined;
+    const md5 = createHash("md5");
+    const sha1 = createHash("sha1");
+    const sha256 = createHash("sha256");
+    const ok = await streamFile(file, HASH_MAX_BYTES, (chunk) => {
+      md5.update(chunk);
+      sha1.update(chunk);
+      sha256.update(chunk);
+    });
+    if (!ok) return undefined;
+    return {
+      path: logical,
+      directory: path.posix.dirname(logical),
+      md5: md5.digest("hex"),
+      sha1: sha1.digest("hex"),
+      sha256: sha256.digest("hex"),
+    };
+  });
+  return rows.filter((r): r is Row => r !== undefined);
+}

@@ -1,0 +1,202 @@
+// Shared plumbing for the Linux telemetry collectors: a per-collection context and file
+// helpers that never throw. Every filesystem access goes through here so a vanished
+// process, a permission error or a missing file degrades to "no data", never an exception.
+import { constants, type Stats } from "node:fs";
+import * as fsp from "node:fs/promises";
+import * as path from "node:path";
+
+export type Row = Record<string, string | number>;
+
+/** Everything a collector needs. Paths handed to the helpers are logical (as on the host, e.g.
+ *  "/etc/passwd"); `at` maps them under `root`. Row values always carry logical paths. */
+export interface Ctx {
+  readonly root: string;
+  readonly max: number;
+  at(logical: string): string;
+  /** Numeric pid directories under /proc, memoised for the whole collection. */
+  pids(): Promise<string[]>;
+  /** Parsed /etc/passwd, memoised. */
+  passwd(): Promise<PasswdEntry[]>;
+  /** gid → group name from /etc/group, memoised. */
+  groups(): Promise<Map<number, string>>;
+  /** Socket inode → owning pid and fd, from /proc/<pid>/fd links, memoised. */
+  socketOwners(): Promise<Map<string, { pid: number; fd: number }>>;
+}
+
+export type Collector = (ctx: Ctx) => Promise<Row[]>;
+
+export interface PasswdEntry {
+  username: string;
+  uid: number;
+  gid: number;
+  description: string;
+  directory: string;
+  shell: string;
+}
+
+const DEFAULT_READ_CAP = 16 * 1024 * 1024;
+
+export interface OpenOptions {
+  /** Refuse a symlink as the final path component (O_NOFOLLOW), for user-controlled files. */
+  noFollow?: boolean;
+}
+
+/** Open a regular file for reading, or undefined. O_NONBLOCK keeps a planted FIFO from
+ *  hanging the agent at open(); the fstat check then rejects FIFOs, devices and directories.
+ *  (/proc and /sys pseudo-files are regular files, so they pass.) */
+export async function openRegular(file: string, opts: OpenOptions = {}): Promise<fsp.FileHandle | undefined> {
+  let fh: fsp.FileHandle | undefined;
+  try {
+    const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (opts.noFollow ? constants.O_NOFOLLOW : 0);
+    fh = await fsp.open(file, flags);
+    if ((await fh.stat()).isFile()) return fh;
+  } catch {
+    // fall through
+  }
+  await fh?.close().catch(() => undefined);
+  return undefined;
+}
+
+/** Whole file (up to `cap` bytes) or undefined on any error. */
+export async function readBuf(file: string, cap = DEFAULT_READ_CAP, opts: OpenOptions = {}): Promise<Buffer | undefined> {
+  const fh = await openRegular(file, opts);
+  if (fh === undefined) return undefined;
+  try {
+    // /proc files report size 0, so read in chunks until EOF rather than trusting stat.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    while (total < cap) {
+      const want = Math.min(65536, cap - total);
+      const buf = Buffer.allocUnsafe(want);
+      const { bytesRead } = await fh.read(buf, 0, want, null);
+      if (bytesRead === 0) break;
+      chunks.push(bytesRead === want ? buf : buf.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    return Buffer.concat(chunks, total);
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+export async function readText(file: string, cap?: number, opts?: OpenOptions): Promise<string | undefined> {
+  const buf = await readBuf(file, cap, opts);
+  return buf?.toString("utf8");
+}
+
+/** Lines of a text file, [] when unreadable. */
+export async function readLines(file: string, cap?: number, opts?: OpenOptions): Promise<string[]> {
+  const text = await readText(file, cap, opts);
+  return text === undefined ? [] : text.split(/\r?\n/);
+}
+
+export async function readDir(dir: string): Promise<string[]> {
+  try {
+    return (await fsp.readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+export async function readLink(file: string): Promise<string | undefined> {
+  try {
+    return await fsp.readlink(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function statOf(file: string): Promise<Stats | undefined> {
+  try {
+    return await fsp.stat(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function lstatOf(file: string): Promise<Stats | undefined> {
+  try {
+    return await fsp.lstat(file);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function realPath(file: string): Promise<string | undefined> {
+  try {
+    return await fsp.realpath(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stream up to `maxBytes` of a regular file into `onChunk`; false on any read error. */
+export async function streamFile(file: string, maxBytes: number, onChunk: (chunk: Buffer) => void): Promise<boolean> {
+  const fh = await openRegular(file);
+  if (fh === undefined) return false;
+  return new Promise((resolve) => {
+    const stream = fh.createReadStream({ end: Math.max(0, maxBytes - 1) }); // closes fh when done
+    stream.on("data", (chunk) => onChunk(chunk as Buffer));
+    stream.on("error", () => resolve(false));
+    stream.on("end", () => resolve(true));
+  });
+}
+
+/** Run `fn` over `items` with at most `limit` in flight; results keep input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Join a logical path under a root without letting ".." climb above it. */
+export function underRoot(root: string, logical: string): string {
+  return path.join(root, path.posix.normalize("/" + logical));
+}
+
+export function toInt(value: string | undefined, fallback = -1): number {
+  if (value === undefined) return fallback;
+  const n = Number.parseInt(value, 10);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+/** Strip a "# comment" tail and surrounding whitespace. */
+export function stripComment(line: string): string {
+  const hash = line.indexOf("#");
+  return (hash === -1 ? line : line.slice(0, hash)).trim();
+}
+
+export function parsePasswd(text: string): PasswdEntry[] {
+  const out: PasswdEntry[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const f = line.split(":");
+    if (f.length < 7) continue;
+    const uid = toInt(f[2], NaN);
+    const gid = toInt(f[3], NaN);
+    if (Number.isNaN(uid) || Number.isNaN(gid)) continue;
+    out.push({ username: f[0] ?? "", uid, gid, description: f[4] ?? "", directory: f[5] ?? "", shell: f.slice(6).join(":") });
+  }
+  return out;
+}
+
+/** One home directory per distinct path (several accounts often share "/" or /nonexistent). */
+export async function homes(ctx: Ctx): Promise<PasswdEntry[]> {
+  const seen = new Set<string>();
+  const out: PasswdEntry[] = [];
+  for (const user of await ctx.passwd()) {
+    if (!user.directory.startsWith("/") || user.directory === "/" || seen.has(user.directory)) continue;
+    seen.add(user.directory);
+    out.push(user);
+  }
+  return out;
+}

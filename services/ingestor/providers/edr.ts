@@ -1,0 +1,80 @@
+// `edr`: CrowdStrike-style alert webhooks (CONTRACT §6). Signature `X-Cs-Primary-Signature` over
+// "<X-Cs-Delivery-Timestamp>.<raw body>", timestamp within 300 s. An alert names a device and describes what
+// happened; the ingestor resolves the device to the agent registered with that `edr_device_id`.
+
+import { createHash } from "node:crypto";
+import { verifyCrowdstrike } from "../../../shared/signing.js";
+import { at, clip, composeQuery, isObject, text, textOrNumber } from "./payload.js";
+import type { Provider } from "./types.js";
+
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+const MAX_TRIGGER_ID_CHARS = 255;
+
+/** `edr_` + the first 32 hex characters of SHA-256(raw body): stable across provider retries of the same alert. */
+export function edrBodyTriggerId(rawBody: Buffer): string {
+  const bytes = new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  return `edr_${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}`;
+}
+
+export const edrProvider: Provider<"edr"> = {
+  name: "edr",
+
+  verify(req, signingSecret) {
+    const ok = verifyCrowdstrike({
+      secret: signingSecret,
+      body: req.rawBody,
+      timestampHeader: req.headers["x-cs-delivery-timestamp"],
+      signatureHeader: req.headers["x-cs-primary-signature"],
+      nowSeconds: req.nowSeconds,
+    });
+    return ok ? "ok" : "bad_signature";
+  },
+
+  interpret(req, body, endpoint) {
+    if (!isObject(body)) return { kind: "ignored", reason: "not an EDR alert: the body is not a JSON object" };
+    const deviceId = text(body["device_id"]) ?? text(at(body, "device", "device_id"));
+    const description = text(body["description"]);
+    if (deviceId === undefined || description === undefined) {
+      return { kind: "ignored", reason: "not a recognised EDR alert: it needs device_id (or device.device_id) and description" };
+    }
+
+    const severityName = text(body["severity_name"]);
+    const severity = textOrNumber(body["severity"]);
+    const tactic = text(body["tactic"]);
+    const technique = text(body["technique"]);
+    const rawSha = text(body["sha256"]);
+    const sha256 = rawSha !== undefined && SHA256_HEX.test(rawSha) ? rawSha.toLowerCase() : undefined;
+    const cmdline = text(body["cmdline"]);
+    const user = text(body["user_name"]);
+
+    const severityText = severityName !== undefined && severity !== undefined ? `${severityName} (${severity})` : (severityName ?? severity);
+    const context = [
+      severityText !== undefined ? `severity ${clip(severityText, 60)}` : undefined,
+      tactic !== undefined ? `tactic ${clip(tactic, 100)}` : undefined,
+      technique !== undefined ? `technique ${clip(technique, 100)}` : undefined,
+    ].filter((v): v is string => v !== undefined);
+    const evidence = [
+      sha256 !== undefined ? `file SHA-256 ${sha256}` : undefined,
+      cmdline !== undefined ? `command line: ${clip(cmdline, 600)}` : undefined,
+      user !== undefined ? `user ${clip(user, 100)}` : undefined,
+    ].filter((v): v is string => v !== undefined);
+
+    const sentences = [
+      /[.!?]$/.test(clip(description, 900)) ? clip(description, 900) : `${clip(description, 900)}.`,
+      `EDR alert on device ${clip(deviceId, 100)}${context.length > 0 ? `: ${context.join(", ")}` : ""}.`,
+      evidence.length > 0 ? `It involves ${evidence.join("; ")}.` : "",
+    ];
+    const compositeId = text(body["composite_id"]);
+    const seeds = [sha256, cmdline, user].filter((v): v is string => v !== undefined);
+
+    return {
+      kind: "trigger",
+      query: composeQuery(sentences, "What happened on this host around this alert, and did it spread?"),
+      depth: endpoint.default_depth,
+      scope: endpoint.default_scope,
+      target: { kind: "edr_device", device_id: deviceId },
+      trigger_id: compositeId !== undefined ? compositeId.slice(0, MAX_TRIGGER_ID_CHARS) : edrBodyTriggerId(req.rawBody),
+      ...(seeds.length > 0 ? { seeds } : {}),
+    };
+  },
+};
