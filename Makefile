@@ -45,8 +45,8 @@ bench: deps build
 calibrate: build
 	node dist/scripts/calibrate.js
 
-openapi: build
-	node dist/scripts/openapi.js > openapi.json
+openapi: deps build
+	PATH="$$PATH:/usr/sbin" node dist/scripts/openapi.js
 
 clean:
 	rm -rf dist data

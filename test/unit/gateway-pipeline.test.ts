@@ -1,0 +1,70 @@
+// The gateway's request pipeline without a socket: the contract's order of checks.
+import { test } from "tap";
+import { Type } from "typebox";
+import { pino } from "pino";
+import type { ApiKeyRecord } from "../../shared/auth/keys.js";
+import { checker } from "../../shared/validate.js";
+import { handleRequest } from "../../services/gateway/http/pipeline.js";
+import { Router } from "../../services/gateway/http/router.js";
+import { encodeCursor, isReply, parsePage } from "../../services/gateway/http/pagination.js";
+import type { RawRequest, Route } from "../../services/gateway/http/types.js";
+
+const reader: ApiKeyRecord = { id: "key_r", name: "r", scopes: ["investigations:read"], hash: "", display_prefix: "", created_at: "", revoked_at: null };
+const auth = { authenticate: async (t: string) => (t === "good" ? reader : null) };
+const calls: string[] = [];
+const routes: Route[] = [
+  {
+    method: "POST",
+    path: "/v1/things/:id",
+    access: "investigations:read",
+    body: checker(Type.Object({ name: Type.String({ minLength: 1 }) }, { additionalProperties: false })),
+    doc: { summary: "", tags: [], responses: {} },
+    handle: async (ctx) => {
+      calls.push(ctx.params.id as string);
+      return { status: 201, body: ctx.body };
+    },
+  },
+  { method: "GET", path: "/v1/things/:id", access: "webhooks:manage", doc: { summary: "", tags: [], responses: {} }, handle: async () => ({ status: 200 }) },
+  { method: "GET", path: "/boom", access: "public", doc: { summary: "", tags: [], responses: {} }, handle: async () => { throw new Error("kaput"); } },
+];
+const deps = { router: new Router(routes), auth, log: pino({ level: "silent" }) };
+const req = (over: Partial<RawRequest>): RawRequest => ({ method: "POST", path: "/v1/things/a%20b", query: "", headers: {}, body: Buffer.alloc(0), bodyTooLarge: false, ...over });
+const json = { "content-type": "application/json" };
+
+test("order: route, key, scope, media type, size, JSON, schema, handler", async (t) => {
+  const code = async (r: Partial<RawRequest>) => {
+    const reply = await handleRequest(deps, req(r));
+    return [reply.status, (reply.body as { error?: { code: string } } | undefined)?.error?.code];
+  };
+  t.same(await code({ path: "/nowhere" }), [404, "not_found"]);
+  t.same(await code({ method: "DELETE" }), [405, "method_not_allowed"]);
+  t.same(await code({ bodyTooLarge: true, headers: { "content-type": "text/plain" } }), [401, "unauthorized"], "401 before anything else");
+  t.same(await code({ method: "GET", headers: { authorization: "Bearer good" } }), [403, "forbidden"]);
+  t.same(await code({ headers: { authorization: "Bearer good", "content-type": "text/plain" }, bodyTooLarge: true }), [415, "unsupported_media_type"]);
+  t.same(await code({ headers: { authorization: "Bearer good", ...json }, bodyTooLarge: true }), [413, "payload_too_large"]);
+  t.same(await code({ headers: { authorization: "Bearer good", ...json }, body: Buffer.from("{") }), [400, "invalid_json"]);
+  t.same(await code({ headers: { authorization: "Bearer good", ...json }, body: Buffer.from('{"name":""}') }), [400, "validation_failed"]);
+  t.same(calls, [], "the handler never ran for a rejected request");
+  const ok = await handleRequest(deps, req({ headers: { authorization: "bearer good", "content-type": "application/json; charset=utf-8" }, body: Buffer.from('{"name":"x"}') }));
+  t.equal(ok.status, 201);
+  t.same(calls, ["a b"], "path params are decoded");
+});
+
+test("an unexpected error is a 500 with the error body and no details leaked", async (t) => {
+  const r = await handleRequest(deps, req({ method: "GET", path: "/boom" }));
+  t.equal(r.status, 500);
+  t.same(r.body, { error: { code: "internal", message: "internal error" } });
+});
+
+test("pagination: limits, and cursors bound to their list", async (t) => {
+  const q = (s: string) => parsePage(new URLSearchParams(s), ["all"]);
+  t.same(q(""), { limit: 50, after: null });
+  t.same(q("limit=200"), { limit: 200, after: null });
+  for (const bad of ["limit=0", "limit=201", "limit=1.5", "limit=-1"]) t.ok(isReply(q(bad)), bad);
+  const cursor = encodeCursor(["all", 5, "inv_x"]) as string;
+  t.same(q(`cursor=${cursor}`), { limit: 50, after: ["all", 5, "inv_x"] });
+  const other = parsePage(new URLSearchParams(`cursor=${cursor}`), ["status", "queued"]);
+  t.ok(isReply(other) && other.status === 400);
+  t.ok(isReply(q("cursor=%%%")));
+  t.equal(encodeCursor(null), null);
+});

@@ -1,0 +1,98 @@
+// Pure building blocks of the foundation.
+import { test } from "tap";
+import { canonicalJson } from "../../shared/canonical.js";
+import { ConfigError } from "../../shared/errors.js";
+import { duration, durationList, int, loadConfig, oneOf, optStr, required } from "../../shared/config.js";
+import { parseDuration } from "../../shared/durations.js";
+import { derivedId, isId, newId } from "../../shared/ids.js";
+import { matchesScope, resolveScope, type AgentRecord } from "../../shared/agents/record.js";
+import { computeFreshness } from "../../shared/investigations/freshness.js";
+import { parseScopes } from "../../shared/auth/scopes.js";
+import { iso } from "../../shared/clock.js";
+
+test("durations", async (t) => {
+  t.equal(parseDuration("100ms"), 100);
+  t.equal(parseDuration("30s"), 30_000);
+  t.equal(parseDuration("2m"), 120_000);
+  t.equal(parseDuration("1h"), 3_600_000);
+  t.equal(parseDuration("1d"), 86_400_000);
+  t.equal(parseDuration("2w"), 1_209_600_000);
+  for (const bad of ["", "1", "s", "1.5s", "-1s", "1y", "1 s"]) t.equal(parseDuration(bad), null, bad);
+});
+
+test("config reports every bad variable at once, by name", async (t) => {
+  const spec = { A: int(1, 0, 10), B: duration("1s"), C: oneOf(["x", "y"] as const, "x"), D: required(optStr(), "set it"), E: durationList("1s,2s", 2) };
+  t.same(loadConfig(spec, { D: "d" }), { A: 1, B: 1000, C: "x", D: "d", E: [1000, 2000] });
+  try {
+    loadConfig(spec, { A: "11", B: "soon", C: "z", E: "1s" });
+    t.fail("should throw");
+  } catch (err) {
+    t.ok(err instanceof ConfigError);
+    const msg = (err as Error).message;
+    for (const name of ["A:", "B:", "C:", "D:", "E:"]) t.match(msg, name);
+  }
+});
+
+test("ids are prefixed ULIDs, time-ordered; derived ids repeat for the same seed", async (t) => {
+  const a = newId("inv", 1_000);
+  const b = newId("inv", 2_000);
+  t.ok(isId(a, "inv"));
+  t.notOk(isId(a, "cur"));
+  t.ok(a < b, "later ids sort after earlier ones");
+  t.equal(derivedId("dlv", 5, "e:s"), derivedId("dlv", 5, "e:s"));
+  t.not(derivedId("dlv", 5, "e:s"), derivedId("dlv", 5, "e:t"));
+  t.equal(iso(0), "1970-01-01T00:00:00.000Z");
+});
+
+test("canonical JSON ignores key order and undefined fields", async (t) => {
+  t.equal(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 2 }], c: null } }), canonicalJson({ a: { c: null, d: [1, { y: 2, z: 1 }] }, b: 1 }));
+  t.equal(canonicalJson({ a: 1, b: undefined }), '{"a":1}');
+  t.not(canonicalJson({ a: [1, 2] }), canonicalJson({ a: [2, 1] }));
+});
+
+const agent = (id: string, tags: Record<string, string>, extra: Partial<AgentRecord> = {}): AgentRecord => ({
+  agent_id: id,
+  hostname: `${id}.example`,
+  tags,
+  edr_device_id: null,
+  status: "online",
+  registered_at: iso(0),
+  last_seen_at: iso(0),
+  snapshot_collected_at: null,
+  heartbeat_interval_ms: 5000,
+  ...extra,
+});
+
+test("scope: tags AND together, agent_ids narrows, no scope is everyone", async (t) => {
+  const a = agent("a", { env: "prod", role: "web" });
+  const b = agent("b", { env: "prod", role: "db" });
+  t.ok(matchesScope(a, null));
+  t.ok(matchesScope(a, { type: "selector", filter: { tags: { env: "prod", role: "web" } } }));
+  t.notOk(matchesScope(b, { type: "selector", filter: { tags: { env: "prod", role: "web" } } }));
+  t.notOk(matchesScope(a, { type: "selector", filter: { tags: { env: "prod" }, agent_ids: ["b"] } }));
+  t.same(resolveScope([b, a], { type: "selector", filter: { tags: { env: "prod" } } }).map((x) => x.agent_id), ["a", "b"], "stable order");
+});
+
+test("freshness: stale and missing snapshots, recommendation limited to online agents", async (t) => {
+  const now = Date.parse("2026-11-22T10:00:00.000Z");
+  const fresh = agent("fresh", {}, { snapshot_collected_at: iso(now - 60_000) });
+  const stale = agent("stale", {}, { snapshot_collected_at: iso(now - 7_200_000) });
+  const none = agent("none", {});
+  const offline = agent("offline", {}, { status: "offline" });
+  const f = computeFreshness([fresh, stale, none, offline], ["processes", "users"], (tb) => (tb === "processes" ? 3600 : 86400), now);
+  t.equal(f.stale_agents, 1);
+  t.equal(f.agents_without_snapshot, 2);
+  t.equal(f.data_age_seconds, 7200);
+  t.equal(f.recommendation.should_rerun_live, true);
+  t.same(f.recommendation.recommended_scope, { type: "selector", filter: { agent_ids: ["none", "stale"] } });
+  const ok = computeFreshness([fresh], ["processes"], () => 3600, now);
+  t.equal(ok.recommendation.should_rerun_live, false);
+  t.equal(ok.recommendation.recommended_scope, null);
+  t.equal(ok.data_age_seconds, 60);
+});
+
+test("scopes parse strictly", async (t) => {
+  t.same(parseScopes("investigations:read, webhooks:manage"), ["investigations:read", "webhooks:manage"]);
+  t.match(parseScopes("admin") as string, /unknown scope/);
+  t.match(parseScopes("") as string, /no scopes/);
+});
