@@ -66,7 +66,8 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
   if (req.signal.aborted) return "cancelled";
   const plan: PlanRequest = { investigation_id: req.investigationId, tables: req.tables, deadline_ms: req.deadlineMs };
   try {
-    const msg = await nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: req.deadlineMs });
+    const msg = await abortable(nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: req.deadlineMs }), req.signal);
+    if (msg === null) return "cancelled";
     const reply = planReply.check(decodeJson<unknown>(msg.data));
     if (!reply.ok) return "invalid plan answer";
     return { agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at, tables: pick(reply.value.tables, req.tables) };
@@ -93,4 +94,23 @@ function pick(tables: Record<string, Array<Record<string, unknown>>>, wanted: st
   const out: Record<string, Array<Record<string, unknown>>> = {};
   for (const t of wanted) if (tables[t]) out[t] = tables[t] as Array<Record<string, unknown>>;
   return out;
+}
+
+/** Resolves with null as soon as the investigation is cancelled, instead of waiting for the deadline. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise<T | null>((resolve, reject) => {
+    const onAbort = (): void => resolve(null);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
 }

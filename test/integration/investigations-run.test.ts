@@ -144,11 +144,18 @@ async function slowAgent(agentId: string, replyAfterMs: number): Promise<() => v
 test("cancelling a running investigation stops it; partial progress is kept; no completed event", async (t) => {
   const stop = await slowAgent("slow-1", 60_000);
   t.teardown(stop);
-  const id = await trigger({ query: QUESTION, mode: "live", scope: { type: "selector", filter: { agent_ids: ["slow-1"] } } });
+  // depth deep: the plan deadline is 4 s here; the agent would answer after 60 s.
+  const id = await trigger({ query: QUESTION, mode: "live", depth: "deep", scope: { type: "selector", filter: { agent_ids: ["slow-1"] } } });
   await until(id, ["running"]);
+  await eventually(async () => ((await get(id)).json.progress?.phase === "collecting" ? true : undefined));
   const c = await api(stack.baseUrl, "DELETE", `/v1/investigations/${id}`, { key: stack.key });
   t.same(c.json, { ok: true, status: "cancelled" });
-  await new Promise((r) => setTimeout(r, 3_000)); // past the plan deadline: the runner has finished with it
+  // The runner stops collecting at once and stores what it had as a partial report, well before the deadline.
+  const partial = await eventually(async () => {
+    const d = await get(id);
+    return d.json.report?.partial === true ? d.json : undefined;
+  }, 3_000);
+  t.equal(partial.status, "cancelled");
   const d = await get(id);
   t.equal(d.json.status, "cancelled", "stays cancelled");
   t.equal(d.json.progress.agents_targeted, 1, "partial progress kept");
