@@ -1,0 +1,49 @@
+// Coverage gaps: unreachable agents, tables a host did not return, detections that ran without a baseline tag.
+import { compareText } from "./order.js";
+import type { Detection } from "./detections/detection.js";
+import { hasTable } from "./rows.js";
+import type { CoverageInput, HostData } from "./types.js";
+
+export interface CoverageSummary {
+  gaps: string[];
+  /** Fraction of (host, needed table) pairs that came back, 1 when nothing was needed. */
+  tableCoverage: number;
+  /** agent_id -> tables it did not return. */
+  missingTables: Map<string, string[]>;
+}
+
+function list(items: string[], max = 6): string {
+  return items.length <= max ? items.join(", ") : `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
+}
+
+/** `hosts` are the hosts examined; `answered` counts every host that answered (some may be outside the tag scope). */
+export function coverageSummary(tables: readonly string[], hosts: readonly HostData[], coverage: CoverageInput, detections: readonly Detection[], answered = hosts.length): CoverageSummary {
+  const gaps: string[] = [];
+  const unreachable = [...coverage.unreachable].sort((a, b) => compareText(a.agent_id, b.agent_id));
+  for (const u of unreachable) gaps.push(`${u.hostname} (${u.agent_id}) gave no rows: ${u.reason}.`);
+  const unaccounted = coverage.agents_targeted - answered - unreachable.length;
+  if (unaccounted > 0) gaps.push(`${unaccounted} targeted agent${unaccounted === 1 ? "" : "s"} neither answered nor were reported unreachable.`);
+  if (hosts.length === 0) gaps.push(answered > 0 ? "No answering host matched the tags in the question: nothing was examined." : "No agent answered: nothing was examined.");
+
+  const missingTables = new Map<string, string[]>();
+  let present = 0;
+  for (const host of hosts) {
+    const missing = tables.filter((t) => !hasTable(host, t));
+    present += tables.length - missing.length;
+    if (missing.length > 0) {
+      missingTables.set(host.agent_id, missing);
+      gaps.push(`${host.hostname} (${host.agent_id}) returned no ${missing.join(", ")} table${missing.length === 1 ? "" : "s"}.`);
+    }
+  }
+  const pairs = hosts.length * tables.length;
+  const tableCoverage = pairs === 0 ? (hosts.length > 0 ? 1 : 0) : present / pairs;
+
+  for (const d of [...detections].sort((a, b) => compareText(a.id, b.id))) {
+    const tag = d.baseline_tag;
+    if (tag === undefined) continue;
+    const without = hosts.filter((h) => h.tags[tag] === undefined).map((h) => h.hostname).sort();
+    if (without.length === 0) continue;
+    gaps.push(`No ${tag} baseline tag on ${list(without)}: ${d.id} used its built-in defaults.`);
+  }
+  return { gaps, tableCoverage, missingTables };
+}

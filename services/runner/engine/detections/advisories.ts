@@ -1,0 +1,63 @@
+// A small advisory list for Debian/Ubuntu packages: affected ranges per release line (introduced <= v < fixed).
+
+export interface Advisory {
+  id: string;
+  package: string;
+  title: string;
+  attack: readonly string[];
+  severity: "medium" | "high" | "critical";
+  ranges: ReadonlyArray<{ introduced: string; fixed: string }>;
+}
+
+export const ADVISORIES: readonly Advisory[] = [
+  {
+    id: "CVE-2024-3094",
+    package: "xz-utils",
+    title: "xz/liblzma backdoor",
+    attack: ["T1195.002"],
+    severity: "critical",
+    ranges: [{ introduced: "5.6.0", fixed: "5.6.1+really5.4.5-1" }],
+  },
+  {
+    id: "CVE-2024-3094",
+    package: "liblzma5",
+    title: "xz/liblzma backdoor",
+    attack: ["T1195.002"],
+    severity: "critical",
+    ranges: [{ introduced: "5.6.0", fixed: "5.6.1+really5.4.5-1" }],
+  },
+  {
+    id: "CVE-2024-6387",
+    package: "openssh-server",
+    title: "regreSSHion: unauthenticated RCE in sshd",
+    attack: ["T1190"],
+    severity: "high",
+    ranges: [
+      { introduced: "1:8.5p1", fixed: "1:8.9p1-3ubuntu0.10" },
+      { introduced: "1:9.0p1", fixed: "1:9.2p1-2+deb12u3" },
+      { introduced: "1:9.3p1", fixed: "1:9.8p1" },
+    ],
+  },
+  {
+    id: "CVE-2023-4911",
+    package: "libc6",
+    title: "Looney Tunables: glibc ld.so local privilege escalation",
+    attack: ["T1068"],
+    severity: "high",
+    ranges: [
+      { introduced: "2.34", fixed: "2.35-0ubuntu3.4" },
+      { introduced: "2.36", fixed: "2.36-9+deb12u3" },
+    ],
+  },
+  {
+    id: "CVE-2021-4034",
+    package: "policykit-1",
+    title: "PwnKit: pkexec local privilege escalation",
+    attack: ["T1068"],
+    severity: "high",
+    ranges: [
+      { introduced: "0.105-25", fixed: "0.105-25+deb10u1" },
+      { introduced: "0.105-31", fixed: "0.105-31+deb11u1" },
+    ],
+  },
+];

@@ -1,0 +1,109 @@
+// What a detection is: metadata, the logic, and its measured precision/recall from the calibration table.
+import type { HostData, Maturity, NextSteps, QueryEntities, Row, Severity } from "../types.js";
+import { CALIBRATION } from "./calibration.js";
+
+/** ATT&CK tactic a detection mostly speaks to; "persistence" drives the lexicon word "persistence". */
+export type Category =
+  | "persistence"
+  | "execution"
+  | "defense-evasion"
+  | "privilege-escalation"
+  | "command-and-control"
+  | "impact"
+  | "lateral-movement"
+  | "exfiltration"
+  | "initial-access"
+  | "vulnerability"
+  | "indicator";
+
+export interface EvidenceRow {
+  table: string;
+  row: Row;
+}
+
+export interface DetectionHit {
+  summary: string;
+  evidence: EvidenceRow[];
+  /** Overrides the detection's default severity for this hit. */
+  severity?: Severity;
+  attack?: string[];
+  /** The entity the hit is about (`pid:123`, `ip:1.2.3.4`, `user:root`, `path:/tmp/x`, `sshkey:<fp>`). */
+  entity?: string;
+}
+
+/** What the question contributes (entities named in it: IOCs, advisories). */
+export interface DetectionContext {
+  entities: QueryEntities;
+}
+
+export interface DetectionSpec<Id extends string = string> {
+  id: Id;
+  title: string;
+  /** osquery tables the logic reads. */
+  tables: readonly string[];
+  severity: Severity;
+  attack: readonly string[];
+  maturity: Maturity;
+  category: Category;
+  /** Lexicon words and phrases that route a question to this detection. */
+  keywords: readonly string[];
+  false_positives: string;
+  /** Advice for the report's next steps; `{hosts}` is replaced with the affected hostnames. */
+  advice: Partial<NextSteps>;
+  /** The hit is an exact indicator match (may be critical regardless of maturity). */
+  exact_ioc?: boolean;
+  /** The host tag that carries this detection's baseline (its absence is a coverage gap). */
+  baseline_tag?: string;
+  evaluate(host: HostData, ctx?: DetectionContext): DetectionHit[];
+}
+
+export interface Detection<Id extends string = string> extends DetectionSpec<Id> {
+  /** Measured on the scenario corpus (scenarios/); 0.5 prior when the detection is not calibrated yet. */
+  precision: number;
+  recall: number;
+  calibrated: boolean;
+}
+
+export const UNCALIBRATED_PRECISION = 0.5;
+
+export function defineDetection<const Id extends string>(spec: DetectionSpec<Id>): Detection<Id> {
+  const measured = CALIBRATION[spec.id];
+  return {
+    ...spec,
+    precision: measured?.precision ?? UNCALIBRATED_PRECISION,
+    recall: measured?.recall ?? 0,
+    calibrated: measured !== undefined,
+  };
+}
+
+/** Human wording for a category (exhaustive: a new category must be worded here). */
+export function categoryLabel(category: Category): string {
+  switch (category) {
+    case "persistence":
+      return "persistence";
+    case "execution":
+      return "suspicious execution";
+    case "defense-evasion":
+      return "defense evasion";
+    case "privilege-escalation":
+      return "privilege escalation";
+    case "command-and-control":
+      return "command and control";
+    case "impact":
+      return "resource hijacking";
+    case "lateral-movement":
+      return "lateral movement";
+    case "exfiltration":
+      return "unexpected egress";
+    case "initial-access":
+      return "initial access";
+    case "vulnerability":
+      return "vulnerable software";
+    case "indicator":
+      return "indicator match";
+    default: {
+      const unreachable: never = category;
+      return unreachable;
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// Download-and-execute in running command lines or shell history (curl | sh, wget -O x && chmod +x x).
+import { processLabel, rowsOf, str } from "../rows.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+import { DOWNLOAD_THEN_RUN, PIPE_TO_SHELL } from "./patterns.js";
+
+/** Well-known vendor installers piped to a shell by design. */
+const KNOWN_INSTALLERS = /https:\/\/(?:get\.docker\.com|sh\.rustup\.rs|raw\.githubusercontent\.com\/nvm-sh\/|deb\.nodesource\.com|install\.python-poetry\.org|get\.helm\.sh|tailscale\.com\/install\.sh|bun\.sh\/install|astral\.sh\/uv\/install\.sh)/i;
+
+function matches(command: string): boolean {
+  return (PIPE_TO_SHELL.test(command) || DOWNLOAD_THEN_RUN.test(command)) && !KNOWN_INSTALLERS.test(command);
+}
+
+export const downloadExecute = defineDetection({
+  id: "download-execute",
+  title: "Download and execute",
+  tables: ["processes", "shell_history"],
+  severity: "high",
+  attack: ["T1105", "T1059.004"],
+  maturity: "test",
+  category: "execution",
+  keywords: ["download", "downloaded", "curl", "wget", "pipe to shell", "curl bash", "payload", "dropper"],
+  false_positives: "Internal bootstrap scripts fetched with curl | bash from an artifact server.",
+  advice: {
+    triage: ["Fetch (without running) the URL from the command on {hosts} and hash the content."],
+    containment: ["Block the download host at the egress proxy for {hosts}."],
+    investigation: ["List files written right after the download and processes started from them."],
+    remediation: ["Replace curl | sh bootstraps with signed packages or pinned checksums."],
+  },
+  evaluate(host) {
+    const hits: DetectionHit[] = [];
+    for (const row of rowsOf(host, "processes")) {
+      const cmdline = str(row, "cmdline");
+      if (!matches(cmdline)) continue;
+      const pid = str(row, "pid");
+      hits.push({
+        summary: `${processLabel(row, pid)} (pid ${pid}) is running a download-and-execute command: ${cmdline.slice(0, 120)}`,
+        evidence: [{ table: "processes", row }],
+        entity: `pid:${pid}`,
+      });
+    }
+    for (const row of rowsOf(host, "shell_history")) {
+      const command = str(row, "command");
+      if (!matches(command)) continue;
+      hits.push({
+        summary: `Shell history (uid ${str(row, "uid") || "?"}) shows a download-and-execute: ${command.slice(0, 120)}`,
+        evidence: [{ table: "shell_history", row }],
+        entity: `history:${str(row, "uid")}`,
+      });
+    }
+    return hits;
+  },
+});

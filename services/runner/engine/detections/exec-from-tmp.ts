@@ -1,0 +1,40 @@
+// Processes executing from world-writable temp directories.
+import { basename, num, processLabel, rowsOf, str } from "../rows.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+import { firstToken, inTmpDir } from "./patterns.js";
+
+export const execFromTmp = defineDetection({
+  id: "exec-from-tmp",
+  title: "Execution from /tmp, /var/tmp or /dev/shm",
+  tables: ["processes"],
+  severity: "medium",
+  attack: ["T1059.004", "T1036.005"],
+  maturity: "test",
+  category: "execution",
+  keywords: ["tmp", "temp directory", "dev shm", "/tmp", "/dev/shm", "/var/tmp", "dropped binary", "dropper"],
+  false_positives: "Build tools and installers that run from temp directories (go run, AppImage mounts, self-extracting installers).",
+  advice: {
+    triage: ["List the files under the temp directory used on {hosts} and hash the running binary."],
+    containment: ["Mount /tmp and /dev/shm noexec on {hosts} once the process is captured."],
+    investigation: ["Find the parent process and the download that put the binary there (shell history, cron)."],
+    remediation: ["Remove the dropped files and the persistence that relaunches them."],
+  },
+  evaluate(host) {
+    const hits: DetectionHit[] = [];
+    for (const row of rowsOf(host, "processes")) {
+      const path = str(row, "path");
+      const exe = path !== "" ? path : firstToken(str(row, "cmdline"));
+      if (!inTmpDir(exe)) continue;
+      const pid = str(row, "pid");
+      const hidden = basename(exe).startsWith(".") || /\/\.[^/]+\//.test(exe);
+      const deleted = num(row, "on_disk") === 0;
+      hits.push({
+        summary: `${processLabel(row, pid)} (pid ${pid}) executes from ${exe}${hidden ? " (hidden path)" : ""}${deleted ? " and the file is deleted" : ""}.`,
+        evidence: [{ table: "processes", row }],
+        severity: hidden || deleted ? "high" : undefined,
+        entity: `pid:${pid}`,
+      });
+    }
+    return hits;
+  },
+});

@@ -1,0 +1,53 @@
+// /etc/hosts entries that redirect public names (update servers, code hosting, security vendors).
+import { rowsOf, str } from "../rows.js";
+import { isLoopback, isWildcard } from "../net.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+
+const INTERNAL_SUFFIXES = [".local", ".localdomain", ".internal", ".lan", ".corp", ".home.arpa", ".intra", ".svc", ".cluster.local"];
+/** Names whose redirection is a classic supply-chain or anti-security trick. */
+const SENSITIVE = /(?:^|\.)(?:github\.com|githubusercontent\.com|gitlab\.com|pypi\.org|pythonhosted\.org|npmjs\.org|registry\.npmjs\.org|debian\.org|ubuntu\.com|docker\.io|docker\.com|amazonaws\.com|microsoft\.com|microsoftonline\.com|google\.com|googleapis\.com|crowdstrike\.com|sentinelone\.net|virustotal\.com|letsencrypt\.org|okta\.com)$/i;
+
+export const hostsRedirection = defineDetection({
+  id: "hosts-redirection",
+  title: "/etc/hosts redirects a public name",
+  tables: ["etc_hosts"],
+  severity: "medium",
+  attack: ["T1565.001", "T1562.001"],
+  maturity: "experimental",
+  category: "defense-evasion",
+  keywords: ["/etc/hosts", "etc hosts", "hosts file", "dns", "redirection", "redirect", "hijack"],
+  false_positives: "Developers pinning a public name to a test address; split-horizon pins for internal endpoints.",
+  advice: {
+    triage: ["Compare /etc/hosts on {hosts} with the image default and the configuration-management template."],
+    containment: ["Restore /etc/hosts on {hosts}; verify downloads made while the pin was active."],
+    investigation: ["Check package and repository fetches that resolved through the pinned address."],
+    remediation: ["Manage /etc/hosts from configuration management; alert on changes."],
+  },
+  evaluate(host) {
+    const hits: DetectionHit[] = [];
+    const own = host.hostname.toLowerCase();
+    for (const row of rowsOf(host, "etc_hosts")) {
+      const address = str(row, "address");
+      const names = str(row, "hostnames").toLowerCase().split(/\s+/).filter((n) => n !== "");
+      const suspicious = names.filter(
+        (n) =>
+          n.includes(".") &&
+          n !== own &&
+          !n.startsWith(`${own}.`) &&
+          !n.startsWith("ip6-") &&
+          !INTERNAL_SUFFIXES.some((s) => n.endsWith(s)) &&
+          !/^[\d.]+$/.test(n),
+      );
+      if (suspicious.length === 0) continue;
+      const sensitive = suspicious.filter((n) => SENSITIVE.test(n));
+      const blocked = isLoopback(address) || isWildcard(address);
+      hits.push({
+        summary: `/etc/hosts maps ${suspicious.join(", ")} to ${address}${blocked ? " (blocks the name)" : ""}${sensitive.length > 0 ? "; these are update, code-hosting or security names" : ""}.`,
+        evidence: [{ table: "etc_hosts", row }],
+        severity: sensitive.length > 0 ? "high" : "low",
+        entity: `ip:${address}`,
+      });
+    }
+    return hits;
+  },
+});

@@ -1,0 +1,57 @@
+// Logins as root from a remote address (login records and current sessions).
+import { num, rowsOf, str, tagList } from "../rows.js";
+import { isLoopback } from "../net.js";
+import type { Row } from "../types.js";
+import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
+
+function remoteHost(host: string): boolean {
+  const h = host.trim();
+  return h !== "" && !h.startsWith(":") && !isLoopback(h) && h !== "localhost";
+}
+
+export const remoteRootLogin = defineDetection({
+  id: "remote-root-login",
+  title: "Remote login as root",
+  tables: ["last", "logged_in_users"],
+  severity: "high",
+  attack: ["T1078.003", "T1021.004"],
+  maturity: "test",
+  category: "initial-access",
+  keywords: ["root login", "logged in as root", "remote login", "logins", "login", "logged in", "ssh login", "who logged"],
+  false_positives: "Administrators logging in as root from a bastion not listed in the allowed_root_from tag.",
+  advice: {
+    triage: ["Identify who controls the source address of the root login on {hosts}."],
+    containment: ["Block the source address and disable root SSH login (PermitRootLogin no) on {hosts}."],
+    investigation: ["Review what the root session ran (shell history, process tree at the login time)."],
+    remediation: ["Require named accounts with sudo; list sanctioned bastions in allowed_root_from."],
+  },
+  baseline_tag: "allowed_root_from",
+  evaluate(host) {
+    const allowed = new Set(tagList(host.tags, "allowed_root_from"));
+    const groups = new Map<string, EvidenceRow[]>();
+    const add = (source: string, table: string, row: Row): void => {
+      if (!remoteHost(source) || allowed.has(source)) return;
+      groups.set(source, [...(groups.get(source) ?? []), { table, row }]);
+    };
+    for (const row of rowsOf(host, "last")) {
+      const type = num(row, "type");
+      if (str(row, "username") !== "root" || (type !== undefined && type !== 7)) continue;
+      add(str(row, "host"), "last", row);
+    }
+    for (const row of rowsOf(host, "logged_in_users")) {
+      if (str(row, "user") !== "root") continue;
+      add(str(row, "host"), "logged_in_users", row);
+    }
+    const hits: DetectionHit[] = [];
+    for (const source of [...groups.keys()].sort()) {
+      const evidence = groups.get(source) ?? [];
+      const live = evidence.some((e) => e.table === "logged_in_users");
+      hits.push({
+        summary: `root logged in remotely from ${source} (${evidence.length} record${evidence.length === 1 ? "" : "s"}${live ? ", session still open" : ""}).`,
+        evidence,
+        entity: `ip:${source}`,
+      });
+    }
+    return hits;
+  },
+});

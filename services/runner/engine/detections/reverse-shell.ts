@@ -1,0 +1,58 @@
+// A shell (or netcat-like tool) holding a connection to a remote address.
+import { basename, num, processLabel, rowsOf, str } from "../rows.js";
+import { isRemotePeer } from "../net.js";
+import type { Row } from "../types.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+import { NETCAT_LIKE, SHELLS } from "./patterns.js";
+
+const REVERSE_CMDLINE = /\/dev\/tcp\/|\bbash\s+-i\b|\b(?:nc|ncat|netcat)\b[^\n]*\s-[a-z]*e\s|socket\.socket|pty\.spawn|\bexec:|\bsystem:/i;
+
+function established(row: Row): boolean {
+  const state = str(row, "state").toUpperCase();
+  return state === "" || state === "ESTABLISHED" || state === "SYN_SENT";
+}
+
+export const reverseShell = defineDetection({
+  id: "reverse-shell",
+  title: "Shell with an outbound network connection (reverse shell)",
+  tables: ["processes", "process_open_sockets"],
+  severity: "high",
+  attack: ["T1059.004", "T1071"],
+  maturity: "stable",
+  category: "command-and-control",
+  keywords: ["reverse shell", "backconnect", "c2", "command and control", "interactive access"],
+  false_positives: "socat/netcat used as a plain port forwarder; shells spawned by tools that inherit a socket.",
+  advice: {
+    triage: ["On {hosts}, record the remote address and the process tree of the shell before acting."],
+    containment: ["Isolate {hosts} from the network (EDR containment) and block the remote address at the egress."],
+    investigation: ["Find how the shell was started (web server child, cron, exploited service) and what it ran."],
+    remediation: ["Rotate credentials reachable from the host and reimage it."],
+  },
+  evaluate(host) {
+    const byPid = new Map<string, Row[]>();
+    for (const s of rowsOf(host, "process_open_sockets")) {
+      if (!isRemotePeer(str(s, "remote_address")) || (num(s, "remote_port") ?? 0) <= 0 || !established(s)) continue;
+      const pid = str(s, "pid");
+      byPid.set(pid, [...(byPid.get(pid) ?? []), s]);
+    }
+    const hits: DetectionHit[] = [];
+    for (const proc of rowsOf(host, "processes")) {
+      const pid = str(proc, "pid");
+      const name = basename(str(proc, "name") || str(proc, "path"));
+      const cmdline = str(proc, "cmdline");
+      const sockets = byPid.get(pid) ?? [];
+      const shellish = SHELLS.has(name) || NETCAT_LIKE.has(name) || /^python[0-9.]*$|^perl$|^php$/.test(name);
+      const patterned = REVERSE_CMDLINE.test(cmdline);
+      if (sockets.length === 0 || !(SHELLS.has(name) || NETCAT_LIKE.has(name) || (shellish && patterned))) continue;
+      const first = sockets[0];
+      const peer = `${str(first, "remote_address")}:${str(first, "remote_port")}`;
+      hits.push({
+        summary: `${processLabel(proc, pid)} (pid ${pid}, uid ${str(proc, "uid") || "?"}) holds a connection to ${peer}${patterned ? ` and its command line looks like a reverse shell (${cmdline.slice(0, 80)})` : ""}.`,
+        evidence: [{ table: "processes", row: proc }, ...sockets.map((row) => ({ table: "process_open_sockets", row }))],
+        severity: patterned || SHELLS.has(name) ? undefined : "medium",
+        entity: `pid:${pid}`,
+      });
+    }
+    return hits;
+  },
+});

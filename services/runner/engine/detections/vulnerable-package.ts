@@ -1,0 +1,47 @@
+// Installed Debian packages inside an advisory's affected version range.
+import { inVersionRange } from "../debversion.js";
+import { rowsOf, str } from "../rows.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+import { ADVISORIES } from "./advisories.js";
+
+export const vulnerablePackage = defineDetection({
+  id: "vulnerable-package",
+  title: "Vulnerable package in an advisory's range",
+  tables: ["deb_packages"],
+  severity: "high",
+  attack: ["T1190", "T1068"],
+  maturity: "stable",
+  category: "vulnerability",
+  keywords: ["vulnerable", "vulnerability", "vulnerabilities", "cve", "advisory", "advisories", "unpatched", "patch", "patched", "exposure", "xz", "regresshion", "openssh"],
+  false_positives: "Internally rebuilt packages carrying a backported fix under a version the advisory does not know.",
+  advice: {
+    triage: ["Confirm the installed version on {hosts} (dpkg -l) and whether the vulnerable service is exposed."],
+    containment: ["Restrict network exposure of the affected service on {hosts} until patched."],
+    investigation: ["Look for exploitation traces for the advisory (crashes, unexpected children of the service)."],
+    remediation: ["Upgrade the package to the fixed version and restart the affected services."],
+  },
+  evaluate(host, ctx) {
+    const asked = new Set((ctx?.entities.advisories ?? []).map((a) => a.toUpperCase()));
+    const known = ADVISORIES.filter((a) => asked.has(a.id.toUpperCase()));
+    const advisories = known.length > 0 ? known : ADVISORIES;
+    const hits: DetectionHit[] = [];
+    for (const row of rowsOf(host, "deb_packages")) {
+      const name = str(row, "name");
+      const version = str(row, "version");
+      if (version === "") continue;
+      for (const adv of advisories) {
+        if (adv.package !== name) continue;
+        const range = adv.ranges.find((r) => inVersionRange(version, r.introduced, r.fixed));
+        if (!range) continue;
+        hits.push({
+          summary: `${name} ${version} is affected by ${adv.id} (${adv.title}); fixed in ${range.fixed}.`,
+          evidence: [{ table: "deb_packages", row }],
+          severity: adv.severity,
+          attack: [...adv.attack],
+          entity: `package:${name}@${version}`,
+        });
+      }
+    }
+    return hits;
+  },
+});

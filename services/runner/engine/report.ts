@@ -1,0 +1,152 @@
+// runInvestigation: run the plan's detections and the pathfinder over the hosts' rows and assemble the report.
+import { compareText } from "./order.js";
+import { coverageSummary } from "./coverage.js";
+import type { Detection, DetectionHit } from "./detections/detection.js";
+import { getDetection } from "./detections/registry.js";
+import { evidenceFingerprint } from "./diff.js";
+import { buildGraph } from "./graph.js";
+import { linkKeys } from "./links.js";
+import { buildNarrative } from "./narrative.js";
+import { buildNextSteps } from "./next-steps.js";
+import { findPaths, lateralSeeds, nodesForEvidence, seedsFromEntities, type PathfinderResult } from "./pathfinder.js";
+import { bySeverityDesc } from "./severity-scale.js";
+import { investigationSeverity, scoreFinding, verdictFor, type ScoredSeverity } from "./severity.js";
+import { buildTimeline } from "./timeline.js";
+import type { SeedSource } from "./narrative.js";
+import type { CoverageInput, Depth, EngineFinding, HostData, InvestigationOptions, Report, RoutePlan } from "./types.js";
+
+export { diffFindings, findingKey, markNewFindings, type FindingDiff } from "./diff.js";
+export { tableTtlSeconds } from "./freshness.js";
+
+interface Scored {
+  finding: EngineFinding;
+  scored: ScoredSeverity;
+  detection: Detection;
+  links: string[];
+  fingerprint: string;
+}
+
+/** Runs a detection; malformed rows that make it throw become a coverage gap instead of a failed investigation. */
+function safeEvaluate(det: Detection, host: HostData, ctx: { entities: RoutePlan["entities"] }, errors: string[]): DetectionHit[] {
+  try {
+    return det.evaluate(host, ctx);
+  } catch (err) {
+    errors.push(`${det.id} could not evaluate the rows of ${host.hostname} (${host.agent_id}): ${err instanceof Error ? err.message : String(err)}.`);
+    return [];
+  }
+}
+
+function evaluateAll(plan: RoutePlan, hosts: readonly HostData[], detections: readonly Detection[], errors: string[]): Scored[] {
+  const out: Scored[] = [];
+  const ctx = { entities: plan.entities };
+  for (const host of hosts) {
+    for (const det of detections) {
+      for (const hit of safeEvaluate(det, host, ctx, errors)) {
+        const scored = scoreFinding(det, hit, host, plan.entities);
+        const finding: EngineFinding = {
+          detection_id: det.id,
+          title: det.title,
+          severity: scored.severity,
+          confidence: Math.round(det.precision * 100) / 100,
+          agent_id: host.agent_id,
+          hostname: host.hostname,
+          summary: hit.summary,
+          evidence: hit.evidence.map((e) => ({ table: e.table, row: e.row, collected_at: host.collected_at })),
+          attack: [...(hit.attack ?? det.attack)],
+        };
+        out.push({ finding, scored, detection: det, links: linkKeys(hit), fingerprint: evidenceFingerprint(finding) });
+      }
+    }
+  }
+  return out.sort(
+    (a, b) =>
+      bySeverityDesc(a.finding.severity, b.finding.severity) ||
+      compareText(a.finding.detection_id, b.finding.detection_id) ||
+      compareText(a.finding.agent_id, b.finding.agent_id) ||
+      compareText(a.fingerprint, b.fingerprint) ||
+      compareText(a.finding.summary, b.finding.summary),
+  );
+}
+
+function runPathfinder(plan: RoutePlan, hosts: readonly HostData[], scored: readonly Scored[], depth: Depth, options: InvestigationOptions): { result: PathfinderResult; seedSource: SeedSource } {
+  const graph = buildGraph([...hosts], options.directory ?? []);
+  const flagged = new Set<string>();
+  for (const s of scored) for (const e of s.finding.evidence) for (const id of nodesForEvidence(graph, s.finding.agent_id, e.table, e.row)) flagged.add(id);
+  const fromEntities = seedsFromEntities(graph, plan.entities);
+  if (fromEntities.length > 0) return { result: findPaths(graph, fromEntities, depth, flagged), seedSource: "entities" };
+  if (flagged.size > 0) return { result: findPaths(graph, [...flagged], depth, flagged), seedSource: "findings" };
+  return { result: findPaths(graph, lateralSeeds(graph), depth, flagged), seedSource: "lateral" };
+}
+
+/** Hosts whose tags carry every `key=value` named in the question (all hosts when none was named). */
+function inTagScope(host: HostData, tags: Record<string, string>): boolean {
+  return Object.entries(tags).every(([k, v]) => host.tags[k] === v);
+}
+
+export function runInvestigation(plan: RoutePlan, hostsIn: HostData[], coverage: CoverageInput, depth: Depth, options: InvestigationOptions = {}): Report {
+  const sorted = [...hostsIn].sort((a, b) => compareText(a.agent_id, b.agent_id));
+  const hosts = sorted.filter((h) => inTagScope(h, plan.entities.tags));
+  const outOfScope = sorted.length - hosts.length;
+  const detections = [...new Set(plan.detection_ids)]
+    .sort()
+    .map((id) => getDetection(id))
+    .filter((d): d is Detection => d !== undefined);
+  const errors: string[] = [];
+  const scored = evaluateAll(plan, hosts, detections, errors);
+  const findings = scored.map((s) => s.finding);
+
+  const walk = plan.route === "detections" ? null : runPathfinder(plan, hosts, scored, depth, options);
+  const pathfinder = walk?.result ?? null;
+  const queried = new Set(hosts.map((h) => h.agent_id));
+  const proposed = (pathfinder?.reached_agents ?? []).filter((a) => !queried.has(a));
+
+  const inv = investigationSeverity(scored.map((s) => ({ detection_id: s.finding.detection_id, agent_id: s.finding.agent_id, severity: s.finding.severity, links: s.links })));
+  const cov = coverageSummary(plan.tables, hosts, coverage, detections, sorted.length);
+  const unknown = plan.detection_ids.filter((id) => getDetection(id) === undefined);
+  const gaps = [...cov.gaps, ...errors, ...(unknown.length > 0 ? [`Unknown detection ids in the plan were skipped: ${unknown.join(", ")}.`] : [])];
+  const verdict = verdictFor(inv.severity, findings.length, { coverage, hostsWithRows: hosts.length, tableCoverage: cov.tableCoverage });
+
+  const byId = new Map(detections.map((d) => [d.id, d] as const));
+  const unreachable = [...coverage.unreachable].map((u) => u.agent_id).sort();
+  return {
+    route: plan.route,
+    routing_rationale: [...plan.routing_rationale],
+    findings,
+    severity: inv.severity,
+    verdict,
+    narrative: buildNarrative({
+      plan,
+      depth,
+      coverage,
+      hostsExamined: hosts.length,
+      hostsOutOfTagScope: outOfScope,
+      seedSource: walk?.seedSource ?? null,
+      findings,
+      pathfinder,
+      gaps,
+      severity: inv.severity,
+      severityReason: inv.reason,
+      verdict,
+      proposedAgents: proposed,
+    }),
+    severity_inputs: scored.map((s) => ({
+      detection_id: s.finding.detection_id,
+      agent_id: s.finding.agent_id,
+      impact: s.scored.impact,
+      precision: s.scored.precision,
+      asset_weight: s.scored.asset_weight,
+      score: s.scored.score,
+      base_severity: s.scored.base_severity,
+      maturity: s.detection.maturity,
+      exact_ioc: s.scored.exact_ioc,
+      severity: s.scored.severity,
+    })),
+    paths: pathfinder?.paths ?? [],
+    coverage_gaps: gaps,
+    next_steps: buildNextSteps({ findings, detections: byId, unreachable, proposedAgents: proposed, missingTables: cov.missingTables.size }),
+    proposed_scope: proposed.length > 0 ? { type: "selector", filter: { agent_ids: proposed } } : null,
+    choke_points: pathfinder?.choke_points ?? [],
+    timeline: buildTimeline(findings),
+    severity_reason: inv.reason,
+  };
+}

@@ -1,0 +1,92 @@
+// Reading osquery-shaped rows: values arrive as strings or numbers, columns may be missing.
+import type { HostData, Row } from "./types.js";
+
+/** The rows of one table, or [] when the host did not return it. */
+export function rowsOf(host: HostData, table: string): Row[] {
+  return host.tables[table] ?? [];
+}
+
+/** Whether the host returned the table at all (an empty result still counts). */
+export function hasTable(host: HostData, table: string): boolean {
+  return Object.prototype.hasOwnProperty.call(host.tables, table);
+}
+
+/** A column as a string ("" when missing or null). Objects and arrays are rendered as JSON. */
+export function str(row: Row | undefined, column: string): string {
+  const value = row?.[column];
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  return JSON.stringify(value);
+}
+
+/** A column as a number, or undefined when missing or not numeric. */
+export function num(row: Row | undefined, column: string): number | undefined {
+  const value = row?.[column];
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (typeof value === "string" && value.trim() !== "") {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return undefined;
+}
+
+/** A boolean-ish column ("1", 1, true, "true", "yes"). */
+export function flag(row: Row | undefined, column: string): boolean {
+  const value = row?.[column];
+  if (value === true || value === 1) return true;
+  if (typeof value === "string") return ["1", "true", "yes"].includes(value.trim().toLowerCase());
+  return false;
+}
+
+export function basename(path: string): string {
+  const clean = path.replace(/ \(deleted\)$/, "").replace(/\/+$/, "");
+  const i = clean.lastIndexOf("/");
+  return i >= 0 ? clean.slice(i + 1) : clean;
+}
+
+/** A comma-separated tag as a trimmed, non-empty list. */
+export function tagList(tags: Record<string, string>, key: string): string[] {
+  const value = tags[key];
+  if (value === undefined) return [];
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** A comma-separated tag of integers (non-numbers are skipped). */
+export function tagNumbers(tags: Record<string, string>, key: string): number[] {
+  return tagList(tags, key)
+    .map((s) => Number(s))
+    .filter((n) => Number.isInteger(n));
+}
+
+/** pid -> processes row, for joining sockets and environment rows to their process. */
+export function processIndex(host: HostData): Map<string, Row> {
+  const index = new Map<string, Row>();
+  for (const row of rowsOf(host, "processes")) {
+    const pid = str(row, "pid");
+    if (pid !== "" && !index.has(pid)) index.set(pid, row);
+  }
+  return index;
+}
+
+/** uid -> username from the users table. */
+export function userIndex(host: HostData): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const row of rowsOf(host, "users")) {
+    const uid = str(row, "uid");
+    if (uid !== "" && !index.has(uid)) index.set(uid, str(row, "username"));
+  }
+  return index;
+}
+
+/** The process name to show: name column, else the path's basename, else the pid. */
+export function processLabel(row: Row | undefined, pid: string): string {
+  const name = str(row, "name");
+  if (name !== "") return name;
+  const path = str(row, "path");
+  return path !== "" ? basename(path) : `pid ${pid}`;
+}

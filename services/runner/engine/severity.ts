@@ -1,0 +1,129 @@
+// Finding severity (impact x measured precision x asset weight, with the critical/experimental rules) and the
+// investigation's severity and verdict.
+import type { Detection, DetectionHit } from "./detections/detection.js";
+import { normalizeIp } from "./net.js";
+import { str } from "./rows.js";
+import { maxSeverity, minSeverity, severityRank, stepUp } from "./severity-scale.js";
+import type { CoverageInput, HostData, QueryEntities, Severity, Verdict } from "./types.js";
+
+export const IMPACT: Readonly<Record<Severity, number>> = { info: 10, low: 25, medium: 50, high: 75, critical: 100 };
+/** Score bands: score >= threshold gives the severity (critical still needs the critical rule). */
+const BANDS: ReadonlyArray<[number, Severity]> = [
+  [100, "critical"],
+  [60, "high"],
+  [30, "medium"],
+  [0, "low"],
+];
+export const CRITICAL_MIN_PRECISION = 0.95;
+
+export function assetWeight(tags: Record<string, string>): number {
+  return tags.env === "prod" || tags.env === "production" ? 1.5 : 1;
+}
+
+export interface ScoredSeverity {
+  severity: Severity;
+  base_severity: Severity;
+  impact: number;
+  precision: number;
+  asset_weight: number;
+  score: number;
+  exact_ioc: boolean;
+}
+
+/** Whether an evidence row names an entity from the question (an exact IOC hit). */
+export function mentionsEntity(hit: DetectionHit, e: QueryEntities): boolean {
+  const ips = new Set(e.ips.map(normalizeIp));
+  const hashes = new Set(e.sha256);
+  if (ips.size + hashes.size + e.paths.length === 0) return false;
+  return hit.evidence.some(({ row }) => {
+    for (const c of ["remote_address", "host", "address"]) if (ips.has(normalizeIp(str(row, c)))) return true;
+    if (hashes.has(str(row, "sha256").toLowerCase())) return true;
+    const path = str(row, "path");
+    return path !== "" && e.paths.some((p) => path === p);
+  });
+}
+
+export function scoreFinding(det: Detection, hit: DetectionHit, host: HostData, entities: QueryEntities): ScoredSeverity {
+  const base = hit.severity ?? det.severity;
+  const impact = IMPACT[base];
+  const precision = det.precision;
+  const weight = assetWeight(host.tags);
+  const score = Math.round(impact * precision * weight * 100) / 100;
+  let severity: Severity = BANDS.find(([min]) => score >= min)?.[1] ?? "low";
+  const exact = det.exact_ioc === true || mentionsEntity(hit, entities);
+  if (exact) severity = maxSeverity(severity, stepUp(base));
+  const criticalAllowed = exact || (det.maturity === "stable" && precision >= CRITICAL_MIN_PRECISION && severityRank(base) >= severityRank("high"));
+  if (severity === "critical" && !criticalAllowed) severity = "high";
+  if (det.maturity === "experimental") severity = minSeverity(severity, "medium");
+  severity = maxSeverity(severity, "low");
+  return { severity, base_severity: base, impact, precision, asset_weight: weight, score, exact_ioc: exact };
+}
+
+export interface LinkableFinding {
+  detection_id: string;
+  agent_id: string;
+  severity: Severity;
+  /** Entity keys the finding touches (`pid:…`, `path:…`, `ip:…`, `sshkey:…`). */
+  links: string[];
+}
+
+/** Pairs of findings of different detections on one host that share an entity. */
+export function linkedPairs(findings: readonly LinkableFinding[]): Array<[number, number, string]> {
+  const pairs: Array<[number, number, string]> = [];
+  for (let i = 0; i < findings.length; i++) {
+    for (let j = i + 1; j < findings.length; j++) {
+      const a = findings[i];
+      const b = findings[j];
+      if (!a || !b || a.agent_id !== b.agent_id || a.detection_id === b.detection_id) continue;
+      const shared = a.links.find((k) => b.links.includes(k));
+      if (shared !== undefined) pairs.push([i, j, shared]);
+    }
+  }
+  return pairs;
+}
+
+export interface InvestigationSeverity {
+  severity: Severity;
+  linked: boolean;
+  reason: string;
+}
+
+export function investigationSeverity(findings: readonly LinkableFinding[]): InvestigationSeverity {
+  if (findings.length === 0) return { severity: "info", linked: false, reason: "No findings: severity info." };
+  const highest = findings.reduce<Severity>((acc, f) => maxSeverity(acc, f.severity), "info");
+  const pairs = linkedPairs(findings);
+  if (pairs.length === 0) return { severity: highest, linked: false, reason: `Highest finding severity: ${highest}.` };
+  const [i, j, entity] = pairs[0] ?? [0, 0, ""];
+  const a = findings[i];
+  const b = findings[j];
+  const raised = stepUp(highest);
+  const link = `${a?.detection_id} and ${b?.detection_id} share ${entity} on ${a?.agent_id}`;
+  return {
+    severity: raised,
+    linked: true,
+    reason:
+      raised === highest
+        ? `Highest finding severity ${highest} (already the top of the scale); ${link}.`
+        : `Highest finding severity ${highest}, raised one step to ${raised} because ${link}.`,
+  };
+}
+
+export interface CoverageVerdictInput {
+  coverage: CoverageInput;
+  hostsWithRows: number;
+  /** Fraction of (host, needed table) pairs actually returned, 0..1. */
+  tableCoverage: number;
+}
+
+/** True when missing hosts or tables outweigh what was seen. */
+export function coverageOutweighs({ coverage, hostsWithRows, tableCoverage }: CoverageVerdictInput): boolean {
+  const targeted = Math.max(coverage.agents_targeted, hostsWithRows + coverage.unreachable.length);
+  if (targeted === 0 || hostsWithRows === 0 || coverage.agents_responded === 0) return true;
+  if (coverage.unreachable.length * 2 > targeted) return true;
+  return tableCoverage < 0.5;
+}
+
+export function verdictFor(severity: Severity, findingsCount: number, coverageInput: CoverageVerdictInput): Verdict {
+  if (findingsCount > 0) return severityRank(severity) >= severityRank("high") ? "malicious" : "suspicious";
+  return coverageOutweighs(coverageInput) ? "inconclusive" : "benign";
+}

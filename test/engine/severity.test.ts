@@ -1,0 +1,112 @@
+import { test } from "tap";
+import { DETECTIONS, SEVERITIES, assetWeight, routeQuery, runInvestigation, scoreFinding } from "../../services/runner/engine/index.js";
+import type { Detection, DetectionHit, QueryEntities, Severity } from "../../services/runner/engine/index.js";
+import { coverage, host, proc, sock } from "./helpers.js";
+
+const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {} };
+const base = DETECTIONS.find((d) => d.id === "reverse-shell") as Detection;
+const hit: DetectionHit = { summary: "x", evidence: [{ table: "processes", row: { pid: "1", path: "/usr/bin/bash" } }] };
+
+const rank = (s: Severity): number => SEVERITIES.indexOf(s);
+
+function variant(over: Partial<Detection>): Detection {
+  return { ...base, ...over };
+}
+
+test("score = impact x measured precision x asset weight", async (t) => {
+  t.equal(assetWeight({ env: "prod" }), 1.5);
+  t.equal(assetWeight({ env: "staging" }), 1);
+  const det = variant({ maturity: "test", precision: 0.8, severity: "high" });
+  const dev = scoreFinding(det, hit, host({}, { env: "dev" }), none);
+  t.equal(dev.score, 60);
+  t.equal(dev.severity, "high");
+  const prod = scoreFinding(det, hit, host({}, { env: "prod" }), none);
+  t.equal(prod.asset_weight, 1.5);
+  t.equal(prod.score, 90);
+  const weak = scoreFinding(variant({ maturity: "test", precision: 0.5, severity: "high" }), hit, host({}, {}), none);
+  t.equal(weak.severity, "medium", "low measured precision pulls a high detection down");
+  const weakProd = scoreFinding(variant({ maturity: "test", precision: 0.5, severity: "high" }), hit, host({}, { env: "prod" }), none);
+  t.equal(weakProd.severity, "medium", "37.5 x 1.5 = 56.25 stays medium");
+  const medProd = scoreFinding(variant({ maturity: "test", precision: 1, severity: "medium" }), hit, host({}, { env: "prod" }), none);
+  t.equal(medProd.severity, "high", "prod weight lifts a precise medium detection");
+});
+
+test("experimental detections cap at medium", async (t) => {
+  const s = scoreFinding(variant({ maturity: "experimental", precision: 1, severity: "critical" }), hit, host({}, { env: "prod" }), none);
+  t.equal(s.score, 150);
+  t.equal(s.severity, "medium");
+});
+
+test("critical needs a stable precise high detection, an exact IOC, or linked highs", async (t) => {
+  const prod = host({}, { env: "prod" });
+  t.equal(scoreFinding(variant({ maturity: "stable", precision: 1, severity: "high" }), hit, prod, none).severity, "critical");
+  t.equal(scoreFinding(variant({ maturity: "test", precision: 1, severity: "high" }), hit, prod, none).severity, "high", "not stable");
+  t.equal(scoreFinding(variant({ maturity: "stable", precision: 0.9, severity: "high" }), hit, prod, none).severity, "high", "precision below 0.95");
+  t.equal(scoreFinding(variant({ maturity: "stable", precision: 1, severity: "high" }), hit, host({}, {}), none).severity, "high", "score below the band without prod");
+  const ioc = scoreFinding(variant({ maturity: "test", precision: 0.6, severity: "high" }), hit, host({}, {}), { ...none, paths: ["/usr/bin/bash"] });
+  t.equal(ioc.exact_ioc, true);
+  t.equal(ioc.severity, "critical", "an entity from the question makes it exact");
+});
+
+test("investigation severity: highest finding, +1 when different detections share an entity on one host", async (t) => {
+  const rows = {
+    processes: [proc(4242, "kswapd0", "/tmp/kswapd0", "./kswapd0 -o stratum+tcp://198.51.100.23:3333")],
+    process_open_sockets: [sock(4242, "198.51.100.23", 3333)],
+  };
+  const linked = runInvestigation(routeQuery("miner or tmp execution", "standard"), [host(rows, { env: "staging" })], coverage(1), "standard");
+  const ids = new Set(linked.findings.map((f) => f.detection_id));
+  t.ok(ids.has("cryptominer") && ids.has("exec-from-tmp"));
+  const highest = linked.findings[0]?.severity ?? "info";
+  t.ok(rank(highest) < rank("critical"), "room to step up");
+  t.equal(rank(linked.severity), rank(highest) + 1, "linked on the same process: one step above the highest finding");
+  t.match(linked.severity_reason ?? "", /share (pid:4242|path:\/tmp\/kswapd0)/);
+
+  const apart = runInvestigation(
+    routeQuery("miner or tmp execution", "standard"),
+    [host({ processes: [proc(1, "xmrig", "/opt/xmrig", "xmrig"), proc(2, "x", "/tmp/x")] }, { env: "staging" })],
+    coverage(1),
+    "standard",
+  );
+  t.equal(apart.findings.length, 2);
+  t.equal(apart.severity, apart.findings[0]?.severity, "different processes: no step");
+  t.equal(apart.verdict, rank(apart.severity) >= rank("high") ? "malicious" : "suspicious");
+  const twoHighs = runInvestigation(
+    routeQuery("reverse shell or uid 0", "standard"),
+    [host({ processes: [proc(9, "bash", "/usr/bin/bash", "bash -i")], process_open_sockets: [sock(9, "203.0.113.9", 443)], users: [{ uid: "0", username: "toor" }] }, { env: "prod" })],
+    coverage(1),
+    "standard",
+  );
+  t.ok(twoHighs.findings.length >= 2);
+  t.equal(twoHighs.severity, twoHighs.findings[0]?.severity, "two unrelated findings on one host: no step (nothing shared)");
+});
+
+test("no findings: info; benign with full coverage, inconclusive when coverage gaps outweigh", async (t) => {
+  const plan = routeQuery("any miners?", "quick");
+  const clean = host({ processes: [proc(1, "systemd", "/usr/lib/systemd/systemd")], process_open_sockets: [] });
+  const benign = runInvestigation(plan, [clean], coverage(1), "quick");
+  t.equal(benign.severity, "info");
+  t.equal(benign.verdict, "benign");
+  t.same(benign.findings, []);
+
+  const mostlyOffline = runInvestigation(plan, [clean], coverage(1, ["a2", "a3"]), "quick");
+  t.equal(mostlyOffline.verdict, "inconclusive", "2 of 3 unreachable");
+  t.ok(mostlyOffline.coverage_gaps.some((g) => g.includes("a2")));
+
+  const nobody = runInvestigation(plan, [], { mode: "live", agents_targeted: 2, agents_responded: 0, unreachable: [] }, "quick");
+  t.equal(nobody.verdict, "inconclusive", "zero responded");
+  t.equal(nobody.severity, "info");
+
+  const noTables = runInvestigation(plan, [host({ users: [] })], coverage(1), "quick");
+  t.equal(noTables.verdict, "inconclusive", "the needed tables never came back");
+  t.ok(noTables.coverage_gaps.some((g) => g.includes("processes")));
+
+  const minorGap = runInvestigation(plan, [clean, { ...clean, agent_id: "a2" }, { ...clean, agent_id: "a4" }], coverage(3, ["a3"]), "quick");
+  t.equal(minorGap.verdict, "benign", "one of four unreachable does not outweigh three clean hosts");
+});
+
+test("severity inputs are in the report and recompute the score", async (t) => {
+  const r = runInvestigation(routeQuery("any miners?", "quick"), [host({ processes: [proc(1, "xmrig", "/opt/xmrig", "xmrig")] }, { env: "prod" })], coverage(1), "quick");
+  t.equal(r.severity_inputs.length, r.findings.length);
+  for (const s of r.severity_inputs) t.equal(s.score, Math.round(s.impact * s.precision * s.asset_weight * 100) / 100);
+  t.equal(r.findings[0]?.confidence, Math.round((DETECTIONS.find((d) => d.id === "cryptominer")?.precision ?? -1) * 100) / 100);
+});
