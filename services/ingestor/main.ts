@@ -1,15 +1,55 @@
-// ingestor wiring. This service's capability is not built yet: it connects, provisions, and idles until stopped.
-import { commonEnv, loadConfig } from "../../shared/config.js";
+// Ingestor wiring: inbound webhook receipts from the gateway become investigations.
+import { AgentDirectory } from "../../shared/agents/directory.js";
+import { systemClock } from "../../shared/clock.js";
+import { readBody } from "../../shared/inbound/body.js";
+import { openInboundBuckets } from "../../shared/inbound/catalog.js";
+import { InboundEndpointStore } from "../../shared/inbound/store.js";
+import { triggerInvestigation, type TriggerDeps } from "../../shared/investigations/trigger.js";
 import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime } from "../../shared/runtime.js";
+import { openRuntime, workBacklog } from "../../shared/runtime.js";
+import { decryptSecret, parseMasterKey } from "../../shared/secrets.js";
 import { runService } from "../../shared/service.js";
+import { engineFreshnessPlanner } from "../runner/engine-adapter.js";
+import { loadIngestorConfig } from "./config.js";
+import { ReceiptResponder } from "./responder.js";
 
 await runService("ingestor", process.env.LOG_LEVEL, async (log, register) => {
-  const config = loadConfig(commonEnv, process.env);
+  const config = loadIngestorConfig(process.env);
+  const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
+  const clock = systemClock;
   const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-ingestor", log });
   const life = new Lifecycle({ log, nc });
   register(life);
-  await openRuntime(nc);
+  const rt = await openRuntime(nc);
+  const buckets = await openInboundBuckets(nc);
+  const endpoints = new InboundEndpointStore(buckets.endpoints);
+  const agents = new AgentDirectory(rt.buckets.agents, log);
+  const trigger: TriggerDeps = {
+    js: rt.js,
+    investigations: rt.investigations,
+    idempotency: rt.idempotency,
+    listAgents: async () => agents.list(),
+    planner: engineFreshnessPlanner,
+    backlog: () => workBacklog(rt),
+    maxBacklog: config.INQUEST_MAX_BACKLOG,
+    publicUrl: config.INQUEST_PUBLIC_URL.replace(/\/+$/, ""),
+    clock,
+  };
+  const responder = new ReceiptResponder(
+    nc,
+    buckets.spill,
+    {
+      byPrefix: (prefix) => endpoints.byPrefix(prefix),
+      readBody: (body) => readBody(buckets.spill, body),
+      openSecret: (sealed) => decryptSecret(masterKey, sealed),
+      byEdrDevice: (deviceId) => agents.byEdrDevice(deviceId),
+      trigger: (input) => triggerInvestigation(trigger, input),
+      clock,
+      log,
+    },
+    log,
+  );
+  await life.start([agents, responder]);
   log.info("ingestor ready");
 });

@@ -58,8 +58,8 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   }
   const query = new URLSearchParams(req.query);
   if (route.rawBody) {
-    if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
-    return route.handle({ params, query, headers: req.headers, body: undefined, rawBody: req.body, auth });
+    // The route answers 413 itself: the inbound receiver checks its provider (404) and URL key (401) first (CONTRACT §6).
+    return route.handle({ params, query, headers: req.headers, body: undefined, rawBody: req.body, bodyTooLarge: req.bodyTooLarge, auth });
   }
   let body: unknown = undefined;
   if (route.body) {

@@ -32,6 +32,8 @@ export interface Ctx<B = unknown> {
   headers: Record<string, string>;
   body: B;
   rawBody: Buffer;
+  /** `rawBody` routes only: the body was over the route's limit and was not read (the route answers 413). */
+  bodyTooLarge?: boolean;
   auth: ApiKeyRecord | null;
 }
 
@@ -52,7 +54,7 @@ export interface Route {
   body?: Checker<TSchema>;
   /** Bytes; default 256 KiB. */
   bodyLimit?: number;
-  /** Routes that parse their own body (the inbound receiver hands raw bytes on). */
+  /** Routes that parse their own body and answer 413 themselves (the inbound receiver hands raw bytes on). */
   rawBody?: boolean;
   doc: RouteDoc;
   handle(ctx: Ctx): Promise<Reply>;

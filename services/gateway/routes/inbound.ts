@@ -1,0 +1,187 @@
+// Inbound webhooks (spec 4.4; CONTRACT §6): endpoint management, and the public receiver, which hands each
+// request to an ingestor over NATS and maps the ingestor's outcome to HTTP here, in one place.
+import { Type } from "typebox";
+import type { Clock } from "../../../shared/clock.js";
+import { iso } from "../../../shared/clock.js";
+import { newId } from "../../../shared/ids.js";
+import { INBOUND_BODY_LIMIT, INBOUND_PROVIDERS, isInboundProvider } from "../../../shared/inbound/catalog.js";
+import {
+  CreateEndpointRequest,
+  EndpointCreated,
+  EndpointList,
+  endpointView,
+  receiverUrl,
+  type InboundEndpointRecord,
+} from "../../../shared/inbound/endpoint.js";
+import { forwardReceipt, type ForwardDeps } from "../../../shared/inbound/forward.js";
+import type { ReceiptOutcome } from "../../../shared/inbound/messages.js";
+import type { InboundEndpointStore } from "../../../shared/inbound/store.js";
+import { ErrorBody } from "../../../shared/schemas/common.js";
+import { encryptSecret, hashToken, newInboundKey, splitInboundKey } from "../../../shared/secrets.js";
+import { checker } from "../../../shared/validate.js";
+import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { fail, invalid, noContent, notFound, ok } from "../http/reply.js";
+import type { Reply, Route } from "../http/types.js";
+
+export interface InboundRouteDeps {
+  store: InboundEndpointStore;
+  /** NATS connection, spill bucket, clock and log of the gateway -> ingestor hand-off. */
+  forward: ForwardDeps;
+  masterKey: Buffer;
+  publicUrl: string;
+  clock: Clock;
+}
+
+const err = (description: string) => ({ description, schema: ErrorBody });
+const NO_SIGNATURE_SCHEME = new Set<string>(["generic"]);
+const CREATE_ATTEMPTS = 3;
+
+const Receipt202 = Type.Union([
+  Type.Object({ investigation_id: Type.String() }),
+  Type.Object({ ignored: Type.Literal(true), reason: Type.String() }),
+  Type.Object({ error: Type.String({ description: "Why the investigation could not be queued (e.g. rate_limited)." }) }),
+]);
+
+/** The receiver's answer for each ingestor outcome (CONTRACT §6). */
+export function receiptReply(outcome: ReceiptOutcome): Reply {
+  switch (outcome.kind) {
+    case "unknown_provider":
+      return fail(404, "not_found", `unknown inbound provider; use one of ${INBOUND_PROVIDERS.join(", ")}`);
+    case "unauthorized":
+      return fail(401, "unauthorized", "unknown or deleted receiver URL, or a provider that does not match the endpoint");
+    case "too_large":
+      return fail(413, "payload_too_large", `the body is larger than ${INBOUND_BODY_LIMIT} bytes`);
+    case "bad_signature":
+      return fail(401, "unauthorized", "the provider signature does not verify");
+    case "invalid_json":
+      return fail(400, "invalid_json", "the body is not valid JSON");
+    case "ignored":
+      return ok({ ignored: true, reason: outcome.reason }, 202);
+    case "invalid":
+      return invalid([{ path: outcome.path ?? "/", message: outcome.message }], outcome.message);
+    case "queued":
+      return ok({ investigation_id: outcome.investigation_id }, 202);
+    case "not_queued":
+      return ok({ error: outcome.reason }, 202);
+    case "unavailable":
+      return fail(503, "unavailable", outcome.message, undefined, { "retry-after": "1" });
+    case "internal":
+      return fail(500, "internal", "internal error");
+    default:
+      return assertNever(outcome);
+  }
+}
+
+export function inboundRoutes(deps: InboundRouteDeps): Route[] {
+  return [
+    {
+      method: "POST",
+      path: "/v1/webhooks/incoming/endpoints",
+      access: "webhooks:manage",
+      body: checker(CreateEndpointRequest),
+      doc: {
+        summary: "Create an inbound endpoint (the receiver URL is shown once)",
+        tags: ["inbound webhooks"],
+        responses: { 201: { description: "Created", schema: EndpointCreated }, 400: err("Validation error") },
+      },
+      async handle(ctx) {
+        const body = ctx.body as CreateEndpointRequest;
+        const secret = body.provider_signing_secret;
+        if (secret !== undefined && NO_SIGNATURE_SCHEME.has(body.provider)) {
+          return invalid([{ path: "/provider_signing_secret", message: `the ${body.provider} provider has no signature scheme; the URL key is its credential` }]);
+        }
+        for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+          const now = deps.clock.now();
+          const issued = newInboundKey();
+          const record: InboundEndpointRecord = {
+            id: newId("iep", now),
+            provider: body.provider,
+            default_scope: body.default_scope ?? null,
+            default_depth: body.default_depth ?? "standard",
+            active: body.active ?? true,
+            url_key_prefix: issued.prefix,
+            url_key_hash: hashToken(issued.key),
+            signing_secret_sealed: secret === undefined ? null : encryptSecret(deps.masterKey, secret),
+            created_at: iso(now),
+          };
+          if (await deps.store.create(record)) {
+            return ok({ ...endpointView(record), url: receiverUrl(deps.publicUrl, record.provider, issued.key) }, 201);
+          }
+        }
+        throw new Error("could not issue a URL key with an unused prefix");
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/webhooks/incoming/endpoints",
+      access: "webhooks:manage",
+      doc: {
+        summary: "List inbound endpoints (no URL secrets), oldest first",
+        tags: ["inbound webhooks"],
+        query: Type.Object({ cursor: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) }),
+        responses: { 200: { description: "A page of endpoints", schema: EndpointList }, 400: err("Bad limit or cursor") },
+      },
+      async handle(ctx) {
+        const page = parsePage(ctx.query, ["endpoints"]);
+        if (isReply(page)) return page;
+        const after = page.after ? String(page.after[1]) : null;
+        const rest = (await deps.store.list()).filter((r) => after === null || r.id > after);
+        const items = rest.slice(0, page.limit);
+        const last = items[items.length - 1];
+        const next = rest.length > page.limit && last ? encodeCursor(["endpoints", last.id]) : null;
+        return ok({ endpoints: items.map(endpointView), next_cursor: next });
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/v1/webhooks/incoming/endpoints/:id",
+      access: "webhooks:manage",
+      doc: {
+        summary: "Delete an inbound endpoint; its receiver URL answers 401 from then on",
+        tags: ["inbound webhooks"],
+        responses: { 204: { description: "Deleted" }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        return (await deps.store.delete(ctx.params.id as string)) ? noContent() : notFound("inbound endpoint");
+      },
+    },
+    {
+      method: "POST",
+      path: "/v1/webhooks/incoming/:provider/:key",
+      access: "public",
+      rawBody: true,
+      bodyLimit: INBOUND_BODY_LIMIT,
+      doc: {
+        summary: "Receive a provider's webhook (authenticated by the URL key and, when set, the provider signature)",
+        tags: ["inbound webhooks"],
+        responses: {
+          202: { description: "Queued, ignored, or could not queue", schema: Receipt202 },
+          400: err("Not JSON, or a payload the provider cannot use"),
+          401: err("Unknown or deleted URL key, provider mismatch, or bad signature"),
+          404: err("Unknown provider"),
+          413: err("Body over 1 MiB"),
+          503: err("No ingestor answered"),
+        },
+      },
+      async handle(ctx) {
+        const provider = ctx.params.provider as string;
+        const key = ctx.params.key as string;
+        if (!isInboundProvider(provider)) return receiptReply({ kind: "unknown_provider" });
+        // A key that cannot be one we issued needs no round trip (the ingestor checks real ones).
+        if (!splitInboundKey(key).ok) return receiptReply({ kind: "unauthorized" });
+        const outcome = await forwardReceipt(deps.forward, {
+          provider,
+          key,
+          headers: ctx.headers,
+          body: ctx.rawBody,
+          bodyTooLarge: ctx.bodyTooLarge ?? false,
+        });
+        return receiptReply(outcome);
+      },
+    },
+  ];
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,204 @@
+// The whole inbound path per provider (CONTRACT §6): real GitHub payloads signed with @octokit/webhooks-methods,
+// CrowdStrike-style EDR alerts and generic posts, over real HTTP to the receiver; the investigation they
+// trigger is then read back through the investigations API (context, scope, query, depth).
+import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
+import { test } from "tap";
+import { createEndpoint, deliver, edrHeaders, githubHeaders, investigation, investigationIds, waitForIngestor, type CreatedEndpoint } from "../helpers/inbound.js";
+import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
+
+interface WebhookDefinition {
+  name: string;
+  examples: Array<Record<string, unknown>>;
+}
+const definitions = createRequire(import.meta.url)("@octokit/webhooks-examples") as WebhookDefinition[];
+const examples = (name: string) => definitions.find((d) => d.name === name)?.examples ?? [];
+const example = (name: string, pick: (e: Record<string, unknown>) => boolean) => {
+  const found = examples(name).find(pick);
+  if (!found) throw new Error(`no matching ${name} example`);
+  return found;
+};
+
+const CI_SECRET = "It's a Secret to Everybody";
+const EDR_SECRET = "edr-shared-secret";
+const DEVICE = "4c1f2e8a9b0d4e6f8a1b2c3d4e5f6a7b";
+const PROD = { type: "selector", filter: { tags: { env: "prod" } } };
+
+let stack: Stack;
+let ci: CreatedEndpoint;
+let edr: CreatedEndpoint;
+let generic: CreatedEndpoint;
+
+test("setup", async () => {
+  stack = await startStack({
+    services: ["gateway", "ingestor", "agent"],
+    fleet: {
+      agents: [
+        { agent_id: "edr-host-1", hostname: "ws-alice", tags: { env: "prod" }, edr_device_id: DEVICE },
+        { agent_id: "ci-runner-1", hostname: "runner-1", tags: { role: "ci-runner", repository: "octo-org/octo-repo" } },
+        { agent_id: "web-1", hostname: "web-1", tags: { env: "prod" } },
+      ],
+    },
+  });
+  await waitForIngestor(stack);
+  await eventually(async () => {
+    const r = await api(stack.baseUrl, "GET", "/v1/agents", { key: stack.key });
+    return r.json?.agents?.length === 3 ? true : undefined;
+  });
+  ci = await createEndpoint(stack, { provider: "ci", provider_signing_secret: CI_SECRET, default_scope: PROD, default_depth: "deep" });
+  edr = await createEndpoint(stack, { provider: "edr", provider_signing_secret: EDR_SECRET, default_scope: PROD, default_depth: "quick" });
+  generic = await createEndpoint(stack, { provider: "generic", default_scope: PROD });
+});
+
+test("ci: a signed workflow_run (completed) investigates the repository's CI runners", async (t) => {
+  const payload = example("workflow_run", (e) => e.action === "completed" && (e.repository as { full_name: string }).full_name === "octo-org/octo-repo");
+  const raw = JSON.stringify(payload);
+  const delivery = randomUUID();
+  const r = await deliver(stack, ci.path, raw, await githubHeaders(CI_SECRET, raw, "workflow_run", delivery));
+  t.equal(r.status, 202, r.text);
+  t.same(Object.keys(r.json), ["investigation_id"]);
+  const inv = await investigation(stack, r.json.investigation_id);
+  t.same(inv.context, { trigger_source: "inbound:ci", trigger_id: delivery, curiosity_id: null, inbound_endpoint_id: ci.id });
+  t.same(inv.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: "octo-org/octo-repo" } } });
+  t.equal(inv.depth, "deep", "the endpoint's default depth");
+  t.equal(inv.status, "queued");
+  t.match(inv.query, /octo-org\/octo-repo/);
+  t.match(inv.query, /completed/);
+  const audited = await investigationIds(stack, "&trigger_source=inbound:ci");
+  t.ok(audited.includes(inv.investigation_id), "audited through the list's trigger_source filter");
+});
+
+test("ci: workflow_job, and security_advisory on the endpoint's default scope", async (t) => {
+  const job = example("workflow_job", (e) => e.action === "completed");
+  const rawJob = JSON.stringify(job);
+  const j = await deliver(stack, ci.path, rawJob, await githubHeaders(CI_SECRET, rawJob, "workflow_job", randomUUID()));
+  t.equal(j.status, 202, j.text);
+  const jobInv = await investigation(stack, j.json.investigation_id);
+  const repo = (job.repository as { full_name: string }).full_name;
+  t.equal(jobInv.scope.filter.tags.repository, repo);
+  t.equal(jobInv.scope.filter.tags.role, "ci-runner");
+
+  const advisory = examples("security_advisory")[0];
+  const rawAdvisory = JSON.stringify(advisory);
+  const a = await deliver(stack, ci.path, rawAdvisory, await githubHeaders(CI_SECRET, rawAdvisory, "security_advisory", randomUUID()));
+  t.equal(a.status, 202, a.text);
+  const advInv = await investigation(stack, a.json.investigation_id);
+  t.same(advInv.scope, PROD, "no repository: the default scope");
+  t.match(advInv.query, /advisory/i);
+});
+
+test("ci: ping and unrecognised events are 202 ignored; nothing queued", async (t) => {
+  const before = (await investigationIds(stack)).length;
+  for (const [event, payload] of [
+    ["ping", examples("ping")[0]],
+    ["workflow_run", example("workflow_run", (e) => e.action === "requested")],
+    ["star", examples("star")[0]],
+  ] as const) {
+    const raw = JSON.stringify(payload);
+    const r = await deliver(stack, ci.path, raw, await githubHeaders(CI_SECRET, raw, event, randomUUID()));
+    t.equal(r.status, 202, event);
+    t.equal(r.json.ignored, true, event);
+    t.type(r.json.reason, "string");
+  }
+  t.equal((await investigationIds(stack)).length, before);
+});
+
+test("ci: a bad, missing or foreign signature is 401 and nothing is queued", async (t) => {
+  const before = (await investigationIds(stack)).length;
+  const raw = JSON.stringify(example("workflow_run", (e) => e.action === "completed"));
+  const wrong = await deliver(stack, ci.path, raw, await githubHeaders("not the secret", raw, "workflow_run", randomUUID()));
+  t.equal(wrong.status, 401);
+  t.equal(wrong.json.error.code, "unauthorized");
+  const headers = await githubHeaders(CI_SECRET, raw, "workflow_run", randomUUID());
+  t.equal((await deliver(stack, ci.path, `${raw} `, headers)).status, 401, "body changed after signing");
+  const { "x-hub-signature-256": _dropped, ...unsigned } = headers;
+  t.equal((await deliver(stack, ci.path, raw, unsigned)).status, 401, "no signature");
+  t.equal((await investigationIds(stack)).length, before);
+});
+
+test("edr: an alert for a known device investigates that device's agent", async (t) => {
+  const alert = {
+    device_id: DEVICE,
+    description: "A process launched an encoded PowerShell command",
+    severity: 4,
+    severity_name: "High",
+    tactic: "Execution",
+    technique: "T1059.001",
+    cmdline: "powershell.exe -nop -enc SQBFAFgA",
+    composite_id: `cid:ind:${randomUUID()}`,
+  };
+  const raw = JSON.stringify(alert);
+  const r = await deliver(stack, edr.path, raw, edrHeaders(EDR_SECRET, raw));
+  t.equal(r.status, 202, r.text);
+  const inv = await investigation(stack, r.json.investigation_id);
+  t.same(inv.context, { trigger_source: "inbound:edr", trigger_id: alert.composite_id, curiosity_id: null, inbound_endpoint_id: edr.id });
+  t.same(inv.scope, { type: "selector", filter: { agent_ids: ["edr-host-1"] } });
+  t.equal(inv.depth, "quick");
+  t.match(inv.query, /encoded PowerShell/);
+  t.notMatch(inv.query, /No agent is registered/);
+});
+
+test("edr: an unknown device falls back to the default scope and says so", async (t) => {
+  const raw = JSON.stringify({ device: { device_id: "ffffffffffffffffffffffffffffffff" }, description: "Credential dumping tool detected" });
+  const r = await deliver(stack, edr.path, raw, edrHeaders(EDR_SECRET, raw));
+  t.equal(r.status, 202, r.text);
+  const inv = await investigation(stack, r.json.investigation_id);
+  t.same(inv.scope, PROD);
+  t.match(inv.query, /No agent is registered with EDR device id ffffffffffffffffffffffffffffffff/);
+  t.match(inv.query, /Credential dumping/);
+  t.match(inv.context.trigger_id, /^edr_[0-9a-f]{32}$/, "no composite_id: a hash of the body");
+});
+
+test("edr: a stale timestamp or a bad signature is 401; a non-alert is ignored", async (t) => {
+  const before = (await investigationIds(stack)).length;
+  const raw = JSON.stringify({ device_id: DEVICE, description: "stale" });
+  const stale = await deliver(stack, edr.path, raw, edrHeaders(EDR_SECRET, raw, Math.floor(Date.now() / 1000) - 600));
+  t.equal(stale.status, 401, "timestamp 10 minutes old");
+  t.equal((await deliver(stack, edr.path, raw, edrHeaders("other", raw))).status, 401, "wrong secret");
+  t.equal((await deliver(stack, edr.path, raw)).status, 401, "unsigned");
+  const other = JSON.stringify({ event_type: "AuthActivityAuditEvent", user: "alice" });
+  const ignored = await deliver(stack, edr.path, other, edrHeaders(EDR_SECRET, other));
+  t.equal(ignored.status, 202);
+  t.equal(ignored.json.ignored, true);
+  t.equal((await investigationIds(stack)).length, before);
+});
+
+test("generic: query, agent_ids and depth from the body; idempotency_key dedupes per endpoint", async (t) => {
+  const r = await deliver(stack, generic.path, JSON.stringify({ query: "Is web-1 beaconing?", agent_ids: ["web-1"], depth: "deep", extra: "ignored" }));
+  t.equal(r.status, 202, r.text);
+  const inv = await investigation(stack, r.json.investigation_id);
+  t.equal(inv.query, "Is web-1 beaconing?");
+  t.same(inv.scope, { type: "selector", filter: { agent_ids: ["web-1"] } });
+  t.equal(inv.depth, "deep");
+  t.equal(inv.context.trigger_source, "inbound:generic");
+  t.match(inv.context.trigger_id, /^rcp_[0-9A-HJKMNP-TV-Z]{26}$/, "a receipt id without idempotency_key");
+  t.equal(inv.context.inbound_endpoint_id, generic.id);
+
+  const plain = await deliver(stack, generic.path, JSON.stringify({ query: "default scope please" }));
+  t.same((await investigation(stack, plain.json.investigation_id)).scope, PROD, "the endpoint's default scope");
+
+  const body = JSON.stringify({ query: "once only", idempotency_key: "ticket-42" });
+  const first = await deliver(stack, generic.path, body);
+  const again = await deliver(stack, generic.path, body);
+  t.equal(first.status, 202);
+  t.equal(again.json.investigation_id, first.json.investigation_id, "the same investigation");
+  t.equal((await investigation(stack, first.json.investigation_id)).context.trigger_id, "ticket-42");
+  const conflict = await deliver(stack, generic.path, JSON.stringify({ query: "something else", idempotency_key: "ticket-42" }));
+  t.equal(conflict.status, 202);
+  t.match(conflict.json.error, /^idempotency_conflict/);
+  t.notOk("investigation_id" in conflict.json);
+
+  const other = await createEndpoint(stack, { provider: "generic" });
+  const elsewhere = await deliver(stack, other.path, body);
+  t.not(elsewhere.json.investigation_id, first.json.investigation_id, "keys are per endpoint");
+});
+
+test("inbound receipts are not outbound deliveries", async (t) => {
+  const r = await api(stack.baseUrl, "GET", "/v1/webhooks/deliveries?limit=200", { key: stack.key });
+  t.equal(r.status, 200);
+  t.same(r.json.deliveries, [], "none of the receipts above shows up (there are no subscriptions either)");
+});
+
+test("teardown", async () => {
+  await stack.stop();
+});

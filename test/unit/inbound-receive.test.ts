@@ -1,0 +1,138 @@
+// The ingestor's decision for one receipt (services/ingestor/receive.ts): the contract's order of checks with
+// real providers, real signatures and a real sealed secret; the endpoint lookup and the trigger are in-memory.
+import { createHmac, randomBytes } from "node:crypto";
+import { test } from "tap";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import type { InboundEndpointRecord } from "../../shared/inbound/endpoint.js";
+import type { ReceiptRequest } from "../../shared/inbound/messages.js";
+import { authenticateUrlKey } from "../../shared/inbound/url-key.js";
+import type { TriggerInput, TriggerOutcome } from "../../shared/investigations/trigger.js";
+import { createLogger } from "../../shared/log.js";
+import { decryptSecret, encryptSecret, hashToken, newInboundKey } from "../../shared/secrets.js";
+import { receive, type ReceiveDeps } from "../../services/ingestor/receive.js";
+
+const NOW_MS = 1_700_000_000_000;
+const NOW = NOW_MS / 1000;
+const MASTER = randomBytes(32);
+const SECRET = "edr-secret";
+
+function endpoint(provider: InboundEndpointRecord["provider"], over: Partial<InboundEndpointRecord> = {}): { key: string; record: InboundEndpointRecord } {
+  const issued = newInboundKey();
+  return {
+    key: issued.key,
+    record: {
+      id: `iep_01ARZ3NDEKTSV4RRFFQ69G5F${provider === "edr" ? "ED" : provider === "ci" ? "CI" : "GE"}`,
+      provider,
+      default_scope: { type: "selector", filter: { tags: { env: "prod" } } },
+      default_depth: "quick",
+      active: true,
+      url_key_prefix: issued.prefix,
+      url_key_hash: hashToken(issued.key),
+      signing_secret_sealed: null,
+      created_at: new Date(NOW_MS).toISOString(),
+      ...over,
+    },
+  };
+}
+
+function harness(records: InboundEndpointRecord[], outcome: TriggerOutcome = { kind: "queued", investigationId: "inv_1", body: "{}", replayed: false }) {
+  const triggered: TriggerInput[] = [];
+  const agents: AgentRecord[] = [
+    { agent_id: "host-1", hostname: "h1", tags: {}, edr_device_id: "dev-1", status: "online", registered_at: "", last_seen_at: null, snapshot_collected_at: null, heartbeat_interval_ms: 1000 },
+  ];
+  const deps: ReceiveDeps = {
+    byPrefix: async (prefix) => records.find((r) => r.url_key_prefix === prefix) ?? null,
+    readBody: async (body) => (body.kind === "inline" ? { ok: true, body: Buffer.from(body.base64, "base64") } : { ok: false, reason: "not inline" }),
+    openSecret: (sealed) => decryptSecret(MASTER, sealed),
+    byEdrDevice: (id) => agents.find((a) => a.edr_device_id === id) ?? null,
+    trigger: async (input) => {
+      triggered.push(input);
+      return outcome;
+    },
+    clock: { now: () => NOW_MS },
+    log: createLogger("test", "silent"),
+  };
+  return { deps, triggered };
+}
+
+function receipt(provider: string, key: string, raw: string | null, headers: Record<string, string> = {}): ReceiptRequest {
+  return { provider, key, headers, body: raw === null ? { kind: "too_large" } : { kind: "inline", base64: Buffer.from(raw).toString("base64") } };
+}
+
+function edrSigned(raw: string, secret = SECRET, timestamp = NOW): Record<string, string> {
+  return { "x-cs-delivery-timestamp": String(timestamp), "x-cs-primary-signature": createHmac("sha256", secret).update(`${timestamp}.${raw}`).digest("base64") };
+}
+
+const ALERT = JSON.stringify({ device_id: "dev-1", description: "Mimikatz ran", composite_id: "cid:1", sha256: "a".repeat(64) });
+
+test("the order of checks: provider, key, size, signature, JSON, active", async (t) => {
+  const edr = endpoint("edr", { signing_secret_sealed: encryptSecret(MASTER, SECRET), active: false });
+  const generic = endpoint("generic");
+  const { deps, triggered } = harness([edr.record, generic.record]);
+  const kind = async (r: ReceiptRequest) => (await receive(deps, r)).kind;
+
+  t.equal(await kind(receipt("github", "garbage", null)), "unknown_provider", "provider before everything");
+  t.equal(await kind(receipt("edr", "whk_AAAAAAAA_0123456789abcdefghijklmnopqrstuvwxyz", null)), "unauthorized", "unknown key before size");
+  t.equal(await kind(receipt("edr", `${edr.key.slice(0, -2)}zz`, ALERT, edrSigned(ALERT))), "unauthorized", "right prefix, wrong secret part");
+  t.equal(await kind(receipt("generic", edr.key, ALERT, edrSigned(ALERT))), "unauthorized", "provider mismatch");
+  t.equal(await kind(receipt("edr", edr.key, null)), "too_large", "size before signature");
+  t.equal(await kind(receipt("edr", edr.key, "not json", { "x-cs-primary-signature": "nope" })), "bad_signature", "signature before JSON");
+  t.equal(await kind(receipt("edr", edr.key, ALERT, edrSigned(ALERT, SECRET, NOW - 301))), "bad_signature", "stale timestamp");
+  t.equal(await kind(receipt("edr", edr.key, "not json", edrSigned("not json"))), "invalid_json", "JSON before the active flag");
+  t.same(await receive(deps, receipt("edr", edr.key, ALERT, edrSigned(ALERT))), { kind: "ignored", reason: "this endpoint is inactive" });
+  t.equal(await kind(receipt("generic", generic.key, "{}")), "invalid", "then the provider");
+  t.equal(triggered.length, 0, "nothing triggered for any of these");
+});
+
+test("an EDR alert triggers on the device's agent with the inbound context and seeds", async (t) => {
+  const edr = endpoint("edr", { signing_secret_sealed: encryptSecret(MASTER, SECRET) });
+  const { deps, triggered } = harness([edr.record]);
+  t.same(await receive(deps, receipt("edr", edr.key, ALERT, edrSigned(ALERT))), { kind: "queued", investigation_id: "inv_1" });
+  const input = triggered[0];
+  t.same(input?.request.scope, { type: "selector", filter: { agent_ids: ["host-1"] } });
+  t.equal(input?.request.depth, "quick");
+  t.same(input?.context, { trigger_source: "inbound:edr", trigger_id: "cid:1", curiosity_id: null, inbound_endpoint_id: edr.record.id });
+  t.equal(input?.idempotencyKey, undefined, "EDR alerts are not deduplicated");
+  t.equal(input?.ownerKeyId, null);
+  t.same(input?.seeds, ["a".repeat(64)]);
+});
+
+test("generic: idempotency per endpoint, receipt ids otherwise, and every could-not-queue reason", async (t) => {
+  const generic = endpoint("generic", { default_scope: null });
+  const { deps, triggered } = harness([generic.record]);
+  await receive(deps, receipt("generic", generic.key, JSON.stringify({ query: "q", idempotency_key: "k" })));
+  t.equal(triggered[0]?.idempotencyKey, "k");
+  t.equal(triggered[0]?.idempotencyScope, `inbound:${generic.record.id}`);
+  t.equal(triggered[0]?.context.trigger_id, "k");
+  t.equal(triggered[0]?.request.scope, undefined, "no default scope: every agent");
+  await receive(deps, receipt("generic", generic.key, JSON.stringify({ query: "q" })));
+  t.match(triggered[1]?.context.trigger_id, /^rcp_[0-9A-HJKMNP-TV-Z]{26}$/);
+
+  const limited = harness([generic.record], { kind: "rate_limited", retryAfterSeconds: 5 }).deps;
+  const rl = await receive(limited, receipt("generic", generic.key, '{"query":"q"}'));
+  t.equal(rl.kind, "not_queued");
+  t.match(rl.kind === "not_queued" ? rl.reason : "", /^rate_limited/);
+  const conflicted = harness([generic.record], { kind: "conflict" }).deps;
+  const cf = await receive(conflicted, receipt("generic", generic.key, '{"query":"q","idempotency_key":"k"}'));
+  t.match(cf.kind === "not_queued" ? cf.reason : "", /^idempotency_conflict/);
+  const broken = { ...harness([generic.record]).deps, trigger: async () => Promise.reject(new Error("TIMEOUT")) };
+  const nats = await receive(broken, receipt("generic", generic.key, '{"query":"q"}'));
+  t.match(nats.kind === "not_queued" ? nats.reason : "", /^unavailable/, "NATS trouble on the trigger is a 202 with error");
+});
+
+test("authenticateUrlKey: constant-time hash comparison behind a prefix lookup", async (t) => {
+  const ep = endpoint("ci");
+  const lookups: string[] = [];
+  const byPrefix = async (prefix: string) => {
+    lookups.push(prefix);
+    return prefix === ep.record.url_key_prefix ? ep.record : null;
+  };
+  t.equal(await authenticateUrlKey(ep.key, byPrefix), ep.record);
+  t.equal(await authenticateUrlKey(`${ep.key}x`, byPrefix), null, "a longer key");
+  t.equal(await authenticateUrlKey(ep.key.replace(/.$/, (c) => (c === "a" ? "b" : "a")), byPrefix), null, "last character changed");
+  const before = lookups.length;
+  for (const bad of ["", "whk_short_x", `inq_${ep.key.slice(4)}`, `${ep.record.url_key_prefix}_tooShort`, `${ep.key}/..`]) {
+    t.equal(await authenticateUrlKey(bad, byPrefix), null, JSON.stringify(bad));
+  }
+  t.equal(lookups.length, before, "malformed keys are refused without a lookup");
+});

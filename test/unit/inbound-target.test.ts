@@ -1,0 +1,68 @@
+// EDR device resolution and the receiver's outcome -> HTTP mapping.
+import { test } from "tap";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import type { ReceiptOutcome } from "../../shared/inbound/messages.js";
+import { receiptReply } from "../../services/gateway/routes/inbound.js";
+import type { TriggerInterpretation } from "../../services/ingestor/providers/types.js";
+import { describeScope, resolveTarget } from "../../services/ingestor/target.js";
+
+const agent: AgentRecord = {
+  agent_id: "host-1", hostname: "h1", tags: {}, edr_device_id: "dev-1", status: "online",
+  registered_at: "", last_seen_at: null, snapshot_collected_at: null, heartbeat_interval_ms: 1000,
+};
+const byDevice = (id: string) => (id === "dev-1" ? agent : null);
+const PROD = { type: "selector" as const, filter: { tags: { env: "prod" } } };
+const interpretation = (over: Partial<TriggerInterpretation>): TriggerInterpretation => ({
+  kind: "trigger", query: "What happened?", depth: "standard", scope: PROD, target: { kind: "scope" }, trigger_id: "t", ...over,
+});
+
+test("scope targets pass through; a known device becomes its agent", async (t) => {
+  t.same(resolveTarget(interpretation({}), byDevice), { scope: PROD, query: "What happened?" });
+  t.same(resolveTarget(interpretation({ target: { kind: "edr_device", device_id: "dev-1" } }), byDevice), {
+    scope: { type: "selector", filter: { agent_ids: ["host-1"] } },
+    query: "What happened?",
+  });
+});
+
+test("an unknown device falls back to the default scope and the query says so, within 2000 characters", async (t) => {
+  const fallback = resolveTarget(interpretation({ target: { kind: "edr_device", device_id: "dev-9" } }), byDevice);
+  t.same(fallback.scope, PROD);
+  t.equal(fallback.query, "No agent is registered with EDR device id dev-9, so this investigation covers the endpoint's default scope (tags env=prod) instead. What happened?");
+  const long = resolveTarget(interpretation({ scope: null, query: "q".repeat(2000), target: { kind: "edr_device", device_id: "x".repeat(500) } }), byDevice);
+  t.ok(long.query.length <= 2000, `length ${long.query.length}`);
+  t.equal(long.scope, null);
+  t.match(long.query, /^No agent is registered .* \(every agent\) instead\. q/);
+});
+
+test("describeScope", async (t) => {
+  t.equal(describeScope(null), "the endpoint's default scope (every agent)");
+  t.equal(describeScope({ type: "selector", filter: {} }), "the endpoint's default scope (every agent)");
+  t.equal(
+    describeScope({ type: "selector", filter: { tags: { a: "1", b: "2" }, agent_ids: ["1", "2", "3", "4", "5", "6", "7"] } }),
+    "the endpoint's default scope (tags a=1, b=2; agents 1, 2, 3, 4, 5 and 2 more)",
+  );
+});
+
+test("every ingestor outcome has its HTTP answer (CONTRACT §6)", async (t) => {
+  const cases: Array<[ReceiptOutcome, number, unknown]> = [
+    [{ kind: "unknown_provider" }, 404, "not_found"],
+    [{ kind: "unauthorized" }, 401, "unauthorized"],
+    [{ kind: "too_large" }, 413, "payload_too_large"],
+    [{ kind: "bad_signature" }, 401, "unauthorized"],
+    [{ kind: "invalid_json" }, 400, "invalid_json"],
+    [{ kind: "invalid", message: "query is required", path: "/query" }, 400, "validation_failed"],
+    [{ kind: "unavailable", message: "no ingestor" }, 503, "unavailable"],
+    [{ kind: "internal" }, 500, "internal"],
+  ];
+  for (const [outcome, status, code] of cases) {
+    const reply = receiptReply(outcome);
+    t.equal(reply.status, status, outcome.kind);
+    t.equal((reply.body as { error: { code: string } }).error.code, code, outcome.kind);
+  }
+  t.same(receiptReply({ kind: "invalid", message: "query is required", path: "/query" }).body, {
+    error: { code: "validation_failed", message: "query is required", details: [{ path: "/query", message: "query is required" }] },
+  });
+  t.same(receiptReply({ kind: "ignored", reason: "ping" }), { status: 202, body: { ignored: true, reason: "ping" } });
+  t.same(receiptReply({ kind: "queued", investigation_id: "inv_1" }), { status: 202, body: { investigation_id: "inv_1" } });
+  t.same(receiptReply({ kind: "not_queued", reason: "rate_limited: later" }), { status: 202, body: { error: "rate_limited: later" } });
+});
