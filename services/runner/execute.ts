@@ -9,6 +9,7 @@ import { iso, type Clock } from "../../shared/clock.js";
 import { envelope, publishEvent } from "../../shared/events.js";
 import { newId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
+import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
@@ -42,6 +43,10 @@ export type ExecuteOutcome = "done" | "not_found";
 
 export async function executeInvestigation(deps: ExecuteDeps, id: string, signal: AbortSignal): Promise<ExecuteOutcome> {
   const now = deps.clock.now();
+  const initial = await deps.investigations.get(id);
+  if (!initial) return "not_found";
+  // The trigger may have crashed after writing the record and before announcing it; repeats keep the event id.
+  await publishQueuedEvent(deps, initial.value);
   const started = await deps.investigations.update(id, (r) => {
     if (isTerminal(r.status)) return null;
     return {

@@ -11,6 +11,8 @@ import { checker } from "../../shared/validate.js";
 import { executeInvestigation, failInvestigation, type ExecuteDeps } from "./execute.js";
 
 const workItem = checker(WorkItem);
+const MISSING_RECORD_TRIES = 5;
+const MISSING_RECORD_DELAY_MS = 2_000;
 
 export interface RunnerOptions {
   concurrency: number;
@@ -85,7 +87,16 @@ export class Runner implements Component {
         await failInvestigation(this.deps, id, "runner_crashed", `the run was interrupted ${this.opts.maxAttempts} times; giving up`);
       } else {
         const outcome = await executeInvestigation(this.deps, id, controller.signal);
-        if (outcome === "not_found") log.warn("work item for an unknown investigation dropped");
+        if (outcome === "not_found") {
+          // The trigger queues work before it writes the record: give the record a moment to appear.
+          if (msg.info.deliveryCount < MISSING_RECORD_TRIES) {
+            msg.nak(MISSING_RECORD_DELAY_MS);
+          } else {
+            log.warn("work item for an investigation that was never recorded dropped");
+            msg.term();
+          }
+          return;
+        }
       }
       msg.ack();
     } catch (err) {

@@ -133,12 +133,21 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
   return { record, body: JSON.stringify(response) };
 }
 
-/** Creates the record, queues the work and announces it; each step is safe to repeat. */
+/**
+ * Queues the work, creates the record and announces it; each step is safe to repeat. The work message goes
+ * first so that a record, once it exists, always has work behind it: a crash between the two leaves a work
+ * item without a record, which the runner drops after a few tries (the caller never got a 202).
+ */
 export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations" | "publicUrl">, record: InvestigationRecord): Promise<void> {
-  await deps.investigations.create(record.investigation_id, record);
   await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: record.investigation_id }), { msgID: record.investigation_id });
-  const queued = envelope(record.internal.events.queued, "investigation.queued", Date.parse(record.started_at), eventData(record, deps.publicUrl));
-  await publishEvent(deps.js, queued);
+  await deps.investigations.create(record.investigation_id, record);
+  await publishQueuedEvent(deps, record);
+}
+
+/** The investigation.queued event; the runner repeats it when it starts, in case the trigger crashed before it. */
+export async function publishQueuedEvent(deps: Pick<TriggerDeps, "js" | "publicUrl">, record: InvestigationRecord): Promise<void> {
+  const queued: InvestigationRecord = { ...record, status: "queued", running_at: null, completed_at: null, progress: null, summary: null, error: null };
+  await publishEvent(deps.js, envelope(record.internal.events.queued, "investigation.queued", Date.parse(record.started_at), eventData(queued, deps.publicUrl)));
 }
 
 function sanitize(scope: string): string {

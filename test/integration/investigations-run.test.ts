@@ -7,6 +7,9 @@ import { connectTo } from "../helpers/nats.js";
 import { readEvents } from "../helpers/events.js";
 import { JsonKv } from "../../shared/nats/kvjson.js";
 import type { AgentRecord } from "../../shared/agents/record.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import { newId } from "../../shared/ids.js";
+import { jetstream } from "@nats-io/jetstream";
 
 const FLEET = {
   agents: [
@@ -183,6 +186,29 @@ test("a runner killed mid-run loses nothing: another runner finishes the run", a
   const events = (await readEvents(nc)).filter((e) => e.data.investigation_id === id);
   const completed = events.filter((e) => e.type === "investigation.completed");
   t.equal(new Set(completed.map((e) => e.event_id)).size, 1, "at most one completed event id");
+});
+
+test("a trigger that crashed after recording the investigation but before announcing it is repaired by the runner", async (t) => {
+  const js = jetstream(nc);
+  const kv = new JsonKv<InvestigationRecord>(await new Kvm(nc).open("inq_investigations"));
+  const id = newId("inv");
+  const queuedEvent = newId("evt");
+  const record: InvestigationRecord = {
+    investigation_id: id, status: "queued", query: QUESTION, depth: "quick", mode: "live",
+    scope: { type: "selector", filter: { agent_ids: ["web-1"] } },
+    context: { trigger_source: "api", trigger_id: null, curiosity_id: null, inbound_endpoint_id: null },
+    started_at: new Date().toISOString(), running_at: null, completed_at: null, progress: null, summary: null, freshness: null,
+    error: null, findings: [], report: null,
+    internal: { owner_key_id: null, seeds: [], events: { queued: queuedEvent, started: null, terminal: null, findings: {} }, run_attempts: 0 },
+  };
+  // The first two steps of the trigger, then the "crash": no investigation.queued event.
+  await js.publish("work.investigations", JSON.stringify({ investigation_id: id }), { msgID: id });
+  await kv.create(id, record);
+  const done = await until(id, ["completed", "failed"]);
+  t.equal(done.status, "completed");
+  const queued = (await readEvents(nc)).filter((e) => e.type === "investigation.queued" && e.data.investigation_id === id);
+  t.equal(queued.length, 1);
+  t.equal(queued[0]?.event_id, queuedEvent, "announced with the id fixed at trigger time");
 });
 
 test("agents announce themselves and are marked offline after missed heartbeats", async (t) => {
