@@ -143,5 +143,6 @@ export class ReadModel<T> {
 }
 
 export function openLmdb(path: string): RootDatabase {
-  return open({ path, compression: false });
+  // lmdb opens at most 12 named databases by default; each read model takes three.
+  return open({ path, compression: false, maxDbs: 64 });
 }

@@ -1,15 +1,81 @@
-// dispatcher wiring. This service's capability is not built yet: it connects, provisions, and idles until stopped.
-import { commonEnv, loadConfig } from "../../shared/config.js";
+// Dispatcher wiring: config, NATS, the subscription cache, the fan-out and delivery consumers, shutdown.
+import { readFileSync } from "node:fs";
+import { systemClock } from "../../shared/clock.js";
 import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
 import { openRuntime } from "../../shared/runtime.js";
+import { parseMasterKey } from "../../shared/secrets.js";
 import { runService } from "../../shared/service.js";
+import { openWebhookStores } from "../../shared/webhooks/catalog.js";
+import { loadDispatcherConfig } from "./config.js";
+import { deliverJob } from "./deliver.js";
+import { DeliveryConsumer } from "./delivery-consumer.js";
+import { FanoutConsumer } from "./fanout-consumer.js";
+import { createSender } from "./sender.js";
+import { SubscriptionCache } from "./subscription-cache.js";
+
+/** A paused subscription's jobs look again this often (no attempt is spent while it stays paused). */
+const PAUSED_RECHECK_MS = 2_000;
+/** Concurrent event fan-outs per dispatcher. */
+const FANOUT_CONCURRENCY = 32;
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+    return typeof pkg.version === "string" ? pkg.version : "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
 
 await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
-  const config = loadConfig(commonEnv, process.env);
+  const config = loadDispatcherConfig(process.env);
+  const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
+  const clock = systemClock;
   const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-dispatcher", log });
   const life = new Lifecycle({ log, nc });
   register(life);
-  await openRuntime(nc);
-  log.info("dispatcher ready");
+  const rt = await openRuntime(nc);
+  const stores = await openWebhookStores(nc, rt.jsm, rt.js);
+
+  const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);
+  const sender = createSender({ allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS });
+  const userAgent = `Inquest-Webhooks/${packageVersion()}`;
+  const deliveries = new DeliveryConsumer(
+    {
+      js: rt.js,
+      jsm: rt.jsm,
+      log,
+      deliver: (job) =>
+        deliverJob(
+          {
+            deliveries: stores.deliveries,
+            subscription: (id) => subscriptions.get(id),
+            secretOf: (sub) => subscriptions.secretOf(sub),
+            send: sender.send,
+            clock,
+            log,
+            retryDelaysMs: config.INQUEST_RETRY_DELAYS,
+            timeoutMs: config.INQUEST_DELIVERY_TIMEOUT,
+            pausedRecheckMs: PAUSED_RECHECK_MS,
+            userAgent,
+          },
+          job,
+        ),
+    },
+    {
+      concurrency: config.INQUEST_DISPATCHER_CONCURRENCY,
+      perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY,
+      ackWaitMs: config.INQUEST_DELIVERY_TIMEOUT + 5_000,
+    },
+  );
+  const fanout = new FanoutConsumer(
+    { js: rt.js, jsm: rt.jsm, stores, subscriptions: (since) => subscriptions.fresh(since), clock, log },
+    { concurrency: FANOUT_CONCURRENCY },
+  );
+  await life.start([subscriptions, { name: "http-sender", start: async () => {}, stop: async () => sender.close() }, deliveries, fanout]);
+  log.info(
+    { retry_delays_ms: config.INQUEST_RETRY_DELAYS, timeout_ms: config.INQUEST_DELIVERY_TIMEOUT, allow_private_targets: config.INQUEST_ALLOW_PRIVATE_TARGETS },
+    "dispatcher ready",
+  );
 });

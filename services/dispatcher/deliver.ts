@@ -1,0 +1,112 @@
+// One delivery job, start to finish: check the record and the subscription, POST the signed envelope, record
+// the attempt, and say what happens to the job. Attempts are counted in the record (never the message's
+// delivery count), so a job that waits for a paused subscription spends none.
+import type { Clock } from "../../shared/clock.js";
+import type { Logger } from "../../shared/log.js";
+import type { JsonKv } from "../../shared/nats/kvjson.js";
+import { signatureHeaders } from "../../shared/signing.js";
+import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { abandonDelivery, precheck, recordAttempt, type JobAction } from "../../shared/webhooks/delivery-state.js";
+import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import type { Send } from "./sender.js";
+
+export interface DeliverDeps {
+  deliveries: JsonKv<DeliveryRecord>;
+  subscription(id: string): Promise<SubscriptionRecord | null>;
+  secretOf(sub: SubscriptionRecord): string;
+  send: Send;
+  clock: Clock;
+  log: Logger;
+  retryDelaysMs: readonly number[];
+  timeoutMs: number;
+  /** How long a job of a paused subscription waits before it looks again. */
+  pausedRecheckMs: number;
+  /** `Inquest-Webhooks/<version>`. */
+  userAgent: string;
+}
+
+export interface Job {
+  deliveryId: string;
+  /** Stream sequence of the job message: identifies the job that owns the delivery. */
+  seq: number;
+}
+
+/** The request of one attempt: the stored envelope's bytes and every header of CONTRACT §5. */
+export function buildRequest(deps: Pick<DeliverDeps, "userAgent" | "clock">, record: DeliveryRecord, secret: string): { body: Buffer; headers: Record<string, string> } {
+  const body = Buffer.from(JSON.stringify(record.envelope), "utf8");
+  return {
+    body,
+    headers: {
+      "Content-Type": "application/json",
+      "User-Agent": deps.userAgent,
+      "X-Service-Event": record.event_type,
+      "X-Service-Delivery": record.delivery_id,
+      ...signatureHeaders({ secret, eventId: record.event_id, timestamp: Math.floor(deps.clock.now() / 1000), body }),
+    },
+  };
+}
+
+/** What a job does when the record is not (or no longer) ours to attempt: follow the record as it stands. */
+function followRecord(record: DeliveryRecord | null, nowMs: number): JobAction {
+  if (!record) return { kind: "term", reason: "delivery record not found" };
+  if (record.status !== "pending") return { kind: "ack" };
+  const due = record.next_attempt_at === null ? nowMs : Date.parse(record.next_attempt_at);
+  return { kind: "nak", delayMs: Math.max(0, due - nowMs) };
+}
+
+export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction> {
+  const found = await deps.deliveries.get(job.deliveryId);
+  const record = found?.value ?? null;
+  const check = precheck(record, job.seq, deps.clock.now());
+  switch (check.kind) {
+    case "gone":
+      return { kind: "term", reason: "delivery record not found (expired?)" };
+    case "done":
+      return { kind: "ack" };
+    case "wait":
+      return { kind: "nak", delayMs: check.delayMs };
+    case "attempt":
+      break;
+    default:
+      return assertNever(check);
+  }
+  const current = record as DeliveryRecord;
+
+  const sub = await deps.subscription(current.subscription_id);
+  if (!sub) {
+    const r = await deps.deliveries.update(current.delivery_id, (d) =>
+      precheck(d, job.seq, deps.clock.now()).kind === "done" ? null : abandonDelivery(d, deps.clock.now(), "subscription_deleted"),
+    );
+    // Still pending here means another job owns the delivery: this copy is dropped.
+    return r?.value.status === "pending" ? { kind: "ack" } : { kind: "term", reason: "subscription deleted" };
+  }
+  if (!sub.active) return { kind: "nak", delayMs: deps.pausedRecheckMs };
+
+  const { body, headers } = buildRequest(deps, current, deps.secretOf(sub));
+  const startedMs = deps.clock.now();
+  const result = await deps.send({ url: sub.url, headers, body, timeoutMs: deps.timeoutMs });
+  const endedMs = deps.clock.now();
+
+  const step: { action: JobAction | null } = { action: null };
+  const updated = await deps.deliveries.update(current.delivery_id, (d) => {
+    // Only the job that read this state may record its attempt (a concurrent copy of the job or a deletion in
+    // between leaves the record as the other writer made it).
+    if (d.status !== "pending" || d.attempt_count !== current.attempt_count || (d.internal.job_seq !== null && d.internal.job_seq !== job.seq)) return null;
+    const next = recordAttempt(d, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq });
+    step.action = next.action;
+    return next.record;
+  });
+  if (!updated) return { kind: "term", reason: "delivery record vanished" };
+  const done = step.action;
+  if (!updated.changed || done === null) return followRecord(updated.value, deps.clock.now());
+  if (done.kind === "nak") {
+    // The delay counts from the end of the attempt (next_attempt_at), not from when the record was written.
+    const due = Date.parse(updated.value.next_attempt_at ?? "") || deps.clock.now();
+    return { kind: "nak", delayMs: Math.max(0, due - deps.clock.now()) };
+  }
+  return done;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected precheck ${JSON.stringify(x)}`);
+}

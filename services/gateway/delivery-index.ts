@@ -1,0 +1,66 @@
+// The outbound deliveries read model: newest created_at first, filterable by any combination of status,
+// subscription_id and event_id (CONTRACT §5).
+import { DELIVERY_RETENTION_MS } from "../../shared/webhooks/catalog.js";
+import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { IndexKey, ReadModel, ReadModelSpec } from "../../shared/readmodel.js";
+
+export interface DeliveryFilter {
+  status: string | null;
+  subscription_id: string | null;
+  event_id: string | null;
+}
+
+/** The index name of a filter combination, e.g. "status+sub", and its values in that order. */
+function parts(f: DeliveryFilter): { name: string; values: string[] } {
+  const used = (
+    [
+      ["status", f.status],
+      ["sub", f.subscription_id],
+      ["event", f.event_id],
+    ] as Array<[string, string | null]>
+  ).filter((e): e is [string, string] => e[1] !== null);
+  return { name: used.length === 0 ? "all" : used.map(([n]) => n).join("+"), values: used.map(([, v]) => v) };
+}
+
+export const deliveryIndex: ReadModelSpec<DeliveryRecord> = {
+  name: "deliveries.v1",
+  indexKeys(r) {
+    const t = Date.parse(r.created_at);
+    const keys: IndexKey[] = [];
+    for (const status of [null, r.status]) {
+      for (const sub of [null, r.subscription_id]) {
+        for (const event of [null, r.event_id]) {
+          const p = parts({ status, subscription_id: sub, event_id: event });
+          keys.push([p.name, ...p.values, t, r.delivery_id]);
+        }
+      }
+    }
+    return keys;
+  },
+};
+
+export function deliveryPrefix(f: DeliveryFilter): IndexKey {
+  const p = parts(f);
+  return [p.name, ...p.values];
+}
+
+/**
+ * The bucket forgets a delivery 30 days after its last write without telling its watchers, so the local copy
+ * hides what the bucket no longer holds.
+ */
+export function isRetained(r: DeliveryRecord, nowMs: number): boolean {
+  return Date.parse(r.updated_at) > nowMs - DELIVERY_RETENTION_MS;
+}
+
+/** Every delivery of a subscription the index still shows as pending (deleting a subscription abandons them). */
+export function pendingDeliveryIds(index: Pick<ReadModel<DeliveryRecord>, "page">, subscriptionId: string): string[] {
+  const prefix = deliveryPrefix({ status: "pending", subscription_id: subscriptionId, event_id: null });
+  const ids: string[] = [];
+  let after: IndexKey | null = null;
+  do {
+    const page = index.page(prefix, { after, limit: 200, reverse: false });
+    ids.push(...page.items.map((r) => r.delivery_id));
+    after = page.next;
+  } while (after !== null);
+  return ids;
+}

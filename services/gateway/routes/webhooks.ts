@@ -1,0 +1,225 @@
+// /v1/webhooks/subscriptions and /v1/webhooks/deliveries (spec 4.3; CONTRACT §5). Every route needs
+// webhooks:manage. The operations live in shared/webhooks/manage.ts; this file maps their outcomes to HTTP.
+import type { Clock } from "../../../shared/clock.js";
+import type { ReadModel } from "../../../shared/readmodel.js";
+import { ErrorBody } from "../../../shared/schemas/common.js";
+import { checker } from "../../../shared/validate.js";
+import type { WebhookStores } from "../../../shared/webhooks/catalog.js";
+import { deliveryDetail, deliveryView, type DeliveryRecord } from "../../../shared/webhooks/delivery.js";
+import {
+  createSubscription,
+  deleteSubscription,
+  replayDelivery,
+  sendTestDelivery,
+  updateSubscription,
+  type ManageDeps,
+  type QueuedOutcome,
+} from "../../../shared/webhooks/manage.js";
+import {
+  CreatedSubscription,
+  CreateSubscriptionRequest,
+  DELIVERY_STATUSES,
+  DeliveryDetail,
+  DeliveryList,
+  DeliveryListQuery,
+  PatchSubscriptionRequest,
+  ReplayResponse,
+  SubscriptionList,
+  SubscriptionListQuery,
+  SubscriptionView,
+  TestDeliveryResponse,
+} from "../../../shared/webhooks/schemas.js";
+import { subscriptionView } from "../../../shared/webhooks/subscription.js";
+import { deliveryPrefix, isRetained } from "../delivery-index.js";
+import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { invalid, noContent, notFound, ok } from "../http/reply.js";
+import type { Reply, Route } from "../http/types.js";
+
+export interface WebhookRouteDeps {
+  manage: ManageDeps;
+  stores: Pick<WebhookStores, "subscriptions" | "deliveries">;
+  deliveryIndex: ReadModel<DeliveryRecord>;
+  clock: Clock;
+}
+
+const err = (description: string) => ({ description, schema: ErrorBody });
+const tags = ["webhooks"];
+const SUBS = "/v1/webhooks/subscriptions";
+const DELIVERIES = "/v1/webhooks/deliveries";
+
+const badUrl = (message: string): Reply => invalid([{ path: "/url", message }], "the subscription URL is not acceptable");
+
+function queued(outcome: QueuedOutcome, what: string, body: (o: { deliveryId: string; status: string }) => unknown): Reply {
+  return outcome.kind === "queued" ? ok(body(outcome), 202) : notFound(what);
+}
+
+export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
+  return [...subscriptionRoutes(deps), ...deliveryRoutes(deps)];
+}
+
+function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
+  return [
+    {
+      method: "POST",
+      path: SUBS,
+      access: "webhooks:manage",
+      body: checker(CreateSubscriptionRequest),
+      doc: {
+        summary: "Create an outbound webhook subscription (the secret is shown only here)",
+        tags,
+        responses: { 201: { description: "Created", schema: CreatedSubscription }, 400: err("Validation error, bad or private URL") },
+      },
+      async handle(ctx) {
+        const outcome = await createSubscription(deps.manage, ctx.body as CreateSubscriptionRequest);
+        if (outcome.kind === "bad_url") return badUrl(outcome.message);
+        return ok({ ...outcome.subscription, secret: outcome.secret }, 201);
+      },
+    },
+    {
+      method: "GET",
+      path: SUBS,
+      access: "webhooks:manage",
+      doc: {
+        summary: "List subscriptions (oldest first; never the secret)",
+        tags,
+        query: SubscriptionListQuery,
+        responses: { 200: { description: "A page", schema: SubscriptionList }, 400: err("Bad limit or cursor") },
+      },
+      async handle(ctx) {
+        const prefix = ["subscriptions"];
+        const page = parsePage(ctx.query, prefix);
+        if (isReply(page)) return page;
+        const after = page.after === null ? null : String(page.after[1]);
+        const ids = (await deps.stores.subscriptions.keys()).filter((id) => after === null || id > after).sort();
+        const items: SubscriptionView[] = [];
+        let last: string | null = null;
+        let more = false;
+        for (const id of ids) {
+          if (items.length === page.limit) {
+            more = true;
+            break;
+          }
+          const found = await deps.stores.subscriptions.get(id);
+          if (!found) continue;
+          items.push(subscriptionView(found.value));
+          last = id;
+        }
+        return ok({ subscriptions: items, next_cursor: more && last !== null ? encodeCursor([...prefix, last]) : null });
+      },
+    },
+    {
+      method: "GET",
+      path: `${SUBS}/:id`,
+      access: "webhooks:manage",
+      doc: { summary: "Read a subscription (never the secret)", tags, responses: { 200: { description: "The subscription", schema: SubscriptionView }, 404: err("Not found") } },
+      async handle(ctx) {
+        const found = await deps.stores.subscriptions.get(ctx.params.id as string);
+        return found ? ok(subscriptionView(found.value)) : notFound("subscription");
+      },
+    },
+    {
+      method: "PATCH",
+      path: `${SUBS}/:id`,
+      access: "webhooks:manage",
+      body: checker(PatchSubscriptionRequest),
+      doc: {
+        summary: "Change a subscription: only the included fields change; events and filters are replaced whole",
+        tags,
+        responses: { 200: { description: "The updated subscription", schema: SubscriptionView }, 400: err("Validation error"), 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const outcome = await updateSubscription(deps.manage, ctx.params.id as string, ctx.body as PatchSubscriptionRequest);
+        switch (outcome.kind) {
+          case "updated":
+            return ok(outcome.subscription);
+          case "bad_url":
+            return badUrl(outcome.message);
+          case "not_found":
+            return notFound("subscription");
+          default:
+            return assertNever(outcome);
+        }
+      },
+    },
+    {
+      method: "DELETE",
+      path: `${SUBS}/:id`,
+      access: "webhooks:manage",
+      doc: { summary: "Delete a subscription; its pending deliveries end failed_permanent", tags, responses: { 204: { description: "Deleted" }, 404: err("Not found") } },
+      async handle(ctx) {
+        await deps.deliveryIndex.catchUp();
+        const outcome = await deleteSubscription(deps.manage, ctx.params.id as string);
+        return outcome.kind === "deleted" ? noContent() : notFound("subscription");
+      },
+    },
+    {
+      method: "POST",
+      path: `${SUBS}/:id/test`,
+      access: "webhooks:manage",
+      doc: {
+        summary: "Send a test delivery: the first subscribed type, placeholder data, \"test\": true",
+        tags,
+        responses: { 202: { description: "Queued", schema: TestDeliveryResponse }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        return queued(await sendTestDelivery(deps.manage, ctx.params.id as string), "subscription", (o) => ({ delivery_id: o.deliveryId }));
+      },
+    },
+  ];
+}
+
+function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
+  return [
+    {
+      method: "GET",
+      path: DELIVERIES,
+      access: "webhooks:manage",
+      doc: {
+        summary: "List outbound deliveries, newest first (status=failed_permanent is the dead-letter queue)",
+        tags,
+        query: DeliveryListQuery,
+        responses: { 200: { description: "A page", schema: DeliveryList }, 400: err("Bad filter, limit or cursor") },
+      },
+      async handle(ctx) {
+        const status = ctx.query.get("status");
+        if (status !== null && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+          return invalid([{ path: "/status", message: `must be one of ${DELIVERY_STATUSES.join(", ")}` }]);
+        }
+        const prefix = deliveryPrefix({ status, subscription_id: ctx.query.get("subscription_id"), event_id: ctx.query.get("event_id") });
+        const page = parsePage(ctx.query, prefix);
+        if (isReply(page)) return page;
+        await deps.deliveryIndex.catchUp();
+        const result = deps.deliveryIndex.page(prefix, { after: page.after, limit: page.limit, reverse: true });
+        const now = deps.clock.now();
+        return ok({ deliveries: result.items.filter((r) => isRetained(r, now)).map(deliveryView), next_cursor: encodeCursor(result.next) });
+      },
+    },
+    {
+      method: "GET",
+      path: `${DELIVERIES}/:id`,
+      access: "webhooks:manage",
+      doc: { summary: "Read a delivery with the envelope it sends", tags, responses: { 200: { description: "The delivery", schema: DeliveryDetail }, 404: err("Not found") } },
+      async handle(ctx) {
+        const found = await deps.stores.deliveries.get(ctx.params.id as string);
+        return found ? ok(deliveryDetail(found.value)) : notFound("delivery");
+      },
+    },
+    {
+      method: "POST",
+      path: `${DELIVERIES}/:id/replay`,
+      access: "webhooks:manage",
+      doc: {
+        summary: "Fire a delivery again: new delivery_id, same event_id and envelope, fresh attempt budget",
+        tags,
+        responses: { 202: { description: "Queued", schema: ReplayResponse }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        return queued(await replayDelivery(deps.manage, ctx.params.id as string), "delivery", (o) => ({ delivery_id: o.deliveryId, status: o.status }));
+      },
+    },
+  ];
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,80 @@
+// Outbound webhooks on NATS: the subscription and delivery buckets, the delivery-job stream and the two
+// durable consumers of the dispatcher. Provisioned (idempotently; replicas may race) by the services that
+// use them: the gateway (API) and the dispatcher (fan-out and sending).
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import { RetentionPolicy, StorageType } from "@nats-io/jetstream";
+import type { KV } from "@nats-io/kv";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { Type, type Static } from "typebox";
+import { STREAMS, type BucketSpec, type StreamSpec } from "../nats/catalog.js";
+import { JsonKv } from "../nats/kvjson.js";
+import { ensureBucket, ensureStream } from "../nats/provision.js";
+import type { DeliveryRecord } from "./delivery.js";
+import type { SubscriptionRecord } from "./subscription.js";
+
+const SECOND_NS = 1_000_000_000;
+const DAY_MS = 86_400_000;
+
+/** Deliveries are retained 30 days (spec 2.5, 8.2): the bucket's TTL counts from a record's last write. */
+export const DELIVERY_RETENTION_MS = 30 * DAY_MS;
+
+export const WEBHOOK_BUCKETS = {
+  /** Subscription id -> SubscriptionRecord (secret sealed with the master key). */
+  subscriptions: { name: "inq_webhook_subscriptions", history: 1, ttl: 0 },
+  /** Delivery id -> DeliveryRecord (with the envelope it sends). */
+  deliveries: { name: "inq_webhook_deliveries", history: 1, ttl: DELIVERY_RETENTION_MS },
+} satisfies Record<string, BucketSpec>;
+
+export const WEBHOOK_STREAMS = {
+  /**
+   * One job per delivery (`{delivery_id, subscription_id}`, message id = delivery id). The retry schedule is
+   * JetStream redelivery (`nak(delay)`); a job is acked or terminated when its delivery is terminal.
+   */
+  jobs: {
+    name: "INQ_WEBHOOK_JOBS",
+    description: "Outbound webhook delivery jobs",
+    subjects: ["outbound.deliveries.*"],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    max_age: 30 * 86_400 * SECOND_NS,
+    // A fan-out redelivered within this window republishes a job that is stored once.
+    duplicate_window: 600 * SECOND_NS,
+    num_replicas: 1,
+  },
+} satisfies Record<string, StreamSpec>;
+
+export const WEBHOOK_SUBJECTS = {
+  job: (subscriptionId: string) => `outbound.deliveries.${subscriptionId}`,
+};
+
+export const WEBHOOK_CONSUMERS = {
+  /** Reads every event envelope and creates the deliveries it calls for. */
+  fanout: { stream: STREAMS.events.name, durable: "dispatcher-fanout", filter: "events.>" },
+  /** Sends the deliveries. */
+  deliveries: { stream: WEBHOOK_STREAMS.jobs.name, durable: "dispatcher-deliveries" },
+};
+
+export const DeliveryJob = Type.Object({ delivery_id: Type.String(), subscription_id: Type.String() });
+export type DeliveryJob = Static<typeof DeliveryJob>;
+
+export interface WebhookStores {
+  js: JetStreamClient;
+  subscriptionsKv: KV;
+  deliveriesKv: KV;
+  subscriptions: JsonKv<SubscriptionRecord>;
+  deliveries: JsonKv<DeliveryRecord>;
+}
+
+/** Provisions and opens the outbound-webhook stream and buckets. */
+export async function openWebhookStores(nc: NatsConnection, jsm: JetStreamManager, js: JetStreamClient): Promise<WebhookStores> {
+  for (const spec of Object.values(WEBHOOK_STREAMS)) await ensureStream(jsm, spec);
+  const subscriptionsKv = await ensureBucket(nc, WEBHOOK_BUCKETS.subscriptions);
+  const deliveriesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.deliveries);
+  return {
+    js,
+    subscriptionsKv,
+    deliveriesKv,
+    subscriptions: new JsonKv<SubscriptionRecord>(subscriptionsKv),
+    deliveries: new JsonKv<DeliveryRecord>(deliveriesKv),
+  };
+}

@@ -1,0 +1,48 @@
+// Fan-out rules (spec 6, CONTRACT §5): which subscriptions an event goes to, and the one delivery id each
+// (event, subscription) pair gets however often the fan-out runs.
+import { derivedId } from "../ids.js";
+import type { EventEnvelope } from "../schemas/events.js";
+import type { SubscriptionRecord } from "./subscription.js";
+
+export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+function rank(s: unknown): number {
+  return typeof s === "string" ? (SEVERITIES as readonly string[]).indexOf(s) : -1;
+}
+
+/** A finding's severity, or a completed investigation's summary severity; null for events without one. */
+export function severityOf(event: EventEnvelope): Severity | null {
+  let value: unknown;
+  if (event.type === "finding.discovered") {
+    value = (event.data.finding as { severity?: unknown } | undefined)?.severity;
+  } else if (event.type === "investigation.completed") {
+    value = (event.data.summary as { severity?: unknown } | null | undefined)?.severity;
+  }
+  return rank(value) >= 0 ? (value as Severity) : null;
+}
+
+/** `filters.min_severity` drops events whose severity is below it; events without severity pass. */
+export function passesFilters(sub: Pick<SubscriptionRecord, "filters">, event: EventEnvelope): boolean {
+  const min = sub.filters.min_severity;
+  if (min === undefined) return true;
+  const severity = severityOf(event);
+  return severity === null || rank(severity) >= rank(min);
+}
+
+/**
+ * Whether an event, stored in the EVENTS stream at `storedAtMs`, goes to `sub`: the subscription is active,
+ * lists the type, existed when the event was stored (a new subscription is not sent history) and its filters pass.
+ */
+export function wantsEvent(sub: SubscriptionRecord, event: EventEnvelope, storedAtMs: number): boolean {
+  if (!sub.active) return false;
+  if (!sub.events.includes(event.type)) return false;
+  if (Date.parse(sub.created_at) > storedAtMs) return false;
+  return passesFilters(sub, event);
+}
+
+/** The delivery id of (event, subscription): the same however many times the fan-out runs. */
+export function deliveryIdFor(event: EventEnvelope, subscriptionId: string, storedAtMs: number): string {
+  const eventMs = Date.parse(event.created_at);
+  return derivedId("dlv", Number.isFinite(eventMs) && eventMs >= 0 ? eventMs : storedAtMs, `${event.event_id}:${subscriptionId}`);
+}

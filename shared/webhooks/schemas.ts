@@ -1,0 +1,104 @@
+// Outbound webhook API schemas (spec 2.4, 2.5, 4.3; CONTRACT §5). Plain JSON Schema: they validate requests
+// and build the OpenAPI document.
+import { Type, type Static } from "typebox";
+import { literalUnion, NextCursor, NullableTimestamp, SeverityName, Timestamp } from "../schemas/common.js";
+import { EventEnvelope, EventTypeSchema } from "../schemas/events.js";
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed_permanent"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+export const DeliveryStatusSchema = literalUnion(DELIVERY_STATUSES, "failed_permanent is the dead-letter state.");
+
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: "Absolute http or https URL that receives the POSTs." });
+const Events = Type.Array(EventTypeSchema, { minItems: 1, maxItems: 64, description: "Event types subscribed to; taken as given on PATCH." });
+export const Filters = Type.Object(
+  { min_severity: Type.Optional(SeverityName) },
+  { additionalProperties: false, description: "min_severity drops events whose severity is below it; events without severity pass." },
+);
+export type Filters = Static<typeof Filters>;
+
+export const CreateSubscriptionRequest = Type.Object(
+  {
+    url: Url,
+    events: Events,
+    filters: Type.Optional(Filters),
+    active: Type.Optional(Type.Boolean({ description: "Default true; false pauses the subscription." })),
+  },
+  { additionalProperties: false },
+);
+export type CreateSubscriptionRequest = Static<typeof CreateSubscriptionRequest>;
+
+export const PatchSubscriptionRequest = Type.Object(
+  {
+    url: Type.Optional(Url),
+    events: Type.Optional(Events),
+    filters: Type.Optional(Filters),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, description: "Only the included fields change; events and filters are replaced as a whole." },
+);
+export type PatchSubscriptionRequest = Static<typeof PatchSubscriptionRequest>;
+
+export const SubscriptionView = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(EventTypeSchema),
+  filters: Filters,
+  active: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type SubscriptionView = Static<typeof SubscriptionView>;
+
+export const CreatedSubscription = Type.Object({
+  ...SubscriptionView.properties,
+  secret: Type.String({ description: "whsec_ + base64 of 32 random bytes; shown only here." }),
+});
+
+export const SubscriptionList = Type.Object({ subscriptions: Type.Array(SubscriptionView), next_cursor: NextCursor });
+
+export const SubscriptionListQuery = Type.Object({
+  cursor: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.String({ pattern: "^[0-9]+$" })),
+});
+
+export const Attempt = Type.Object({
+  attempt: Type.Integer({ minimum: 1 }),
+  at: Timestamp,
+  response_code: Type.Union([Type.Integer(), Type.Null()]),
+  duration_ms: Type.Integer({ minimum: 0 }),
+  error: Type.Union([Type.String(), Type.Null()]),
+});
+export type Attempt = Static<typeof Attempt>;
+
+export const DeliveryView = Type.Object({
+  delivery_id: Type.String(),
+  event_id: Type.String(),
+  event_type: EventTypeSchema,
+  subscription_id: Type.String(),
+  status: DeliveryStatusSchema,
+  attempt_count: Type.Integer({ minimum: 0 }),
+  last_response_code: Type.Union([Type.Integer(), Type.Null()], { description: "null when no HTTP answer was received." }),
+  last_response_body: Type.Union([Type.String(), Type.Null()], { description: "The first 4096 bytes." }),
+  last_error: Type.Union([Type.String(), Type.Null()], { description: "e.g. timeout, connection_refused, http_500, subscription_deleted." }),
+  next_attempt_at: NullableTimestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  replay_of: Type.Union([Type.String(), Type.Null()]),
+  attempts: Type.Array(Attempt),
+});
+export type DeliveryView = Static<typeof DeliveryView>;
+
+export const DeliveryDetail = Type.Object({ ...DeliveryView.properties, envelope: EventEnvelope });
+
+export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliveryView), next_cursor: NextCursor });
+
+export const DeliveryListQuery = Type.Object({
+  status: Type.Optional(DeliveryStatusSchema),
+  subscription_id: Type.Optional(Type.String()),
+  event_id: Type.Optional(Type.String()),
+  cursor: Type.Optional(Type.String()),
+  limit: Type.Optional(Type.String({ pattern: "^[0-9]+$" })),
+});
+
+export const TestDeliveryResponse = Type.Object({ delivery_id: Type.String() });
+export const ReplayResponse = Type.Object({ delivery_id: Type.String(), status: DeliveryStatusSchema });

@@ -1,0 +1,74 @@
+// Outbound-webhook test helpers: subscriptions over the API, events straight onto the public EVENTS stream
+// (CONTRACT §9: other systems may publish and read `events.<type>`), and polling of delivery records.
+import { randomUUID } from "node:crypto";
+import { jetstream } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { api, eventually, type Stack } from "./stack.js";
+
+export interface Sub {
+  id: string;
+  secret: string;
+}
+
+export async function createSub(stack: Stack, body: Record<string, unknown>): Promise<Sub> {
+  const r = await api(stack.baseUrl, "POST", "/v1/webhooks/subscriptions", { key: stack.key, body });
+  if (r.status !== 201) throw new Error(`create subscription: ${r.status} ${r.text}`);
+  return { id: r.json.id as string, secret: r.json.secret as string };
+}
+
+let counter = 0;
+
+/** A unique, valid event id (`evt_` + 26 Crockford characters). */
+export function eventId(): string {
+  const tail = (Date.now().toString(32) + randomUUID().replace(/-/g, "") + (counter++).toString(32)).toUpperCase().replace(/[ILOU]/g, "X");
+  return `evt_${tail.slice(0, 26).padEnd(26, "0")}`;
+}
+
+export interface TestEvent {
+  event_id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export function makeEvent(type: string, data: Record<string, unknown> = {}, id = eventId()): TestEvent {
+  return { event_id: id, type, created_at: new Date().toISOString(), data };
+}
+
+/** Publishes an envelope on `events.<type>`; `msgID` defaults to the event id, as the producers do. */
+export async function publish(nc: NatsConnection, event: TestEvent, msgID: string = event.event_id): Promise<void> {
+  await jetstream(nc).publish(`events.${event.type}`, JSON.stringify(event), { msgID });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export async function listDeliveries(stack: Stack, query: string): Promise<Json[]> {
+  const out: Json[] = [];
+  let cursor: string | null = null;
+  do {
+    const r = await api(stack.baseUrl, "GET", `/v1/webhooks/deliveries?limit=200&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { key: stack.key });
+    if (r.status !== 200) throw new Error(`list deliveries: ${r.status} ${r.text}`);
+    out.push(...(r.json.deliveries as Json[]));
+    cursor = r.json.next_cursor as string | null;
+  } while (cursor);
+  return out;
+}
+
+export async function getDelivery(stack: Stack, id: string): Promise<Json> {
+  const r = await api(stack.baseUrl, "GET", `/v1/webhooks/deliveries/${id}`, { key: stack.key });
+  if (r.status !== 200) throw new Error(`get delivery ${id}: ${r.status} ${r.text}`);
+  return r.json;
+}
+
+/** The delivery of (event, subscription), once `done` holds for it. */
+export async function waitDelivery(stack: Stack, eventIdValue: string, subId: string, done: (d: Json) => boolean, timeoutMs = 15_000): Promise<Json> {
+  return eventually(async () => {
+    const list = await listDeliveries(stack, `event_id=${eventIdValue}&subscription_id=${subId}`);
+    const d = list[0];
+    if (!d) return undefined;
+    return done(d) ? getDelivery(stack, d.delivery_id as string) : undefined;
+  }, timeoutMs, 50);
+}
+
+export const terminal = (d: Json): boolean => d.status !== "pending";

@@ -1,0 +1,240 @@
+// Outbound deliveries end to end (spec 3.1, 6, 8.1; CONTRACT §5): gateway + two dispatchers + a real nats-server,
+// a scripted local receiver, signatures checked with the standardwebhooks and svix libraries, every
+// transition of the state table and the (scaled) retry schedule read back from the attempts' timestamps.
+import { createHmac } from "node:crypto";
+import { Webhook as StandardWebhook } from "standardwebhooks";
+import { Webhook as SvixWebhook } from "svix";
+import { test } from "tap";
+import { connectTo, freePort } from "../helpers/nats.js";
+import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
+import { answer, startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
+import { createSub, getDelivery, listDeliveries, makeEvent, publish, terminal, waitDelivery, type Json } from "../helpers/webhooks.js";
+import type { NatsConnection } from "@nats-io/transport-node";
+
+const DELAYS = [100, 200, 300, 400];
+let stack: Stack;
+let receiver: Receiver;
+let nc: NatsConnection;
+
+test("setup", async () => {
+  receiver = await startReceiver();
+  stack = await startStack({
+    services: ["gateway", "dispatcher"],
+    env: { INQUEST_ALLOW_PRIVATE_TARGETS: "true", INQUEST_RETRY_DELAYS: DELAYS.map((d) => `${d}ms`).join(","), INQUEST_DELIVERY_TIMEOUT: "500ms" },
+  });
+  // Two replicas share the durable consumers: every rule below must hold whichever one takes a job.
+  stack.start("dispatcher", {}, "dispatcher-2");
+  nc = await connectTo(stack.nats.url);
+});
+
+/** What `path` received of one event (subscriptions of the same type also get the other tests' events). */
+const got = (path: string, id: string) => receiver.received(path).filter((r) => r.json?.event_id === id);
+
+/** Gaps between consecutive attempts, each checked against the delay before it (from the attempts' `at`). */
+function checkSchedule(t: { ok(value: unknown, message: string): unknown }, d: Json): void {
+  const attempts = d.attempts as Array<{ at: string; duration_ms: number }>;
+  for (let i = 1; i < attempts.length; i++) {
+    const prev = attempts[i - 1] as { at: string; duration_ms: number };
+    const gap = Date.parse((attempts[i] as { at: string }).at) - Date.parse(prev.at);
+    const delay = DELAYS[i - 1] as number;
+    // The delay counts from the end of the previous attempt.
+    t.ok(gap >= delay + prev.duration_ms - 5, `attempt ${i + 1} waited its delay: gap ${gap} ms >= ${delay} ms + ${prev.duration_ms} ms`);
+    t.ok(gap <= delay + prev.duration_ms + 1_000, `attempt ${i + 1} came on schedule: gap ${gap} ms`);
+  }
+}
+
+test("a delivery carries every header of CONTRACT §5 and verifies with standardwebhooks, svix and X-Service-Signature-256", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/signed"), events: ["investigation.queued"] });
+  // A real producer: the trigger endpoint publishes investigation.queued.
+  const trig = await api(stack.baseUrl, "POST", "/v1/investigations", { key: stack.key, body: { query: "anything listening on 4444?" } });
+  t.equal(trig.status, 202);
+  const [req] = await receiver.waitFor((all) => all.some((r) => r.path === "/signed")).then(() => receiver.received("/signed"));
+  if (!req) throw new Error("nothing received");
+  const h = req.headers;
+  t.equal(h["content-type"], "application/json");
+  t.match(h["user-agent"], /^Inquest-Webhooks\/\d+\.\d+\.\d+/);
+  t.equal(h["x-service-event"], "investigation.queued");
+  t.match(h["x-service-delivery"], /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/);
+  t.equal(h["webhook-id"], req.json.event_id);
+  t.match(h["webhook-timestamp"], /^\d{10}$/);
+  t.ok(Math.abs(Number(h["webhook-timestamp"]) - Date.now() / 1000) < 60, "timestamp is now, in unix seconds");
+  t.equal(h["x-service-signature-256"], `sha256=${createHmac("sha256", sub.secret).update(req.body).digest("hex")}`, "HMAC of the raw body keyed with the whole secret");
+  const sigHeaders = { "webhook-id": String(h["webhook-id"]), "webhook-timestamp": String(h["webhook-timestamp"]), "webhook-signature": String(h["webhook-signature"]) };
+  t.same(new StandardWebhook(sub.secret).verify(req.body, sigHeaders), req.json, "standardwebhooks accepts");
+  t.doesNotThrow(() => new SvixWebhook(sub.secret).verify(req.body, sigHeaders), "svix accepts");
+  t.throws(() => new StandardWebhook(sub.secret).verify(req.body.replace("queued", "QUEUED"), sigHeaders), "a changed body fails");
+
+  t.same(Object.keys(req.json).sort(), ["created_at", "data", "event_id", "type"], "envelope {event_id, type, created_at, data}");
+  t.equal(req.json.type, "investigation.queued");
+  t.match(req.json.event_id, /^evt_/);
+  t.equal(req.json.data.investigation_id, trig.json.investigation_id);
+  for (const k of ["investigation_id", "status", "query", "depth", "mode", "scope", "context", "started_at", "completed_at", "summary"]) t.ok(k in req.json.data, `data.${k}`);
+
+  const d = await waitDelivery(stack, req.json.event_id, sub.id, terminal);
+  t.equal(d.delivery_id, h["x-service-delivery"]);
+  t.equal(d.status, "delivered");
+  t.same(d.envelope, req.json, "the stored envelope is what was sent");
+});
+
+test("2xx is delivered whatever the body says; the stored body is cut at 4096 bytes", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/ok-error-body"), events: ["agent.connected"] });
+  receiver.on("/ok-error-body", () => ({ status: 200, body: `{"error":"nope"}${"x".repeat(5000)}` }));
+  const ev = makeEvent("agent.connected", { agent_id: "a1", hostname: "h1", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "delivered");
+  t.equal(d.attempt_count, 1);
+  t.equal(d.last_response_code, 200);
+  t.equal(Buffer.byteLength(d.last_response_body), 4096);
+  t.ok(d.last_response_body.startsWith('{"error":"nope"}'));
+  t.equal(d.last_error, null);
+  t.equal(d.next_attempt_at, null, "terminal: no next attempt");
+  t.same(d.attempts.map((a: Json) => [a.attempt, a.response_code, a.error]), [[1, 200, null]]);
+  t.equal(d.event_type, "agent.connected");
+  t.equal(d.replay_of, null);
+});
+
+test("500 five times: retried on the schedule, then failed_permanent (dead letter) with no further attempts", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/always-500"), events: ["agent.registered"] });
+  receiver.on("/always-500", answer(500));
+  const ev = makeEvent("agent.registered", { agent_id: "a2", hostname: "h2", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "failed_permanent");
+  t.equal(d.attempt_count, 5);
+  t.equal(d.last_response_code, 500);
+  t.equal(d.last_error, "http_500");
+  t.equal(d.next_attempt_at, null);
+  t.same(d.attempts.map((a: Json) => a.attempt), [1, 2, 3, 4, 5]);
+  checkSchedule(t, d);
+  const dead = await listDeliveries(stack, "status=failed_permanent");
+  t.ok(dead.some((x) => x.delivery_id === d.delivery_id), "listed in the dead-letter queue");
+  await new Promise((r) => setTimeout(r, 800));
+  t.equal(got("/always-500", ev.event_id).length, 5, "no sixth attempt");
+});
+
+test("429, 408 and 503 are retried; a later 2xx delivers", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/transient"), events: ["agent.registered"] });
+  receiver.on("/transient", answer(429, 408, 503, 201));
+  const ev = makeEvent("agent.registered", { agent_id: "a3", hostname: "h3", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "delivered");
+  t.equal(d.attempt_count, 4);
+  t.same(d.attempts.map((a: Json) => a.response_code), [429, 408, 503, 201]);
+  t.equal(d.last_response_code, 201);
+  checkSchedule(t, d);
+});
+
+test("a pending delivery shows the next attempt time", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/slow-retry"), events: ["agent.registered"] });
+  receiver.on("/slow-retry", answer(500, 200));
+  const ev = makeEvent("agent.registered", { agent_id: "a9", hostname: "h9", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const pending = await waitDelivery(stack, ev.event_id, sub.id, (d) => d.attempt_count === 1 || d.status !== "pending");
+  if (pending.status === "pending") {
+    t.type(pending.next_attempt_at, "string");
+    const a1 = pending.attempts[0];
+    t.ok(Date.parse(pending.next_attempt_at) >= Date.parse(a1.at) + DELAYS[0]! - 5, "next_attempt_at is the end of attempt 1 plus the first delay");
+  }
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "delivered");
+  t.equal(d.next_attempt_at, null);
+});
+
+test("4xx other than 408/429 fails permanently at once", async (t) => {
+  const sent: string[] = [];
+  for (const code of [400, 404, 410]) {
+    const path = `/permanent-${code}`;
+    const sub = await createSub(stack, { url: receiver.url(path), events: ["agent.disconnected"] });
+    receiver.on(path, answer(code, 200));
+    const ev = makeEvent("agent.disconnected", { agent_id: "a4", hostname: "h4", tags: {}, status: "offline" });
+    await publish(nc, ev);
+    sent.push(ev.event_id);
+    const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+    t.equal(d.status, "failed_permanent", `${code}`);
+    t.equal(d.attempt_count, 1, `${code}: the retry budget is not used`);
+    t.equal(d.last_response_code, code);
+    t.equal(d.next_attempt_at, null);
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal(got("/permanent-400", sent[0] as string).length, 1, "never attempted again");
+});
+
+test("a timeout is transient: no response code, last_error timeout, then retried", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/hang-once"), events: ["agent.connected"] });
+  receiver.on("/hang-once", answer("hang", 200));
+  const ev = makeEvent("agent.connected", { agent_id: "a5", hostname: "h5", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "delivered");
+  t.equal(d.attempt_count, 2);
+  const [first] = d.attempts;
+  t.equal(first.error, "timeout");
+  t.equal(first.response_code, null);
+  t.ok(first.duration_ms >= 450 && first.duration_ms < 3_000, `the attempt ended at the 500 ms timeout (${first.duration_ms} ms)`);
+  checkSchedule(t, d);
+});
+
+test("connection refused: retried five times, then failed_permanent with last_response_code null", async (t) => {
+  const port = await freePort(); // nothing listens here
+  const sub = await createSub(stack, { url: `http://127.0.0.1:${port}/nobody`, events: ["agent.connected"] });
+  const ev = makeEvent("agent.connected", { agent_id: "a6", hostname: "h6", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "failed_permanent");
+  t.equal(d.attempt_count, 5);
+  t.equal(d.last_error, "connection_refused");
+  t.equal(d.last_response_code, null);
+  t.equal(d.last_response_body, null);
+  t.ok(d.attempts.every((a: Json) => a.error === "connection_refused" && a.response_code === null));
+  checkSchedule(t, d);
+});
+
+test("fan-out: event types and min_severity decide who gets what", async (t) => {
+  const high = await createSub(stack, { url: receiver.url("/sev-high"), events: ["finding.discovered", "investigation.completed", "investigation.failed"], filters: { min_severity: "high" } });
+  const all = await createSub(stack, { url: receiver.url("/sev-all"), events: ["finding.discovered", "investigation.completed", "investigation.failed"] });
+  const agentsOnly = await createSub(stack, { url: receiver.url("/agents-only"), events: ["agent.connected"] });
+  const finding = (severity: string) => makeEvent("finding.discovered", { investigation_id: "inv_X", finding: { finding_id: "fnd_X", severity, title: "t" } });
+  const completed = (severity: string) => makeEvent("investigation.completed", { investigation_id: "inv_Y", status: "completed", summary: { severity } });
+  const events = {
+    low: finding("low"),
+    high: finding("high"),
+    critical: finding("critical"),
+    medium: completed("medium"),
+    completedCritical: completed("critical"),
+    failed: makeEvent("investigation.failed", { investigation_id: "inv_Z", status: "failed", summary: null }),
+  };
+  for (const e of Object.values(events)) await publish(nc, e);
+  await receiver.waitFor(() => receiver.received("/sev-all").length >= 6 && receiver.received("/sev-high").length >= 4);
+  await new Promise((r) => setTimeout(r, 500)); // anything that should not come has had its chance
+  const ids = (path: string) => new Set(receiver.received(path).map((r) => r.json.event_id as string));
+  t.same(ids("/sev-all"), new Set(Object.values(events).map((e) => e.event_id)), "no filter: everything subscribed");
+  t.same(ids("/sev-high"), new Set([events.high.event_id, events.critical.event_id, events.completedCritical.event_id, events.failed.event_id]), "min_severity high drops low and medium; events without severity pass");
+  t.equal(receiver.received("/agents-only").length, 0, "other event types are not sent");
+  const none = await listDeliveries(stack, `subscription_id=${high.id}&event_id=${events.low.event_id}`);
+  t.same(none, [], "a filtered-out event creates no delivery");
+  void all;
+  void agentsOnly;
+});
+
+test("one delivery per (event, subscription) even when the same event is in the stream twice", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/once"), events: ["agent.connected"] });
+  const ev = makeEvent("agent.connected", { agent_id: "a7", hostname: "h7", tags: {}, status: "online" });
+  await publish(nc, ev, `${ev.event_id}-a`);
+  await publish(nc, ev, `${ev.event_id}-b`); // a republish beyond the stream's duplicate window
+  await receiver.waitFor(() => receiver.received("/once").length >= 1);
+  const sentinel = makeEvent("agent.connected", { agent_id: "a8", hostname: "h8", tags: {}, status: "online" });
+  await publish(nc, sentinel);
+  await eventually(async () => (receiver.received("/once").some((r) => r.json.event_id === sentinel.event_id) ? true : undefined));
+  t.equal(got("/once", ev.event_id).length, 1, "sent once");
+  const list = await listDeliveries(stack, `event_id=${ev.event_id}&subscription_id=${sub.id}`);
+  t.equal(list.length, 1, "one delivery record");
+});
+
+test("teardown", async () => {
+  await nc.close();
+  await stack.stop();
+  await receiver.close();
+});
+

@@ -1,0 +1,30 @@
+// The test delivery's envelope (CONTRACT §5): for every event type, the real shape with placeholder data.
+import { test } from "tap";
+import { EVENT_TYPES, EventEnvelope } from "../../shared/schemas/events.js";
+import { Finding } from "../../shared/schemas/investigation.js";
+import { checker } from "../../shared/validate.js";
+import { testEnvelope } from "../../shared/webhooks/test-envelope.js";
+
+const T0 = Date.parse("2026-11-22T10:00:00.000Z");
+const INVESTIGATION_KEYS = ["completed_at", "context", "depth", "investigation_id", "mode", "query", "scope", "started_at", "status", "summary"];
+
+test("every event type has a test envelope of the real shape", async (t) => {
+  const envelope = checker(EventEnvelope);
+  for (const type of EVENT_TYPES) {
+    const e = testEnvelope("evt_01", type, T0, "http://127.0.0.1:8080");
+    t.ok(envelope.check(e).ok, `${type}: a valid envelope`);
+    t.equal(e.test, true);
+    t.equal(e.type, type);
+    t.equal(e.created_at, "2026-11-22T10:00:00.000Z");
+    if (type.startsWith("investigation.")) {
+      t.same(Object.keys(e.data).sort(), INVESTIGATION_KEYS, `${type}: the investigation as the list shows it`);
+      t.equal(e.data.status, { queued: "queued", started: "running", completed: "completed", failed: "failed", cancelled: "cancelled" }[type.split(".")[1] as string]);
+      t.equal(e.data.summary === null, type !== "investigation.completed", "a summary only when completed");
+    } else if (type === "finding.discovered") {
+      t.same(Object.keys(e.data).sort(), ["finding", "investigation_id"]);
+      t.ok(checker(Finding).check(e.data.finding).ok, "a Finding");
+    } else {
+      t.match(e.data, { agent_id: String, hostname: String, tags: Object, status: type === "agent.disconnected" ? "offline" : "online" });
+    }
+  }
+});

@@ -1,0 +1,57 @@
+// Fan-out rules (CONTRACT §5): event types, min_severity, subscriptions newer than the event, delivery ids.
+import { test } from "tap";
+import type { EventEnvelope } from "../../shared/schemas/events.js";
+import { deliveryIdFor, passesFilters, severityOf, wantsEvent } from "../../shared/webhooks/fanout.js";
+import { newSubscription, patchSubscription } from "../../shared/webhooks/subscription.js";
+
+const T0 = Date.parse("2026-11-22T10:00:00.000Z");
+const ev = (type: EventEnvelope["type"], data: Record<string, unknown>, id = "evt_01"): EventEnvelope => ({ event_id: id, type, created_at: new Date(T0).toISOString(), data });
+const finding = (severity: string) => ev("finding.discovered", { investigation_id: "inv_1", finding: { severity } });
+const completed = (severity: string | null) => ev("investigation.completed", { investigation_id: "inv_1", summary: severity === null ? null : { severity } });
+const sub = (filters: Record<string, string> = {}, events: EventEnvelope["type"][] = ["finding.discovered", "investigation.completed", "investigation.failed", "agent.connected"]) =>
+  newSubscription("sub_1", { url: "https://93.184.216.34/x", events, filters: filters as never }, "sealed", T0 - 1000);
+
+test("severity: a finding's, or a completed investigation's summary; none otherwise", async (t) => {
+  t.equal(severityOf(finding("high")), "high");
+  t.equal(severityOf(completed("low")), "low");
+  t.equal(severityOf(completed(null)), null);
+  t.equal(severityOf(ev("investigation.failed", { summary: { severity: "critical" } })), null, "only completed investigations carry one");
+  t.equal(severityOf(ev("agent.connected", { agent_id: "a" })), null);
+  t.equal(severityOf(finding("bogus")), null);
+});
+
+test("min_severity: info < low < medium < high < critical; events without severity pass", async (t) => {
+  const order = ["info", "low", "medium", "high", "critical"];
+  for (const [i, min] of order.entries()) {
+    for (const [j, s] of order.entries()) {
+      t.equal(passesFilters(sub({ min_severity: min }), finding(s)), j >= i, `${s} vs min ${min}`);
+    }
+  }
+  t.ok(passesFilters(sub({ min_severity: "critical" }), ev("investigation.failed", {})), "no severity passes");
+  t.ok(passesFilters(sub({ min_severity: "critical" }), completed(null)));
+  t.ok(passesFilters(sub(), finding("info")), "no filter");
+});
+
+test("wantsEvent: active, subscribed type, created before the event was stored, filters", async (t) => {
+  const s = sub({ min_severity: "medium" });
+  t.ok(wantsEvent(s, finding("high"), T0));
+  t.notOk(wantsEvent(s, finding("low"), T0), "filtered");
+  t.notOk(wantsEvent({ ...s, active: false }, finding("high"), T0), "paused");
+  t.notOk(wantsEvent(s, ev("agent.disconnected", {}), T0), "type not subscribed");
+  t.notOk(wantsEvent(s, finding("high"), T0 - 5000), "stored before the subscription existed");
+  const patched = patchSubscription(s, { events: ["agent.disconnected"] }, T0);
+  t.ok(wantsEvent(patched, ev("agent.disconnected", {}), T0));
+  t.notOk(wantsEvent(patched, finding("high"), T0), "events replaced as a whole");
+  t.same(patchSubscription(s, { filters: {} }, T0).filters, {}, "filters replaced as a whole");
+  t.equal(patchSubscription(s, { active: false }, T0).url, s.url, "omitted fields stay");
+});
+
+test("one delivery id per (event, subscription), the same every time", async (t) => {
+  const e = finding("high");
+  const a = deliveryIdFor(e, "sub_1", T0);
+  t.match(a, /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/);
+  t.equal(deliveryIdFor(e, "sub_1", T0 + 99_999), a, "stable across redeliveries and republishes");
+  t.not(deliveryIdFor(e, "sub_2", T0), a, "per subscription");
+  t.not(deliveryIdFor(finding("high"), "sub_1", T0), deliveryIdFor({ ...finding("high"), event_id: "evt_02" }, "sub_1", T0), "per event");
+  t.equal(deliveryIdFor(e, "sub_1", T0).slice(4, 14), deliveryIdFor(ev("agent.connected", {}, "evt_x"), "sub_9", T0).slice(4, 14), "time-ordered by the event's time");
+});
