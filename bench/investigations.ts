@@ -1,0 +1,369 @@
+// The investigation bench: a real nats-server (JetStream, temp store, free port), the compiled gateway and
+// runner as child processes, and the raw uWebSockets.js hello-world as the ceiling. Everything it starts is
+// registered in a `Resources` so that it is stopped and removed even when a step fails.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect as natsConnect } from "@nats-io/transport-node";
+import { runLoad, type LoadResult } from "./http-load.js";
+
+/** dist/ (this file runs from dist/bench). */
+export const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+export const BENCH_KEY = `inq_bench_${randomBytes(24).toString("hex")}`;
+export const CREATE_BODY = JSON.stringify({ query: "are any prod hosts listening on unexpected ports?", mode: "cached" });
+
+export interface BenchSettings {
+  concurrency: number;
+  durationMs: number;
+  warmupMs: number;
+}
+
+/** Defaults from the brief; BENCH_CONCURRENCY / BENCH_DURATION_MS / BENCH_WARMUP_MS override them for quick runs. */
+export function benchSettings(env: Record<string, string | undefined> = process.env): BenchSettings {
+  const num = (name: string, def: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return def;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(raw)}`);
+    return n;
+  };
+  return {
+    concurrency: num("BENCH_CONCURRENCY", 32, 1, 1024),
+    durationMs: num("BENCH_DURATION_MS", 10_000, 500, 60_000),
+    warmupMs: num("BENCH_WARMUP_MS", 2_000, 0, 30_000),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Processes and temp dirs
+
+export interface Child {
+  label: string;
+  proc: ChildProcess;
+  output(): string;
+  /** The first output line starting with `prefix`, without the prefix. */
+  line(prefix: string, timeoutMs?: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export class Resources {
+  private readonly children: Child[] = [];
+  private readonly dirs: string[] = [];
+
+  tempDir(prefix: string): string {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  spawn(label: string, command: string, args: string[], env: Record<string, string>): Child {
+    const proc = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    const waiters = new Set<() => void>();
+    const onData = (d: Buffer): void => {
+      out += d.toString();
+      if (out.length > 256 * 1024) out = out.slice(-128 * 1024);
+      for (const w of waiters) w();
+    };
+    proc.stdout?.on("data", onData);
+    proc.stderr?.on("data", onData);
+    proc.stdin?.on("error", () => {}); // EPIPE when the child is gone
+    proc.on("error", (err) => {
+      out += `\n[spawn error] ${err.message}\n`;
+      for (const w of waiters) w();
+    });
+    const child: Child = {
+      label,
+      proc,
+      output: () => out,
+      line(prefix, timeoutMs = 20_000) {
+        return new Promise((resolveLine, reject) => {
+          const check = (): boolean => {
+            const found = out.split("\n").find((l) => l.startsWith(prefix));
+            if (found === undefined) return false;
+            finish();
+            resolveLine(found.slice(prefix.length).trim());
+            return true;
+          };
+          const onExit = (code: number | null, signal: string | null): void => {
+            if (check()) return;
+            finish();
+            reject(new Error(`${label} exited (${code ?? signal}) before printing ${prefix}; output:\n${out}`));
+          };
+          const timer = setTimeout(() => {
+            finish();
+            reject(new Error(`${label}: no line starting ${prefix} within ${timeoutMs} ms; output:\n${out}`));
+          }, timeoutMs);
+          const finish = (): void => {
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            proc.off("exit", onExit);
+          };
+          const waiter = (): void => void check();
+          if (check()) return;
+          waiters.add(waiter);
+          proc.on("exit", onExit);
+          if (proc.exitCode !== null || proc.signalCode !== null) onExit(proc.exitCode, proc.signalCode);
+        });
+      },
+      stop: () => stopProcess(proc),
+    };
+    this.children.push(child);
+    return child;
+  }
+
+  /** Stops every child (SIGTERM, SIGKILL after 5 s) and removes every temp dir. Safe to call twice. */
+  async cleanup(): Promise<void> {
+    const children = this.children.splice(0);
+    await Promise.all(children.reverse().map((c) => c.stop()));
+    for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** Last-resort synchronous cleanup for process exit handlers. */
+  killAllSync(): void {
+    for (const c of this.children) {
+      if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill("SIGKILL");
+    }
+    for (const dir of this.dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function stopProcess(proc: ChildProcess): Promise<void> {
+  return new Promise((resolveStop) => {
+    if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return resolveStop();
+    const hard = setTimeout(() => proc.kill("SIGKILL"), 5_000);
+    proc.once("exit", () => {
+      clearTimeout(hard);
+      resolveStop();
+    });
+    proc.kill("SIGTERM");
+  });
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** NATS_SERVER_BIN, else `nats-server` on PATH, else the Debian package's /usr/sbin/nats-server. */
+export function natsServerBin(): string {
+  if (process.env.NATS_SERVER_BIN) return process.env.NATS_SERVER_BIN;
+  const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/usr/sbin", "/usr/local/sbin", "/usr/local/bin"];
+  for (const dir of dirs) {
+    const candidate = join(dir, "nats-server");
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      /* next */
+    }
+  }
+  throw new Error("nats-server not found: install it (apt-get install nats-server) or set NATS_SERVER_BIN");
+}
+
+export function natsServerVersion(): string {
+  try {
+    const r = spawnSync(natsServerBin(), ["--version"], { encoding: "utf8", timeout: 5_000 });
+    return (r.stdout || r.stderr).trim().replace(/^nats-server:\s*/, "") || "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Peak resident set size (VmHWM) of a live process in KiB, or null. */
+export function peakRssKb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m?.[1] ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await check();
+      if (v !== undefined) return v;
+    } catch (err) {
+      if (err instanceof Error && err.message.includes("did not start")) throw err;
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${String(last)})` : ""}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Starting things
+
+async function startNats(res: Resources): Promise<{ url: string; child: Child }> {
+  const port = await freePort();
+  const store = res.tempDir("inquest-bench-nats-");
+  const child = res.spawn("nats-server", natsServerBin(), ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { PATH: process.env.PATH ?? "" });
+  const url = `nats://127.0.0.1:${port}`;
+  await waitFor(`nats-server on ${port}`, async () => {
+    if (child.proc.exitCode !== null || child.output().includes("[spawn error]")) throw new Error(`nats-server did not start: ${child.output()}`);
+    return (await canConnect(port)) ? true : undefined;
+  }, 10_000, 50);
+  return { url, child };
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolveConn) => {
+    const s = connect({ host: "127.0.0.1", port });
+    s.once("connect", () => {
+      s.destroy();
+      resolveConn(true);
+    });
+    s.once("error", () => resolveConn(false));
+  });
+}
+
+export function startService(res: Resources, name: string, env: Record<string, string>): Child {
+  return res.spawn(name, process.execPath, [join(DIST, "services", name, "main.js")], { PATH: process.env.PATH ?? "", ...env });
+}
+
+export async function startHello(res: Resources): Promise<{ url: string; child: Child; uws: string }> {
+  const child = res.spawn("hello-uws", process.execPath, [join(DIST, "bench", "hello-uws.js"), "--exit-with-parent"], { PATH: process.env.PATH ?? "" });
+  const port = await child.line("PORT=");
+  const uws = await child.line("UWS=");
+  return { url: `http://127.0.0.1:${port}/hello`, child, uws };
+}
+
+async function http(method: string, url: string, body?: string): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const headers: Record<string, string> = { authorization: `Bearer ${BENCH_KEY}` };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const r = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+  const text = await r.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: r.status, json };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The bench
+
+export interface InvestigationBench {
+  settings: BenchSettings;
+  create: LoadResult;
+  get: LoadResult;
+  ceiling: LoadResult;
+  /** uWS build the hello-world loaded (the gateway uses the same package). */
+  uws: string;
+  natsVersion: string;
+  /** Status of the investigation read in (b) when the read bench started. */
+  getTargetStatus: string;
+  /** Investigations created in (a) that the runner had not finished when (a) ended (INQ_WORK messages), or null. */
+  workQueueAfterCreate: number | null;
+  /** VmHWM of each process at the end of the bench, KiB. */
+  peakRssKb: { gateway: number | null; runner: number | null; nats: number | null };
+  /** Wall time of the whole investigation bench. */
+  wallMs: number;
+}
+
+export async function benchInvestigations(res: Resources, log: (line: string) => void = () => {}): Promise<InvestigationBench> {
+  const t0 = Date.now();
+  const settings = benchSettings();
+  const load = { concurrency: settings.concurrency, durationMs: settings.durationMs, warmupMs: settings.warmupMs };
+
+  // (c) first, while nothing else runs on the machine: the ceiling of this generator against raw uWS.
+  log(`ceiling: raw uWebSockets.js hello-world, ${settings.concurrency} connections, ${settings.warmupMs} ms warm-up + ${settings.durationMs} ms`);
+  const hello = await startHello(res);
+  const ceiling = await runLoad({ url: hello.url, method: "GET", ...load });
+  await hello.child.stop();
+  log(`  ${fmt(ceiling)}`);
+
+  // The stack: nats-server + gateway + runner.
+  const nats = await startNats(res);
+  const data = res.tempDir("inquest-bench-data-");
+  const env: Record<string, string> = {
+    NATS_URL: nats.url,
+    INQUEST_DATA_DIR: data,
+    INQUEST_MASTER_KEY: randomBytes(32).toString("base64"),
+    INQUEST_BOOTSTRAP_KEY: BENCH_KEY,
+    INQUEST_PORT: "0",
+    INQUEST_MAX_BACKLOG: "10000000",
+    LOG_LEVEL: "warn",
+  };
+  const gateway = startService(res, "gateway", env);
+  const baseUrl = await gateway.line("INQUEST_GATEWAY_URL=");
+  const runner = startService(res, "runner", { ...env, INQUEST_PUBLIC_URL: baseUrl });
+  await waitFor("gateway /readyz", async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined));
+  log(`stack: ${nats.url}, gateway ${baseUrl} (pid ${gateway.proc.pid}), runner (pid ${runner.proc.pid})`);
+
+  // (b) needs one existing investigation; let the runner finish it so the record no longer changes.
+  const created = await http("POST", `${baseUrl}/v1/investigations`, CREATE_BODY);
+  if (created.status !== 202 || typeof created.json?.investigation_id !== "string") {
+    throw new Error(`POST /v1/investigations answered ${created.status}: ${JSON.stringify(created.json)}\ngateway output:\n${gateway.output()}`);
+  }
+  const id: string = created.json.investigation_id;
+  let getTargetStatus = "unknown";
+  try {
+    getTargetStatus = await waitFor(`investigation ${id} terminal`, async () => {
+      const r = await http("GET", `${baseUrl}/v1/investigations/${id}`);
+      const status = String(r.json?.status ?? "");
+      return ["completed", "failed", "cancelled"].includes(status) ? status : undefined;
+    }, 15_000, 100);
+  } catch {
+    const r = await http("GET", `${baseUrl}/v1/investigations/${id}`);
+    getTargetStatus = `${String(r.json?.status ?? r.status)} (not terminal after 15 s)`;
+  }
+
+  log(`read: GET /v1/investigations/${id} (${getTargetStatus})`);
+  const get = await runLoad({ url: `${baseUrl}/v1/investigations/${id}`, method: "GET", headers: { authorization: `Bearer ${BENCH_KEY}` }, ...load });
+  log(`  ${fmt(get)}`);
+
+  log("create: POST /v1/investigations (mode cached)");
+  const create = await runLoad({
+    url: `${baseUrl}/v1/investigations`,
+    method: "POST",
+    headers: { authorization: `Bearer ${BENCH_KEY}`, "content-type": "application/json" },
+    body: CREATE_BODY,
+    ...load,
+  });
+  log(`  ${fmt(create)}`);
+
+  const workQueueAfterCreate = await workQueueDepth(nats.url);
+  const peak = { gateway: peakRssKb(gateway.proc.pid), runner: peakRssKb(runner.proc.pid), nats: peakRssKb(nats.child.proc.pid) };
+  if (gateway.proc.exitCode !== null) throw new Error(`gateway exited during the bench:\n${gateway.output()}`);
+  return { settings, create, get, ceiling, uws: hello.uws, natsVersion: natsServerVersion(), getTargetStatus, workQueueAfterCreate, peakRssKb: peak, wallMs: Date.now() - t0 };
+}
+
+async function workQueueDepth(url: string): Promise<number | null> {
+  try {
+    const nc = await natsConnect({ servers: url, timeout: 2_000 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      return (await jsm.streams.info("INQ_WORK")).state.messages;
+    } finally {
+      await nc.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+export function fmt(r: LoadResult): string {
+  return `${r.requests} requests, ${r.errors} errors, ${r.rps} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms, statuses ${JSON.stringify(r.statuses)}`;
+}

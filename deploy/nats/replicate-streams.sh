@@ -1,0 +1,27 @@
+#!/bin/sh
+# Raises every Inquest stream and KV bucket to $REPLICAS (default 3) copies on the NATS cluster.
+#
+# Why: the services provision their streams and buckets idempotently at start, with num_replicas 1 (the
+# catalog in shared/nats/catalog.ts). On a 3-node cluster an R1 stream lives on ONE node: losing that node
+# stops investigations. Run this once after the first start of the services (and again after an upgrade
+# that adds a stream). The services keep an existing stream's replica count: they only rewrite a stream's
+# config when retention, storage, max_age, duplicate_window, subjects, max_msgs_per_subject or discard
+# drift, and an existing KV bucket is opened as it is.
+#
+# Needs the `nats` CLI (nats-box image) and NATS_URL (plus credentials if the cluster has auth).
+#   compose:    docker compose --profile ops run --rm nats-replicate
+#   kubernetes: kubectl -n inquest exec -i deploy/nats-box -- sh -s < deploy/nats/replicate-streams.sh
+set -eu
+REPLICAS="${REPLICAS:-3}"
+SERVER="${NATS_URL:-nats://nats:4222}"
+
+streams=$(nats --server "$SERVER" stream list -n | grep -E '^(EVENTS|INQ_[A-Z_]+|KV_inq_[a-z_]+)$' || true)
+if [ -z "$streams" ]; then
+  echo "no Inquest streams yet: start the services first" >&2
+  exit 1
+fi
+for s in $streams; do
+  echo "stream $s -> $REPLICAS replicas"
+  nats --server "$SERVER" stream edit "$s" --replicas "$REPLICAS" --force >/dev/null
+done
+nats --server "$SERVER" stream report
