@@ -53,7 +53,7 @@ export class ReadModel<T> {
       this.log.warn({ model: this.spec.name, checkpoint: this.applied, head }, "read model ahead of its bucket; rebuilding");
       this.clear();
     }
-    this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => this.apply(key, revision, value), {
+    this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => void this.apply(key, revision, value), {
       resumeFromRevision: this.applied > 0 ? this.applied + 1 : 0,
     });
     await this.follower.ready;
@@ -74,21 +74,32 @@ export class ReadModel<T> {
     this.applied = 0;
   }
 
-  /** Applies one bucket entry; an older revision than the stored one is ignored (replicas may race). */
-  apply(key: string, revision: number, value: T | null): void {
-    this.docs.transactionSync(() => {
+  /**
+   * Applies one bucket entry; an older revision than the stored one is ignored (replicas may race).
+   * Entries are written in asynchronous LMDB transactions, which lmdb batches into one commit per turn of the
+   * event loop, in order; the entry counts as applied (for `catchUp`) once its commit is done.
+   */
+  apply(key: string, revision: number, value: T | null): Promise<void> {
+    const committed = this.docs.transaction(() => {
       const old = this.docs.get(key);
       if (!old || old.revision < revision) {
-        if (old) for (const k of this.spec.indexKeys(old.doc)) this.index.removeSync(k);
+        if (old) for (const k of this.spec.indexKeys(old.doc)) void this.index.remove(k);
         if (value === null) {
-          this.docs.removeSync(key);
+          void this.docs.remove(key);
         } else {
-          this.docs.putSync(key, { revision, doc: value });
-          for (const k of this.spec.indexKeys(value)) this.index.putSync(k, key);
+          void this.docs.put(key, { revision, doc: value });
+          for (const k of this.spec.indexKeys(value)) void this.index.put(k, key);
         }
       }
-      if (revision > (this.meta.get("checkpoint") ?? 0)) this.meta.putSync("checkpoint", revision);
+      if (revision > (this.meta.get("checkpoint") ?? 0)) void this.meta.put("checkpoint", revision);
     });
+    return committed.then(
+      () => this.markApplied(revision),
+      (err: unknown) => this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed"),
+    );
+  }
+
+  private markApplied(revision: number): void {
     if (revision > this.applied) this.applied = revision;
     this.waiters = this.waiters.filter((w) => {
       if (w.revision > this.applied) return true;

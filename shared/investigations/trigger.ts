@@ -54,6 +54,8 @@ export interface TriggerDeps {
   planner: FreshnessPlanner;
   /** Messages waiting in the work queue. */
   backlog(): Promise<number>;
+  /** Told after each new investigation is queued (lets a cached backlog count forward). */
+  noteQueued?(): void;
   maxBacklog: number;
   publicUrl: string;
   clock: Clock;
@@ -83,6 +85,7 @@ export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInpu
       if (claimed === null) continue; // a concurrent identical request won: answer as it did
     }
     await ensureQueued(deps, record);
+    deps.noteQueued?.();
     return { kind: "queued", investigationId: record.investigation_id, body, replayed: false };
   }
   throw new Error("idempotency record kept changing under a trigger");

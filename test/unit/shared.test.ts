@@ -96,3 +96,25 @@ test("scopes parse strictly", async (t) => {
   t.match(parseScopes("admin") as string, /unknown scope/);
   t.match(parseScopes("") as string, /no scopes/);
 });
+
+test("the backlog gauge reads at most every maxAge and counts forward in between", async (t) => {
+  let now = 0;
+  let reads = 0;
+  let depth = 5;
+  const { BacklogGauge } = await import("../../shared/investigations/backlog.js");
+  const gauge = new BacklogGauge(async () => {
+    reads++;
+    return depth;
+  }, { now: () => now }, 250);
+  t.equal(await gauge.current(), 5);
+  gauge.noteQueued();
+  gauge.noteQueued();
+  t.equal(await gauge.current(), 7, "counted forward without a read");
+  t.equal(reads, 1);
+  depth = 1;
+  now = 300;
+  t.equal(await gauge.current(), 1, "a fresh read replaces the local count");
+  t.equal(reads, 2);
+  await Promise.all([gauge.current(), gauge.current()]);
+  t.equal(reads, 2);
+});
