@@ -1,4 +1,5 @@
 // Gateway wiring: config, NATS, components, HTTP listener, shutdown.
+import { lookup } from "node:dns/promises";
 import { join } from "node:path";
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { createApiKey } from "../../shared/auth/keys.js";
@@ -8,6 +9,7 @@ import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
 import { ReadModel, openLmdb } from "../../shared/readmodel.js";
 import { checkRuntime, openRuntime, workBacklog } from "../../shared/runtime.js";
+import { BacklogGauge } from "../../shared/investigations/backlog.js";
 import { parseMasterKey } from "../../shared/secrets.js";
 import { runService } from "../../shared/service.js";
 import { engineFreshnessPlanner } from "../runner/engine-adapter.js";
@@ -16,6 +18,17 @@ import { KeyCache } from "./auth.js";
 import { loadGatewayConfig } from "./config.js";
 import { listen, isNativeUws, type HttpServer } from "./http/server.js";
 import { investigationIndex } from "./investigation-index.js";
+import { inboundRoutes } from "./routes/inbound.js";
+import { openInboundBuckets } from "../../shared/inbound/catalog.js";
+import { InboundEndpointStore } from "../../shared/inbound/store.js";
+import { curiosityIndex } from "./curiosity-index.js";
+import { curiosityRoutes } from "./routes/curiosity.js";
+import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
+import { CuriosityStore } from "../../shared/curiosity/store.js";
+import { openWebhookStores } from "../../shared/webhooks/catalog.js";
+import { checkTarget } from "../../shared/webhooks/targets.js";
+import { deliveryIndex, pendingDeliveryIds } from "./delivery-index.js";
+import { webhookRoutes } from "./routes/webhooks.js";
 
 await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
@@ -34,7 +47,14 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const lmdb = openLmdb(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"));
   const index = new ReadModel(lmdb, rt.buckets.investigations, investigationIndex, log);
+  const curiosityKv = await openCuriosityItems(nc);
+  const curiosity = new ReadModel(lmdb, curiosityKv, curiosityIndex, log);
+  const inbound = await openInboundBuckets(nc);
+  const webhooks = await openWebhookStores(nc, rt.jsm, rt.js);
+  const deliveries = new ReadModel(lmdb, webhooks.deliveriesKv, deliveryIndex, log);
+  const resolveHost = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
   const ready = () => checkRuntime(rt);
+  const backlog = new BacklogGauge(() => workBacklog(rt), clock);
   let app: App | null = null;
 
   const buildWith = (publicUrl: string): App =>
@@ -49,7 +69,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
         idempotency: rt.idempotency,
         listAgents: async () => agents.list(),
         planner: engineFreshnessPlanner,
-        backlog: () => workBacklog(rt),
+        backlog: () => backlog.current(),
+        noteQueued: () => backlog.noteQueued(),
         maxBacklog: config.INQUEST_MAX_BACKLOG,
         publicUrl,
         clock,
@@ -61,6 +82,21 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       ready,
       extraRoutes: [
         // Capabilities add their routes here (webhooks, curiosity, inbound).
+        ...inboundRoutes({ store: new InboundEndpointStore(inbound.endpoints), forward: { nc, spill: inbound.spill, clock, log }, masterKey, publicUrl, clock }),
+        ...curiosityRoutes({ store: new CuriosityStore(curiosityKv), index: curiosity, clock, minIntervalMs: config.INQUEST_CURIOSITY_MIN_INTERVAL }),
+        ...webhookRoutes({
+          manage: {
+            stores: webhooks,
+            masterKey,
+            clock,
+            publicUrl,
+            checkUrl: (url) => checkTarget(url, { allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS, resolve: resolveHost }),
+            pendingDeliveries: async (id) => pendingDeliveryIds(deliveries, id),
+          },
+          stores: webhooks,
+          deliveryIndex: deliveries,
+          clock,
+        }),
       ],
     });
 
@@ -69,6 +105,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     keys,
     agents,
     { name: "investigation-index", start: () => index.start(), stop: async () => { await index.stop(); await lmdb.close(); } },
+    { name: "curiosity-index", start: () => curiosity.start(), stop: () => curiosity.stop() },
+    { name: "delivery-index", start: () => deliveries.start(), stop: () => deliveries.stop() },
     {
       name: "http",
       async start() {

@@ -6,7 +6,11 @@ import { connectNats } from "../../shared/nats/connect.js";
 import { openRuntime } from "../../shared/runtime.js";
 import { runService } from "../../shared/service.js";
 import { loadRunnerConfig } from "./config.js";
-import { engine } from "./engine-adapter.js";
+import { diffFindings, engine } from "./engine-adapter.js";
+import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
+import { previousRunFindings } from "../../shared/curiosity/previous.js";
+import type { CuriosityRecord } from "../../shared/curiosity/record.js";
+import { JsonKv } from "../../shared/nats/kvjson.js";
 import { LivenessMonitor } from "./liveness.js";
 import { Runner } from "./runner.js";
 
@@ -18,6 +22,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   register(life);
   const rt = await openRuntime(nc);
   const agents = new AgentDirectory(rt.buckets.agents, log);
+  const curiosityItems = new JsonKv<CuriosityRecord>(await openCuriosityItems(nc));
   const t = config.INQUEST_PLAN_TIMEOUT;
   const runner = new Runner(
     {
@@ -31,6 +36,9 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       log,
       publicUrl: config.INQUEST_PUBLIC_URL,
       deadlines: { quick: Math.ceil(t / 2), standard: t, deep: t * 2 },
+      // Curiosity runs: findings the item's previous completed run did not report carry new_since_last_run.
+      previousFindings: (record) => previousRunFindings({ items: curiosityItems, investigations: rt.investigations }, record),
+      markNew: (previous, current) => diffFindings(previous, current).map((d) => d.is_new),
     },
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT, maxAttempts: 5 },
   );

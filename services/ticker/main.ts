@@ -1,15 +1,55 @@
-// ticker wiring. This service's capability is not built yet: it connects, provisions, and idles until stopped.
-import { commonEnv, loadConfig } from "../../shared/config.js";
+// Ticker wiring: the curiosity queue's scheduler. Any number of replicas; the one holding the lease runs items.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { AgentDirectory } from "../../shared/agents/directory.js";
+import { systemClock } from "../../shared/clock.js";
+import { CURIOSITY_BUCKETS, openCuriosityItems, openTickerLease } from "../../shared/curiosity/catalog.js";
+import { CuriosityStore } from "../../shared/curiosity/store.js";
 import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime } from "../../shared/runtime.js";
+import { openRuntime, workBacklog } from "../../shared/runtime.js";
 import { runService } from "../../shared/service.js";
+import { engineFreshnessPlanner } from "../runner/engine-adapter.js";
+import { loadTickerConfig } from "./config.js";
+import { LeaderLease } from "./leader.js";
+import { CuriosityTicker } from "./ticker.js";
 
 await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
-  const config = loadConfig(commonEnv, process.env);
+  const config = loadTickerConfig(process.env);
+  const clock = systemClock;
   const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-ticker", log });
   const life = new Lifecycle({ log, nc });
   register(life);
-  await openRuntime(nc);
-  log.info("ticker ready");
+  const rt = await openRuntime(nc);
+  const items = await openCuriosityItems(nc);
+  const leaseKv = await openTickerLease(nc);
+  const agents = new AgentDirectory(rt.buckets.agents, log);
+  const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  let ticker: CuriosityTicker | null = null;
+  const lease = new LeaderLease({ kv: leaseKv, ttlMs: CURIOSITY_BUCKETS.leader.ttl, holder, log, onChange: () => ticker?.kick() });
+  ticker = new CuriosityTicker(
+    {
+      nc,
+      items,
+      isLeader: () => lease.isLeader(),
+      store: new CuriosityStore(items),
+      investigations: rt.investigations,
+      trigger: {
+        js: rt.js,
+        investigations: rt.investigations,
+        idempotency: rt.idempotency,
+        listAgents: async () => agents.list(),
+        planner: engineFreshnessPlanner,
+        backlog: () => workBacklog(rt),
+        maxBacklog: config.INQUEST_MAX_BACKLOG,
+        publicUrl: config.INQUEST_PUBLIC_URL,
+        clock,
+      },
+      clock,
+      log,
+    },
+    { maxIdleMs: 250, sweepMs: 1_000, concurrency: 32 },
+  );
+  await life.start([agents, lease, ticker]);
+  log.info({ holder }, "ticker ready");
 });

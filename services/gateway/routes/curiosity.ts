@@ -1,0 +1,122 @@
+// /v1/curiosity (spec 2.1, 3.3, 4.1; CONTRACT §4): standing questions the ticker runs on a schedule.
+import type { Clock } from "../../../shared/clock.js";
+import type { CuriosityRecord } from "../../../shared/curiosity/record.js";
+import { toItem } from "../../../shared/curiosity/record.js";
+import { checkInterval, newRecord } from "../../../shared/curiosity/schedule.js";
+import { CuriosityCreate, CuriosityItem, CuriosityList, CuriosityListQuery, CuriosityPatch } from "../../../shared/curiosity/schemas.js";
+import type { CuriosityStore } from "../../../shared/curiosity/store.js";
+import { isId, newId } from "../../../shared/ids.js";
+import type { ReadModel } from "../../../shared/readmodel.js";
+import { ErrorBody } from "../../../shared/schemas/common.js";
+import { checker } from "../../../shared/validate.js";
+import { CURIOSITY_PREFIX } from "../curiosity-index.js";
+import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { invalid, noContent, notFound, ok } from "../http/reply.js";
+import type { Reply, Route } from "../http/types.js";
+
+export interface CuriosityRouteDeps {
+  store: CuriosityStore;
+  index: ReadModel<CuriosityRecord>;
+  clock: Clock;
+  /** INQUEST_CURIOSITY_MIN_INTERVAL in milliseconds. */
+  minIntervalMs: number;
+}
+
+const err = (description: string) => ({ description, schema: ErrorBody });
+
+export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
+  const intervalProblem = (interval: string | undefined): Reply | null => {
+    if (interval === undefined) return null;
+    const checked = checkInterval(interval, deps.minIntervalMs);
+    return checked.ok ? null : invalid([{ path: "/interval", message: checked.message }], "the request body is not valid");
+  };
+  return [
+    {
+      method: "GET",
+      path: "/v1/curiosity",
+      access: "curiosity:read",
+      doc: {
+        summary: "List curiosity items, soonest next_run_at first",
+        tags: ["curiosity"],
+        query: CuriosityListQuery,
+        responses: { 200: { description: "A page", schema: CuriosityList }, 400: err("Bad limit or cursor") },
+      },
+      async handle(ctx) {
+        const page = parsePage(ctx.query, CURIOSITY_PREFIX);
+        if (isReply(page)) return page;
+        await deps.index.catchUp();
+        const result = deps.index.page(CURIOSITY_PREFIX, { after: page.after, limit: page.limit, reverse: false });
+        return ok({ items: result.items.map(toItem), next_cursor: encodeCursor(result.next) });
+      },
+    },
+    {
+      method: "POST",
+      path: "/v1/curiosity",
+      access: "curiosity:write",
+      body: checker(CuriosityCreate),
+      doc: {
+        summary: "Create a curiosity item (first run at first_run_at, or now)",
+        tags: ["curiosity"],
+        responses: { 201: { description: "Created", schema: CuriosityItem }, 400: err("Validation error") },
+      },
+      async handle(ctx) {
+        const body = ctx.body as CuriosityCreate;
+        const problem = intervalProblem(body.interval);
+        if (problem) return problem;
+        const now = deps.clock.now();
+        const record = newRecord(newId("cur", now), body, ctx.auth?.id ?? null, now);
+        await deps.store.create(record);
+        return ok(toItem(record), 201);
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/curiosity/:id",
+      access: "curiosity:read",
+      doc: {
+        summary: "Read a curiosity item",
+        tags: ["curiosity"],
+        responses: { 200: { description: "The item", schema: CuriosityItem }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const id = ctx.params.id as string;
+        const record = isId(id, "cur") ? await deps.store.get(id) : null;
+        return record ? ok(toItem(record)) : notFound("curiosity item");
+      },
+    },
+    {
+      method: "PATCH",
+      path: "/v1/curiosity/:id",
+      access: "curiosity:write",
+      body: checker(CuriosityPatch),
+      doc: {
+        summary: "Change a curiosity item: interval or first_run_at re-queue it, active pauses or resumes it",
+        tags: ["curiosity"],
+        responses: { 200: { description: "The updated item", schema: CuriosityItem }, 400: err("Validation error"), 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const body = ctx.body as CuriosityPatch;
+        const problem = intervalProblem(body.interval);
+        if (problem) return problem;
+        const id = ctx.params.id as string;
+        if (!isId(id, "cur")) return notFound("curiosity item");
+        const outcome = await deps.store.patch(id, body, deps.clock.now());
+        return outcome.kind === "gone" ? notFound("curiosity item") : ok(toItem(outcome.record));
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/v1/curiosity/:id",
+      access: "curiosity:write",
+      doc: {
+        summary: "Delete a curiosity item for good (investigations it triggered stay)",
+        tags: ["curiosity"],
+        responses: { 204: { description: "Deleted" }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const id = ctx.params.id as string;
+        return isId(id, "cur") && (await deps.store.remove(id)) ? noContent() : notFound("curiosity item");
+      },
+    },
+  ];
+}

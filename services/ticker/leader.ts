@@ -1,0 +1,108 @@
+// Leader election on a KV bucket with a TTL (ENGINEERING.md): `create()` acquires the lease, `update(revision)`
+// every ttl/3 holds it, and the key expires ttl after the holder's last renewal. nats-server 2.9 sends no watch
+// event when a key expires, so followers poll `create()`. A leader that cannot renew within the ttl (lost CAS,
+// NATS unreachable, a stalled event loop) stops leading at once. Leading is an optimisation, not the safety net:
+// the compare-and-set on each item and the idempotent trigger keep two overlapping leaders from firing a run twice.
+import type { KV } from "@nats-io/kv";
+import { sleep } from "../../shared/clock.js";
+import { LEADER_KEY } from "../../shared/curiosity/catalog.js";
+import type { Component } from "../../shared/lifecycle.js";
+import type { Logger } from "../../shared/log.js";
+import { encodeJson, isCasConflict } from "../../shared/nats/kvjson.js";
+
+export interface LeaseHolder {
+  holder: string;
+  pid: number;
+  acquired_at: string;
+}
+
+export interface LeaderLeaseOptions {
+  kv: KV;
+  /** The bucket's ttl in milliseconds. */
+  ttlMs: number;
+  holder: string;
+  log: Logger;
+  onChange?(leading: boolean): void;
+}
+
+export class LeaderLease implements Component {
+  readonly name = "leader-lease";
+  private revision: number | null = null;
+  /** Monotonic time (performance.now) of the last successful acquire or renewal. */
+  private heldSince = 0;
+  private acquiredAt = "";
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly opts: LeaderLeaseOptions) {}
+
+  /** Whether this process holds the lease now, with a margin before it could have expired. */
+  isLeader(): boolean {
+    return this.revision !== null && performance.now() - this.heldSince < this.opts.ttlMs * 0.8;
+  }
+
+  async start(): Promise<void> {
+    await this.attempt();
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    await this.loop;
+    const revision = this.revision;
+    if (revision !== null) {
+      this.lose("stopping");
+      // Hand over at once instead of letting the key expire.
+      await this.opts.kv.delete(LEADER_KEY, { previousSeq: revision }).catch(() => undefined);
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      await sleep(Math.max(50, Math.floor(this.opts.ttlMs / 3)), this.abort.signal);
+      if (!this.stopped) await this.attempt();
+    }
+  }
+
+  private async attempt(): Promise<void> {
+    const { kv, log } = this.opts;
+    try {
+      if (this.revision === null) {
+        this.acquiredAt = new Date().toISOString();
+        const revision = await kv.create(LEADER_KEY, this.value());
+        this.revision = revision;
+        this.heldSince = performance.now();
+        log.info({ holder: this.opts.holder }, "ticker leadership acquired");
+        this.opts.onChange?.(true);
+      } else {
+        if (!this.isLeader()) return this.lose("renewal overdue");
+        this.revision = await kv.update(LEADER_KEY, this.value(), this.revision);
+        this.heldSince = performance.now();
+      }
+    } catch (err) {
+      if (this.revision === null) {
+        if (!isCasConflict(err)) log.warn({ err }, "could not try to acquire ticker leadership");
+      } else if (isCasConflict(err)) {
+        this.lose("another ticker holds the lease");
+      } else {
+        log.warn({ err }, "could not renew ticker leadership");
+        if (!this.isLeader()) this.lose("renewal overdue");
+      }
+    }
+  }
+
+  private lose(reason: string): void {
+    if (this.revision === null) return;
+    this.revision = null;
+    const level = reason === "stopping" ? "info" : "warn";
+    this.opts.log[level]({ holder: this.opts.holder, reason }, reason === "stopping" ? "ticker leadership released" : "ticker leadership lost");
+    this.opts.onChange?.(false);
+  }
+
+  private value(): Uint8Array {
+    const v: LeaseHolder = { holder: this.opts.holder, pid: process.pid, acquired_at: this.acquiredAt };
+    return encodeJson(v);
+  }
+}

@@ -1,0 +1,101 @@
+// One item, one step forward: claim a due run, trigger its investigation (the same path as
+// POST /v1/investigations), and re-queue the item once that investigation ends. Every step re-reads the
+// item and is safe to repeat: the claim is a compare-and-set, and the trigger's idempotency key is the
+// run's trigger id, so a ticker that crashed between trigger and bookkeeping (or two leaders at once)
+// ends with the one investigation of that run.
+import type { Clock } from "../../shared/clock.js";
+import { CURIOSITY_IDEMPOTENCY_SCOPE, runTriggerId, type CuriosityRecord, type InFlightRun } from "../../shared/curiosity/record.js";
+import { isDue, nextAction } from "../../shared/curiosity/schedule.js";
+import type { CuriosityStore } from "../../shared/curiosity/store.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import { triggerInvestigation, type TriggerDeps } from "../../shared/investigations/trigger.js";
+import type { Logger } from "../../shared/log.js";
+import type { JsonKv } from "../../shared/nats/kvjson.js";
+import { isTerminal } from "../../shared/schemas/investigation.js";
+
+export interface RunDeps {
+  store: CuriosityStore;
+  trigger: TriggerDeps;
+  investigations: JsonKv<InvestigationRecord>;
+  clock: Clock;
+  log: Logger;
+}
+
+export type StepOutcome =
+  | { kind: "idle" }
+  | { kind: "gone" }
+  | { kind: "running"; investigationId: string }
+  | { kind: "finished"; record: CuriosityRecord }
+  /** The trigger could not queue (backlog over its limit): try again at `at`. */
+  | { kind: "retry"; at: number };
+
+const CONFLICT_RETRY_MS = 30_000;
+
+export async function advanceItem(deps: RunDeps, id: string, again = true): Promise<StepOutcome> {
+  const now = deps.clock.now();
+  let record = await deps.store.get(id);
+  if (!record) return { kind: "gone" };
+  let action = nextAction(record, now);
+  if (action.kind === "claim") {
+    const claimed = await deps.store.claim(id, now);
+    if (claimed.kind === "gone") return { kind: "gone" };
+    record = claimed.record;
+    action = nextAction(record, now);
+    if (claimed.kind === "changed") deps.log.debug({ curiosity_id: id, run: record.internal.in_flight?.run }, "run claimed");
+  }
+  if (action.kind === "trigger") {
+    const triggered = await triggerRun(deps, record, action.run);
+    if (triggered.kind !== "queued") return triggered.outcome;
+    const attached = await deps.store.attach(id, action.run.run, triggered.investigationId);
+    if (attached.kind === "gone") return { kind: "gone" };
+    record = attached.record;
+    action = nextAction(record, now);
+  }
+  if (action.kind !== "watch") return { kind: "idle" };
+  const watched = await watchRun(deps, id, action.run, action.investigationId);
+  // A run that ended long after its successor fell due: start that one now rather than on the next pass.
+  if (watched.kind === "finished" && again && isDue(watched.record, deps.clock.now())) return advanceItem(deps, id, false);
+  return watched;
+}
+
+async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightRun): Promise<{ kind: "queued"; investigationId: string } | { kind: "not_queued"; outcome: StepOutcome }> {
+  const triggerId = runTriggerId(record.id, run.run);
+  const outcome = await triggerInvestigation(deps.trigger, {
+    request: run.request,
+    idempotencyKey: triggerId,
+    idempotencyScope: CURIOSITY_IDEMPOTENCY_SCOPE,
+    ownerKeyId: record.internal.owner_key_id,
+    context: { trigger_source: "curiosity", trigger_id: triggerId, curiosity_id: record.id, inbound_endpoint_id: null },
+  });
+  const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
+  switch (outcome.kind) {
+    case "queued":
+      log.info({ investigation_id: outcome.investigationId, replayed: outcome.replayed }, "curiosity run triggered");
+      return { kind: "queued", investigationId: outcome.investigationId };
+    case "rate_limited":
+      log.warn({ retry_after_s: outcome.retryAfterSeconds }, "backlog over its limit; the run waits");
+      return { kind: "not_queued", outcome: { kind: "retry", at: deps.clock.now() + outcome.retryAfterSeconds * 1000 } };
+    case "conflict":
+      // Cannot happen while the claimed request is replayed as stored; say so loudly rather than fire twice.
+      log.error("idempotency record of this run holds another request; not triggering");
+      return { kind: "not_queued", outcome: { kind: "retry", at: deps.clock.now() + CONFLICT_RETRY_MS } };
+    default:
+      return assertNever(outcome);
+  }
+}
+
+async function watchRun(deps: RunDeps, id: string, run: number, investigationId: string): Promise<StepOutcome> {
+  const found = await deps.investigations.get(investigationId);
+  const inv = found?.value ?? null;
+  if (inv && !isTerminal(inv.status)) return { kind: "running", investigationId };
+  if (!inv) deps.log.warn({ curiosity_id: id, investigation_id: investigationId }, "the investigation of a curiosity run is gone; counting the run as ended now");
+  const now = deps.clock.now();
+  const endedAt = inv?.completed_at ? Date.parse(inv.completed_at) : now;
+  const finished = await deps.store.finish(id, run, { investigationId, endedAt, completed: inv?.status === "completed" }, now);
+  if (finished.kind === "gone") return { kind: "gone" };
+  return { kind: "finished", record: finished.record };
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
+}

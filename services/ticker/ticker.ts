@@ -1,0 +1,176 @@
+// The curiosity ticker: keeps a live copy of the items (KV watch) and, while it leads, gives each item the
+// step it is owed (runs.ts): due runs are claimed and triggered as soon as their time comes (the loop sleeps
+// exactly until the next due time, at most `maxIdleMs`), runs in flight are checked when their investigation
+// announces a terminal state and on a slow sweep (an event missed across a leadership change).
+import type { KV } from "@nats-io/kv";
+import type { NatsConnection, Subscription } from "@nats-io/transport-node";
+import type { CuriosityRecord } from "../../shared/curiosity/record.js";
+import { msUntilDue, nextAction } from "../../shared/curiosity/schedule.js";
+import type { Component } from "../../shared/lifecycle.js";
+import { followBucket, type Follower } from "../../shared/nats/follow.js";
+import { decodeJson } from "../../shared/nats/kvjson.js";
+import { advanceItem, type RunDeps } from "./runs.js";
+
+export interface TickerDeps extends RunDeps {
+  nc: NatsConnection;
+  items: KV;
+  isLeader(): boolean;
+}
+
+export interface TickerOptions {
+  /** Longest sleep between passes. */
+  maxIdleMs: number;
+  /** How often runs in flight are checked when no event said they ended. */
+  sweepMs: number;
+  /** Items stepped at once; the rest wait for the next pass (which a finished step starts at once). */
+  concurrency: number;
+}
+
+const TERMINAL_EVENTS = new Set(["investigation.completed", "investigation.failed", "investigation.cancelled"]);
+
+export class CuriosityTicker implements Component {
+  readonly name = "curiosity-ticker";
+  private items = new Map<string, CuriosityRecord>();
+  private busy = new Set<string>();
+  private retryAt = new Map<string, number>();
+  private woken = new Set<string>();
+  private pending = new Set<Promise<void>>();
+  private follower: Follower | null = null;
+  private events: Subscription | null = null;
+  private loop: Promise<void> | null = null;
+  private stopped = false;
+  private lastSweep = 0;
+  private applied = 0;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly deps: TickerDeps, private readonly opts: TickerOptions) {}
+
+  async start(): Promise<void> {
+    await this.follow();
+    this.events = this.deps.nc.subscribe("events.investigation.*", { callback: (_err, msg) => this.onEvent(msg.subject, msg.data) });
+    this.loop = this.run();
+  }
+
+  /** Keeps the local copy of the items current, without running passes (start() does both). */
+  async follow(): Promise<void> {
+    this.follower = await followBucket<CuriosityRecord>(this.deps.items, this.deps.log, (key, revision, value) => {
+      if (value) this.items.set(key, value);
+      else this.items.delete(key);
+      this.applied = Math.max(this.applied, revision);
+      this.kick();
+    });
+    await this.follower.ready;
+  }
+
+  /** Resolves once the local copy holds every change the bucket had when called (or after `timeoutMs`). */
+  async synced(timeoutMs = 2_000): Promise<void> {
+    const head = (await this.deps.items.status()).streamInfo.state.last_seq;
+    const deadline = performance.now() + timeoutMs;
+    while (this.applied < head && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.kick();
+    await this.loop;
+    await Promise.all([...this.pending]);
+    this.events?.unsubscribe();
+    await this.follower?.stop();
+  }
+
+  /** Wakes the loop now (leadership acquired, an item changed, a run ended). */
+  kick(): void {
+    this.wake?.();
+  }
+
+  /**
+   * One pass: starts the step each item is owed and resolves when those steps are done. Runs in flight are
+   * only looked at when their investigation announced its end, on the sweep, or when `sweep` is true.
+   */
+  async tick(sweep = false): Promise<void> {
+    if (this.stopped || !this.deps.isLeader()) return;
+    const now = this.deps.clock.now();
+    const sweepNow = sweep || performance.now() - this.lastSweep >= this.opts.sweepMs;
+    if (sweepNow) {
+      this.lastSweep = performance.now();
+      for (const id of this.woken) if (!this.items.has(id)) this.woken.delete(id);
+    }
+    const work: Array<Promise<void>> = [];
+    for (const [id, record] of this.items) {
+      if (this.busy.size >= this.opts.concurrency) break;
+      if (this.busy.has(id) || (this.retryAt.get(id) ?? 0) > now) continue;
+      const action = nextAction(record, now);
+      if (action.kind === "none") continue;
+      if (action.kind === "watch" && !sweepNow && !this.woken.has(id)) continue;
+      this.woken.delete(id);
+      work.push(this.advance(id));
+    }
+    await Promise.all(work);
+  }
+
+  private advance(id: string): Promise<void> {
+    this.busy.add(id);
+    const job = (async () => {
+      try {
+        const outcome = await advanceItem(this.deps, id);
+        if (outcome.kind === "retry") this.retryAt.set(id, outcome.at);
+        else this.retryAt.delete(id);
+      } catch (err) {
+        this.deps.log.error({ err, curiosity_id: id }, "curiosity step failed; retrying shortly");
+        this.retryAt.set(id, this.deps.clock.now() + 1_000);
+      } finally {
+        this.busy.delete(id);
+      }
+    })();
+    this.pending.add(job);
+    void job.finally(() => {
+      this.pending.delete(job);
+      this.kick();
+    });
+    return job;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.tick().catch((err: unknown) => this.deps.log.error({ err }, "curiosity pass failed"));
+      await this.sleep(this.deps.isLeader() ? this.untilNextDue() : this.opts.maxIdleMs);
+    }
+  }
+
+  private untilNextDue(): number {
+    const now = this.deps.clock.now();
+    let wait = this.opts.maxIdleMs;
+    for (const [id, record] of this.items) {
+      if (this.busy.has(id)) continue;
+      const retry = this.retryAt.get(id);
+      const due = retry !== undefined && retry > now ? retry - now : msUntilDue(record, now);
+      if (due !== null) wait = Math.min(wait, due);
+    }
+    return Math.max(5, wait);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private onEvent(subject: string, data: Uint8Array): void {
+    const type = subject.slice("events.".length);
+    if (!TERMINAL_EVENTS.has(type)) return;
+    try {
+      const event = decodeJson<{ data?: { context?: { curiosity_id?: unknown } } }>(data);
+      const id = event.data?.context?.curiosity_id;
+      if (typeof id !== "string") return;
+      this.woken.add(id);
+      this.kick();
+    } catch {
+      // Not ours to judge; the sweep covers it.
+    }
+  }
+}

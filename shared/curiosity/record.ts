@@ -1,0 +1,68 @@
+// The stored curiosity item: the public item (CONTRACT §4) plus the ticker's bookkeeping, never shown.
+import type { TriggerRequest } from "../investigations/trigger.js";
+import type { Depth, Scope } from "../schemas/common.js";
+import type { CuriosityItem } from "./schemas.js";
+
+/** The run a ticker has claimed and not yet finished. */
+export interface InFlightRun {
+  /** Run number (from 1): the trigger id is `<item id>:<run>`. */
+  run: number;
+  claimed_at: string;
+  /** The request as it was when the run was claimed, so a retried trigger sends the identical body. */
+  request: TriggerRequest;
+  /** Null until the trigger answered (a ticker that crashed in between retries with the same key). */
+  investigation_id: string | null;
+  /** A PATCH of first_run_at during the run pins next_run_at: the end of the run leaves it alone. */
+  keep_next_run_at: boolean;
+}
+
+export interface CuriosityRecord {
+  id: string;
+  query: string;
+  interval: string;
+  scope: Scope | null;
+  depth: Depth;
+  first_run_at: string;
+  active: boolean;
+  next_run_at: string;
+  created_at: string;
+  updated_at: string;
+  last_run_at: string | null;
+  last_investigation_id: string | null;
+  run_count: number;
+  internal: {
+    /** The API key that created the item: the owner of the investigations it triggers. */
+    owner_key_id: string | null;
+    in_flight: InFlightRun | null;
+    /** What next_run_at counts from: first_run_at (until a run ends after it was set) or the last run's end. */
+    anchor: "first_run_at" | "last_run";
+    /** The latest run that completed (not failed or cancelled): what "new since last run" compares with. */
+    last_completed_investigation_id: string | null;
+  };
+}
+
+export function toItem(r: CuriosityRecord): CuriosityItem {
+  return {
+    id: r.id,
+    query: r.query,
+    interval: r.interval,
+    scope: r.scope,
+    depth: r.depth,
+    first_run_at: r.first_run_at,
+    active: r.active,
+    next_run_at: r.next_run_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    last_run_at: r.last_run_at,
+    last_investigation_id: r.last_investigation_id,
+    run_count: r.run_count,
+  };
+}
+
+/** CONTRACT §4: `context.trigger_id` of run `run` (from 1) of item `id`. */
+export function runTriggerId(id: string, run: number): string {
+  return `${id}:${run}`;
+}
+
+/** The idempotency scope of curiosity triggers: the trigger id is the key within it. */
+export const CURIOSITY_IDEMPOTENCY_SCOPE = "curiosity";

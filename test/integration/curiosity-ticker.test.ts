@@ -1,0 +1,290 @@
+// The ticker's rules in-process against a real nats-server, with a fake clock driving time: due runs fire at
+// their time and only then, one run in flight, re-queue at end + interval on every terminal state, pause,
+// delete, crash recovery without duplicates or a backlog, and two tickers working at once.
+import { test } from "tap";
+import type { NatsConnection } from "@nats-io/transport-node";
+import pino from "pino";
+import { iso, type Clock } from "../../shared/clock.js";
+import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
+import { CURIOSITY_IDEMPOTENCY_SCOPE, runTriggerId, type CuriosityRecord } from "../../shared/curiosity/record.js";
+import { newRecord } from "../../shared/curiosity/schedule.js";
+import type { CuriosityCreate } from "../../shared/curiosity/schemas.js";
+import { CuriosityStore } from "../../shared/curiosity/store.js";
+import { newId } from "../../shared/ids.js";
+import { cancelInvestigation } from "../../shared/investigations/cancel.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import { triggerInvestigation, type TriggerDeps } from "../../shared/investigations/trigger.js";
+import { openRuntime, type Runtime } from "../../shared/runtime.js";
+import { CuriosityTicker } from "../../services/ticker/ticker.js";
+import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+
+const T0 = Date.parse("2026-11-22T10:00:00.000Z");
+const S = 1000;
+const log = pino({ level: "silent" });
+
+let nats: NatsServer;
+let nc: NatsConnection;
+let rt: Runtime;
+let store: CuriosityStore;
+let now = T0;
+const clock: Clock = { now: () => now };
+const tickers: CuriosityTicker[] = [];
+
+function triggerDeps(overrides: Partial<TriggerDeps> = {}): TriggerDeps {
+  return {
+    js: rt.js,
+    investigations: rt.investigations,
+    idempotency: rt.idempotency,
+    listAgents: async () => [],
+    planner: { tablesFor: () => ["processes"], ttlSeconds: () => 3600 },
+    backlog: async () => 0,
+    maxBacklog: 1000,
+    publicUrl: "http://inquest.test",
+    clock,
+    ...overrides,
+  };
+}
+
+async function ticker(trigger: TriggerDeps = triggerDeps()): Promise<CuriosityTicker> {
+  const items = await openCuriosityItems(nc);
+  const t = new CuriosityTicker(
+    { nc, items, isLeader: () => true, store, investigations: rt.investigations, trigger, clock, log },
+    { maxIdleMs: 250, sweepMs: 60_000, concurrency: 32 },
+  );
+  await t.follow();
+  tickers.push(t);
+  return t;
+}
+
+/** One pass of the ticker at the current fake time, after its copy of the items caught up. */
+async function pass(t: CuriosityTicker): Promise<void> {
+  await t.synced();
+  await t.tick(true);
+}
+
+async function createItem(body: Partial<CuriosityCreate> = {}): Promise<CuriosityRecord> {
+  const record = newRecord(newId("cur", now), { query: "any cryptominers?", interval: "10s", ...body }, "key_test", now);
+  await store.create(record);
+  return record;
+}
+
+async function runsOf(curiosityId: string): Promise<InvestigationRecord[]> {
+  const all = await rt.investigations.values();
+  return all.filter((r) => r.context.curiosity_id === curiosityId).sort((a, b) => (a.context.trigger_id ?? "").localeCompare(b.context.trigger_id ?? ""));
+}
+
+async function endRun(id: string, status: "completed" | "failed", endedAt: number): Promise<void> {
+  await rt.investigations.update(id, (r) => ({ ...r, status, completed_at: iso(endedAt) }));
+}
+
+test("setup", async () => {
+  nats = await startNats();
+  nc = await connectTo(nats.url);
+  rt = await openRuntime(nc);
+  store = new CuriosityStore(await openCuriosityItems(nc));
+});
+
+test("a due item triggers an investigation exactly as the trigger endpoint would, at its time and not before", async (t) => {
+  now = T0;
+  const tk = await ticker();
+  const item = await createItem({ first_run_at: iso(T0 + 10 * S), depth: "quick", scope: { type: "selector", filter: { tags: { env: "prod" } } } });
+  await pass(tk);
+  now = T0 + 10 * S - 1;
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 0, "nothing before next_run_at");
+  now = T0 + 10 * S;
+  await pass(tk);
+  const runs = await runsOf(item.id);
+  t.equal(runs.length, 1, "one investigation at next_run_at");
+  const inv = runs[0] as InvestigationRecord;
+  t.equal(inv.status, "queued");
+  t.equal(inv.query, "any cryptominers?");
+  t.equal(inv.depth, "quick");
+  t.equal(inv.mode, "auto");
+  t.same(inv.scope, { type: "selector", filter: { tags: { env: "prod" } } });
+  t.same(inv.context, { trigger_source: "curiosity", trigger_id: `${item.id}:1`, curiosity_id: item.id, inbound_endpoint_id: null });
+  t.equal(inv.started_at, iso(T0 + 10 * S));
+  t.ok(inv.freshness, "freshness computed as for an auto-mode trigger");
+  t.equal(inv.internal.owner_key_id, "key_test", "owned by the key that created the item");
+  const idem = await rt.idempotency.keys(`${CURIOSITY_IDEMPOTENCY_SCOPE}.*`);
+  t.ok(idem.length >= 1, "the run went through the trigger's idempotency, keyed by its trigger id");
+  const queuedWork = (await rt.jsm.streams.info("INQ_WORK")).state.messages;
+  t.ok(queuedWork >= 1, "work queued for a runner");
+  const stored = await store.get(item.id);
+  t.equal(stored?.internal.in_flight?.investigation_id, inv.investigation_id);
+  t.equal(stored?.run_count, 0, "run_count counts finished runs");
+});
+
+test("one run in flight; when it ends (completed, failed or cancelled) next_run_at = end + interval", async (t) => {
+  now = T0 + 100 * S;
+  const tk = await ticker();
+  const item = await createItem();
+  await pass(tk);
+  const [first] = await runsOf(item.id);
+  now += 1000 * S;
+  await pass(tk);
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 1, "no second run while the first is in flight, however late");
+
+  const end1 = now - 500 * S;
+  await endRun(first?.investigation_id as string, "completed", end1);
+  await pass(tk);
+  let r = await store.get(item.id);
+  t.equal(r?.run_count, 1);
+  t.equal(r?.last_run_at, iso(end1));
+  t.equal(r?.last_investigation_id, first?.investigation_id);
+  t.equal(r?.next_run_at, iso(end1 + 10 * S), "end time + interval, not detection time + interval");
+  t.equal((await runsOf(item.id)).length, 2, "already overdue by then: the next run fired in the same pass");
+  t.equal((await store.get(item.id))?.internal.in_flight?.run, 2);
+
+  const second = (await runsOf(item.id))[1] as InvestigationRecord;
+  t.equal(second.context.trigger_id, `${item.id}:2`);
+  const end2 = now + 2 * S;
+  now = end2;
+  await endRun(second.investigation_id, "failed", end2);
+  await pass(tk);
+  r = await store.get(item.id);
+  t.equal(r?.run_count, 2, "a failed run ends the run too");
+  t.equal(r?.next_run_at, iso(end2 + 10 * S));
+  now = end2 + 10 * S - 1;
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 2, "not due yet");
+  now = end2 + 10 * S;
+  await pass(tk);
+  const third = (await runsOf(item.id))[2] as InvestigationRecord;
+  t.equal(third.context.trigger_id, `${item.id}:3`);
+  now += 3 * S;
+  const cancelled = await cancelInvestigation({ nc, js: rt.js, investigations: rt.investigations, clock, publicUrl: "http://inquest.test" }, third.investigation_id);
+  t.same(cancelled, { kind: "done", ok: true, status: "cancelled" });
+  await pass(tk);
+  r = await store.get(item.id);
+  t.equal(r?.run_count, 3, "a cancelled run ends the run too");
+  t.equal(r?.next_run_at, iso(now + 10 * S));
+  t.equal(r?.last_investigation_id, third.investigation_id);
+});
+
+test("a paused item is not triggered; resuming runs it once", async (t) => {
+  now = T0 + 5000 * S;
+  const tk = await ticker();
+  const item = await createItem({ first_run_at: iso(now + S), active: false });
+  now += 60 * S;
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 0, "created paused: never triggered");
+  await store.patch(item.id, { active: true }, now);
+  await pass(tk);
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 1, "resumed: one run");
+  const [run] = await runsOf(item.id);
+  await store.patch(item.id, { active: false }, now);
+  await endRun(run?.investigation_id as string, "completed", now);
+  await pass(tk);
+  t.equal((await store.get(item.id))?.run_count, 1, "the run in flight when paused is still counted");
+  now += 3600 * S;
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 1, "paused: nothing more");
+});
+
+test("an item deleted while its run is in flight is simply gone; its investigation is untouched", async (t) => {
+  now = T0 + 9000 * S;
+  const tk = await ticker();
+  const item = await createItem();
+  await pass(tk);
+  const [run] = await runsOf(item.id);
+  t.equal(await store.remove(item.id), true);
+  await endRun(run?.investigation_id as string, "completed", now);
+  now += 60 * S;
+  await pass(tk);
+  await pass(tk);
+  t.equal(await store.get(item.id), null, "not resurrected by the end of its run");
+  const after = await runsOf(item.id);
+  t.equal(after.length, 1, "no further run");
+  t.equal(after[0]?.status, "completed", "the investigation stays as it was");
+});
+
+test("a ticker that died after claiming, or after triggering, leaves one investigation for the run", async (t) => {
+  now = T0 + 20_000 * S;
+  // Died after the claim, before the trigger.
+  const a = await createItem();
+  await store.claim(a.id, now);
+  // Died after the trigger, before recording the investigation on the item (the bookkeeping step).
+  const b = await createItem();
+  await store.claim(b.id, now);
+  const claimed = (await store.get(b.id))?.internal.in_flight;
+  const triggerId = runTriggerId(b.id, 1);
+  const first = await triggerInvestigation(triggerDeps(), {
+    request: claimed?.request ?? { query: "?" },
+    idempotencyKey: triggerId,
+    idempotencyScope: CURIOSITY_IDEMPOTENCY_SCOPE,
+    ownerKeyId: "key_test",
+    context: { trigger_source: "curiosity", trigger_id: triggerId, curiosity_id: b.id, inbound_endpoint_id: null },
+  });
+  // The item was edited in between: the retried run still sends the request it claimed.
+  await store.patch(b.id, { query: "a different question now" }, now);
+  now += 3600 * S;
+  const tk = await ticker();
+  await pass(tk);
+  await pass(tk);
+  const runsA = await runsOf(a.id);
+  t.equal(runsA.length, 1, "claimed but never triggered: triggered once on recovery");
+  t.equal(runsA[0]?.context.trigger_id, `${a.id}:1`);
+  const runsB = await runsOf(b.id);
+  t.equal(runsB.length, 1, "triggered but not recorded: the same investigation, not a second one");
+  t.equal(runsB[0]?.investigation_id, first.kind === "queued" ? first.investigationId : "?");
+  t.equal((await store.get(b.id))?.internal.in_flight?.investigation_id, runsB[0]?.investigation_id);
+  t.equal(runsB[0]?.query, "any cryptominers?", "the claimed request, not the later edit");
+});
+
+test("a ticker down for many intervals fires one run on recovery, not a backlog", async (t) => {
+  now = T0 + 30_000 * S;
+  const item = await createItem({ interval: "10s" });
+  now += 10_000 * S;
+  const tk = await ticker();
+  for (let i = 0; i < 5; i++) await pass(tk);
+  t.equal((await runsOf(item.id)).length, 1);
+});
+
+test("two tickers working at once never trigger one run twice", async (t) => {
+  now = T0 + 50_000 * S;
+  const items = await Promise.all(Array.from({ length: 15 }, () => createItem({ interval: "10s" })));
+  const [a, b] = [await ticker(), await ticker()];
+  await Promise.all([a.synced(), b.synced()]);
+  for (let round = 0; round < 3; round++) {
+    await Promise.all([a.tick(true), b.tick(true), a.tick(true), b.tick(true)]);
+    for (const item of items) {
+      const runs = await runsOf(item.id);
+      const last = runs[runs.length - 1];
+      if (last && last.status === "queued") await endRun(last.investigation_id, "completed", now);
+    }
+    await Promise.all([a.tick(true), b.tick(true)]);
+    now += 10 * S;
+    await Promise.all([a.synced(), b.synced()]);
+  }
+  for (const item of items) {
+    const ids = (await runsOf(item.id)).map((r) => r.context.trigger_id);
+    t.same(ids, [...new Set(ids)], `${item.id}: every trigger id once`);
+    t.same(ids, ids.map((_, i) => `${item.id}:${i + 1}`), "run numbers consecutive from 1");
+  }
+});
+
+test("a full backlog makes the run wait, then it fires once", async (t) => {
+  now = T0 + 90_000 * S;
+  const deps = triggerDeps({ maxBacklog: 0 });
+  const tk = await ticker(deps);
+  const item = await createItem();
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 0, "refused while the backlog is full");
+  t.equal((await store.get(item.id))?.internal.in_flight?.run, 1, "the run stays claimed");
+  deps.maxBacklog = 1000;
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 0, "waits for the trigger's Retry-After");
+  now += 5 * S;
+  await pass(tk);
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 1);
+});
+
+test("teardown", async () => {
+  for (const t of tickers) await t.stop();
+  await nc.close();
+  await nats.stop();
+});
