@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server build run test check typecheck bench calibrate openapi clean
+.PHONY: help deps nats-server build run test check typecheck bench calibrate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
@@ -12,6 +12,7 @@ help:
 	@echo "make bench      benchmarks; results in bench/results.md"
 	@echo "make calibrate  recompute the detection calibration table from scenarios/"
 	@echo "make openapi    regenerate openapi.json"
+	@echo "make lock       update package-lock.json after a dependency change"
 
 $(STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -47,6 +48,12 @@ calibrate: build
 
 openapi: deps build
 	PATH="$$PATH:/usr/sbin" node dist/scripts/openapi.js
+
+# After changing dependencies: update the lock so that `npm ci` accepts it (see scripts/prune-lock.mjs).
+lock:
+	npm install --no-audit --no-fund
+	node scripts/prune-lock.mjs
+	@touch $(STAMP)
 
 clean:
 	rm -rf dist data
