@@ -68,6 +68,16 @@ test("404 for unknown routes and 405 for a known path with another method, with 
   t.match(na.headers.get("allow") ?? "", /GET/);
 });
 
+test("malformed ids are a 404 with the error body, never a 500", async (t) => {
+  for (const path of ["/v1/investigations/a*b", "/v1/investigations/%20x", "/v1/investigations/inv_short", "/v1/investigations/cur_01ARZ3NDEKTSV4RRFFQ69G5FAV"]) {
+    for (const method of ["GET", "DELETE"]) {
+      const r = await api(stack.baseUrl, method, path, { key: stack.key });
+      t.equal(r.status, 404, `${method} ${path}`);
+      t.equal(r.json?.error?.code, "not_found");
+    }
+  }
+});
+
 test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema violations", async (t) => {
   const k = stack.key;
   const text = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, rawBody: "query=x", headers: { "content-type": "text/plain" } });

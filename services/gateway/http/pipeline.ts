@@ -2,6 +2,7 @@
 // media type (415), size (413), JSON (400), schema (400), handler. Unexpected errors become 503 when
 // NATS is unreachable (nothing was half-written) and 500 otherwise, never a stack trace.
 import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
+import { isId } from "../../../shared/ids.js";
 import type { Logger } from "../../../shared/log.js";
 import { fail } from "./reply.js";
 import type { Router } from "./router.js";
@@ -55,6 +56,9 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
     auth = match ? await deps.auth.authenticate(match[1] as string) : null;
     if (!auth) return fail(401, "unauthorized", "a valid API key is required: Authorization: Bearer <API_KEY>", undefined, { "www-authenticate": "Bearer" });
     if (!auth.scopes.includes(route.access)) return fail(403, "forbidden", `this API key lacks the ${route.access} scope`);
+  }
+  for (const [name, prefix] of Object.entries(route.ids ?? {})) {
+    if (!isId(params[name] ?? "", prefix)) return fail(404, "not_found", `no ${name} ${JSON.stringify(params[name] ?? "")}: ids look like ${prefix}_<26 characters>`);
   }
   const query = new URLSearchParams(req.query);
   if (route.rawBody) {

@@ -2,6 +2,7 @@
 import type { TSchema } from "typebox";
 import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
 import type { ApiScope } from "../../../shared/auth/scopes.js";
+import type { IdPrefix } from "../../../shared/ids.js";
 import type { Checker } from "../../../shared/validate.js";
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT" | "HEAD" | "OPTIONS";
@@ -48,6 +49,8 @@ export interface Route {
   method: Method;
   /** Path with `:param` segments, e.g. /v1/investigations/:id */
   path: string;
+  /** Path parameters that are ids of a kind: a malformed one is a 404 before the handler runs. */
+  ids?: Record<string, IdPrefix>;
   /** Required scope; `public` routes take no API key (health, inbound receiver). */
   access: ApiScope | "public";
   /** Validates the JSON body; routes without it take no body. */

@@ -5,7 +5,7 @@ import { toItem } from "../../../shared/curiosity/record.js";
 import { checkInterval, newRecord } from "../../../shared/curiosity/schedule.js";
 import { CuriosityCreate, CuriosityItem, CuriosityList, CuriosityListQuery, CuriosityPatch } from "../../../shared/curiosity/schemas.js";
 import type { CuriosityStore } from "../../../shared/curiosity/store.js";
-import { isId, newId } from "../../../shared/ids.js";
+import { newId } from "../../../shared/ids.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
 import { checker } from "../../../shared/validate.js";
@@ -72,6 +72,7 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
     {
       method: "GET",
       path: "/v1/curiosity/:id",
+      ids: { id: "cur" },
       access: "curiosity:read",
       doc: {
         summary: "Read a curiosity item",
@@ -80,13 +81,14 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
       },
       async handle(ctx) {
         const id = ctx.params.id as string;
-        const record = isId(id, "cur") ? await deps.store.get(id) : null;
+        const record = await deps.store.get(id);
         return record ? ok(toItem(record)) : notFound("curiosity item");
       },
     },
     {
       method: "PATCH",
       path: "/v1/curiosity/:id",
+      ids: { id: "cur" },
       access: "curiosity:write",
       body: checker(CuriosityPatch),
       doc: {
@@ -99,7 +101,6 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         const problem = intervalProblem(body.interval);
         if (problem) return problem;
         const id = ctx.params.id as string;
-        if (!isId(id, "cur")) return notFound("curiosity item");
         const outcome = await deps.store.patch(id, body, deps.clock.now());
         return outcome.kind === "gone" ? notFound("curiosity item") : ok(toItem(outcome.record));
       },
@@ -107,6 +108,7 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
     {
       method: "DELETE",
       path: "/v1/curiosity/:id",
+      ids: { id: "cur" },
       access: "curiosity:write",
       doc: {
         summary: "Delete a curiosity item for good (investigations it triggered stay)",
@@ -115,7 +117,7 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
       },
       async handle(ctx) {
         const id = ctx.params.id as string;
-        return isId(id, "cur") && (await deps.store.remove(id)) ? noContent() : notFound("curiosity item");
+        return (await deps.store.remove(id)) ? noContent() : notFound("curiosity item");
       },
     },
   ];

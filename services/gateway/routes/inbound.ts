@@ -135,6 +135,7 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
     {
       method: "DELETE",
       path: "/v1/webhooks/incoming/endpoints/:id",
+      ids: { id: "iep" },
       access: "webhooks:manage",
       doc: {
         summary: "Delete an inbound endpoint; its receiver URL answers 401 from then on",

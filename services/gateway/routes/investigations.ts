@@ -109,6 +109,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
     {
       method: "GET",
       path: "/v1/investigations/:id",
+      ids: { id: "inv" },
       access: "investigations:read",
       doc: {
         summary: "Read an investigation",
@@ -124,6 +125,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
     {
       method: "DELETE",
       path: "/v1/investigations/:id",
+      ids: { id: "inv" },
       access: "investigations:trigger",
       doc: {
         summary: "Cancel an investigation (idempotent)",

@@ -110,6 +110,7 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
     {
       method: "GET",
       path: `${SUBS}/:id`,
+      ids: { id: "sub" },
       access: "webhooks:manage",
       doc: { summary: "Read a subscription (never the secret)", tags, responses: { 200: { description: "The subscription", schema: SubscriptionView }, 404: err("Not found") } },
       async handle(ctx) {
@@ -120,6 +121,7 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
     {
       method: "PATCH",
       path: `${SUBS}/:id`,
+      ids: { id: "sub" },
       access: "webhooks:manage",
       body: checker(PatchSubscriptionRequest),
       doc: {
@@ -144,6 +146,7 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
     {
       method: "DELETE",
       path: `${SUBS}/:id`,
+      ids: { id: "sub" },
       access: "webhooks:manage",
       doc: { summary: "Delete a subscription; its pending deliveries end failed_permanent", tags, responses: { 204: { description: "Deleted" }, 404: err("Not found") } },
       async handle(ctx) {
@@ -155,6 +158,7 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
     {
       method: "POST",
       path: `${SUBS}/:id/test`,
+      ids: { id: "sub" },
       access: "webhooks:manage",
       doc: {
         summary: "Send a test delivery: the first subscribed type, placeholder data, \"test\": true",
@@ -197,6 +201,7 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
     {
       method: "GET",
       path: `${DELIVERIES}/:id`,
+      ids: { id: "dlv" },
       access: "webhooks:manage",
       doc: { summary: "Read a delivery with the envelope it sends", tags, responses: { 200: { description: "The delivery", schema: DeliveryDetail }, 404: err("Not found") } },
       async handle(ctx) {
@@ -207,6 +212,7 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
     {
       method: "POST",
       path: `${DELIVERIES}/:id/replay`,
+      ids: { id: "dlv" },
       access: "webhooks:manage",
       doc: {
         summary: "Fire a delivery again: new delivery_id, same event_id and envelope, fresh attempt budget",
