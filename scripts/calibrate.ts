@@ -2,12 +2,12 @@
 // Usage (from the repository root): npx tsc -p tsconfig.json && node dist/scripts/calibrate.js [--check]
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { computeCalibration, parseCorpus, renderCalibrationMarkdown, renderCalibrationModule } from "../services/runner/engine/calibration-corpus.js";
-import { allDetections } from "../services/runner/engine/detections/registry.js";
+import { computeCalibration, parseCorpus, renderCalibrationMarkdown, renderCalibrationModule } from "../shared/engine/calibration-corpus.js";
+import { allDetections } from "../shared/engine/detections/registry.js";
 
 const root = process.cwd();
 const scenarioDir = join(root, "scenarios");
-const moduleFile = join(root, "services", "runner", "engine", "detections", "calibration.ts");
+const moduleFile = join(root, "shared", "engine", "detections", "calibration.ts");
 const markdownFile = join(scenarioDir, "CALIBRATION.md");
 
 const files = readdirSync(scenarioDir)

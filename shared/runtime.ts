@@ -41,13 +41,21 @@ export async function openRuntime(nc: NatsConnection): Promise<Runtime> {
   };
 }
 
-/** Whether the streams and buckets this runtime relies on still exist (readiness). */
-export async function checkRuntime(rt: Runtime): Promise<{ ok: boolean; reason?: string }> {
+/** The stream behind a KV bucket. */
+export const bucketStream = (bucket: string): string => `KV_${bucket}`;
+
+/**
+ * Readiness: NATS connected and every stream and bucket the caller relies on present (one listing request).
+ * `extraStreams` names the capability streams and buckets (`bucketStream(name)`) beyond the core ones.
+ */
+export async function checkRuntime(rt: Runtime, extraStreams: string[] = []): Promise<{ ok: boolean; reason?: string }> {
   if (rt.nc.isClosed()) return { ok: false, reason: "NATS connection closed" };
+  const wanted = [...Object.values(STREAMS).map((s) => s.name), ...Object.values(BUCKETS).map((b) => bucketStream(b.name)), ...extraStreams];
   try {
-    for (const spec of Object.values(STREAMS)) await rt.jsm.streams.info(spec.name);
-    for (const kv of Object.values(rt.buckets)) await kv.status();
-    return { ok: true };
+    const present = new Set<string>();
+    for await (const name of rt.jsm.streams.names()) present.add(name);
+    const missing = wanted.filter((n) => !present.has(n));
+    return missing.length === 0 ? { ok: true } : { ok: false, reason: `missing streams: ${missing.join(", ")}` };
   } catch (err) {
     return { ok: false, reason: err instanceof Error ? err.message : String(err) };
   }

@@ -8,24 +8,23 @@ import { systemClock } from "../../shared/clock.js";
 import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
 import { ReadModel, openLmdb } from "../../shared/readmodel.js";
-import { checkRuntime, openRuntime, workBacklog } from "../../shared/runtime.js";
-import { BacklogGauge } from "../../shared/investigations/backlog.js";
+import { bucketStream, checkRuntime, openRuntime } from "../../shared/runtime.js";
+import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { parseMasterKey } from "../../shared/secrets.js";
 import { runService } from "../../shared/service.js";
-import { engineFreshnessPlanner } from "../runner/engine-adapter.js";
 import { buildApp, type App } from "./app.js";
 import { KeyCache } from "./auth.js";
 import { loadGatewayConfig } from "./config.js";
 import { listen, isNativeUws, type HttpServer } from "./http/server.js";
 import { investigationIndex } from "./investigation-index.js";
 import { inboundRoutes } from "./routes/inbound.js";
-import { openInboundBuckets } from "../../shared/inbound/catalog.js";
+import { INBOUND_BUCKETS, openInboundBuckets } from "../../shared/inbound/catalog.js";
 import { InboundEndpointStore } from "../../shared/inbound/store.js";
 import { curiosityIndex } from "./curiosity-index.js";
 import { curiosityRoutes } from "./routes/curiosity.js";
-import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
+import { CURIOSITY_BUCKETS, openCuriosityItems } from "../../shared/curiosity/catalog.js";
 import { CuriosityStore } from "../../shared/curiosity/store.js";
-import { openWebhookStores } from "../../shared/webhooks/catalog.js";
+import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_STREAMS } from "../../shared/webhooks/catalog.js";
 import { checkTarget } from "../../shared/webhooks/targets.js";
 import { deliveryIndex, pendingDeliveryIds } from "./delivery-index.js";
 import { webhookRoutes } from "./routes/webhooks.js";
@@ -53,28 +52,23 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const webhooks = await openWebhookStores(nc, rt.jsm, rt.js);
   const deliveries = new ReadModel(lmdb, webhooks.deliveriesKv, deliveryIndex, log);
   const resolveHost = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
-  const ready = () => checkRuntime(rt);
-  const backlog = new BacklogGauge(() => workBacklog(rt), clock);
+  const capabilityStreams = [
+    bucketStream(CURIOSITY_BUCKETS.items.name),
+    ...Object.values(INBOUND_BUCKETS).map((b) => bucketStream(b.name)),
+    ...Object.values(WEBHOOK_BUCKETS).map((b) => bucketStream(b.name)),
+    ...Object.values(WEBHOOK_STREAMS).map((st) => st.name),
+  ];
+  const ready = () => checkRuntime(rt, capabilityStreams);
   let app: App | null = null;
 
-  const buildWith = (publicUrl: string): App =>
-    buildApp({
+  const buildWith = (publicUrl: string): App => {
+    const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, publicUrl, clock });
+    return buildApp({
       log,
       clock,
       auth: keys,
       publicUrl,
-      trigger: {
-        js: rt.js,
-        investigations: rt.investigations,
-        idempotency: rt.idempotency,
-        listAgents: async () => agents.list(),
-        planner: engineFreshnessPlanner,
-        backlog: () => backlog.current(),
-        noteQueued: () => backlog.noteQueued(),
-        maxBacklog: config.INQUEST_MAX_BACKLOG,
-        publicUrl,
-        clock,
-      },
+      trigger,
       cancel: { nc, js: rt.js, investigations: rt.investigations, clock, publicUrl },
       investigations: rt.investigations,
       investigationIndex: index,
@@ -99,6 +93,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
         }),
       ],
     });
+  };
 
   let server: HttpServer | null = null;
   await life.start([

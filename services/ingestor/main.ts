@@ -4,13 +4,13 @@ import { systemClock } from "../../shared/clock.js";
 import { readBody } from "../../shared/inbound/body.js";
 import { openInboundBuckets } from "../../shared/inbound/catalog.js";
 import { InboundEndpointStore } from "../../shared/inbound/store.js";
-import { triggerInvestigation, type TriggerDeps } from "../../shared/investigations/trigger.js";
+import { triggerInvestigation } from "../../shared/investigations/trigger.js";
+import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime, workBacklog } from "../../shared/runtime.js";
+import { openRuntime } from "../../shared/runtime.js";
 import { decryptSecret, parseMasterKey } from "../../shared/secrets.js";
 import { runService } from "../../shared/service.js";
-import { engineFreshnessPlanner } from "../runner/engine-adapter.js";
 import { loadIngestorConfig } from "./config.js";
 import { ReceiptResponder } from "./responder.js";
 
@@ -25,17 +25,7 @@ await runService("ingestor", process.env.LOG_LEVEL, async (log, register) => {
   const buckets = await openInboundBuckets(nc);
   const endpoints = new InboundEndpointStore(buckets.endpoints);
   const agents = new AgentDirectory(rt.buckets.agents, log);
-  const trigger: TriggerDeps = {
-    js: rt.js,
-    investigations: rt.investigations,
-    idempotency: rt.idempotency,
-    listAgents: async () => agents.list(),
-    planner: engineFreshnessPlanner,
-    backlog: () => workBacklog(rt),
-    maxBacklog: config.INQUEST_MAX_BACKLOG,
-    publicUrl: config.INQUEST_PUBLIC_URL.replace(/\/+$/, ""),
-    clock,
-  };
+  const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, publicUrl: config.INQUEST_PUBLIC_URL, clock });
   const responder = new ReceiptResponder(
     nc,
     buckets.spill,

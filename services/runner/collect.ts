@@ -7,7 +7,7 @@ import { PlanReply, SUBJECTS, STREAMS, Snapshot, type PlanRequest } from "../../
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import type { Mode } from "../../shared/schemas/common.js";
 import { checker } from "../../shared/validate.js";
-import type { HostData } from "./engine/types.js";
+import type { HostData } from "../../shared/engine/types.js";
 
 const planReply = checker(PlanReply);
 const snapshotMsg = checker(Snapshot);

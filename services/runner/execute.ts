@@ -15,7 +15,7 @@ import type { JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
 import { isTerminal, type Finding, type Progress } from "../../shared/schemas/investigation.js";
 import { collect } from "./collect.js";
-import type { CoverageInput, EngineFinding, HostData, Report, RoutePlan } from "./engine/types.js";
+import type { CoverageInput, EngineFinding, HostData, Report, RoutePlan } from "../../shared/engine/types.js";
 
 export interface Engine {
   routeQuery(query: string, depth: "quick" | "standard" | "deep"): RoutePlan;

@@ -7,9 +7,9 @@ import { CURIOSITY_BUCKETS, openCuriosityItems, openTickerLease } from "../../sh
 import { CuriosityStore } from "../../shared/curiosity/store.js";
 import { Lifecycle } from "../../shared/lifecycle.js";
 import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime, workBacklog } from "../../shared/runtime.js";
+import { openRuntime } from "../../shared/runtime.js";
+import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { runService } from "../../shared/service.js";
-import { engineFreshnessPlanner } from "../runner/engine-adapter.js";
 import { loadTickerConfig } from "./config.js";
 import { LeaderLease } from "./leader.js";
 import { CuriosityTicker } from "./ticker.js";
@@ -34,17 +34,7 @@ await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
       isLeader: () => lease.isLeader(),
       store: new CuriosityStore(items),
       investigations: rt.investigations,
-      trigger: {
-        js: rt.js,
-        investigations: rt.investigations,
-        idempotency: rt.idempotency,
-        listAgents: async () => agents.list(),
-        planner: engineFreshnessPlanner,
-        backlog: () => workBacklog(rt),
-        maxBacklog: config.INQUEST_MAX_BACKLOG,
-        publicUrl: config.INQUEST_PUBLIC_URL,
-        clock,
-      },
+      trigger: triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, publicUrl: config.INQUEST_PUBLIC_URL, clock }),
       clock,
       log,
     },

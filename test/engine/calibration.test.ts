@@ -5,9 +5,9 @@ import {
   parseCorpus,
   renderCalibrationMarkdown,
   renderCalibrationModule,
-} from "../../services/runner/engine/calibration-corpus.js";
-import { CALIBRATION, CALIBRATION_CORPUS } from "../../services/runner/engine/detections/calibration.js";
-import { DETECTIONS, allDetections } from "../../services/runner/engine/index.js";
+} from "../../shared/engine/calibration-corpus.js";
+import { CALIBRATION, CALIBRATION_CORPUS } from "../../shared/engine/detections/calibration.js";
+import { DETECTIONS, allDetections } from "../../shared/engine/index.js";
 import { REPO_ROOT, readRepoFile } from "./helpers.js";
 
 function corpus() {
@@ -22,7 +22,7 @@ const FIX = "run `npx tsc -p tsconfig.json && node dist/scripts/calibrate.js` an
 
 test("the committed calibration table matches what the corpus produces now", async (t) => {
   const result = computeCalibration(corpus(), allDetections());
-  t.equal(readRepoFile("services/runner/engine/detections/calibration.ts"), renderCalibrationModule(result), `calibration.ts is stale: ${FIX}`);
+  t.equal(readRepoFile("shared/engine/detections/calibration.ts"), renderCalibrationModule(result), `calibration.ts is stale: ${FIX}`);
   t.equal(readRepoFile("scenarios/CALIBRATION.md"), renderCalibrationMarkdown(result), `CALIBRATION.md is stale: ${FIX}`);
   t.equal(CALIBRATION_CORPUS.digest, result.digest, "the compiled table was built from this corpus");
   for (const r of result.rows) t.same(CALIBRATION[r.id], { precision: r.precision, recall: r.recall, tp: r.tp, fp: r.fp, fn: r.fn, tn: r.tn }, r.id);

@@ -1,5 +1,5 @@
 import { test } from "tap";
-import { compareDebVersions } from "../../services/runner/engine/index.js";
+import { compareDebVersions } from "../../shared/engine/index.js";
 
 test("dpkg version ordering", async (t) => {
   const ascending = [

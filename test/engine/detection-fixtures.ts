@@ -1,5 +1,5 @@
 // One positive and one benign look-alike host per detection.
-import type { HostData, QueryEntities } from "../../services/runner/engine/index.js";
+import type { HostData, QueryEntities } from "../../shared/engine/index.js";
 import { host, proc, sock } from "./helpers.js";
 
 export interface DetectionFixture {

@@ -1,6 +1,6 @@
 import { test } from "tap";
-import { DETECTIONS } from "../../services/runner/engine/index.js";
-import type { QueryEntities } from "../../services/runner/engine/index.js";
+import { DETECTIONS } from "../../shared/engine/index.js";
+import type { QueryEntities } from "../../shared/engine/index.js";
 import { FIXTURES } from "./detection-fixtures.js";
 import { host, proc } from "./helpers.js";
 

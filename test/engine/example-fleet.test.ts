@@ -1,5 +1,5 @@
 import { test } from "tap";
-import { routeQuery, runInvestigation } from "../../services/runner/engine/index.js";
+import { routeQuery, runInvestigation } from "../../shared/engine/index.js";
 import { loadFleet } from "./helpers.js";
 
 const QUESTION = "are any prod hosts running processes that listen on unexpected ports?";

@@ -1,7 +1,7 @@
 // Small builders for engine tests.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { CoverageInput, HostData, Row } from "../../services/runner/engine/index.js";
+import type { CoverageInput, HostData, Row } from "../../shared/engine/index.js";
 
 /** The repository root (tests run from dist/test/engine/). */
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));

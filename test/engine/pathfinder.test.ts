@@ -1,6 +1,6 @@
 import { test } from "tap";
-import { PATH_BUDGETS, buildGraph, findPaths, routeQuery, runInvestigation } from "../../services/runner/engine/index.js";
-import type { HostData, Row } from "../../services/runner/engine/index.js";
+import { PATH_BUDGETS, buildGraph, findPaths, routeQuery, runInvestigation } from "../../shared/engine/index.js";
+import type { HostData, Row } from "../../shared/engine/index.js";
 import { coverage, host, proc, sock } from "./helpers.js";
 
 /** pid 1 spawns 2 spawns 3 ... each with its own uid and binary so the chain is the only way through. */

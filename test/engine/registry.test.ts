@@ -1,5 +1,5 @@
 import { test } from "tap";
-import { DETECTIONS, detectionCatalog, getDetection } from "../../services/runner/engine/index.js";
+import { DETECTIONS, detectionCatalog, getDetection } from "../../shared/engine/index.js";
 
 const CONTRACT_TABLES = new Set([
   "processes", "listening_ports", "process_open_sockets", "users", "crontab", "authorized_keys", "suid_bin", "kernel_modules",

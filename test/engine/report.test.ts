@@ -1,6 +1,6 @@
 import { test } from "tap";
-import { SEVERITIES, diffFindings, findingKey, markNewFindings, routeQuery, runInvestigation, tableTtlSeconds } from "../../services/runner/engine/index.js";
-import type { EngineFinding } from "../../services/runner/engine/index.js";
+import { SEVERITIES, diffFindings, findingKey, markNewFindings, routeQuery, runInvestigation, tableTtlSeconds } from "../../shared/engine/index.js";
+import type { EngineFinding } from "../../shared/engine/index.js";
 import { coverage, host, loadFleet, proc, sock } from "./helpers.js";
 
 const compromised = host(

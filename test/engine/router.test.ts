@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { test } from "tap";
-import { DETECTIONS, POSTURE_BUNDLE, extractEntities, getDetection, routeQuery } from "../../services/runner/engine/index.js";
+import { DETECTIONS, POSTURE_BUNDLE, extractEntities, getDetection, routeQuery } from "../../shared/engine/index.js";
 
 test("lexicon: listening words route to unexpected-listener", async (t) => {
   for (const q of ["Which hosts are LISTENING on odd ports?", "any open port I should know about", "show ports"]) {

@@ -1,6 +1,6 @@
 import { test } from "tap";
-import { DETECTIONS, SEVERITIES, assetWeight, routeQuery, runInvestigation, scoreFinding } from "../../services/runner/engine/index.js";
-import type { Detection, DetectionHit, QueryEntities, Severity } from "../../services/runner/engine/index.js";
+import { DETECTIONS, SEVERITIES, assetWeight, routeQuery, runInvestigation, scoreFinding } from "../../shared/engine/index.js";
+import type { Detection, DetectionHit, QueryEntities, Severity } from "../../shared/engine/index.js";
 import { coverage, host, proc, sock } from "./helpers.js";
 
 const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {} };

@@ -2,6 +2,8 @@
 import { test } from "tap";
 import { api, startStack, type Stack } from "../helpers/stack.js";
 import { cli, issueKey } from "../helpers/cli.js";
+import { connectTo } from "../helpers/nats.js";
+import { jetstreamManager } from "@nats-io/jetstream";
 
 let stack: Stack;
 
@@ -147,6 +149,16 @@ test("readyz answers 503 when NATS is gone, and recovers", async (t) => {
     if (status !== 200) await new Promise((r) => setTimeout(r, 100));
   }
   t.equal(status, 200);
+});
+
+test("readyz answers 503 naming a stream or bucket that has gone missing", async (t) => {
+  const nc = await connectTo(stack.nats.url);
+  t.teardown(() => nc.close());
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.delete("KV_inq_curiosity");
+  const r = await api(stack.baseUrl, "GET", "/readyz");
+  t.equal(r.status, 503);
+  t.match(r.json.error.message, /KV_inq_curiosity/);
 });
 
 test("teardown", async () => {
