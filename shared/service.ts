@@ -1,7 +1,10 @@
 // The common start of every service's main.ts: clear start-up errors, signals, a shutdown deadline.
 import { ConfigError, NatsUnavailableError, ProvisioningError } from "./errors.js";
+import type { NatsConnection } from "@nats-io/transport-node";
 import { Lifecycle } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log.js";
+import { connectNats } from "./nats/connect.js";
+import { openRuntime, type Runtime } from "./runtime.js";
 
 export async function runService(name: string, level: string | undefined, start: (log: Logger, life: (l: Lifecycle) => void) => Promise<void>): Promise<void> {
   const log = createLogger(name, level && /^(trace|debug|info|warn|error|fatal|silent)$/.test(level) ? level : "info");
@@ -21,4 +24,18 @@ export async function runService(name: string, level: string | undefined, start:
     await (lifecycle as Lifecycle | null)?.stop();
     process.exit(2);
   }
+}
+
+/** Connects to NATS, registers the shutdown coordinator (which drains NATS last) and provisions the runtime. */
+export async function connectService(
+  name: string,
+  natsUrl: string,
+  log: Logger,
+  register: (l: Lifecycle) => void,
+): Promise<{ nc: NatsConnection; life: Lifecycle; rt: Runtime }> {
+  const nc = await connectNats({ servers: natsUrl, name: `inquest-${name}`, log });
+  const life = new Lifecycle({ log, nc });
+  register(life);
+  const rt = await openRuntime(nc);
+  return { nc, life, rt };
 }

@@ -1,10 +1,7 @@
 // Agent wiring: the host agent, or the simulated agents of INQUEST_FLEET_FILE.
 import { systemClock } from "../../shared/clock.js";
 import { ConfigError } from "../../shared/errors.js";
-import { Lifecycle } from "../../shared/lifecycle.js";
-import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime } from "../../shared/runtime.js";
-import { runService } from "../../shared/service.js";
+import { connectService, runService } from "../../shared/service.js";
 import { loadAgentConfig } from "./config.js";
 import { loadFleetFile } from "./fleet.js";
 import { parseTags } from "./host.js";
@@ -22,10 +19,7 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
       throw new ConfigError(`INQUEST_FLEET_FILE: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-agent", log });
-  const life = new Lifecycle({ log, nc });
-  register(life);
-  const rt = await openRuntime(nc);
+  const { nc, life, rt } = await connectService("agent", config.NATS_URL, log, register);
   const deps = { nc, js: rt.js, registry: rt.agents, clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, config.INQUEST_HEARTBEAT_INTERVAL)

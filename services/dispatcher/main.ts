@@ -1,11 +1,8 @@
 // Dispatcher wiring: config, NATS, the subscription cache, the fan-out and delivery consumers, shutdown.
 import { readFileSync } from "node:fs";
 import { systemClock } from "../../shared/clock.js";
-import { Lifecycle } from "../../shared/lifecycle.js";
-import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime } from "../../shared/runtime.js";
 import { parseMasterKey } from "../../shared/secrets.js";
-import { runService } from "../../shared/service.js";
+import { connectService, runService } from "../../shared/service.js";
 import { openWebhookStores } from "../../shared/webhooks/catalog.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
@@ -32,10 +29,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadDispatcherConfig(process.env);
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
-  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-dispatcher", log });
-  const life = new Lifecycle({ log, nc });
-  register(life);
-  const rt = await openRuntime(nc);
+  const { nc, life, rt } = await connectService("dispatcher", config.NATS_URL, log, register);
   const stores = await openWebhookStores(nc, rt.jsm, rt.js);
 
   const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);

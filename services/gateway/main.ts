@@ -5,13 +5,11 @@ import { AgentDirectory } from "../../shared/agents/directory.js";
 import { createApiKey } from "../../shared/auth/keys.js";
 import { SCOPES } from "../../shared/auth/scopes.js";
 import { systemClock } from "../../shared/clock.js";
-import { Lifecycle } from "../../shared/lifecycle.js";
-import { connectNats } from "../../shared/nats/connect.js";
 import { ReadModel, openLmdb } from "../../shared/readmodel.js";
-import { bucketStream, checkRuntime, openRuntime } from "../../shared/runtime.js";
+import { bucketStream, checkRuntime } from "../../shared/runtime.js";
 import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { parseMasterKey } from "../../shared/secrets.js";
-import { runService } from "../../shared/service.js";
+import { connectService, runService } from "../../shared/service.js";
 import { buildApp, type App } from "./app.js";
 import { KeyCache } from "./auth.js";
 import { loadGatewayConfig } from "./config.js";
@@ -33,10 +31,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
-  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-gateway", log });
-  const life = new Lifecycle({ log, nc });
-  register(life);
-  const rt = await openRuntime(nc);
+  const { nc, life, rt } = await connectService("gateway", config.NATS_URL, log, register);
 
   if (config.INQUEST_BOOTSTRAP_KEY) {
     await createApiKey(rt.apiKeys, clock, { name: "bootstrap", scopes: [...SCOPES], key: config.INQUEST_BOOTSTRAP_KEY });

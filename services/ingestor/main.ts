@@ -6,11 +6,8 @@ import { openInboundBuckets } from "../../shared/inbound/catalog.js";
 import { InboundEndpointStore } from "../../shared/inbound/store.js";
 import { triggerInvestigation } from "../../shared/investigations/trigger.js";
 import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
-import { Lifecycle } from "../../shared/lifecycle.js";
-import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime } from "../../shared/runtime.js";
 import { decryptSecret, parseMasterKey } from "../../shared/secrets.js";
-import { runService } from "../../shared/service.js";
+import { connectService, runService } from "../../shared/service.js";
 import { loadIngestorConfig } from "./config.js";
 import { ReceiptResponder } from "./responder.js";
 
@@ -18,10 +15,7 @@ await runService("ingestor", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadIngestorConfig(process.env);
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
-  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-ingestor", log });
-  const life = new Lifecycle({ log, nc });
-  register(life);
-  const rt = await openRuntime(nc);
+  const { nc, life, rt } = await connectService("ingestor", config.NATS_URL, log, register);
   const buckets = await openInboundBuckets(nc);
   const endpoints = new InboundEndpointStore(buckets.endpoints);
   const agents = new AgentDirectory(rt.buckets.agents, log);

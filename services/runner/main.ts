@@ -1,10 +1,7 @@
 // Runner wiring: work-queue consumer, agent liveness, shutdown.
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { systemClock } from "../../shared/clock.js";
-import { Lifecycle } from "../../shared/lifecycle.js";
-import { connectNats } from "../../shared/nats/connect.js";
-import { openRuntime } from "../../shared/runtime.js";
-import { runService } from "../../shared/service.js";
+import { connectService, runService } from "../../shared/service.js";
 import { loadRunnerConfig } from "./config.js";
 import { diffFindings, engine } from "./engine-adapter.js";
 import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
@@ -17,10 +14,7 @@ import { Runner } from "./runner.js";
 await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadRunnerConfig(process.env);
   const clock = systemClock;
-  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-runner", log });
-  const life = new Lifecycle({ log, nc });
-  register(life);
-  const rt = await openRuntime(nc);
+  const { nc, life, rt } = await connectService("runner", config.NATS_URL, log, register);
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const curiosityItems = new JsonKv<CuriosityRecord>(await openCuriosityItems(nc));
   const t = config.INQUEST_PLAN_TIMEOUT;

@@ -8,7 +8,7 @@ import { test } from "tap";
 import { connectTo, freePort } from "../helpers/nats.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 import { answer, startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
-import { createSub, getDelivery, listDeliveries, makeEvent, publish, terminal, waitDelivery, type Json } from "../helpers/webhooks.js";
+import { createSub, listDeliveries, makeEvent, publish, terminal, waitDelivery, type Json } from "../helpers/webhooks.js";
 import type { NatsConnection } from "@nats-io/transport-node";
 
 const DELAYS = [100, 200, 300, 400];
