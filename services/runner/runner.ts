@@ -13,6 +13,7 @@ import { executeInvestigation, failInvestigation, type ExecuteDeps } from "./exe
 const workItem = checker(WorkItem);
 const MISSING_RECORD_TRIES = 5;
 const MISSING_RECORD_DELAY_MS = 2_000;
+const PULL_EXPIRES_MS = 5_000;
 
 export interface RunnerOptions {
   concurrency: number;
@@ -60,7 +61,9 @@ export class Runner implements Component {
     while (!this.stopped) {
       let msg: JsMsg | null = null;
       try {
-        msg = (await this.consumer?.next({ expires: 1_000 })) ?? null;
+        // A 5 s pull (2.5 s idle heartbeat) tolerates event-loop pauses while other runs analyse rows; an idle
+        // loop notices a stop within that time.
+        msg = (await this.consumer?.next({ expires: PULL_EXPIRES_MS })) ?? null;
       } catch (err) {
         if (!this.stopped) this.deps.log.warn({ err }, "work queue pull failed; retrying");
         await new Promise((r) => setTimeout(r, 500));
