@@ -3,12 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server build run test check typecheck bench calibrate openapi lock clean
+.PHONY: help deps nats-server build run test check typecheck lint bench calibrate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
 	@echo "make test       build and run the whole test suite"
-	@echo "make check      typecheck (tests included) + tests"
+	@echo "make check      typecheck (tests included) + house-rule lint + tests"
 	@echo "make bench      benchmarks; results in bench/results.md"
 	@echo "make calibrate  recompute the detection calibration table from scenarios/"
 	@echo "make openapi    regenerate openapi.json"
@@ -38,7 +38,10 @@ test: deps build
 typecheck: $(STAMP)
 	npx tsc -p tsconfig.json --noEmit
 
-check: typecheck test
+lint:
+	node scripts/lint.mjs
+
+check: typecheck lint test
 
 bench: deps build
 	PATH="$$PATH:/usr/sbin" node dist/bench/run.js
