@@ -2,16 +2,16 @@
 // its subscription's concurrency limit; a subscription whose slots and queue are full gets its further jobs
 // handed back with a delay, so one slow or failing subscriber never holds up the others. The outcome of a
 // job is mapped to ack / nak(delay) / term here and nowhere else.
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { decodeJson } from "../../shared/nats/kvjson.js";
+import { tryDecodeJson } from "../../shared/nats/kvjson.js";
+import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import { checker } from "../../shared/validate.js";
 import { DeliveryJob, WEBHOOK_CONSUMERS } from "../../shared/webhooks/catalog.js";
 import type { JobAction } from "../../shared/webhooks/delivery-state.js";
 import type { Job } from "./deliver.js";
 import { KeyLimiter } from "./key-limiter.js";
-import { Permits } from "./permits.js";
 
 const deliveryJob = checker(DeliveryJob);
 const MS = 1_000_000;
@@ -34,15 +34,10 @@ export interface DeliveryConsumerOptions {
 
 export class DeliveryConsumer implements Component {
   readonly name = "delivery-consumer";
-  private messages: ConsumerMessages | null = null;
-  private loop: Promise<void> | null = null;
-  private stopped = false;
-  private readonly permits: Permits;
+  private readonly pool: PooledConsumer;
   private readonly limiter: KeyLimiter;
-  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly deps: DeliveryConsumerDeps, private readonly opts: DeliveryConsumerOptions) {
-    this.permits = new Permits(opts.concurrency);
     this.limiter = new KeyLimiter({
       limit: opts.perSubscription,
       // One subscription may hold at most half of the dispatcher's jobs.
@@ -50,56 +45,45 @@ export class DeliveryConsumer implements Component {
       minBackoffMs: 100,
       maxBackoffMs: 30_000,
     });
-  }
-
-  async start(): Promise<void> {
     const { stream, durable } = WEBHOOK_CONSUMERS.deliveries;
-    await this.deps.jsm.consumers.add(stream, {
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: this.opts.ackWaitMs * MS,
-      // Attempts are counted in the delivery record; a paused subscription's jobs are redelivered for as
-      // long as it stays paused, so the server must not give up on them.
-      max_deliver: -1,
-      // Jobs waiting out a retry delay stay pending on the server; thousands may wait at once.
-      max_ack_pending: 1_000_000,
+    this.pool = new PooledConsumer({
+      name: this.name,
+      js: deps.js,
+      jsm: deps.jsm,
+      stream,
+      config: {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: this.opts.ackWaitMs * MS,
+        // Attempts are counted in the delivery record; a paused subscription's jobs are redelivered for as
+        // long as it stays paused, so the server must not give up on them.
+        max_deliver: -1,
+        // Jobs waiting out a retry delay stay pending on the server; thousands may wait at once.
+        max_ack_pending: 1_000_000,
+      },
+      concurrency: opts.concurrency,
+      buffer: Math.min(256, opts.concurrency),
+      log: deps.log,
+      handle: (msg) => this.admit(msg),
     });
-    const consumer = await this.deps.js.consumers.get(stream, durable);
-    this.messages = await consumer.consume({ max_messages: Math.min(256, this.opts.concurrency) });
-    this.loop = this.run(this.messages);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.messages?.stop();
-    this.permits.drain();
-    await this.loop;
-    await Promise.all([...this.inFlight]);
+  start(): Promise<void> {
+    return this.pool.start();
   }
 
-  private async run(messages: ConsumerMessages): Promise<void> {
-    try {
-      for await (const msg of messages) {
-        await this.permits.acquire();
-        if (this.stopped) {
-          msg.nak();
-          continue;
-        }
-        this.admit(msg);
-      }
-    } catch (err) {
-      if (!this.stopped) this.deps.log.error({ err }, "delivery consumer stopped unexpectedly");
-    }
+  stop(): Promise<void> {
+    return this.pool.stop();
   }
 
-  private admit(msg: JsMsg): void {
-    const parsed = deliveryJob.check(safeJson(msg.data));
+  /** Runs the job under its subscription's limit; resolves when the pool slot can be given back. */
+  private admit(msg: JsMsg): Promise<void> {
+    const parsed = deliveryJob.check(tryDecodeJson(msg.data));
     if (!parsed.ok) {
       this.deps.log.error({ seq: msg.seq }, "malformed delivery job dropped");
       msg.term("malformed");
-      this.permits.release();
-      return;
+      return Promise.resolve();
     }
     const job: Job = { deliveryId: parsed.value.delivery_id, seq: msg.seq };
     // Keep the job ours while it waits for a slot or runs.
@@ -108,15 +92,9 @@ export class DeliveryConsumer implements Component {
     if (admission.kind === "refused") {
       clearInterval(heartbeat);
       msg.nak(admission.backoffMs);
-      this.permits.release();
-      return;
+      return Promise.resolve();
     }
-    const done = admission.done.finally(() => {
-      clearInterval(heartbeat);
-      this.permits.release();
-      this.inFlight.delete(done);
-    });
-    this.inFlight.add(done);
+    return admission.done.finally(() => clearInterval(heartbeat));
   }
 
   private async process(msg: JsMsg, job: Job): Promise<void> {
@@ -147,13 +125,5 @@ function apply(msg: JsMsg, action: JobAction): void {
       const never: never = action;
       throw new Error(`unexpected job action ${JSON.stringify(never)}`);
     }
-  }
-}
-
-function safeJson(data: Uint8Array): unknown {
-  try {
-    return decodeJson<unknown>(data);
-  } catch {
-    return null;
   }
 }

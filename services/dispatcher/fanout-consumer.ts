@@ -1,18 +1,18 @@
 // The fan-out: a durable pull consumer on the EVENTS stream, shared by every dispatcher replica. For each
 // event it creates one delivery per matching subscription (a deterministic delivery id and a KV create, so a
 // redelivered event creates nothing twice), publishes their jobs, and only then acks the event.
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { decodeJson } from "../../shared/nats/kvjson.js";
+import { tryDecodeJson } from "../../shared/nats/kvjson.js";
+import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
 import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import { enqueueDelivery, newDeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor, wantsEvent } from "../../shared/webhooks/fanout.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
-import { Permits } from "./permits.js";
 
 const eventEnvelope = checker(EventEnvelope);
 const MS = 1_000_000;
@@ -31,64 +31,43 @@ export interface FanoutDeps {
 
 export class FanoutConsumer implements Component {
   readonly name = "fanout-consumer";
-  private messages: ConsumerMessages | null = null;
-  private loop: Promise<void> | null = null;
-  private stopped = false;
-  private readonly permits: Permits;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly pool: PooledConsumer;
 
-  constructor(private readonly deps: FanoutDeps, private readonly opts: { concurrency: number }) {
-    this.permits = new Permits(opts.concurrency);
-  }
-
-  async start(): Promise<void> {
+  constructor(private readonly deps: FanoutDeps, opts: { concurrency: number }) {
     const { stream, durable, filter } = WEBHOOK_CONSUMERS.fanout;
-    await this.deps.jsm.consumers.add(stream, {
-      durable_name: durable,
-      filter_subject: filter,
-      ack_policy: AckPolicy.Explicit,
-      // Events stored before a subscription existed are skipped by `wantsEvent`, so replaying the stream's
-      // history on first start sends nothing old.
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: ACK_WAIT_MS * MS,
-      max_deliver: -1,
-      max_ack_pending: 10_000,
+    this.pool = new PooledConsumer({
+      name: this.name,
+      js: deps.js,
+      jsm: deps.jsm,
+      stream,
+      config: {
+        durable_name: durable,
+        filter_subject: filter,
+        ack_policy: AckPolicy.Explicit,
+        // Events stored before a subscription existed are skipped by `wantsEvent`, so replaying the stream's
+        // history on first start sends nothing old.
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: ACK_WAIT_MS * MS,
+        max_deliver: -1,
+        max_ack_pending: 10_000,
+      },
+      concurrency: opts.concurrency,
+      buffer: Math.max(16, opts.concurrency * 2),
+      log: deps.log,
+      handle: (msg, receivedAt) => this.handle(msg, receivedAt),
     });
-    const consumer = await this.deps.js.consumers.get(stream, durable);
-    this.messages = await consumer.consume({ max_messages: Math.max(16, this.opts.concurrency * 2) });
-    this.loop = this.run(this.messages);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.messages?.stop();
-    this.permits.drain();
-    await this.loop;
-    await Promise.all([...this.inFlight]);
+  start(): Promise<void> {
+    return this.pool.start();
   }
 
-  private async run(messages: ConsumerMessages): Promise<void> {
-    try {
-      for await (const msg of messages) {
-        const receivedAt = performance.now();
-        await this.permits.acquire();
-        if (this.stopped) {
-          msg.nak();
-          continue;
-        }
-        const done = this.handle(msg, receivedAt).finally(() => {
-          this.permits.release();
-          this.inFlight.delete(done);
-        });
-        this.inFlight.add(done);
-      }
-    } catch (err) {
-      if (!this.stopped) this.deps.log.error({ err }, "fan-out consumer stopped unexpectedly");
-    }
+  stop(): Promise<void> {
+    return this.pool.stop();
   }
 
   private async handle(msg: JsMsg, receivedAt: number): Promise<void> {
-    const parsed = eventEnvelope.check(safeJson(msg.data));
+    const parsed = eventEnvelope.check(tryDecodeJson(msg.data));
     if (!parsed.ok) {
       this.deps.log.error({ seq: msg.seq, subject: msg.subject, details: parsed.details }, "malformed event skipped by the fan-out");
       msg.term("malformed envelope");
@@ -114,13 +93,5 @@ export class FanoutConsumer implements Component {
     } finally {
       clearInterval(heartbeat);
     }
-  }
-}
-
-function safeJson(data: Uint8Array): unknown {
-  try {
-    return decodeJson<unknown>(data);
-  } catch {
-    return null;
   }
 }

@@ -6,7 +6,7 @@ import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from "@nats-io/je
 import type { Subscription } from "@nats-io/transport-node";
 import type { Component } from "../../shared/lifecycle.js";
 import { CONSUMERS, SUBJECTS, WorkItem } from "../../shared/nats/catalog.js";
-import { decodeJson } from "../../shared/nats/kvjson.js";
+import { tryDecodeJson } from "../../shared/nats/kvjson.js";
 import { checker } from "../../shared/validate.js";
 import { executeInvestigation, failInvestigation, type ExecuteDeps } from "./execute.js";
 
@@ -74,7 +74,7 @@ export class Runner implements Component {
   }
 
   private async handle(msg: JsMsg): Promise<void> {
-    const parsed = workItem.check(safeJson(msg.data));
+    const parsed = workItem.check(tryDecodeJson(msg.data));
     if (!parsed.ok) {
       this.deps.log.error({ seq: msg.seq }, "malformed work item dropped");
       msg.term();
@@ -109,13 +109,5 @@ export class Runner implements Component {
       clearInterval(heartbeat);
       this.running.delete(id);
     }
-  }
-}
-
-function safeJson(data: Uint8Array): unknown {
-  try {
-    return decodeJson<unknown>(data);
-  } catch {
-    return null;
   }
 }

@@ -18,6 +18,15 @@ export function decodeJson<T>(bytes: Uint8Array): T {
   return JSON.parse(dec.decode(bytes)) as T;
 }
 
+/** The JSON in a message, or null when it is not JSON (validated by the caller's schema next). */
+export function tryDecodeJson(bytes: Uint8Array): unknown {
+  try {
+    return decodeJson<unknown>(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the error is JetStream's "wrong last sequence" / "key exists" answer to a lost CAS. */
 export function isCasConflict(err: unknown): boolean {
   const text = err instanceof Error ? `${err.message} ${String((err as { code?: unknown }).code ?? "")}` : String(err);
