@@ -39,12 +39,26 @@ export interface ExecuteDeps {
   markNew?(previous: EngineFinding[], current: EngineFinding[]): boolean[];
 }
 
-export type ExecuteOutcome = "done" | "not_found";
+export type ExecuteOutcome = "done" | "not_found" | "duplicate";
 
-export async function executeInvestigation(deps: ExecuteDeps, id: string, signal: AbortSignal): Promise<ExecuteOutcome> {
+export interface WorkMessage {
+  /** The initial record the trigger queued with the work (written here if the trigger crashed before it). */
+  carried: InvestigationRecord | null;
+  /** First delivery of this message: a run already `running` then belongs to another message. */
+  firstDelivery: boolean;
+}
+
+export async function executeInvestigation(deps: ExecuteDeps, id: string, signal: AbortSignal, work: WorkMessage): Promise<ExecuteOutcome> {
   const now = deps.clock.now();
-  const initial = await deps.investigations.get(id);
+  let initial = await deps.investigations.get(id);
+  if (!initial && work.carried?.investigation_id === id) {
+    await deps.investigations.create(id, work.carried);
+    initial = await deps.investigations.get(id);
+  }
   if (!initial) return "not_found";
+  // A second work message for the same run (a replayed trigger after the duplicate window) must not start
+  // it again while the first is running; a crashed run comes back as a redelivery of its own message.
+  if (work.firstDelivery && initial.value.status === "running") return "duplicate";
   // The trigger may have crashed after writing the record and before announcing it; repeats keep the event id.
   await publishQueuedEvent(deps, initial.value);
   const started = await deps.investigations.update(id, (r) => {

@@ -7,12 +7,11 @@ import type { Subscription } from "@nats-io/transport-node";
 import type { Component } from "../../shared/lifecycle.js";
 import { CONSUMERS, SUBJECTS, WorkItem } from "../../shared/nats/catalog.js";
 import { tryDecodeJson } from "../../shared/nats/kvjson.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { checker } from "../../shared/validate.js";
 import { executeInvestigation, failInvestigation, type ExecuteDeps } from "./execute.js";
 
 const workItem = checker(WorkItem);
-const MISSING_RECORD_TRIES = 5;
-const MISSING_RECORD_DELAY_MS = 2_000;
 const PULL_EXPIRES_MS = 5_000;
 
 export interface RunnerOptions {
@@ -83,23 +82,16 @@ export class Runner implements Component {
     const id = parsed.value.investigation_id;
     const log = this.deps.log.child({ investigation_id: id, delivery: msg.info.deliveryCount });
     const controller = new AbortController();
-    this.running.set(id, controller);
+    if (!this.running.has(id)) this.running.set(id, controller);
     const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.opts.ackWaitMs / 3)));
     try {
       if (msg.info.deliveryCount > this.opts.maxAttempts) {
         await failInvestigation(this.deps, id, "runner_crashed", `the run was interrupted ${this.opts.maxAttempts} times; giving up`);
       } else {
-        const outcome = await executeInvestigation(this.deps, id, controller.signal);
-        if (outcome === "not_found") {
-          // The trigger queues work before it writes the record: give the record a moment to appear.
-          if (msg.info.deliveryCount < MISSING_RECORD_TRIES) {
-            msg.nak(MISSING_RECORD_DELAY_MS);
-          } else {
-            log.warn("work item for an investigation that was never recorded dropped");
-            msg.term();
-          }
-          return;
-        }
+        const carried = (parsed.value.record ?? null) as InvestigationRecord | null;
+        const outcome = await executeInvestigation(this.deps, id, controller.signal, { carried, firstDelivery: msg.info.deliveryCount === 1 });
+        if (outcome === "not_found") log.warn("work item without a record and without a carried record dropped");
+        if (outcome === "duplicate") log.info("second work item for a running investigation acknowledged");
       }
       msg.ack();
     } catch (err) {
@@ -107,7 +99,7 @@ export class Runner implements Component {
       msg.nak(1_000);
     } finally {
       clearInterval(heartbeat);
-      this.running.delete(id);
+      if (this.running.get(id) === controller) this.running.delete(id);
     }
   }
 }

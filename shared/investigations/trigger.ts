@@ -72,7 +72,7 @@ export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInpu
       const existing = await deps.idempotency.get(idemKey);
       if (existing) {
         if (existing.value.request_hash !== requestHash) return { kind: "conflict" };
-        await ensureQueued(deps, existing.value.record);
+        await ensureQueued(deps, existing.value.record, true);
         return { kind: "queued", investigationId: existing.value.record.investigation_id, body: existing.value.response_body, replayed: true };
       }
     }
@@ -137,14 +137,23 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
 }
 
 /**
- * Queues the work, creates the record and announces it; each step is safe to repeat. The work message goes
- * first so that a record, once it exists, always has work behind it: a crash between the two leaves a work
- * item without a record, which the runner drops after a few tries (the caller never got a 202).
+ * Queues the work, creates the record and announces it. The work message goes first and carries the record,
+ * so a crash at any point leaves either nothing (the caller got no 202 and may retry) or work the runner can
+ * finish on its own (it writes the record from the message when it is missing). A replay whose record exists
+ * repeats only the announcement: its work was queued before the record was written.
  */
-export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations" | "publicUrl">, record: InvestigationRecord): Promise<void> {
-  await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: record.investigation_id }), { msgID: record.investigation_id });
-  await deps.investigations.create(record.investigation_id, record);
-  await publishQueuedEvent(deps, record);
+export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations" | "publicUrl">, record: InvestigationRecord, replay = false): Promise<void> {
+  const id = record.investigation_id;
+  if (!(replay && (await deps.investigations.get(id)))) {
+    await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
+    await deps.investigations.create(id, record);
+  }
+  try {
+    await publishQueuedEvent(deps, record);
+  } catch {
+    // The investigation is queued; the runner announces it when it starts (same event id), so the caller
+    // still gets its 202 rather than an error that would invite a duplicate trigger.
+  }
 }
 
 /** The investigation.queued event; the runner repeats it when it starts, in case the trigger crashed before it. */

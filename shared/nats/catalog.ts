@@ -76,7 +76,8 @@ export const CONSUMERS = {
 
 // ---- message schemas ---------------------------------------------------------------------------
 
-export const WorkItem = Type.Object({ investigation_id: Type.String() });
+/** A queued investigation; it carries the initial record so a trigger that crashed before writing it still runs. */
+export const WorkItem = Type.Object({ investigation_id: Type.String(), record: Type.Optional(Type.Record(Type.String(), Type.Unknown())) });
 export type WorkItem = Static<typeof WorkItem>;
 
 const Row = Type.Record(Type.String(), Type.Unknown());

@@ -44,6 +44,18 @@ const FLEET = {
 };
 
 const QUESTION = "are any prod hosts running processes that listen on unexpected ports?";
+
+/** The record a trigger writes for a live run on web-1. */
+function draftRecord(id: string, queuedEvent: string): InvestigationRecord {
+  return {
+    investigation_id: id, status: "queued", query: QUESTION, depth: "quick", mode: "live",
+    scope: { type: "selector", filter: { agent_ids: ["web-1"] } },
+    context: { trigger_source: "api", trigger_id: null, curiosity_id: null, inbound_endpoint_id: null },
+    started_at: new Date().toISOString(), running_at: null, completed_at: null, progress: null, summary: null, freshness: null,
+    error: null, findings: [], report: null,
+    internal: { owner_key_id: null, seeds: [], events: { queued: queuedEvent, started: null, terminal: null, findings: {} }, run_attempts: 0 },
+  };
+}
 let stack: Stack;
 let nc: NatsConnection;
 
@@ -131,13 +143,14 @@ test("GET /v1/agents lists the fleet with status", async (t) => {
   t.match(all.find((a: { agent_id: string }) => a.agent_id === "web-1"), { status: "online", hostname: "web-1.prod", tags: { env: "prod" }, snapshot_collected_at: String });
 });
 
-/** An agent the test controls: registered online, answering plans only when told. */
-async function slowAgent(agentId: string, replyAfterMs: number): Promise<() => void> {
+/** An agent the test controls: registered online, answering plans only when told; counts plans received. */
+async function slowAgent(agentId: string, replyAfterMs: number, plans: { count: number } = { count: 0 }): Promise<() => void> {
   const kv = new JsonKv<AgentRecord>(await new Kvm(nc).open("inq_agents"));
   const now = new Date().toISOString();
   await kv.put(agentId, { agent_id: agentId, hostname: `${agentId}.lab`, tags: { lab: "slow" }, edr_device_id: null, status: "online", registered_at: now, last_seen_at: now, snapshot_collected_at: null, heartbeat_interval_ms: 600_000 });
   const sub = nc.subscribe(`agents.${agentId}.plan`, {
     callback: (_e, m) => {
+      plans.count++;
       setTimeout(() => m.respond(JSON.stringify({ agent_id: agentId, collected_at: new Date().toISOString(), tables: {} })), replyAfterMs);
     },
   });
@@ -193,14 +206,7 @@ test("a trigger that crashed after recording the investigation but before announ
   const kv = new JsonKv<InvestigationRecord>(await new Kvm(nc).open("inq_investigations"));
   const id = newId("inv");
   const queuedEvent = newId("evt");
-  const record: InvestigationRecord = {
-    investigation_id: id, status: "queued", query: QUESTION, depth: "quick", mode: "live",
-    scope: { type: "selector", filter: { agent_ids: ["web-1"] } },
-    context: { trigger_source: "api", trigger_id: null, curiosity_id: null, inbound_endpoint_id: null },
-    started_at: new Date().toISOString(), running_at: null, completed_at: null, progress: null, summary: null, freshness: null,
-    error: null, findings: [], report: null,
-    internal: { owner_key_id: null, seeds: [], events: { queued: queuedEvent, started: null, terminal: null, findings: {} }, run_attempts: 0 },
-  };
+  const record = draftRecord(id, queuedEvent);
   // The first two steps of the trigger, then the "crash": no investigation.queued event.
   await js.publish("work.investigations", JSON.stringify({ investigation_id: id }), { msgID: id });
   await kv.create(id, record);
@@ -209,6 +215,31 @@ test("a trigger that crashed after recording the investigation but before announ
   const queued = (await readEvents(nc)).filter((e) => e.type === "investigation.queued" && e.data.investigation_id === id);
   t.equal(queued.length, 1);
   t.equal(queued[0]?.event_id, queuedEvent, "announced with the id fixed at trigger time");
+});
+
+test("work queued by a trigger that crashed before writing the record still runs: the runner writes it", async (t) => {
+  const js = jetstream(nc);
+  const id = newId("inv");
+  const record = draftRecord(id, newId("evt"));
+  await js.publish("work.investigations", JSON.stringify({ investigation_id: id, record }), { msgID: id });
+  const done = await until(id, ["completed", "failed"]);
+  t.equal(done.status, "completed");
+  t.equal(done.query, QUESTION);
+});
+
+test("a second work message for a running investigation does not start it again", async (t) => {
+  const plans = { count: 0 };
+  const stop = await slowAgent("slow-3", 1_500, plans);
+  t.teardown(stop);
+  const id = await trigger({ query: QUESTION, mode: "live", scope: { type: "selector", filter: { agent_ids: ["slow-3"] } } });
+  await until(id, ["running"]);
+  await eventually(async () => (plans.count === 1 ? true : undefined));
+  // What a replayed trigger publishes once JetStream's duplicate window has passed.
+  await jetstream(nc).publish("work.investigations", JSON.stringify({ investigation_id: id }), { msgID: `${id}:again` });
+  const done = await until(id, ["completed", "failed"]);
+  t.equal(done.status, "completed");
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(plans.count, 1, "the agent was asked once");
 });
 
 test("agents announce themselves and are marked offline after missed heartbeats", async (t) => {
