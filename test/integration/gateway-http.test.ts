@@ -59,6 +59,17 @@ test("keys create refuses unknown scopes with a clear message", async (t) => {
   t.match(r.stderr, /unknown scope\(s\) root/);
 });
 
+test("without a key, unknown /v1 paths and wrong methods answer 401: the API's shape is not shown", async (t) => {
+  t.equal((await api(stack.baseUrl, "GET", "/v1/nothing-here")).status, 401);
+  t.equal((await api(stack.baseUrl, "PUT", "/v1/investigations")).status, 401);
+});
+
+test("POST to an inbound endpoint's management path is a 405, not a receiver call", async (t) => {
+  const r = await api(stack.baseUrl, "POST", "/v1/webhooks/incoming/endpoints/iep_01ARZ3NDEKTSV4RRFFQ69G5FAV", { key: stack.key, body: {} });
+  t.equal(r.status, 405);
+  t.match(r.headers.get("allow") ?? "", /DELETE/);
+});
+
 test("404 for unknown routes and 405 for a known path with another method, with the error body", async (t) => {
   const nf = await api(stack.baseUrl, "GET", "/v1/nothing-here", { key: stack.key });
   t.equal(nf.status, 404);

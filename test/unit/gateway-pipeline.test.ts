@@ -25,6 +25,8 @@ const routes: Route[] = [
     },
   },
   { method: "GET", path: "/v1/things/:id", access: "webhooks:manage", doc: { summary: "", tags: [], responses: {} }, handle: async () => ({ status: 200 }) },
+  { method: "POST", path: "/v1/things/:id/poke", access: "investigations:read", doc: { summary: "", tags: [], responses: {} }, handle: async () => ({ status: 202 }) },
+  { method: "DELETE", path: "/v1/things/special", access: "investigations:read", doc: { summary: "", tags: [], responses: {} }, handle: async () => ({ status: 204 }) },
   { method: "GET", path: "/boom", access: "public", doc: { summary: "", tags: [], responses: {} }, handle: async () => { throw new Error("kaput"); } },
 ];
 const deps = { router: new Router(routes), auth, log: pino({ level: "silent" }) };
@@ -36,8 +38,11 @@ test("order: route, key, scope, media type, size, JSON, schema, handler", async 
     const reply = await handleRequest(deps, req(r));
     return [reply.status, (reply.body as { error?: { code: string } } | undefined)?.error?.code];
   };
-  t.same(await code({ path: "/nowhere" }), [404, "not_found"]);
-  t.same(await code({ method: "DELETE" }), [405, "method_not_allowed"]);
+  t.same(await code({ path: "/nowhere" }), [404, "not_found"], "outside /v1 an unknown path is a plain 404");
+  t.same(await code({ path: "/v1/nowhere" }), [401, "unauthorized"], "under /v1 the key comes before 404");
+  t.same(await code({ method: "DELETE" }), [401, "unauthorized"], "and before 405");
+  t.same(await code({ path: "/v1/nowhere", headers: { authorization: "Bearer good" } }), [404, "not_found"]);
+  t.same(await code({ method: "DELETE", headers: { authorization: "Bearer good" } }), [405, "method_not_allowed"]);
   t.same(await code({ bodyTooLarge: true, headers: { "content-type": "text/plain" } }), [401, "unauthorized"], "401 before anything else");
   t.same(await code({ method: "GET", headers: { authorization: "Bearer good" } }), [403, "forbidden"]);
   t.same(await code({ headers: { authorization: "Bearer good", "content-type": "text/plain" }, bodyTooLarge: true }), [415, "unsupported_media_type"]);
@@ -48,6 +53,20 @@ test("order: route, key, scope, media type, size, JSON, schema, handler", async 
   const ok = await handleRequest(deps, req({ headers: { authorization: "bearer good", "content-type": "application/json; charset=utf-8" }, body: Buffer.from('{"name":"x"}') }));
   t.equal(ok.status, 201);
   t.same(calls, ["a b"], "path params are decoded");
+});
+
+test("a route without a body schema still refuses non-JSON and oversized bodies", async (t) => {
+  const poke = (over: Partial<RawRequest>) => handleRequest(deps, req({ path: "/v1/things/x/poke", ...over }));
+  t.equal((await poke({ headers: { authorization: "Bearer good" } })).status, 202, "no body is fine");
+  t.equal((await poke({ headers: { authorization: "Bearer good", "content-type": "text/plain" }, body: Buffer.from("hi") })).status, 415);
+  t.equal((await poke({ headers: { authorization: "Bearer good", ...json }, bodyTooLarge: true })).status, 413);
+});
+
+test("the most specific path pattern decides the method: a literal segment shadows a parameter", async (t) => {
+  const r = await handleRequest(deps, req({ method: "POST", path: "/v1/things/special", headers: { authorization: "Bearer good", ...json }, body: Buffer.from('{"name":"x"}') }));
+  t.equal(r.status, 405, "POST /v1/things/special is not the :id route");
+  const d = await handleRequest(deps, req({ method: "DELETE", path: "/v1/things/special", headers: { authorization: "Bearer good" } }));
+  t.equal(d.status, 204);
 });
 
 test("an unexpected error is a 500 with the error body and no details leaked", async (t) => {

@@ -30,31 +30,39 @@ export function bodyLimitFor(router: Router, method: string, path: string): numb
 export async function handleRequest(deps: PipelineDeps, req: RawRequest): Promise<Reply> {
   const started = process.hrtime.bigint();
   const m = deps.router.match(req.method, req.path);
-  let reply: Reply;
   let label = "unmatched";
-  if (m.kind === "not_found") {
-    reply = fail(404, "not_found", `no route for ${req.method} ${req.path}`);
-  } else if (m.kind === "method_not_allowed") {
-    reply = fail(405, "method_not_allowed", `${req.method} is not allowed here; use ${m.allowed.join(", ")}`, undefined, { allow: m.allowed.join(", ") });
-  } else {
-    label = `${m.route.method} ${m.route.path}`;
-    try {
+  let reply: Reply;
+  try {
+    if (m.kind === "found") {
+      label = `${m.route.method} ${m.route.path}`;
       reply = await run(deps, m.route, m.params, req);
-    } catch (err) {
-      reply = unexpected(deps.log, err, label);
+    } else {
+      // The API's shape is not shown to callers without a key: 401 comes before 404/405 under /v1.
+      const denied = req.path.startsWith("/v1/") ? await authenticate(deps, req) : null;
+      if (denied && "status" in denied) reply = denied;
+      else if (m.kind === "not_found") reply = fail(404, "not_found", `no route for ${req.method} ${req.path}`);
+      else reply = fail(405, "method_not_allowed", `${req.method} is not allowed here; use ${m.allowed.join(", ")}`, undefined, { allow: m.allowed.join(", ") });
     }
+  } catch (err) {
+    reply = unexpected(deps.log, err, label);
   }
   deps.observe?.(label, reply.status, Number(process.hrtime.bigint() - started) / 1e9);
   return reply;
 }
 
+/** The caller's key, or the 401 reply. */
+async function authenticate(deps: PipelineDeps, req: RawRequest): Promise<ApiKeyRecord | Reply> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+  const auth = match ? await deps.auth.authenticate(match[1] as string) : null;
+  return auth ?? fail(401, "unauthorized", "a valid API key is required: Authorization: Bearer <API_KEY>", undefined, { "www-authenticate": "Bearer" });
+}
+
 async function run(deps: PipelineDeps, route: Route, params: Record<string, string>, req: RawRequest): Promise<Reply> {
   let auth: ApiKeyRecord | null = null;
   if (route.access !== "public") {
-    const header = req.headers.authorization ?? "";
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    auth = match ? await deps.auth.authenticate(match[1] as string) : null;
-    if (!auth) return fail(401, "unauthorized", "a valid API key is required: Authorization: Bearer <API_KEY>", undefined, { "www-authenticate": "Bearer" });
+    const found = await authenticate(deps, req);
+    if ("status" in found) return found;
+    auth = found;
     if (!auth.scopes.includes(route.access)) return fail(403, "forbidden", `this API key lacks the ${route.access} scope`);
   }
   for (const [name, prefix] of Object.entries(route.ids ?? {})) {
@@ -65,11 +73,13 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
     // The route answers 413 itself: the inbound receiver checks its provider (404) and URL key (401) first (CONTRACT §6).
     return route.handle({ params, query, headers: req.headers, body: undefined, rawBody: req.body, bodyTooLarge: req.bodyTooLarge, auth });
   }
+  // Any body sent to a management route is JSON within the limit, even where the route ignores it.
+  const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  const sent = req.body.length > 0 || req.bodyTooLarge;
+  if ((route.body || sent) && type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
+  if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
   let body: unknown = undefined;
   if (route.body) {
-    const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
-    if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
     try {
       body = JSON.parse(req.body.toString("utf8"));
     } catch {

@@ -15,16 +15,24 @@ export class Router {
     this.compiled = routes.map((route) => ({ route, segments: route.path.split("/").filter(Boolean) }));
   }
 
+  /** The most specific path pattern wins (more literal segments), so `/endpoints/:id` shadows `/:provider/:key`. */
   match(method: string, path: string): Match {
     const parts = path.split("/").filter(Boolean);
-    const allowed: string[] = [];
+    let best = -1;
+    let candidates: Array<{ route: Route; params: Record<string, string> }> = [];
     for (const c of this.compiled) {
       const params = matchSegments(c.segments, parts);
       if (!params) continue;
-      if (c.route.method === method) return { kind: "found", route: c.route, params };
-      allowed.push(c.route.method);
+      const literal = c.segments.filter((seg) => !seg.startsWith(":")).length;
+      if (literal > best) {
+        best = literal;
+        candidates = [];
+      }
+      if (literal === best) candidates.push({ route: c.route, params });
     }
-    return allowed.length > 0 ? { kind: "method_not_allowed", allowed } : { kind: "not_found" };
+    const found = candidates.find((c) => c.route.method === method);
+    if (found) return { kind: "found", route: found.route, params: found.params };
+    return candidates.length > 0 ? { kind: "method_not_allowed", allowed: candidates.map((c) => c.route.method) } : { kind: "not_found" };
   }
 }
 
