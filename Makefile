@@ -19,7 +19,7 @@ $(STAMP): package.json package-lock.json
 	@touch $(STAMP)
 
 nats-server:
-	@if command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ]; then :; \
+	@if [ -n "$$NATS_URL" ] || command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ]; then :; \
 	elif [ "$$(id -u)" = "0" ]; then echo "installing nats-server (apt)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server; \
 	else echo "nats-server is missing: run 'sudo apt-get install nats-server' or set NATS_URL to a running server" >&2; exit 1; fi
 

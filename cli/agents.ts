@@ -1,4 +1,5 @@
 // inquest agent / inquest fleet: endpoint agents in this process until Ctrl-C.
+import { assertAgentId } from "../shared/agents/record.js";
 import { systemClock } from "../shared/clock.js";
 import { Lifecycle } from "../shared/lifecycle.js";
 import { createLogger } from "../shared/log.js";
@@ -21,6 +22,14 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
     if (!file) throw new UsageError("usage: inquest fleet --file fleet.json [--nats URL]");
     fleet = loadFleetFile(file);
   } else {
+    const id = flag(args, "id");
+    if (id !== undefined) {
+      try {
+        assertAgentId(id);
+      } catch (err) {
+        throw new UsageError(`--id: ${(err as Error).message}`);
+      }
+    }
     const parsed = parseTags(flag(args, "tags"));
     if (typeof parsed === "string") throw new UsageError(`--tags: ${parsed}`);
     tags = parsed;

@@ -41,6 +41,11 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
   process.stderr.write(`investigation ${id}\n`);
   for (;;) {
     const r = await fetch(`${url}/v1/investigations/${id}`, { headers });
+    if (r.status !== 200) {
+      const e = (await r.json().catch(() => ({}))) as { error?: { message?: string } };
+      process.stderr.write(`\ninquest: cannot follow ${id}: ${r.status} ${e.error?.message ?? ""} (the key needs investigations:read)\n`);
+      return 1;
+    }
     const d = (await r.json()) as Detail;
     drawProgress(d);
     if (["completed", "failed", "cancelled"].includes(d.status)) {

@@ -38,20 +38,43 @@ export const bool = (def: boolean, doc = ""): Field<boolean> => ({
   },
 });
 
+/** A duration above zero (periods, timeouts and waits: zero would spin). */
 export const duration = (def: string, doc = ""): Field<number> => ({
   doc,
   parse(raw, name) {
     const ms = parseDuration(raw === undefined || raw === "" ? def : raw);
-    if (ms === null) return fail(name, `expected a duration such as 500ms, 30s, 2m, 1h, got ${JSON.stringify(raw)}`);
+    if (ms === null || ms <= 0) return fail(name, `expected a duration above zero such as 500ms, 30s, 2m, 1h, got ${JSON.stringify(raw)}`);
     return ms;
   },
+});
+
+/** An absolute http(s) URL without credentials, trailing slashes removed. */
+export const optUrl = (doc = ""): Field<string | undefined> => ({
+  doc,
+  parse(raw, name) {
+    if (raw === undefined || raw === "") return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return fail(name, `expected an absolute http(s) URL such as https://inquest.example.com, got ${JSON.stringify(raw)}`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return fail(name, `expected an http or https URL, got ${JSON.stringify(raw)}`);
+    if (url.username || url.password || url.search || url.hash) return fail(name, "expected a base URL without credentials, query or fragment");
+    return raw.replace(/\/+$/, "");
+  },
+});
+
+export const withDefault = <T>(field: Field<T | undefined>, def: T): Field<T> => ({
+  doc: field.doc,
+  parse: (raw, name) => field.parse(raw, name) ?? def,
 });
 
 export const durationList = (def: string, length: number, doc = ""): Field<number[]> => ({
   doc,
   parse(raw, name) {
     const list = parseDurationList(raw === undefined || raw === "" ? def : raw);
-    if (list === null || list.length !== length) return fail(name, `expected ${length} comma-separated durations, got ${JSON.stringify(raw)}`);
+    if (list === null || list.length !== length || list.some((ms) => ms <= 0)) return fail(name, `expected ${length} comma-separated durations above zero, got ${JSON.stringify(raw)}`);
     return list;
   },
 });

@@ -9,8 +9,9 @@ import { newId } from "../../shared/ids.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { PlanRequest, SUBJECTS, type PlanReply, type Snapshot } from "../../shared/nats/catalog.js";
-import { decodeJson, encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
+import { decodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
 import { checker } from "../../shared/validate.js";
+import { fitTables } from "./fit.js";
 
 const planRequest = checker(PlanRequest);
 
@@ -63,7 +64,11 @@ export class Agent implements Component {
   async start(): Promise<void> {
     await this.register();
     if (!this.opts.online) return;
-    this.sub = this.deps.nc.subscribe(SUBJECTS.plan(this.identity.agent_id), { callback: (_err, msg) => void this.answer(msg.data, (d) => msg.respond(d)) });
+    this.sub = this.deps.nc.subscribe(SUBJECTS.plan(this.identity.agent_id), {
+      callback: (_err, msg) => {
+        this.answer(msg.data, (d) => msg.respond(d)).catch((err: unknown) => this.deps.log.error({ err }, "could not answer a plan"));
+      },
+    });
     await this.deps.nc.flush();
     await this.snapshot();
     await this.connect();
@@ -122,7 +127,7 @@ export class Agent implements Component {
     try {
       const data = await this.telemetry.collect(this.telemetry.snapshotTables);
       const snap: Snapshot = { agent_id: this.identity.agent_id, hostname: this.identity.hostname, ...data };
-      await this.deps.js.publish(SUBJECTS.snapshot(this.identity.agent_id), encodeJson(snap));
+      await this.deps.js.publish(SUBJECTS.snapshot(this.identity.agent_id), fitTables(snap, this.maxPayload()));
       await this.deps.registry.update(this.identity.agent_id, (r) => ({ ...r, snapshot_collected_at: data.collected_at }));
     } catch (err) {
       this.deps.log.warn({ err }, "snapshot failed");
@@ -143,7 +148,11 @@ export class Agent implements Component {
     }
     const result = await this.telemetry.collect(req.value.tables);
     const reply: PlanReply = { agent_id: this.identity.agent_id, ...result };
-    respond(encodeJson(reply));
+    respond(fitTables(reply, this.maxPayload()));
+  }
+
+  private maxPayload(): number {
+    return this.deps.nc.info?.max_payload ?? 1024 * 1024;
   }
 
   private async emit(type: "agent.registered" | "agent.connected" | "agent.disconnected", r: AgentRecord): Promise<void> {

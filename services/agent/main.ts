@@ -1,5 +1,6 @@
 // Agent wiring: the host agent, or the simulated agents of INQUEST_FLEET_FILE.
 import { systemClock } from "../../shared/clock.js";
+import { assertAgentId } from "../../shared/agents/record.js";
 import { ConfigError } from "../../shared/errors.js";
 import { connectService, runService } from "../../shared/service.js";
 import { loadAgentConfig } from "./config.js";
@@ -9,6 +10,13 @@ import { fleetAgents, hostAgent } from "./start.js";
 
 await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadAgentConfig(process.env);
+  if (config.INQUEST_AGENT_ID !== undefined) {
+    try {
+      assertAgentId(config.INQUEST_AGENT_ID);
+    } catch (err) {
+      throw new ConfigError(`INQUEST_AGENT_ID: ${(err as Error).message}`);
+    }
+  }
   const tags = parseTags(config.INQUEST_AGENT_TAGS);
   if (typeof tags === "string") throw new ConfigError(`INQUEST_AGENT_TAGS: ${tags}`);
   let fleet = null;

@@ -34,7 +34,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const { nc, life, rt } = await connectService("gateway", config.NATS_URL, log, register);
 
   if (config.INQUEST_BOOTSTRAP_KEY) {
-    await createApiKey(rt.apiKeys, clock, { name: "bootstrap", scopes: [...SCOPES], key: config.INQUEST_BOOTSTRAP_KEY });
+    const { record } = await createApiKey(rt.apiKeys, clock, { name: "bootstrap", scopes: [...SCOPES], key: config.INQUEST_BOOTSTRAP_KEY });
+    if (record.revoked_at) log.warn({ key_id: record.id }, "INQUEST_BOOTSTRAP_KEY was revoked and stays revoked; set a new one");
   }
 
   const keys = new KeyCache(rt.buckets.apiKeys, log);

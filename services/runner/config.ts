@@ -1,8 +1,8 @@
-import { commonEnv, duration, int, loadConfig, str } from "../../shared/config.js";
+import { commonEnv, duration, int, loadConfig, optUrl, withDefault } from "../../shared/config.js";
 
 export const runnerEnv = {
   ...commonEnv,
-  INQUEST_PUBLIC_URL: str("http://127.0.0.1:8080", "base used in links inside events"),
+  INQUEST_PUBLIC_URL: withDefault(optUrl("base used in links inside events"), "http://127.0.0.1:8080"),
   INQUEST_RUNNER_CONCURRENCY: int(4, 1, 256, "investigations one runner works on at once"),
   INQUEST_RUNNER_ACK_WAIT: duration("30s", "how long a silent runner keeps a run before another takes it over"),
   INQUEST_PLAN_TIMEOUT: duration("10s", "live plan deadline at depth standard (quick: half, deep: double)"),

@@ -42,3 +42,10 @@ export function agentView(a: AgentRecord): Omit<AgentRecord, "registered_at" | "
     snapshot_collected_at: a.snapshot_collected_at,
   };
 }
+
+const AGENT_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Agent ids travel in subject tokens (agents.<id>.plan, snapshots.<id>): letters, digits, _ and - only. */
+export function assertAgentId(id: string): void {
+  if (!AGENT_ID_RE.test(id)) throw new Error(`agent id ${JSON.stringify(id)} must be 1 to 128 of A-Z a-z 0-9 _ -`);
+}

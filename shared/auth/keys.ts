@@ -29,8 +29,9 @@ export async function createApiKey(
   const key = opts.key ?? newApiKey().key;
   const hash = sha256Hex(key);
   const existing = await kv.get(hash);
-  if (existing && existing.value.revoked_at === null) {
-    // Registering the same key twice (a restarted bootstrap) keeps the original record.
+  if (existing) {
+    // Registering the same key again (a restarted bootstrap) keeps the original record, revoked or not:
+    // a revoked key never comes back to life.
     return { key, record: existing.value };
   }
   const record: ApiKeyRecord = {

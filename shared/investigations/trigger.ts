@@ -19,7 +19,7 @@ export interface TriggerRequest {
   query: string;
   depth?: Depth | undefined;
   mode?: Mode | undefined;
-  scope?: Scope | undefined;
+  scope?: Scope | null | undefined;
 }
 
 export interface TriggerInput {

@@ -83,11 +83,15 @@ export type WorkItem = Static<typeof WorkItem>;
 const Row = Type.Record(Type.String(), Type.Unknown());
 const Tables = Type.Record(Type.String(), Type.Array(Row));
 
+/** Tables cut short to fit the server's max_payload (largest tables halved first). */
+const Truncated = Type.Optional(Type.Array(Type.String()));
+
 export const Snapshot = Type.Object({
   agent_id: Type.String(),
   hostname: Type.String(),
   collected_at: Type.String(),
   tables: Tables,
+  truncated: Truncated,
 });
 export type Snapshot = Static<typeof Snapshot>;
 
@@ -102,6 +106,7 @@ export const PlanReply = Type.Object({
   agent_id: Type.String(),
   collected_at: Type.String(),
   tables: Tables,
+  truncated: Truncated,
 });
 export type PlanReply = Static<typeof PlanReply>;
 

@@ -34,7 +34,7 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
     }
   }
   throw new NatsUnavailableError(
-    `cannot reach NATS at ${servers.join(", ")}: ${lastError instanceof Error ? lastError.message : String(lastError)}. ` +
+    `cannot reach NATS at ${servers.map(redactCredentials).join(", ")}: ${lastError instanceof Error ? lastError.message : String(lastError)}. ` +
       "Start nats-server with JetStream (-js) or set NATS_URL.",
     { cause: lastError },
   );
@@ -56,4 +56,9 @@ async function watchStatus(nc: NatsConnection, log: Logger): Promise<void> {
         break;
     }
   }
+}
+
+/** nats://user:secret@host:4222 -> nats://***@host:4222, so credentials never reach logs or stderr. */
+export function redactCredentials(server: string): string {
+  return server.replace(/^([a-z]+:\/\/)[^@/]*@/i, "$1***@");
 }

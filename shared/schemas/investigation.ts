@@ -18,7 +18,7 @@ export const InvestigationRequest = Type.Object(
     query: Type.String({ minLength: 1, maxLength: 2000, description: "Natural-language question." }),
     depth: Type.Optional(Depth),
     mode: Type.Optional(Mode),
-    scope: Type.Optional(Scope),
+    scope: Type.Optional(Type.Union([Scope, Type.Null()], { description: "Absent or null: every agent." })),
     idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   },
   { additionalProperties: false },

@@ -2,7 +2,7 @@
 import { test } from "tap";
 import { canonicalJson } from "../../shared/canonical.js";
 import { ConfigError } from "../../shared/errors.js";
-import { duration, durationList, int, loadConfig, oneOf, optStr, required } from "../../shared/config.js";
+import { duration, durationList, int, loadConfig, oneOf, optStr, optUrl, required, withDefault } from "../../shared/config.js";
 import { parseDuration } from "../../shared/durations.js";
 import { derivedId, isId, newId } from "../../shared/ids.js";
 import { matchesScope, resolveScope, type AgentRecord } from "../../shared/agents/record.js";
@@ -117,4 +117,13 @@ test("the backlog gauge reads at most every maxAge and counts forward in between
   t.equal(reads, 2);
   await Promise.all([gauge.current(), gauge.current()]);
   t.equal(reads, 2);
+});
+
+test("config: durations must be above zero; URLs must be absolute http(s) without credentials", async (t) => {
+  t.throws(() => loadConfig({ D: duration("1s") }, { D: "0s" }), /above zero/);
+  t.throws(() => loadConfig({ L: durationList("1s,2s", 2) }, { L: "1s,0ms" }), /above zero/);
+  const spec = { U: withDefault(optUrl(), "http://127.0.0.1:8080") };
+  t.same(loadConfig(spec, {}), { U: "http://127.0.0.1:8080" });
+  t.same(loadConfig(spec, { U: "https://inquest.example.com/" }), { U: "https://inquest.example.com" });
+  for (const bad of ["notaurl", "ftp://x", "https://user:pw@x.example", "https://x.example/?a=1"]) t.throws(() => loadConfig(spec, { U: bad }), /U:/, bad);
 });
