@@ -2,10 +2,9 @@
 // requested tables, and publishes telemetry snapshots for cached investigations (CONTRACT §7).
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
-import { agentView, type AgentRecord } from "../../shared/agents/record.js";
+import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
+import type { AgentRecord } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
-import { envelope, publishEvent } from "../../shared/events.js";
-import { newId } from "../../shared/ids.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { PlanRequest, SUBJECTS, type PlanReply, type Snapshot } from "../../shared/nats/catalog.js";
@@ -80,8 +79,13 @@ export class Agent implements Component {
     for (const t of this.timers) clearInterval(t);
     this.sub?.unsubscribe();
     if (!this.opts.online) return;
-    const result = await this.deps.registry.update(this.identity.agent_id, (r) => (r.status === "online" ? { ...r, status: "offline" } : null)).catch(() => null);
-    if (result?.changed) await this.emit("agent.disconnected", result.value).catch(() => undefined);
+    const now = this.deps.clock.now();
+    try {
+      await this.deps.registry.update(this.identity.agent_id, (r) => (r.status === "online" ? withEvent({ ...r, status: "offline" }, "agent.disconnected", now) : null));
+      await this.flush();
+    } catch (err) {
+      this.deps.log.warn({ err }, "could not announce the disconnect; a runner will mark the agent offline");
+    }
   }
 
   private async register(): Promise<void> {
@@ -94,30 +98,28 @@ export class Agent implements Component {
       snapshot_collected_at: null,
       heartbeat_interval_ms: this.opts.heartbeatMs,
     };
-    if ((await this.deps.registry.create(this.identity.agent_id, fresh)) !== null) {
-      await this.emit("agent.registered", fresh);
-      return;
+    if ((await this.deps.registry.create(this.identity.agent_id, withEvent(fresh, "agent.registered", this.deps.clock.now()))) === null) {
+      // Known agent: refresh identity (tags may have changed), keep history.
+      await this.deps.registry.update(this.identity.agent_id, (r) => ({ ...r, ...this.identity, heartbeat_interval_ms: this.opts.heartbeatMs }));
     }
-    // Known agent: refresh identity (tags may have changed), keep history.
-    await this.deps.registry.update(this.identity.agent_id, (r) => ({ ...r, ...this.identity, heartbeat_interval_ms: this.opts.heartbeatMs }));
+    await this.flush();
   }
 
   private async connect(): Promise<void> {
     const now = iso(this.deps.clock.now());
-    const result = await this.deps.registry.update(this.identity.agent_id, (r) => ({ ...r, status: "online", last_seen_at: now }));
-    if (result) await this.emit("agent.connected", result.value);
+    await this.deps.registry.update(this.identity.agent_id, (r) => withEvent({ ...r, status: "online", last_seen_at: now }, "agent.connected", this.deps.clock.now()));
+    await this.flush();
   }
 
   private async heartbeat(): Promise<void> {
     const now = iso(this.deps.clock.now());
     try {
-      let cameBack = false;
-      const result = await this.deps.registry.update(this.identity.agent_id, (r) => {
-        cameBack = r.status !== "online";
-        return { ...r, status: "online", last_seen_at: now };
+      // Marked offline while we were unreachable: announce that we are back, in the same write.
+      await this.deps.registry.update(this.identity.agent_id, (r) => {
+        const next: AgentRecord = { ...r, status: "online", last_seen_at: now };
+        return r.status === "online" ? next : withEvent(next, "agent.connected", this.deps.clock.now());
       });
-      // Marked offline while we were unreachable: announce that we are back.
-      if (result?.changed && cameBack) await this.emit("agent.connected", result.value);
+      await this.flush();
     } catch (err) {
       this.deps.log.warn({ err }, "heartbeat failed");
     }
@@ -155,8 +157,8 @@ export class Agent implements Component {
     return this.deps.nc.info?.max_payload ?? 1024 * 1024;
   }
 
-  private async emit(type: "agent.registered" | "agent.connected" | "agent.disconnected", r: AgentRecord): Promise<void> {
-    const now = this.deps.clock.now();
-    await publishEvent(this.deps.js, envelope(newId("evt", now), type, now, agentView(r)));
+  private flush(): Promise<void> {
+    return flushOutbox(this.deps.registry, this.deps.js, this.identity.agent_id);
   }
+
 }

@@ -1,11 +1,10 @@
 // Marks agents offline after three missed heartbeats and announces agent.disconnected. Any number of
-// runners may do this at once: the state change is a compare-and-set and the event id is derived from
-// the agent's last heartbeat, so racing runners publish the same event (deduplicated by JetStream).
+// runners may do this at once: the state change and its event are one compare-and-set on the agent's record
+// (only one runner wins), and the event leaves through the record's outbox, so a crash never loses it.
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { agentView, type AgentRecord } from "../../shared/agents/record.js";
+import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
+import type { AgentRecord } from "../../shared/agents/record.js";
 import type { Clock } from "../../shared/clock.js";
-import { envelope, publishEvent } from "../../shared/events.js";
-import { derivedId } from "../../shared/ids.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
@@ -39,13 +38,13 @@ export class LivenessMonitor implements Component {
   async sweep(): Promise<void> {
     const now = this.deps.clock.now();
     for (const a of this.deps.listAgents()) {
-      if (!isOverdue(a, now)) continue;
-      const result = await this.deps.agents.update(a.agent_id, (cur) => (isOverdue(cur, now) ? { ...cur, status: "offline" } : null));
-      if (!result?.changed) continue;
-      const lastSeen = result.value.last_seen_at ?? result.value.registered_at;
-      const eventId = derivedId("evt", Date.parse(lastSeen), `${a.agent_id}:disconnected:${lastSeen}`);
-      await publishEvent(this.deps.js, envelope(eventId, "agent.disconnected", now, agentView(result.value)));
-      this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
+      if (isOverdue(a, now)) {
+        const result = await this.deps.agents.update(a.agent_id, (cur) => (isOverdue(cur, now) ? withEvent({ ...cur, status: "offline" }, "agent.disconnected", now) : null));
+        if (result?.changed) this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
+      }
+      // Also publishes events a crashed agent or runner left behind in the record.
+      if (isOverdue(a, now) || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
     }
   }
+
 }

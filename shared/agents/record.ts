@@ -1,5 +1,6 @@
 // The agent registry record (CONTRACT §7), kept in the agents KV bucket under the agent id.
 import type { Scope } from "../schemas/common.js";
+import type { EventEnvelope } from "../schemas/events.js";
 
 export type AgentStatus = "online" | "offline";
 
@@ -14,6 +15,8 @@ export interface AgentRecord {
   snapshot_collected_at: string | null;
   /** How often the agent promises to heartbeat; it is offline after three missed beats. */
   heartbeat_interval_ms: number;
+  /** Lifecycle events written with the state change and not yet published (shared/agents/outbox.ts). */
+  outbox?: EventEnvelope[];
 }
 
 /** Tags AND together; agent_ids, when given, narrows to those agents. No scope = every agent. */

@@ -208,7 +208,7 @@ test("a trigger that crashed after recording the investigation but before announ
   const queuedEvent = newId("evt");
   const record = draftRecord(id, queuedEvent);
   // The first two steps of the trigger, then the "crash": no investigation.queued event.
-  await js.publish("work.investigations", JSON.stringify({ investigation_id: id }), { msgID: id });
+  await js.publish("work.investigations", JSON.stringify({ investigation_id: id, record }), { msgID: id });
   await kv.create(id, record);
   const done = await until(id, ["completed", "failed"]);
   t.equal(done.status, "completed");
@@ -240,6 +240,25 @@ test("a second work message for a running investigation does not start it again"
   t.equal(done.status, "completed");
   await new Promise((r) => setTimeout(r, 500));
   t.equal(plans.count, 1, "the agent was asked once");
+});
+
+test("a lifecycle event left in an agent's record by a crash is published by the liveness sweep, same id", async (t) => {
+  const kv = new JsonKv<AgentRecord>(await new Kvm(nc).open("inq_agents"));
+  const now = new Date().toISOString();
+  const eventId = newId("evt");
+  const data = { agent_id: "ghost-1", hostname: "ghost", tags: {}, status: "offline" };
+  await kv.put("ghost-1", {
+    agent_id: "ghost-1", hostname: "ghost", tags: {}, edr_device_id: null, status: "offline", registered_at: now, last_seen_at: null,
+    snapshot_collected_at: null, heartbeat_interval_ms: 1000,
+    outbox: [{ event_id: eventId, type: "agent.registered", created_at: now, data }],
+  });
+  const published = await eventually(async () => ((await readEvents(nc)).some((e) => e.event_id === eventId) ? true : undefined));
+  t.ok(published);
+  const rec = await eventually(async () => {
+    const r = await kv.get("ghost-1");
+    return r && (r.value.outbox ?? []).length === 0 ? r.value : undefined;
+  });
+  t.same(rec.outbox, [], "the outbox is cleared once published");
 });
 
 test("agents announce themselves and are marked offline after missed heartbeats", async (t) => {
