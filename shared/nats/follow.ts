@@ -1,5 +1,7 @@
 // Following a KV bucket: the current value of every key, then every change, until stopped.
-// `ready` resolves once the initial values have been delivered.
+// `ready` resolves once the initial values have been delivered. If the watch ends or fails (a server
+// restart, a consumer lost), it is opened again from the revision after the last one seen, so a local copy
+// never silently stops updating; an entry that is not JSON is skipped with a warning.
 import type { KV } from "@nats-io/kv";
 import type { Logger } from "../log.js";
 import { decodeJson } from "./kvjson.js";
@@ -9,6 +11,8 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
+const REWATCH_DELAY_MS = 500;
+
 export async function followBucket<T>(
   kv: KV,
   log: Logger,
@@ -17,20 +21,48 @@ export async function followBucket<T>(
 ): Promise<Follower> {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((r) => (markReady = r));
-  const resuming = (opts.resumeFromRevision ?? 0) > 0;
+  const first = opts.resumeFromRevision ?? 0;
   const status = await kv.status();
-  if (resuming ? status.streamInfo.state.last_seq < (opts.resumeFromRevision ?? 0) : status.values === 0) markReady();
-  const iter = await kv.watch(resuming ? { resumeFromRevision: opts.resumeFromRevision as number } : {});
+  if (first > 0 ? status.streamInfo.state.last_seq < first : status.values === 0) markReady();
   let stopped = false;
-  const done = (async () => {
+  let lastRevision = first > 0 ? first - 1 : 0;
+  let iter = await kv.watch(first > 0 ? { resumeFromRevision: first } : {});
+
+  const drain = async (): Promise<void> => {
     for await (const e of iter) {
-      const value = e.operation === "PUT" && e.value.length > 0 ? decodeJson<T>(e.value) : null;
+      lastRevision = e.revision;
+      let value: T | null = null;
+      if (e.operation === "PUT" && e.value.length > 0) {
+        try {
+          value = decodeJson<T>(e.value);
+        } catch (err) {
+          log.warn({ err, bucket: status.bucket, key: e.key, revision: e.revision }, "skipped an entry that is not JSON");
+          continue;
+        }
+      }
       onEntry(e.key, e.revision, value);
       if (e.isUpdate) markReady();
     }
-  })().catch((err: unknown) => {
-    if (!stopped) log.error({ err, bucket: status.bucket }, "stopped following a bucket");
-  });
+  };
+
+  const done = (async () => {
+    while (!stopped) {
+      try {
+        await drain();
+      } catch (err) {
+        if (!stopped) log.warn({ err, bucket: status.bucket }, "bucket watch failed; reopening it");
+      }
+      if (stopped) break;
+      await new Promise((r) => setTimeout(r, REWATCH_DELAY_MS));
+      try {
+        // Everything up to lastRevision was applied; an empty bucket starts over with the current values.
+        iter = await kv.watch(lastRevision > 0 ? { resumeFromRevision: lastRevision + 1 } : {});
+      } catch (err) {
+        log.warn({ err, bucket: status.bucket }, "cannot reopen the bucket watch yet");
+      }
+    }
+  })();
+
   return {
     ready,
     async stop() {

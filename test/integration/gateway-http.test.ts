@@ -160,6 +160,18 @@ test("readyz answers 503 when NATS is gone, and recovers", async (t) => {
     if (status !== 200) await new Promise((r) => setTimeout(r, 100));
   }
   t.equal(status, 200);
+  // The gateway's local copy of the keys kept following the bucket through the outage: a revocation made
+  // after it still applies.
+  const key = issueKey(stack.nats.url, ["investigations:read"]);
+  t.equal((await api(stack.baseUrl, "GET", "/v1/investigations", { key })).status, 200);
+  const id = cli(["keys", "list", "--nats", stack.nats.url]).stdout.split("\n").find((l) => l.includes(key.slice(0, 12)))?.split("\t")[0] ?? "";
+  t.equal(cli(["keys", "revoke", id, "--nats", stack.nats.url]).status, 0);
+  let after = 0;
+  for (let i = 0; i < 60 && after !== 401; i++) {
+    after = (await api(stack.baseUrl, "GET", "/v1/investigations", { key })).status;
+    if (after !== 401) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.equal(after, 401, "revoked after the outage");
 });
 
 test("readyz answers 503 naming a stream or bucket that has gone missing", async (t) => {
