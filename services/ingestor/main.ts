@@ -28,6 +28,7 @@ await runService("ingestor", process.env.LOG_LEVEL, async (log, register) => {
       readBody: (body) => readBody(buckets.spill, body),
       openSecret: (sealed) => decryptSecret(masterKey, sealed),
       byEdrDevice: (deviceId) => agents.byEdrDevice(deviceId),
+      byHostname: (hostname) => agents.byHostname(hostname),
       trigger: (input) => triggerInvestigation(trigger, input),
       clock,
       log,

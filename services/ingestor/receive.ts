@@ -26,6 +26,8 @@ export interface ReceiveDeps {
   /** Opens a sealed provider signing secret with the master key. */
   openSecret(sealed: string): string;
   byEdrDevice(deviceId: string): AgentRecord | null;
+  /** Every known agent with exactly this hostname (a `workflow_job`'s runner, CONTRACT §6). */
+  byHostname(hostname: string): AgentRecord[];
   trigger(input: TriggerInput): Promise<TriggerOutcome>;
   clock: Clock;
   log: Logger;
@@ -65,9 +67,12 @@ export async function receive(deps: ReceiveDeps, req: ReceiptRequest): Promise<R
     case "ignored":
       return { kind: "ignored", reason: interpretation.reason };
     case "invalid":
-      return interpretation.path === undefined
-        ? { kind: "invalid", message: interpretation.message }
-        : { kind: "invalid", message: interpretation.message, path: interpretation.path };
+      return {
+        kind: "invalid",
+        message: interpretation.message,
+        ...(interpretation.path !== undefined ? { path: interpretation.path } : {}),
+        ...(interpretation.details !== undefined && interpretation.details.length > 0 ? { details: interpretation.details } : {}),
+      };
     case "trigger":
       return queue(deps, endpoint, interpretation);
     default:
@@ -76,7 +81,10 @@ export async function receive(deps: ReceiveDeps, req: ReceiptRequest): Promise<R
 }
 
 async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpretation: TriggerInterpretation): Promise<ReceiptOutcome> {
-  const { scope, query } = resolveTarget(interpretation, (deviceId) => deps.byEdrDevice(deviceId));
+  const { scope, query } = resolveTarget(interpretation, {
+    byEdrDevice: (deviceId) => deps.byEdrDevice(deviceId),
+    byHostname: (hostname) => deps.byHostname(hostname),
+  });
   let outcome: TriggerOutcome;
   try {
     outcome = await deps.trigger({

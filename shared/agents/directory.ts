@@ -33,4 +33,11 @@ export class AgentDirectory implements Component {
     for (const a of this.agents.values()) if (a.edr_device_id === deviceId) return a;
     return null;
   }
+
+  /** Every agent whose `hostname` is exactly `hostname` (hostnames need not be unique). */
+  byHostname(hostname: string): AgentRecord[] {
+    const found: AgentRecord[] = [];
+    for (const a of this.agents.values()) if (a.hostname === hostname) found.push(a);
+    return found;
+  }
 }

@@ -26,6 +26,24 @@ export function intervalMs(r: Pick<CuriosityRecord, "interval">): number {
   return ms;
 }
 
+/** The earliest and latest instants whose UTC form still has a four-digit year (the contract's timestamp form). */
+const EARLIEST_MS = Date.parse("0000-01-01T00:00:00.000Z");
+const LATEST_MS = Date.parse("9999-12-31T23:59:59.999Z");
+
+export type FirstRunAtCheck = { ok: true; ms: number } | { ok: false; message: string };
+
+/**
+ * What the schema's `date-time` format lets through but the schedule cannot use: a leap second
+ * ("2026-06-30T23:59:60Z" is RFC 3339, yet `Date.parse` gives NaN) or an offset that pushes the instant out of
+ * years 0000..9999. Both are a 400, not a 500 from `normalizeTimestamp`.
+ */
+export function checkFirstRunAt(text: string): FirstRunAtCheck {
+  const ms = Date.parse(text);
+  if (!Number.isFinite(ms)) return { ok: false, message: "must be an RFC 3339 time this service can read (a leap second, :60, is not accepted)" };
+  if (ms < EARLIEST_MS || ms > LATEST_MS) return { ok: false, message: "must fall within the years 0000 to 9999 in UTC" };
+  return { ok: true, ms };
+}
+
 /** Any RFC 3339 time (offsets allowed) as the contract's UTC-with-milliseconds form. */
 export function normalizeTimestamp(text: string): string {
   return iso(Date.parse(text));

@@ -37,7 +37,13 @@ export const ReceiptOutcome = Type.Union([
   Type.Object({ kind: kind("bad_signature") }),
   Type.Object({ kind: kind("invalid_json") }),
   Type.Object({ kind: kind("ignored"), reason: Type.String() }),
-  Type.Object({ kind: kind("invalid"), message: Type.String(), path: Type.Optional(Type.String()) }),
+  Type.Object({
+    kind: kind("invalid"),
+    message: Type.String(),
+    path: Type.Optional(Type.String()),
+    /** Every problem found (the shared validator's details), when there is more than one field to name. */
+    details: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { maxItems: 50 })),
+  }),
   Type.Object({ kind: kind("queued"), investigation_id: Type.String() }),
   /** A recognised event whose investigation could not be queued (rate limit, idempotency conflict, NATS). */
   Type.Object({ kind: kind("not_queued"), reason: Type.String() }),

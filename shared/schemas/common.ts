@@ -17,7 +17,9 @@ export const SeverityName = Type.Union(
 export const Timestamp = Type.String({ format: "date-time", description: "RFC 3339 UTC with milliseconds." });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
-const TagKey = Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9_.:/-]+$" });
+// Tag names are checked through the pattern (JSON Schema applies a record key schema as patternProperties,
+// so the length lives in the pattern and other names are refused by additionalProperties: false).
+const TagKey = Type.String({ pattern: "^[A-Za-z0-9_.:/-]{1,128}$" });
 const TagValue = Type.String({ maxLength: 256 });
 
 export const Scope = Type.Object(
@@ -25,7 +27,7 @@ export const Scope = Type.Object(
     type: Type.Literal("selector"),
     filter: Type.Object(
       {
-        tags: Type.Optional(Type.Record(TagKey, TagValue, { maxProperties: 32 })),
+        tags: Type.Optional(Type.Record(TagKey, TagValue, { maxProperties: 32, additionalProperties: false })),
         agent_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 1000 })),
       },
       { additionalProperties: false },

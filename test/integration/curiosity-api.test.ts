@@ -59,6 +59,8 @@ test("POST and PATCH: 400 on a bad interval, depth, scope, first_run_at or an un
     [{ first_run_at: "2030-02-30T10:00:00Z" }, "/first_run_at"],
     [{ first_run_at: "2030-06-01 10:00:00Z" }, "/first_run_at"],
     [{ first_run_at: "2030-06-01T10:00:00" }, "/first_run_at"],
+    [{ first_run_at: "2026-06-30T23:59:60Z" }, "/first_run_at"], // a leap second: RFC 3339, but Date.parse gives NaN
+    [{ first_run_at: "9999-12-31T23:59:59-23:59" }, "/first_run_at"], // UTC year 10000
     [{ active: "yes" }, "/active"],
     [{ query: "" }, "/query"],
     [{ intervall: "1h" }, "/intervall"],
@@ -71,6 +73,8 @@ test("POST and PATCH: 400 on a bad interval, depth, scope, first_run_at or an un
     t.ok((posted.json?.error?.details as Array<{ path: string }> | undefined)?.some((d) => d.path.startsWith(path)), `POST detail names ${path}: ${JSON.stringify(posted.json?.error?.details)}`);
     const patched = await call("PATCH", `/v1/curiosity/${target}`, body);
     t.equal(patched.status, 400, `PATCH ${JSON.stringify(body)}`);
+    t.equal(patched.json?.error?.code, "validation_failed");
+    t.ok((patched.json?.error?.details as Array<{ path: string }> | undefined)?.some((d) => d.path.startsWith(path)), `PATCH detail names ${path}`);
   }
   for (const missing of ["query", "interval"]) {
     const body: Record<string, unknown> = { query: "q", interval: "1h" };
@@ -116,6 +120,36 @@ test("GET: next_run_at ascending, ties by id, cursor pages without repeats or ga
   const bad = await call("GET", "/v1/curiosity?cursor=nonsense");
   t.equal(bad.status, 400);
   t.equal(bad.json.error.code, "invalid_cursor");
+});
+
+test("GET pages: an item whose next_run_at does not change during the walk is returned exactly once, while others move", async (t) => {
+  // The documented guarantee (CONTRACT §2 as it applies to a list ordered by a mutable key): the cursor is the
+  // last (next_run_at, id) returned, so an item moved across the cursor mid-walk may be skipped (moved back) or
+  // repeated (moved forward); every item whose position does not change is seen exactly once.
+  const base = Date.parse("2032-01-01T00:00:00.000Z");
+  const mine: string[] = [];
+  for (let i = 0; i < 8; i++) mine.push((await create({ first_run_at: new Date(base + i * 3_600_000).toISOString(), interval: "1d" })).json.id as string);
+  const [early, , , , , , late] = mine as [string, string, string, string, string, string, string, string];
+  const moved = new Set([early, late]);
+  let patched = false;
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const page: Awaited<ReturnType<typeof call>> = await call("GET", `/v1/curiosity?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    t.equal(page.status, 200);
+    seen.push(...(page.json.items as Array<{ id: string }>).map((i) => i.id));
+    cursor = page.json.next_cursor;
+    if (seen.includes(early) && !patched) {
+      // Mid-walk: one item already returned moves forward, one not yet returned moves back.
+      await call("PATCH", `/v1/curiosity/${early}`, { first_run_at: new Date(base + 20 * 3_600_000).toISOString() });
+      await call("PATCH", `/v1/curiosity/${late}`, { first_run_at: new Date(base - 3_600_000).toISOString() });
+      patched = true;
+    }
+    pages++;
+  } while (cursor && pages < 200);
+  t.ok(patched, "the items were moved during the walk");
+  for (const id of mine.filter((m) => !moved.has(m))) t.equal(seen.filter((s) => s === id).length, 1, `${id} exactly once`);
 });
 
 test("PATCH: 200 with the updated item; first_run_at re-queues; active pauses and resumes; only included fields change", async (t) => {

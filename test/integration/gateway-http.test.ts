@@ -111,6 +111,8 @@ test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema vio
     [{ query: "ok", scope: { type: "everything" } }, "/scope"],
     [{ query: "ok", qurey: "typo" }, "/qurey"],
     [{ query: "ok", scope: { type: "selector", filter: { tags: { env: 1 } } } }, "/scope"],
+    [{ query: "ok", scope: { type: "selector", filter: { tags: { "bad key!": "x" } } } }, "/scope"],
+    [{ query: "ok", scope: { type: "selector", filter: { tags: { ["k".repeat(129)]: "x" } } } }, "/scope"],
   ];
   for (const [body, path] of cases) {
     const r = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, body });

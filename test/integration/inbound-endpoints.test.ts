@@ -165,7 +165,8 @@ test("receiver order of checks: 404 provider, 401 key or provider mismatch, 413 
   t.equal(missingQuery.json.error.code, "validation_failed");
   t.equal(missingQuery.json.error.details[0].path, "/query");
 
-  t.equal((await api(stack.baseUrl, "GET", generic.path)).status, 405, "only POST");
+  t.equal((await api(stack.baseUrl, "GET", generic.path)).status, 401, "another method without a key: 401 before 405 under /v1");
+  t.equal((await api(stack.baseUrl, "GET", generic.path, { key: stack.key })).status, 405, "only POST");
   t.equal((await investigationIds(stack)).length, before, "nothing was queued for any of these");
 });
 

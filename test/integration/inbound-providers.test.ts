@@ -36,6 +36,7 @@ test("setup", async () => {
       agents: [
         { agent_id: "edr-host-1", hostname: "ws-alice", tags: { env: "prod" }, edr_device_id: DEVICE },
         { agent_id: "ci-runner-1", hostname: "runner-1", tags: { role: "ci-runner", repository: "octo-org/octo-repo" } },
+        { agent_id: "ci-runner-2", hostname: "runner-2", tags: { role: "ci-runner", repository: "octo-org/octo-repo" } },
         { agent_id: "web-1", hostname: "web-1", tags: { env: "prod" } },
       ],
     },
@@ -43,7 +44,7 @@ test("setup", async () => {
   await waitForIngestor(stack);
   await eventually(async () => {
     const r = await api(stack.baseUrl, "GET", "/v1/agents", { key: stack.key });
-    return r.json?.agents?.length === 3 ? true : undefined;
+    return r.json?.agents?.length === 4 ? true : undefined;
   });
   ci = await createEndpoint(stack, { provider: "ci", provider_signing_secret: CI_SECRET, default_scope: PROD, default_depth: "deep" });
   edr = await createEndpoint(stack, { provider: "edr", provider_signing_secret: EDR_SECRET, default_scope: PROD, default_depth: "quick" });
@@ -75,8 +76,9 @@ test("ci: workflow_job, and security_advisory on the endpoint's default scope", 
   t.equal(j.status, 202, j.text);
   const jobInv = await investigation(stack, j.json.investigation_id);
   const repo = (job.repository as { full_name: string }).full_name;
-  t.equal(jobInv.scope.filter.tags.repository, repo);
-  t.equal(jobInv.scope.filter.tags.role, "ci-runner");
+  const runner = (job.workflow_job as { runner_name: string }).runner_name;
+  t.same(jobInv.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: repo } } }, "no agent has the runner's hostname: the repository's runners");
+  t.ok(jobInv.query.startsWith(`No CI runner agent of ${repo} has hostname "${runner}"`), jobInv.query);
 
   const advisory = examples("security_advisory")[0];
   const rawAdvisory = JSON.stringify(advisory);
@@ -193,10 +195,50 @@ test("generic: query, agent_ids and depth from the body; idempotency_key dedupes
   t.not(elsewhere.json.investigation_id, first.json.investigation_id, "keys are per endpoint");
 });
 
+test("generic: a scope or agent_ids outside the shared Scope schema is 400 validation_failed with details; nothing queued", async (t) => {
+  const before = (await investigationIds(stack)).length;
+  const huge = { type: "selector", filter: { tags: { "big": "v".repeat(600_000) } } };
+  const r = await deliver(stack, generic.path, JSON.stringify({ query: "q", scope: huge }));
+  t.equal(r.status, 400, r.text.slice(0, 300));
+  t.equal(r.json.error.code, "validation_failed");
+  t.same(r.json.error.details, [{ path: "/scope/filter/tags/big", message: "must not have more than 256 characters" }]);
+  t.ok(r.text.length < 2_000, "the answer does not echo the scope");
+  for (const [body, path] of [
+    [{ query: "q", scope: { type: "selector", filter: { tags: { "bad key": "v" } } } }, "/scope/filter/tags/bad key"],
+    [{ query: "q", scope: { type: "selector", filter: { tags: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, "v"])) } } }, "/scope/filter/tags"],
+    [{ query: "q", agent_ids: Array.from({ length: 1001 }, (_, i) => `a${i}`) }, "/agent_ids"],
+    [{ query: "q", agent_ids: ["x".repeat(129)] }, "/agent_ids/0"],
+  ] as const) {
+    const bad = await deliver(stack, generic.path, JSON.stringify(body));
+    t.equal(bad.status, 400, path);
+    t.equal(bad.json.error.details?.[0]?.path, path, bad.text.slice(0, 300));
+  }
+  t.equal((await investigationIds(stack)).length, before);
+});
+
 test("inbound receipts are not outbound deliveries", async (t) => {
   const r = await api(stack.baseUrl, "GET", "/v1/webhooks/deliveries?limit=200", { key: stack.key });
   t.equal(r.status, 200);
   t.same(r.json.deliveries, [], "none of the receipts above shows up (there are no subscriptions either)");
+});
+
+test("ci: a workflow_job whose runner_name is an agent's hostname targets exactly that agent", async (t) => {
+  // Last: the runner picks up every investigation queued above too, which the earlier tests expect to stay queued.
+  stack.start("runner");
+  const job = example("workflow_job", (e) => e.action === "completed") as { workflow_job: Record<string, unknown> };
+  const payload = { ...job, repository: { full_name: "octo-org/octo-repo" }, workflow_job: { ...job.workflow_job, runner_name: "runner-1" } };
+  const raw = JSON.stringify(payload);
+  const r = await deliver(stack, ci.path, raw, await githubHeaders(CI_SECRET, raw, "workflow_job", randomUUID()));
+  t.equal(r.status, 202, r.text);
+  const created = await investigation(stack, r.json.investigation_id);
+  t.same(created.scope, { type: "selector", filter: { agent_ids: ["ci-runner-1"] } }, "runner-1 of the two octo-org/octo-repo runners");
+  t.notMatch(created.query, /No CI runner agent/);
+  t.match(created.query, /runner "runner-1"/);
+  const dispatched = await eventually(async () => {
+    const inv = await investigation(stack, r.json.investigation_id);
+    return inv.progress !== null ? inv : undefined;
+  }, 30_000);
+  t.equal(dispatched.progress.agents_targeted, 1, "one agent, not zero (a hostname tag) nor both runners");
 });
 
 test("teardown", async () => {

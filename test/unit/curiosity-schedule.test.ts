@@ -1,7 +1,7 @@
 // The curiosity queue's schedule math (CONTRACT §4) as pure functions of a record and a fake `now`.
 import { test } from "tap";
 import { runTriggerId, toItem, type CuriosityRecord } from "../../shared/curiosity/record.js";
-import { applyPatch, attachInvestigation, checkInterval, claimRun, finishRun, isDue, msUntilDue, newRecord, nextAction, runRequest } from "../../shared/curiosity/schedule.js";
+import { applyPatch, attachInvestigation, checkFirstRunAt, checkInterval, claimRun, finishRun, isDue, msUntilDue, newRecord, nextAction, runRequest } from "../../shared/curiosity/schedule.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const S = 1000;
@@ -34,6 +34,17 @@ test("interval: the contract pattern, the configured minimum, a sane maximum", a
   t.equal(checkInterval("59s", M).ok, false, "one second under the minimum");
   t.equal(checkInterval("60s", M).ok, true, "exactly the minimum");
   t.equal(checkInterval("99999999999999999999w", 1000).ok, false, "too large to be a date");
+});
+
+test("first_run_at: what the date-time format accepts but Date.parse cannot read is refused, not a crash", async (t) => {
+  t.same(checkFirstRunAt("2026-11-23T12:00:00+02:00"), { ok: true, ms: Date.parse("2026-11-23T10:00:00.000Z") });
+  t.equal(checkFirstRunAt("2026-11-23t10:00:00z").ok, true, "lower-case t and z");
+  for (const bad of ["2026-06-30T23:59:60Z", "2016-12-31T23:59:60.000Z", "tomorrow", "0000-01-01T00:00:00+00:01", "9999-12-31T23:59:59-00:01"]) {
+    const checked = checkFirstRunAt(bad);
+    t.equal(checked.ok, false, bad);
+    if (!checked.ok) t.ok(checked.message.length > 0);
+  }
+  t.equal(checkFirstRunAt("9999-12-31T23:59:59.999Z").ok, true, "the latest four-digit-year instant");
 });
 
 test("create: defaults, first run now or at first_run_at (normalised to UTC milliseconds)", async (t) => {

@@ -39,12 +39,15 @@ function harness(records: InboundEndpointRecord[], outcome: TriggerOutcome = { k
   const triggered: TriggerInput[] = [];
   const agents: AgentRecord[] = [
     { agent_id: "host-1", hostname: "h1", tags: {}, edr_device_id: "dev-1", status: "online", registered_at: "", last_seen_at: null, snapshot_collected_at: null, heartbeat_interval_ms: 1000 },
+    { agent_id: "ci-1", hostname: "runner-1", tags: { role: "ci-runner", repository: "octo-org/octo-repo" }, edr_device_id: null, status: "online", registered_at: "", last_seen_at: null, snapshot_collected_at: null, heartbeat_interval_ms: 1000 },
+    { agent_id: "ci-2", hostname: "runner-2", tags: { role: "ci-runner", repository: "octo-org/octo-repo" }, edr_device_id: null, status: "online", registered_at: "", last_seen_at: null, snapshot_collected_at: null, heartbeat_interval_ms: 1000 },
   ];
   const deps: ReceiveDeps = {
     byPrefix: async (prefix) => records.find((r) => r.url_key_prefix === prefix) ?? null,
     readBody: async (body) => (body.kind === "inline" ? { ok: true, body: Buffer.from(body.base64, "base64") } : { ok: false, reason: "not inline" }),
     openSecret: (sealed) => decryptSecret(MASTER, sealed),
     byEdrDevice: (id) => agents.find((a) => a.edr_device_id === id) ?? null,
+    byHostname: (hostname) => agents.filter((a) => a.hostname === hostname),
     trigger: async (input) => {
       triggered.push(input);
       return outcome;
@@ -118,6 +121,35 @@ test("generic: idempotency per endpoint, receipt ids otherwise, and every could-
   const broken = { ...harness([generic.record]).deps, trigger: async () => Promise.reject(new Error("TIMEOUT")) };
   const nats = await receive(broken, receipt("generic", generic.key, '{"query":"q"}'));
   t.match(nats.kind === "not_queued" ? nats.reason : "", /^unavailable/, "NATS trouble on the trigger is a 202 with error");
+});
+
+test("ci: a workflow_job's runner_name resolves to that runner's agent through the directory", async (t) => {
+  const ci = endpoint("ci");
+  const { deps, triggered } = harness([ci.record]);
+  const job = (runner: string) =>
+    JSON.stringify({ action: "completed", repository: { full_name: "octo-org/octo-repo" }, workflow_job: { name: "build", runner_name: runner } });
+  t.same(await receive(deps, receipt("ci", ci.key, job("runner-1"), { "x-github-event": "workflow_job", "x-github-delivery": "d-1" })), { kind: "queued", investigation_id: "inv_1" });
+  t.same(triggered[0]?.request.scope, { type: "selector", filter: { agent_ids: ["ci-1"] } }, "not a hostname tag: the agent whose hostname field matches");
+  t.notMatch(triggered[0]?.request.query ?? "", /No CI runner agent/);
+
+  await receive(deps, receipt("ci", ci.key, job("GitHub Actions 5"), { "x-github-event": "workflow_job" }));
+  t.same(triggered[1]?.request.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: "octo-org/octo-repo" } } }, "unknown runner: the repository's runners");
+  t.match(triggered[1]?.request.query ?? "", /^No CI runner agent of octo-org\/octo-repo has hostname "GitHub Actions 5"/);
+});
+
+test("generic: a scope or agent_ids outside the shared Scope schema is invalid with details, nothing triggered", async (t) => {
+  const generic = endpoint("generic");
+  const { deps, triggered } = harness([generic.record]);
+  const huge = JSON.stringify({ query: "q", scope: { type: "selector", filter: { tags: { k: "v".repeat(600_000) } } } });
+  const outcome = await receive(deps, receipt("generic", generic.key, huge));
+  t.equal(outcome.kind, "invalid");
+  if (outcome.kind === "invalid") {
+    t.equal(outcome.path, "/scope/filter/tags/k");
+    t.same(outcome.details, [{ path: "/scope/filter/tags/k", message: "must not have more than 256 characters" }]);
+  }
+  const many = await receive(deps, receipt("generic", generic.key, JSON.stringify({ query: "q", agent_ids: Array.from({ length: 1001 }, (_, i) => `a${i}`) })));
+  t.match(many, { kind: "invalid", path: "/agent_ids", details: [{ path: "/agent_ids" }] });
+  t.equal(triggered.length, 0);
 });
 
 test("authenticateUrlKey: constant-time hash comparison behind a prefix lookup", async (t) => {

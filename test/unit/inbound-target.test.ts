@@ -10,7 +10,23 @@ const agent: AgentRecord = {
   agent_id: "host-1", hostname: "h1", tags: {}, edr_device_id: "dev-1", status: "online",
   registered_at: "", last_seen_at: null, snapshot_collected_at: null, heartbeat_interval_ms: 1000,
 };
-const byDevice = (id: string) => (id === "dev-1" ? agent : null);
+const runner = (agent_id: string, hostname: string, repository: string): AgentRecord => ({
+  ...agent, agent_id, hostname, edr_device_id: null, tags: { role: "ci-runner", repository },
+});
+const fleet: AgentRecord[] = [
+  agent,
+  runner("ci-2", "runner-1", "octo-org/octo-repo"),
+  runner("ci-1", "runner-1", "octo-org/octo-repo"),
+  runner("ci-3", "runner-2", "octo-org/octo-repo"),
+  runner("ci-9", "runner-1", "other-org/other-repo"),
+  { ...agent, agent_id: "web-1", hostname: "runner-1", edr_device_id: null, tags: { repository: "octo-org/octo-repo" } },
+];
+const byDevice = {
+  byEdrDevice: (id: string) => (id === "dev-1" ? agent : null),
+  byHostname: (hostname: string) => fleet.filter((a) => a.hostname === hostname),
+};
+const RUNNERS = { type: "selector" as const, filter: { tags: { role: "ci-runner", repository: "octo-org/octo-repo" } } };
+const ciRunner = (hostname: string) => ({ kind: "ci_runner" as const, hostname, repository: "octo-org/octo-repo" });
 const PROD = { type: "selector" as const, filter: { tags: { env: "prod" } } };
 const interpretation = (over: Partial<TriggerInterpretation>): TriggerInterpretation => ({
   kind: "trigger", query: "What happened?", depth: "standard", scope: PROD, target: { kind: "scope" }, trigger_id: "t", ...over,
@@ -32,6 +48,29 @@ test("an unknown device falls back to the default scope and the query says so, w
   t.ok(long.query.length <= 2000, `length ${long.query.length}`);
   t.equal(long.scope, null);
   t.match(long.query, /^No agent is registered .* \(every agent\) instead\. q/);
+});
+
+test("a CI runner resolves to the repository's runners with that hostname, by agent id", async (t) => {
+  t.same(resolveTarget(interpretation({ scope: RUNNERS, target: ciRunner("runner-1") }), byDevice), {
+    scope: { type: "selector", filter: { agent_ids: ["ci-1", "ci-2"] } },
+    query: "What happened?",
+  }, "only role=ci-runner agents of this repository: not ci-9 (other repository) nor web-1 (not a runner)");
+  t.same(resolveTarget(interpretation({ scope: RUNNERS, target: ciRunner("runner-2") }), byDevice).scope, {
+    type: "selector", filter: { agent_ids: ["ci-3"] },
+  });
+});
+
+test("an unknown CI runner falls back to the repository's runners and the query says so", async (t) => {
+  const fallback = resolveTarget(interpretation({ scope: RUNNERS, target: ciRunner("GitHub Actions 5") }), byDevice);
+  t.same(fallback.scope, RUNNERS);
+  t.equal(
+    fallback.query,
+    'No CI runner agent of octo-org/octo-repo has hostname "GitHub Actions 5", so this investigation covers the agents with ' +
+      "tags role=ci-runner, repository=octo-org/octo-repo instead. What happened?",
+  );
+  const long = resolveTarget(interpretation({ scope: RUNNERS, query: "q".repeat(2000), target: ciRunner("r".repeat(500)) }), byDevice);
+  t.ok(long.query.length <= 2000, `length ${long.query.length}`);
+  t.match(long.query, /^No CI runner agent of .* instead\. q/);
 });
 
 test("describeScope", async (t) => {
@@ -62,6 +101,10 @@ test("every ingestor outcome has its HTTP answer (CONTRACT §6)", async (t) => {
   t.same(receiptReply({ kind: "invalid", message: "query is required", path: "/query" }).body, {
     error: { code: "validation_failed", message: "query is required", details: [{ path: "/query", message: "query is required" }] },
   });
+  const details = [{ path: "/scope/filter/tags", message: "must not have more than 32 properties" }, { path: "/scope/type", message: "must be equal to constant" }];
+  t.same(receiptReply({ kind: "invalid", message: "scope is not valid", path: "/scope/filter/tags", details }).body, {
+    error: { code: "validation_failed", message: "scope is not valid", details },
+  }, "every detail the validator found");
   t.same(receiptReply({ kind: "ignored", reason: "ping" }), { status: 202, body: { ignored: true, reason: "ping" } });
   t.same(receiptReply({ kind: "queued", investigation_id: "inv_1" }), { status: 202, body: { investigation_id: "inv_1" } });
   t.same(receiptReply({ kind: "not_queued", reason: "rate_limited: later" }), { status: 202, body: { error: "rate_limited: later" } });

@@ -102,7 +102,7 @@ test("workflow_run with another action is ignored, naming the event", async (t) 
   }
 });
 
-test("workflow_job narrows to the runner's hostname when it has one", async (t) => {
+test("workflow_job with runner_name targets that runner among the repository's CI runners", async (t) => {
   let narrowed = 0;
   let unnarrowed = 0;
   for (const payload of examples("workflow_job")) {
@@ -110,15 +110,17 @@ test("workflow_job narrows to the runner's hostname when it has one", async (t) 
     const result = asTrigger(t, ciProvider.interpret(req, body, endpoint(), "rcp_1"));
     const repo = repoOf(payload);
     const job = payload["workflow_job"] as { name: string; runner_name: string | null };
-    const tags: Record<string, string> = { role: "ci-runner", repository: repo };
+    // The scope is always the repository's CI runners (no `hostname` tag: agents have a hostname field, not a
+    // tag); a named runner is a target the ingestor resolves through the agent directory within that scope.
+    t.same(result.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: repo } } });
     if (job.runner_name) {
-      tags["hostname"] = job.runner_name;
       narrowed++;
+      t.same(result.target, { kind: "ci_runner", hostname: job.runner_name, repository: repo });
       t.ok(result.query.includes(`runner "${job.runner_name}"`), "names the runner");
     } else {
       unnarrowed++;
+      t.same(result.target, { kind: "scope" });
     }
-    t.same(result.scope, { type: "selector", filter: { tags } });
     t.ok(result.query.includes(`"${job.name}"`), "names the job");
     t.match(result.query, new RegExp(`Did anything unexpected run on .*${repo.replace("/", "\\/")}\\?$`));
   }

@@ -42,7 +42,7 @@ test("agent_ids, scope, depth, mode and idempotency_key are passed through", asy
   const byIds = asTrigger(t, interpret({ query: "q", agent_ids: ["agt_1", "agt_2"] }));
   t.same(byIds.scope, { type: "selector", filter: { agent_ids: ["agt_1", "agt_2"] } });
 
-  const scope = { type: "selector", filter: { tags: { role: "db" } }, extra: 1 };
+  const scope = { type: "selector", filter: { tags: { role: "db" } } };
   t.same(asTrigger(t, interpret({ query: "q", scope })).scope, { type: "selector", filter: { tags: { role: "db" } } });
   t.same(asTrigger(t, interpret({ query: "q", scope: { type: "selector", filter: {} } })).scope, { type: "selector", filter: {} });
   t.same(asTrigger(t, interpret({ query: "q", scope: null })).scope, DEFAULT_SCOPE, "null scope = default");
@@ -67,11 +67,23 @@ test("validation failures are invalid with the offending path", async (t) => {
     ["query too long", { query: "x".repeat(2001) }, "/query"],
     ["agent_ids not an array", { query: "q", agent_ids: "agt_1" }, "/agent_ids"],
     ["agent_ids empty", { query: "q", agent_ids: [] }, "/agent_ids"],
-    ["agent_ids with a number", { query: "q", agent_ids: ["a", 1] }, "/agent_ids"],
-    ["scope wrong type", { query: "q", scope: { type: "all" } }, "/scope"],
-    ["scope without filter", { query: "q", scope: { type: "selector" } }, "/scope"],
+    ["agent_ids with a number", { query: "q", agent_ids: ["a", 1] }, "/agent_ids/1"],
+    ["scope wrong type", { query: "q", scope: { type: "all", filter: {} } }, "/scope/type"],
+    ["scope without filter", { query: "q", scope: { type: "selector" } }, "/scope/filter"],
     ["scope tags not strings", { query: "q", scope: { type: "selector", filter: { tags: { a: 1 } } } }, "/scope/filter/tags/a"],
-    ["scope agent_ids bad", { query: "q", scope: { type: "selector", filter: { agent_ids: [null] } } }, "/scope/filter/agent_ids"],
+    ["scope agent_ids bad", { query: "q", scope: { type: "selector", filter: { agent_ids: [null] } } }, "/scope/filter/agent_ids/0"],
+    ["scope agent_ids empty", { query: "q", scope: { type: "selector", filter: { agent_ids: [] } } }, "/scope/filter/agent_ids"],
+    ["scope unknown field", { query: "q", scope: { type: "selector", filter: {}, extra: 1 } }, "/scope/extra"],
+    ["scope filter unknown field", { query: "q", scope: { type: "selector", filter: { hosts: ["a"] } } }, "/scope/filter/hosts"],
+    ["scope tag name pattern", { query: "q", scope: { type: "selector", filter: { tags: { "bad key": "v" } } } }, "/scope/filter/tags/bad key"],
+    ["scope tag name too long", { query: "q", scope: { type: "selector", filter: { tags: { ["k".repeat(129)]: "v" } } } }, `/scope/filter/tags/${"k".repeat(129)}`],
+    ["scope tag value too long", { query: "q", scope: { type: "selector", filter: { tags: { k: "v".repeat(257) } } } }, "/scope/filter/tags/k"],
+    ["scope too many tags", { query: "q", scope: { type: "selector", filter: { tags: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, "v"])) } } }, "/scope/filter/tags"],
+    ["scope too many agent_ids", { query: "q", scope: { type: "selector", filter: { agent_ids: Array.from({ length: 1001 }, (_, i) => `a${i}`) } } }, "/scope/filter/agent_ids"],
+    ["scope agent id too long", { query: "q", scope: { type: "selector", filter: { agent_ids: ["a".repeat(129)] } } }, "/scope/filter/agent_ids/0"],
+    ["agent_ids too many", { query: "q", agent_ids: Array.from({ length: 1001 }, (_, i) => `a${i}`) }, "/agent_ids"],
+    ["agent id too long", { query: "q", agent_ids: ["a".repeat(129)] }, "/agent_ids/0"],
+    ["agent id blank", { query: "q", agent_ids: ["a", "  "] }, "/agent_ids/1"],
     ["agent_ids twice", { query: "q", agent_ids: ["a"], scope: { type: "selector", filter: { agent_ids: ["b"] } } }, "/agent_ids"],
     ["bad depth", { query: "q", depth: "extreme" }, "/depth"],
     ["bad mode", { query: "q", mode: "sometimes" }, "/mode"],
@@ -91,4 +103,25 @@ test("validation failures are invalid with the offending path", async (t) => {
   }
   const depthError = interpret({ query: "q", depth: "extreme" });
   t.match(depthError.kind === "invalid" ? depthError.message : "", /quick, standard, deep/);
+});
+
+test("scope limits: the ~600 KB scope of the audit is refused with details (each limit has its own case above)", async (t) => {
+  const tags = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`tag-${i}`, "v".repeat(15_000)]));
+  const huge = { type: "selector", filter: { tags, agent_ids: Array.from({ length: 1200 }, () => "a".repeat(200)) } };
+  t.ok(JSON.stringify(huge).length > 600_000);
+  const result = interpret({ query: "q", scope: huge });
+  t.equal(result.kind, "invalid");
+  if (result.kind !== "invalid") return;
+  const paths = (result.details ?? []).map((d) => d.path);
+  t.ok(paths.length > 0 && paths.every((p) => p.startsWith("/scope/filter/")), JSON.stringify(paths));
+  t.ok(paths.includes("/scope/filter/tags/tag-0"), "tag value length");
+  t.equal(result.path, paths[0]);
+  t.ok(JSON.stringify(result).length < 10_000, "the answer stays small");
+  const longName = interpret({ query: "q", scope: { type: "selector", filter: { tags: { [`${"x".repeat(100_000)} `]: "v" } } } });
+  t.ok(JSON.stringify(longName).length < 2_000, "a huge tag name is not echoed back whole");
+  t.same(
+    asTrigger(t, interpret({ query: "q", scope: { type: "selector", filter: { tags: { "k8s.io/role:x_y-z": "v".repeat(256) }, agent_ids: ["a".repeat(128)] } } })).scope,
+    { type: "selector", filter: { tags: { "k8s.io/role:x_y-z": "v".repeat(256) }, agent_ids: ["a".repeat(128)] } },
+    "the limits themselves are allowed",
+  );
 });

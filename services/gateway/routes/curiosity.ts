@@ -2,7 +2,7 @@
 import type { Clock } from "../../../shared/clock.js";
 import type { CuriosityRecord } from "../../../shared/curiosity/record.js";
 import { toItem } from "../../../shared/curiosity/record.js";
-import { checkInterval, newRecord } from "../../../shared/curiosity/schedule.js";
+import { checkFirstRunAt, checkInterval, newRecord } from "../../../shared/curiosity/schedule.js";
 import { CuriosityCreate, CuriosityItem, CuriosityList, CuriosityListQuery, CuriosityPatch } from "../../../shared/curiosity/schemas.js";
 import type { CuriosityStore } from "../../../shared/curiosity/store.js";
 import { newId } from "../../../shared/ids.js";
@@ -29,6 +29,11 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
     if (interval === undefined) return null;
     const checked = checkInterval(interval, deps.minIntervalMs);
     return checked.ok ? null : invalid([{ path: "/interval", message: checked.message }], "the request body is not valid");
+  };
+  const firstRunAtProblem = (firstRunAt: string | undefined): Reply | null => {
+    if (firstRunAt === undefined) return null;
+    const checked = checkFirstRunAt(firstRunAt);
+    return checked.ok ? null : invalid([{ path: "/first_run_at", message: checked.message }], "the request body is not valid");
   };
   return [
     {
@@ -61,7 +66,7 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
       },
       async handle(ctx) {
         const body = ctx.body as CuriosityCreate;
-        const problem = intervalProblem(body.interval);
+        const problem = intervalProblem(body.interval) ?? firstRunAtProblem(body.first_run_at);
         if (problem) return problem;
         const now = deps.clock.now();
         const record = newRecord(newId("cur", now), body, ctx.auth?.id ?? null, now);
@@ -98,7 +103,7 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
       },
       async handle(ctx) {
         const body = ctx.body as CuriosityPatch;
-        const problem = intervalProblem(body.interval);
+        const problem = intervalProblem(body.interval) ?? firstRunAtProblem(body.first_run_at);
         if (problem) return problem;
         const id = ctx.params.id as string;
         const outcome = await deps.store.patch(id, body, deps.clock.now());

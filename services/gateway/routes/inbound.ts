@@ -58,7 +58,10 @@ export function receiptReply(outcome: ReceiptOutcome): Reply {
     case "ignored":
       return ok({ ignored: true, reason: outcome.reason }, 202);
     case "invalid":
-      return invalid([{ path: outcome.path ?? "/", message: outcome.message }], outcome.message);
+      return invalid(
+        outcome.details !== undefined && outcome.details.length > 0 ? outcome.details : [{ path: outcome.path ?? "/", message: outcome.message }],
+        outcome.message,
+      );
     case "queued":
       return ok({ investigation_id: outcome.investigation_id }, 202);
     case "not_queued":

@@ -4,7 +4,7 @@
 import { verifyGithubSignature } from "../../../shared/signing.js";
 import { at, clip, composeQuery, isObject, text, textOrNumber } from "./payload.js";
 import type { JsonObject } from "./payload.js";
-import type { InboundEndpointView, Interpretation, Provider, Scope } from "./types.js";
+import type { InboundEndpointView, Interpretation, Provider, Scope, Target } from "./types.js";
 
 const MAX_PACKAGES = 10;
 
@@ -16,10 +16,9 @@ interface EventContext {
 
 type EventHandler = (body: JsonObject, ctx: EventContext) => Interpretation;
 
-function runnerScope(repository: string, runnerName?: string): Scope {
-  const tags: Record<string, string> = { role: "ci-runner", repository };
-  if (runnerName !== undefined) tags["hostname"] = runnerName;
-  return { type: "selector", filter: { tags } };
+/** The repository's CI runners: agents tagged `role=ci-runner` and `repository=<full_name>`. */
+function runnerScope(repository: string): Scope {
+  return { type: "selector", filter: { tags: { role: "ci-runner", repository } } };
 }
 
 function quoted(value: string | undefined, max = 200): string | undefined {
@@ -40,8 +39,8 @@ function repositoryOf(body: JsonObject, event: string): { ok: true; name: string
   return { ok: true, name };
 }
 
-function trigger(ctx: EventContext, query: string, scope: Scope | null): Interpretation {
-  return { kind: "trigger", query, depth: ctx.endpoint.default_depth, scope, target: { kind: "scope" }, trigger_id: ctx.triggerId };
+function trigger(ctx: EventContext, query: string, scope: Scope | null, target: Target = { kind: "scope" }): Interpretation {
+  return { kind: "trigger", query, depth: ctx.endpoint.default_depth, scope, target, trigger_id: ctx.triggerId };
 }
 
 const unexpectedRunQuestion = (repository: string, runner?: string): string =>
@@ -105,7 +104,10 @@ const workflowJob: EventHandler = (body, ctx) => {
       ["commit", text(at(job, "head_sha"))],
     ]) +
     ".";
-  return trigger(ctx, composeQuery([sentence], unexpectedRunQuestion(repo.name, runner)), runnerScope(repo.name, runner));
+  // A job that names its runner narrows to the agents among the repository's CI runners whose hostname is the
+  // runner's name (CONTRACT §6); the ingestor resolves them and falls back to all of the repository's runners.
+  const target: Target = runner === undefined ? { kind: "scope" } : { kind: "ci_runner", hostname: runner, repository: repo.name };
+  return trigger(ctx, composeQuery([sentence], unexpectedRunQuestion(repo.name, runner)), runnerScope(repo.name), target);
 };
 
 /** "npm lodash (< 4.17.21), pip django (>= 2.0.0, < 2.0.2; >= 1.11.8, < 1.11.10)" */

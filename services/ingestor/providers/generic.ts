@@ -1,55 +1,86 @@
 // `generic`: the caller says what to investigate. Body `{query, agent_ids?, scope?, depth?, mode?,
 // idempotency_key?}`; no signature scheme (the URL key is the credential). CONTRACT §6.
 
+import { Type } from "typebox";
+import { Scope } from "../../../shared/schemas/common.js";
+import { checker, type ValidationDetail } from "../../../shared/validate.js";
 import { DEPTHS, MODES } from "./types.js";
-import type { Depth, Interpretation, Mode, Provider, Scope } from "./types.js";
+import type { Depth, Interpretation, Mode, Provider } from "./types.js";
 import { isObject, MAX_QUERY_CHARS } from "./payload.js";
 import type { JsonObject } from "./payload.js";
 
 const MAX_IDEMPOTENCY_KEY_CHARS = 255;
-const MAX_AGENT_IDS = 1000;
+/** Longest detail path or message echoed back (a path may carry a client's tag name of any length). */
+const MAX_DETAIL_CHARS = 300;
+
+/** The investigations API's own scope schema: tag key pattern and count, value and agent id lengths and counts. */
+const scopeChecker = checker(Scope);
+/** Top-level `agent_ids`: the same bounds as `scope.filter.agent_ids` (1..1000 ids of 1..128 characters). */
+const agentIdsChecker = checker(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 1000 }));
 
 type Field<T> = { ok: true; value: T | undefined } | { ok: false; invalid: Interpretation };
 
-const invalid = (path: string, message: string): { ok: false; invalid: Interpretation } => ({
+const invalid = (path: string, message: string, details?: ValidationDetail[]): { ok: false; invalid: Interpretation } => ({
   ok: false,
-  invalid: { kind: "invalid", path, message },
+  invalid: { kind: "invalid", path, message, ...(details !== undefined ? { details } : {}) },
 });
 
-function stringList(value: unknown, path: string): Field<string[]> {
+const short = (text: string): string => (text.length <= MAX_DETAIL_CHARS ? text : `${text.slice(0, MAX_DETAIL_CHARS - 1)}…`);
+
+/** The validator's details, re-rooted at `base` (a JSON pointer into the body) and kept short. */
+function rooted(base: string, details: ValidationDetail[]): ValidationDetail[] {
+  return details.map((d) => ({ path: short(d.path === "/" ? base : `${base}${d.path}`), message: short(d.message) }));
+}
+
+function failed(base: string, message: string, details: ValidationDetail[]): { ok: false; invalid: Interpretation } {
+  const all = rooted(base, details.length > 0 ? details : [{ path: "/", message }]);
+  return invalid(all[0]?.path ?? base, message, all);
+}
+
+/**
+ * Tag names as `TagKey` in shared/schemas/common.ts defines them. The shared `Scope` schema does not enforce
+ * them itself (its `Type.Record` becomes `patternProperties` without `additionalProperties: false`, and the key's
+ * length bounds are dropped), so the receiver checks them here after the schema.
+ */
+const TAG_KEY = /^[A-Za-z0-9_.:/-]{1,128}$/;
+
+const pointerToken = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");
+
+/** Agent ids that passed the schema must also not be blank. */
+function blankId(ids: readonly string[], base: string): { ok: false; invalid: Interpretation } | null {
+  const at = ids.findIndex((id) => id.trim() === "");
+  return at < 0 ? null : invalid(`${base}/${at}`, "agent ids must be non-empty strings");
+}
+
+function readAgentIds(value: unknown): Field<string[]> {
   if (value === undefined) return { ok: true, value: undefined };
-  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_AGENT_IDS) {
-    return invalid(path, `${path.slice(1).replaceAll("/", ".")} must be an array of 1..${MAX_AGENT_IDS} agent ids`);
-  }
-  const ids: string[] = [];
-  for (const item of value) {
-    if (typeof item !== "string" || item.trim() === "") return invalid(path, "agent ids must be non-empty strings");
-    ids.push(item);
-  }
-  return { ok: true, value: ids };
+  const checked = agentIdsChecker.check(value);
+  if (!checked.ok) return failed("/agent_ids", "agent_ids must be an array of 1..1000 agent ids of 1..128 characters", checked.details);
+  return blankId(checked.value, "/agent_ids") ?? { ok: true, value: [...checked.value] };
 }
 
 function readScope(value: unknown): Field<Scope> {
   if (value === undefined || value === null) return { ok: true, value: undefined };
-  if (!isObject(value) || value["type"] !== "selector" || !isObject(value["filter"])) {
-    return invalid("/scope", 'scope must be {"type": "selector", "filter": {"tags"?: {...}, "agent_ids"?: [...]}}');
+  const checked = scopeChecker.check(value);
+  if (!checked.ok) {
+    return failed("/scope", 'scope must be {"type": "selector", "filter": {"tags"?: {...}, "agent_ids"?: [...]}} within the documented limits', checked.details);
   }
   const filter: Scope["filter"] = {};
-  const tags = value["filter"]["tags"];
+  const { tags, agent_ids } = checked.value.filter;
   if (tags !== undefined) {
-    if (!isObject(tags)) return invalid("/scope/filter/tags", "scope.filter.tags must map tag names to string values");
-    const copy: Record<string, string> = {};
-    for (const [name, tagValue] of Object.entries(tags)) {
-      if (typeof tagValue !== "string") {
-        return invalid(`/scope/filter/tags/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`, "scope.filter.tags must map tag names to string values");
-      }
-      copy[name] = tagValue;
+    const bad = Object.keys(tags).filter((name) => !TAG_KEY.test(name));
+    if (bad.length > 0) {
+      const message = "tag names must be 1..128 characters of A-Z, a-z, 0-9, _ . : / -";
+      return failed("/scope/filter/tags", message, bad.slice(0, 20).map((name) => ({ path: `/${pointerToken(name)}`, message })));
     }
-    filter.tags = copy;
+    filter.tags = { ...tags };
   }
-  const ids = stringList(value["filter"]["agent_ids"], "/scope/filter/agent_ids");
-  if (!ids.ok) return ids;
-  if (ids.value !== undefined) filter.agent_ids = ids.value;
+  if (agent_ids !== undefined) {
+    if (agent_ids.length === 0) return invalid("/scope/filter/agent_ids", "scope.filter.agent_ids must name at least one agent");
+    const blank = blankId(agent_ids, "/scope/filter/agent_ids");
+    if (blank) return blank;
+    filter.agent_ids = [...agent_ids];
+  }
   return { ok: true, value: { type: "selector", filter } };
 }
 
@@ -71,7 +102,7 @@ function readIdempotencyKey(value: unknown): Field<string> {
 function resolveScope(body: JsonObject, endpointDefault: Scope | null): Field<Scope | null> {
   const scope = readScope(body["scope"]);
   if (!scope.ok) return scope;
-  const ids = stringList(body["agent_ids"], "/agent_ids");
+  const ids = readAgentIds(body["agent_ids"]);
   if (!ids.ok) return ids;
   if (ids.value === undefined) return { ok: true, value: scope.value ?? endpointDefault };
   if (scope.value === undefined) return { ok: true, value: { type: "selector", filter: { agent_ids: ids.value } } };

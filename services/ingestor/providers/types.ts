@@ -1,6 +1,8 @@
 // The contract every inbound provider implements (CONTRACT §6). Providers are pure: the ingestor hands them the
 // request (lower-cased header names, raw bytes, the clock) and acts on the value they return.
 
+import type { ValidationDetail } from "../../../shared/validate.js";
+
 export type ProviderName = "generic" | "edr" | "ci";
 export type Depth = "quick" | "standard" | "deep";
 export type Mode = "auto" | "cached" | "live";
@@ -33,15 +35,26 @@ export interface InboundRequest {
 
 export type Verification = "ok" | "bad_signature";
 
-/** Where the investigation runs: the resolved `scope`, or the agent whose `edr_device_id` matches. */
-export type Target = { kind: "scope" } | { kind: "edr_device"; device_id: string };
+/**
+ * Where the investigation runs: the resolved `scope`; the agent whose `edr_device_id` matches; or the agents
+ * within `scope` (a repository's CI runners) whose `hostname` equals a CI runner's name. The ingestor resolves
+ * the last two through the agent directory and falls back to `scope` (saying so in the query) when none matches.
+ */
+export type Target =
+  | { kind: "scope" }
+  | { kind: "edr_device"; device_id: string }
+  | { kind: "ci_runner"; hostname: string; repository: string };
 
 export interface TriggerInterpretation {
   kind: "trigger";
   /** Plain-English question, 1..2000 characters. */
   query: string;
   depth: Depth;
-  /** For `edr_device` targets: the fallback when no agent has that device id. null = every agent. */
+  /**
+   * For `scope` targets: the scope. For `edr_device` targets: the fallback when no agent has that device id.
+   * For `ci_runner` targets: the repository's CI runners, among which the runner is looked up and the fallback.
+   * null = every agent.
+   */
   scope: Scope | null;
   target: Target;
   trigger_id: string;
@@ -54,7 +67,7 @@ export interface TriggerInterpretation {
 export type Interpretation =
   | { kind: "ignored"; reason: string }
   /** Answered 400 `validation_failed`; `path` is a JSON pointer into the body when one field is at fault. */
-  | { kind: "invalid"; message: string; path?: string }
+  | { kind: "invalid"; message: string; path?: string; details?: ValidationDetail[] }
   | TriggerInterpretation;
 
 export interface Provider<N extends ProviderName = ProviderName> {
