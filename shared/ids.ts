@@ -1,5 +1,5 @@
 // Prefixed, time-ordered, unguessable identifiers: `<prefix>_<ULID>` (CONTRACT §2).
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
 
@@ -38,10 +38,17 @@ export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
 /**
  * A deterministic id: the same (prefix, time, seed) always gives the same id. Used where a retried step must
  * produce the identical id (one delivery per event and subscription, one event per state change).
+ * With `key`, the random part is an HMAC-SHA256 of the seed under that server-side secret, so an id stays
+ * deterministic for whoever holds the key and unguessable for anyone who only knows the seed.
  */
-export function derivedId(prefix: IdPrefix, nowMs: number, seed: string): string {
-  const digest = createHash("sha256").update(seed).digest();
+export function derivedId(prefix: IdPrefix, nowMs: number, seed: string, key?: Buffer): string {
+  const digest = key === undefined ? createHash("sha256").update(seed).digest() : createHmac("sha256", key).update(seed).digest();
   return `${prefix}_${ulid(nowMs, digest)}`;
+}
+
+/** A key for `derivedId` bound to one purpose, derived from a server secret (e.g. the master key). */
+export function idKey(secret: Buffer, purpose: string): Buffer {
+  return createHmac("sha256", secret).update(`inquest/id/${purpose}`).digest();
 }
 
 const ID_RE = /^[a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -14,6 +14,11 @@ export interface ReadModelSpec<T> {
   name: string;
   /** The index entries of a document; each must end with the document key so entries are unique. */
   indexKeys(doc: T): IndexKey[];
+  /**
+   * Documents the bucket forgets without telling its watchers (a TTL; nats-server 2.9 sends no event when an
+   * entry expires): they are pruned at start and then every `everyMs`.
+   */
+  expiry?: { everyMs: number; expired(doc: T, nowMs: number): boolean };
 }
 
 interface StoredDoc<T> {
@@ -26,6 +31,9 @@ export interface Page<T> {
   next: IndexKey | null;
 }
 
+/** How long the prune at start waits for the bucket's contents to be applied. */
+const PRUNE_CATCH_UP_MS = 60_000;
+
 export class ReadModel<T> {
   private docs: Database<StoredDoc<T>, string>;
   private index: Database<string, Key>;
@@ -33,6 +41,10 @@ export class ReadModel<T> {
   private applied = 0;
   private waiters: Array<{ revision: number; resolve: () => void }> = [];
   private follower: Follower | null = null;
+  private pruneTimer: ReturnType<typeof setInterval> | null = null;
+  /** The running (or last) prune of expired documents; stop() waits for it. */
+  private pruning: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(
     root: RootDatabase,
@@ -57,12 +69,37 @@ export class ReadModel<T> {
       resumeFromRevision: this.applied > 0 ? this.applied + 1 : 0,
     });
     await this.follower.ready;
+    const expiry = this.spec.expiry;
+    if (expiry) {
+      this.stopped = false;
+      const pruneExpired = (): Promise<void> => {
+        this.pruning = this.pruning
+          .then(() => (this.stopped ? 0 : this.prune((doc) => expiry.expired(doc, Date.now()))))
+          .then(
+            () => undefined,
+            (err: unknown) => this.log.error({ err, model: this.spec.name }, "read model prune failed"),
+          );
+        return this.pruning;
+      };
+      // Once at start, when what the bucket holds is applied (in the background: start-up does not wait).
+      this.pruning = this.catchUp(PRUNE_CATCH_UP_MS).then(
+        () => undefined,
+        () => undefined,
+      );
+      void pruneExpired();
+      this.pruneTimer = setInterval(() => void pruneExpired(), expiry.everyMs);
+      this.pruneTimer.unref();
+    }
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.pruneTimer = null;
     await this.follower?.stop();
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
+    await this.pruning;
   }
 
   private clear(): void {
@@ -129,8 +166,50 @@ export class ReadModel<T> {
     return this.docs.get(key)?.doc ?? null;
   }
 
-  /** Walks an index from `prefix` (exclusive of `after`), newest last key first when `reverse`. */
-  page(prefix: IndexKey, opts: { after: IndexKey | null; limit: number; reverse: boolean }): Page<T> {
+  /**
+   * Drops every document `predicate` holds for, with its index entries (the bucket keeps the truth: a later
+   * write of the key brings it back). Scans `batch` documents at a time and yields between batches, so
+   * neither readers nor writers are held up; returns how many went.
+   */
+  async prune(predicate: (doc: T) => boolean, batch = 1_000): Promise<number> {
+    let removed = 0;
+    let after: string | null = null;
+    for (;;) {
+      const keys: string[] = [];
+      let last: string | null = null;
+      let scanned = 0;
+      for (const { key, value } of this.docs.getRange(after === null ? { limit: batch } : { start: after, exclusiveStart: true, limit: batch })) {
+        last = key;
+        scanned++;
+        if (predicate(value.doc)) keys.push(key);
+      }
+      if (keys.length > 0) {
+        removed += await this.docs.transaction(() => {
+          let n = 0;
+          for (const key of keys) {
+            const current = this.docs.get(key);
+            if (!current || !predicate(current.doc)) continue; // rewritten meanwhile
+            for (const k of this.spec.indexKeys(current.doc)) void this.index.remove(k);
+            void this.docs.remove(key);
+            n++;
+          }
+          return n;
+        });
+      }
+      if (last === null || scanned < batch || this.stopped) break;
+      after = last;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (removed > 0) this.log.info({ model: this.spec.name, removed }, "read model pruned");
+    return removed;
+  }
+
+  /**
+   * Walks an index from `prefix` (exclusive of `after`), newest last key first when `reverse`. With `accept`,
+   * documents it refuses are skipped without counting: a page holds `limit` accepted documents whenever more
+   * follow, and `next` is null when no accepted document follows.
+   */
+  page(prefix: IndexKey, opts: { after: IndexKey | null; limit: number; reverse: boolean; accept?: (doc: T) => boolean }): Page<T> {
     const lo: Key = [...prefix];
     const hi: Key = [...prefix, "\uffff"];
     const range = opts.reverse
@@ -140,12 +219,12 @@ export class ReadModel<T> {
     let last: IndexKey | null = null;
     let more = false;
     for (const { key, value } of range) {
+      const doc = this.docs.get(value)?.doc;
+      if (!doc || (opts.accept && !opts.accept(doc))) continue;
       if (items.length === opts.limit) {
         more = true;
         break;
       }
-      const doc = this.docs.get(value)?.doc;
-      if (!doc) continue;
       items.push(doc);
       last = key as IndexKey;
     }

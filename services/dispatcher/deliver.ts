@@ -6,7 +6,7 @@ import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { signatureHeaders } from "../../shared/signing.js";
 import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
-import { abandonDelivery, precheck, recordAttempt, type JobAction } from "../../shared/webhooks/delivery-state.js";
+import { abandonDelivery, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import type { Send } from "./sender.js";
 
@@ -29,7 +29,18 @@ export interface Job {
   deliveryId: string;
   /** Stream sequence of the job message: identifies the job that owns the delivery. */
   seq: number;
+  /** How many times JetStream has handed out this job (1 the first time). */
+  deliveryCount: number;
+  /** The record to create when there is none yet (`recordFromJob`); null for a job without a seed. */
+  seed: DeliveryRecord | null;
 }
+
+/**
+ * A job without a seed whose record is missing looks again this often, this many times in all, before it is
+ * dropped (a record written by an older publisher right after its job, or one that expired).
+ */
+export const MISSING_RECORD_RETRY_MS = 1_000;
+export const MISSING_RECORD_DELIVERIES = 5;
 
 /** The request of one attempt: the stored envelope's bytes and every header of CONTRACT §5. */
 export function buildRequest(deps: Pick<DeliverDeps, "userAgent" | "clock">, record: DeliveryRecord, secret: string): { body: Buffer; headers: Record<string, string> } {
@@ -54,12 +65,22 @@ function followRecord(record: DeliveryRecord | null, nowMs: number): JobAction {
   return { kind: "nak", delayMs: Math.max(0, due - nowMs) };
 }
 
-export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction> {
+/** The delivery's record; a job that finds none creates it from its seed (its publisher stopped or is not there yet). */
+async function loadRecord(deps: DeliverDeps, job: Job): Promise<DeliveryRecord | null> {
   const found = await deps.deliveries.get(job.deliveryId);
-  const record = found?.value ?? null;
+  if (found) return found.value;
+  if (!job.seed || job.seed.delivery_id !== job.deliveryId) return null;
+  // Whoever creates it first (this job or the publisher) makes the one record; the other finds it.
+  await deps.deliveries.create(job.deliveryId, job.seed);
+  return (await deps.deliveries.get(job.deliveryId))?.value ?? null;
+}
+
+export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction> {
+  const record = await loadRecord(deps, job);
   const check = precheck(record, job.seq, deps.clock.now());
   switch (check.kind) {
     case "gone":
+      if (job.seed === null && job.deliveryCount < MISSING_RECORD_DELIVERIES) return { kind: "nak", delayMs: MISSING_RECORD_RETRY_MS };
       return { kind: "term", reason: "delivery record not found (expired?)" };
     case "done":
       return { kind: "ack" };
@@ -82,9 +103,16 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   }
   if (!sub.active) return { kind: "nak", delayMs: deps.pausedRecheckMs };
 
-  const { body, headers } = buildRequest(deps, current, deps.secretOf(sub));
+  const secret = openSecret(deps, sub, current);
   const startedMs = deps.clock.now();
-  const result = await deps.send({ url: sub.url, headers, body, timeoutMs: deps.timeoutMs });
+  let result: AttemptResult;
+  if (secret === null) {
+    // No later attempt can open it either: the attempt is recorded as failed and the delivery ends.
+    result = { kind: "error", error: "secret_unreadable", durationMs: 0 };
+  } else {
+    const { body, headers } = buildRequest(deps, current, secret);
+    result = await deps.send({ url: sub.url, headers, body, timeoutMs: deps.timeoutMs });
+  }
   const endedMs = deps.clock.now();
 
   const step: { action: JobAction | null } = { action: null };
@@ -105,6 +133,19 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     return { kind: "nak", delayMs: Math.max(0, due - deps.clock.now()) };
   }
   return done;
+}
+
+/** The subscription's plain secret, or null (logged) when the master key cannot open it. */
+function openSecret(deps: DeliverDeps, sub: SubscriptionRecord, record: DeliveryRecord): string | null {
+  try {
+    return deps.secretOf(sub);
+  } catch (err) {
+    deps.log.error(
+      { err, subscription_id: sub.id, delivery_id: record.delivery_id },
+      "the subscription's secret cannot be opened with INQUEST_MASTER_KEY (not the key it was sealed with?); the delivery fails permanently (secret_unreadable)",
+    );
+    return null;
+  }
 }
 
 function assertNever(x: never): never {

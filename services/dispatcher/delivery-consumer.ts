@@ -9,6 +9,7 @@ import { tryDecodeJson } from "../../shared/nats/kvjson.js";
 import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import { checker } from "../../shared/validate.js";
 import { DeliveryJob, WEBHOOK_CONSUMERS } from "../../shared/webhooks/catalog.js";
+import { recordFromJob } from "../../shared/webhooks/delivery.js";
 import type { JobAction } from "../../shared/webhooks/delivery-state.js";
 import type { Job } from "./deliver.js";
 import { KeyLimiter } from "./key-limiter.js";
@@ -79,22 +80,20 @@ export class DeliveryConsumer implements Component {
 
   /** Runs the job under its subscription's limit; resolves when the pool slot can be given back. */
   private admit(msg: JsMsg): Promise<void> {
-    const parsed = deliveryJob.check(tryDecodeJson(msg.data));
-    if (!parsed.ok) {
+    const parsed = jobFromMessage(msg, Date.now());
+    if (!parsed) {
       this.deps.log.error({ seq: msg.seq }, "malformed delivery job dropped");
       msg.term("malformed");
       return Promise.resolve();
     }
-    const job: Job = { deliveryId: parsed.value.delivery_id, seq: msg.seq };
-    // Keep the job ours while it waits for a slot or runs.
-    const heartbeat = setInterval(() => msg.working(), Math.max(500, Math.floor(this.opts.ackWaitMs / 3)));
-    const admission = this.limiter.submit(parsed.value.subscription_id, () => this.process(msg, job));
+    const { job, subscriptionId } = parsed;
+    // The pool reports the job in progress while it waits for its subscription's slot or runs.
+    const admission = this.limiter.submit(subscriptionId, () => this.process(msg, job));
     if (admission.kind === "refused") {
-      clearInterval(heartbeat);
       msg.nak(admission.backoffMs);
       return Promise.resolve();
     }
-    return admission.done.finally(() => clearInterval(heartbeat));
+    return admission.done;
   }
 
   private async process(msg: JsMsg, job: Job): Promise<void> {
@@ -107,6 +106,16 @@ export class DeliveryConsumer implements Component {
     }
     apply(msg, action);
   }
+}
+
+/** A job message as `deliverJob` takes it (with the record its seed makes), or null when it is malformed. */
+export function jobFromMessage(msg: Pick<JsMsg, "data" | "seq" | "info">, nowMs: number): { job: Job; subscriptionId: string } | null {
+  const parsed = deliveryJob.check(tryDecodeJson(msg.data));
+  if (!parsed.ok) return null;
+  return {
+    job: { deliveryId: parsed.value.delivery_id, seq: msg.seq, deliveryCount: msg.info.deliveryCount, seed: recordFromJob(parsed.value, nowMs) },
+    subscriptionId: parsed.value.subscription_id,
+  };
 }
 
 /** The one place a job's outcome becomes a JetStream acknowledgement. */

@@ -1,6 +1,6 @@
 // The fan-out: a durable pull consumer on the EVENTS stream, shared by every dispatcher replica. For each
-// event it creates one delivery per matching subscription (a deterministic delivery id and a KV create, so a
-// redelivered event creates nothing twice), publishes their jobs, and only then acks the event.
+// event it creates one delivery per matching subscription (a deterministic delivery id, a job published with
+// it as message id and a KV create, so a redelivered event creates nothing twice), and only then acks the event.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
@@ -27,6 +27,8 @@ export interface FanoutDeps {
   subscriptions(since: number): Promise<SubscriptionRecord[]>;
   clock: Clock;
   log: Logger;
+  /** The key delivery ids are derived with (`deliveryIdKey(master key)`). */
+  deliveryIdKey: Buffer;
 }
 
 export class FanoutConsumer implements Component {
@@ -75,14 +77,21 @@ export class FanoutConsumer implements Component {
     }
     const event = parsed.value;
     const storedAtMs = msg.time.getTime();
-    const heartbeat = setInterval(() => msg.working(), ACK_WAIT_MS / 3);
+    // A redelivered event may have been fanned out in part already: deliveries a job has taken on are left alone.
+    const recheck = msg.redelivered;
     try {
       const targets = (await this.deps.subscriptions(receivedAt)).filter((s) => wantsEvent(s, event, storedAtMs));
       await Promise.all(
         targets.map((sub) =>
           enqueueDelivery(
             this.deps.stores,
-            newDeliveryRecord({ deliveryId: deliveryIdFor(event, sub.id, storedAtMs), subscriptionId: sub.id, envelope: event, nowMs: this.deps.clock.now() }),
+            newDeliveryRecord({
+              deliveryId: deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey),
+              subscriptionId: sub.id,
+              envelope: event,
+              nowMs: this.deps.clock.now(),
+            }),
+            { recheck },
           ),
         ),
       );
@@ -90,8 +99,6 @@ export class FanoutConsumer implements Component {
     } catch (err) {
       this.deps.log.warn({ err, event_id: event.event_id }, "fan-out failed; the event will be fanned out again");
       msg.nak(RETRY_MS);
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 }

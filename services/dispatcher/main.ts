@@ -4,6 +4,7 @@ import { systemClock } from "../../shared/clock.js";
 import { parseMasterKey } from "../../shared/secrets.js";
 import { connectService, runService } from "../../shared/service.js";
 import { openWebhookStores } from "../../shared/webhooks/catalog.js";
+import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
@@ -64,7 +65,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
     },
   );
   const fanout = new FanoutConsumer(
-    { js: rt.js, jsm: rt.jsm, stores, subscriptions: (since) => subscriptions.fresh(since), clock, log },
+    { js: rt.js, jsm: rt.jsm, stores, subscriptions: (since) => subscriptions.fresh(since), clock, log, deliveryIdKey: deliveryIdKey(masterKey) },
     { concurrency: FANOUT_CONCURRENCY },
   );
   await life.start([subscriptions, { name: "http-sender", start: async () => {}, stop: async () => sender.close() }, deliveries, fanout]);

@@ -22,8 +22,13 @@ function parts(f: DeliveryFilter): { name: string; values: string[] } {
   return { name: used.length === 0 ? "all" : used.map(([n]) => n).join("+"), values: used.map(([, v]) => v) };
 }
 
+/** How often the index drops what the bucket has forgotten (also once at start). */
+export const DELIVERY_PRUNE_EVERY_MS = 3_600_000;
+
 export const deliveryIndex: ReadModelSpec<DeliveryRecord> = {
   name: "deliveries.v1",
+  // The bucket forgets a delivery 30 days after its last write and tells no watcher: the index follows suit.
+  expiry: { everyMs: DELIVERY_PRUNE_EVERY_MS, expired: (r, nowMs) => !isRetained(r, nowMs) },
   indexKeys(r) {
     const t = Date.parse(r.created_at);
     const keys: IndexKey[] = [];
@@ -46,7 +51,7 @@ export function deliveryPrefix(f: DeliveryFilter): IndexKey {
 
 /**
  * The bucket forgets a delivery 30 days after its last write without telling its watchers, so the local copy
- * hides what the bucket no longer holds.
+ * hides what the bucket no longer holds (between two prunes) and prunes it.
  */
 export function isRetained(r: DeliveryRecord, nowMs: number): boolean {
   return Date.parse(r.updated_at) > nowMs - DELIVERY_RETENTION_MS;

@@ -9,6 +9,7 @@ import { Type, type Static } from "typebox";
 import { STREAMS, type BucketSpec, type StreamSpec } from "../nats/catalog.js";
 import { JsonKv } from "../nats/kvjson.js";
 import { ensureBucket, ensureStream } from "../nats/provision.js";
+import { EventEnvelope } from "../schemas/events.js";
 import type { DeliveryRecord } from "./delivery.js";
 import type { SubscriptionRecord } from "./subscription.js";
 
@@ -27,8 +28,9 @@ export const WEBHOOK_BUCKETS = {
 
 export const WEBHOOK_STREAMS = {
   /**
-   * One job per delivery (`{delivery_id, subscription_id}`, message id = delivery id). The retry schedule is
-   * JetStream redelivery (`nak(delay)`); a job is acked or terminated when its delivery is terminal.
+   * One job per delivery (`{delivery_id, subscription_id, seed}`, message id = delivery id), published before
+   * the delivery record and carrying what the record is made of. The retry schedule is JetStream redelivery
+   * (`nak(delay)`); a job is acked or terminated when its delivery is terminal.
    */
   jobs: {
     name: "INQ_WEBHOOK_JOBS",
@@ -54,7 +56,16 @@ export const WEBHOOK_CONSUMERS = {
   deliveries: { stream: WEBHOOK_STREAMS.jobs.name, durable: "dispatcher-deliveries" },
 };
 
-export const DeliveryJob = Type.Object({ delivery_id: Type.String(), subscription_id: Type.String() });
+/** What a job carries to create its delivery record when the record is not there yet (see `enqueueDelivery`). */
+export const DeliverySeed = Type.Object({
+  envelope: EventEnvelope,
+  created_at: Type.String(),
+  replay_of: Type.Union([Type.String(), Type.Null()]),
+});
+export type DeliverySeed = Static<typeof DeliverySeed>;
+
+/** `seed` is absent only in jobs published before jobs carried it. */
+export const DeliveryJob = Type.Object({ delivery_id: Type.String(), subscription_id: Type.String(), seed: Type.Optional(DeliverySeed) });
 export type DeliveryJob = Static<typeof DeliveryJob>;
 
 export interface WebhookStores {

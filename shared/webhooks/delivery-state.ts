@@ -17,13 +17,18 @@ export type SendError =
   | "network_error"
   /** The host resolved to a loopback/private/link-local/metadata address at send time: nothing was sent. */
   | "private_target"
-  | "invalid_url";
+  | "invalid_url"
+  /** The subscription's stored secret cannot be opened with this master key: nothing was sent, and nothing can be. */
+  | "secret_unreadable";
+
+/** Errors no later attempt can change. */
+const PERMANENT_ERRORS: ReadonlySet<SendError> = new Set<SendError>(["private_target", "invalid_url", "secret_unreadable"]);
 
 export type Verdict = "delivered" | "retry" | "permanent";
 
 /** 2xx delivered; 4xx other than 408 and 429 permanent; 408, 429, 5xx, other answers and network errors retried. */
 export function classify(result: AttemptResult): Verdict {
-  if (result.kind === "error") return result.error === "private_target" || result.error === "invalid_url" ? "permanent" : "retry";
+  if (result.kind === "error") return PERMANENT_ERRORS.has(result.error) ? "permanent" : "retry";
   const s = result.status;
   if (s >= 200 && s <= 299) return "delivered";
   if (s >= 400 && s <= 499 && s !== 408 && s !== 429) return "permanent";

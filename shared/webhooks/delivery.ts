@@ -1,10 +1,11 @@
-// The delivery record (spec 2.5, CONTRACT §5) and how a delivery comes to exist: a record created once in the
-// deliveries bucket, then a job on the jobs stream whose message id is the delivery id. Both steps are safe to
-// repeat, so a fan-out, test or replay that crashed half-way is repaired by doing it again.
+// The delivery record (spec 2.5, CONTRACT §5) and how a delivery comes to exist: a job on the jobs stream whose
+// message id is the delivery id and which carries what the record is made of, then the record, created once in
+// the deliveries bucket. No crash or failure between the steps can leave a record without a job: a job whose
+// record is not there yet creates it, and repeating both steps (a redelivered fan-out) changes nothing.
 import { iso } from "../clock.js";
 import { encodeJson } from "../nats/kvjson.js";
 import type { EventEnvelope } from "../schemas/events.js";
-import { WEBHOOK_SUBJECTS, type WebhookStores } from "./catalog.js";
+import { DELIVERY_RETENTION_MS, WEBHOOK_SUBJECTS, type DeliveryJob, type WebhookStores } from "./catalog.js";
 import type { Attempt, DeliveryStatus, DeliveryView } from "./schemas.js";
 
 export interface DeliveryRecord extends DeliveryView {
@@ -78,24 +79,56 @@ export function deliveryDetail(r: DeliveryRecord): DeliveryView & { envelope: Ev
   return { ...deliveryView(r), envelope: r.envelope };
 }
 
+/** The job of a delivery, with the seed its record is made of. */
+export function deliveryJob(record: DeliveryRecord): DeliveryJob {
+  return {
+    delivery_id: record.delivery_id,
+    subscription_id: record.subscription_id,
+    seed: { envelope: record.envelope, created_at: record.created_at, replay_of: record.replay_of },
+  };
+}
+
+/**
+ * The record a job creates when it finds none: exactly the one its publisher creates. Null for a job without a
+ * seed, and for one older than the deliveries' retention (its record expired; it is not brought back).
+ */
+export function recordFromJob(job: DeliveryJob, nowMs: number): DeliveryRecord | null {
+  if (!job.seed) return null;
+  const createdMs = Date.parse(job.seed.created_at);
+  if (!Number.isFinite(createdMs) || createdMs <= nowMs - DELIVERY_RETENTION_MS) return null;
+  return newDeliveryRecord({
+    deliveryId: job.delivery_id,
+    subscriptionId: job.subscription_id,
+    envelope: job.seed.envelope,
+    nowMs: createdMs,
+    replayOf: job.seed.replay_of,
+  });
+}
+
+/**
+ * - `created`: the job was published and the record created.
+ * - `requeued`: the record was already there (a repeated fan-out) and its job was published again (the stream's
+ *   duplicate window usually stores it once; a copy that slips through is dropped by the owner check).
+ * - `exists`: (with `recheck`) a job has already taken the delivery on, or it is over: nothing was published.
+ */
 export type EnqueueOutcome = { kind: "created" } | { kind: "requeued" } | { kind: "exists" };
 
 /**
- * Creates the delivery and its job. When the record already exists (a repeated fan-out) the job is published
- * again only while no job has taken the delivery on; the stream's duplicate window makes that a no-op in the
- * usual case, and a job that slips through is dropped by the owner check (`internal.job_seq`).
+ * Publishes the delivery's job, then creates its record. The job goes first and carries the record's seed, so a
+ * publisher that fails or stops after the publish leaves a job that creates the record itself; a failed publish
+ * leaves nothing. `recheck` (a fan-out that runs again): a delivery some job already took on is not published
+ * again.
  */
-export async function enqueueDelivery(stores: Pick<WebhookStores, "js" | "deliveries">, record: DeliveryRecord): Promise<EnqueueOutcome> {
-  const created = await stores.deliveries.create(record.delivery_id, record);
-  let outcome: EnqueueOutcome = { kind: "created" };
-  if (created === null) {
-    const existing = await stores.deliveries.get(record.delivery_id);
-    const r = existing?.value;
-    if (!r || r.status !== "pending" || r.internal.job_seq !== null || r.attempt_count > 0) return { kind: "exists" };
-    outcome = { kind: "requeued" };
+export async function enqueueDelivery(
+  stores: Pick<WebhookStores, "js" | "deliveries">,
+  record: DeliveryRecord,
+  opts: { recheck?: boolean } = {},
+): Promise<EnqueueOutcome> {
+  if (opts.recheck) {
+    const r = (await stores.deliveries.get(record.delivery_id))?.value;
+    if (r && (r.status !== "pending" || r.internal.job_seq !== null || r.attempt_count > 0)) return { kind: "exists" };
   }
-  await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson({ delivery_id: record.delivery_id, subscription_id: record.subscription_id }), {
-    msgID: record.delivery_id,
-  });
-  return outcome;
+  await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson(deliveryJob(record)), { msgID: record.delivery_id });
+  const created = await stores.deliveries.create(record.delivery_id, record);
+  return created === null ? { kind: "requeued" } : { kind: "created" };
 }

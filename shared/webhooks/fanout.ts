@@ -1,6 +1,6 @@
 // Fan-out rules (spec 6, CONTRACT §5): which subscriptions an event goes to, and the one delivery id each
 // (event, subscription) pair gets however often the fan-out runs.
-import { derivedId } from "../ids.js";
+import { derivedId, idKey } from "../ids.js";
 import type { EventEnvelope } from "../schemas/events.js";
 import type { SubscriptionRecord } from "./subscription.js";
 
@@ -41,8 +41,17 @@ export function wantsEvent(sub: SubscriptionRecord, event: EventEnvelope, stored
   return passesFilters(sub, event);
 }
 
-/** The delivery id of (event, subscription): the same however many times the fan-out runs. */
-export function deliveryIdFor(event: EventEnvelope, subscriptionId: string, storedAtMs: number): string {
+/** The key delivery ids are derived with: bound to that purpose, from the master key (INQUEST_MASTER_KEY). */
+export function deliveryIdKey(masterKey: Buffer): Buffer {
+  return idKey(masterKey, "webhook-delivery/v1");
+}
+
+/**
+ * The delivery id of (event, subscription): the same however many times the fan-out runs, time-ordered by the
+ * event's time, and unguessable (CONTRACT §2): its random part is an HMAC under `key` (`deliveryIdKey`), so
+ * knowing the event id and the subscription id is not enough to compute it.
+ */
+export function deliveryIdFor(event: EventEnvelope, subscriptionId: string, storedAtMs: number, key: Buffer): string {
   const eventMs = Date.parse(event.created_at);
-  return derivedId("dlv", Number.isFinite(eventMs) && eventMs >= 0 ? eventMs : storedAtMs, `${event.event_id}:${subscriptionId}`);
+  return derivedId("dlv", Number.isFinite(eventMs) && eventMs >= 0 ? eventMs : storedAtMs, `${event.event_id}:${subscriptionId}`, key);
 }

@@ -5,6 +5,7 @@ import { hostname } from "node:os";
 import { Kvm } from "@nats-io/kv";
 import { test } from "tap";
 import { decryptSecret } from "../../shared/secrets.js";
+import { newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { isPrivateAddress } from "../../shared/webhooks/targets.js";
 import { issueKey } from "../helpers/cli.js";
 import { connectTo, freePort } from "../helpers/nats.js";
@@ -189,6 +190,43 @@ test("the subscription list is cursor-paginated without repeats", async (t) => {
   t.equal(new Set(seen).size, seen.length, "no repeats");
   t.equal((await call("GET", `${SUBS}?limit=0`)).status, 400);
   t.equal((await call("GET", `${SUBS}?cursor=nope`)).json.error.code, "invalid_cursor");
+});
+
+test("the deliveries list skips expired deliveries the index still holds without shortening a page", async (t) => {
+  // The bucket forgets a delivery 30 days after its last write; until the hourly prune the gateway's index
+  // still holds it. Written straight into the bucket: kept and expired ones alternate, newest first.
+  const nc = await connectTo(stack.nats.url);
+  t.teardown(() => nc.close());
+  const kv = await new Kvm(nc).open("inq_webhook_deliveries");
+  const sub = "sub_01EXP1RED000000000000000000";
+  const day = 86_400_000;
+  const now = Date.now();
+  const kept: string[] = [];
+  for (let i = 0; i < 9; i++) {
+    const r = newDeliveryRecord({
+      deliveryId: `dlv_01EXP1RED${String(i).padStart(17, "0")}`,
+      subscriptionId: sub,
+      envelope: makeEvent("agent.connected") as DeliveryRecord["envelope"],
+      nowMs: now - 40 * day + i * 60_000,
+    });
+    const fresh = i % 2 === 0;
+    await kv.put(r.delivery_id, JSON.stringify({ ...r, updated_at: new Date(fresh ? now : now - 31 * day).toISOString() }));
+    if (fresh) kept.unshift(r.delivery_id);
+  }
+  for (const query of [`subscription_id=${sub}`, `subscription_id=${sub}&status=pending`, "status=pending"]) {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await call("GET", `/v1/webhooks/deliveries?${query}&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      t.equal(page.status, 200);
+      cursor = page.json.next_cursor;
+      if (cursor) t.equal(page.json.deliveries.length, 2, `${query}: page ${pages + 1} is full while a next_cursor is given`);
+      seen.push(...(page.json.deliveries as Array<{ delivery_id: string }>).map((d) => d.delivery_id));
+      pages++;
+    } while (cursor && pages < 50);
+    t.same(seen.filter((id) => id.startsWith("dlv_01EXP1RED")), kept, `${query}: every retained delivery once, no expired one`);
+  }
 });
 
 test("every webhook route needs webhooks:manage: 401 without a key, 403 without the scope", async (t) => {

@@ -1,10 +1,12 @@
 // Fan-out rules (CONTRACT §5): event types, min_severity, subscriptions newer than the event, delivery ids.
 import { test } from "tap";
 import type { EventEnvelope } from "../../shared/schemas/events.js";
-import { deliveryIdFor, passesFilters, severityOf, wantsEvent } from "../../shared/webhooks/fanout.js";
+import { derivedId, ulid } from "../../shared/ids.js";
+import { deliveryIdFor, deliveryIdKey, passesFilters, severityOf, wantsEvent } from "../../shared/webhooks/fanout.js";
 import { newSubscription, patchSubscription } from "../../shared/webhooks/subscription.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
+const KEY = deliveryIdKey(Buffer.alloc(32, 7)); // from a master key
 const ev = (type: EventEnvelope["type"], data: Record<string, unknown>, id = "evt_01"): EventEnvelope => ({ event_id: id, type, created_at: new Date(T0).toISOString(), data });
 const finding = (severity: string) => ev("finding.discovered", { investigation_id: "inv_1", finding: { severity } });
 const completed = (severity: string | null) => ev("investigation.completed", { investigation_id: "inv_1", summary: severity === null ? null : { severity } });
@@ -48,10 +50,24 @@ test("wantsEvent: active, subscribed type, created before the event was stored, 
 
 test("one delivery id per (event, subscription), the same every time", async (t) => {
   const e = finding("high");
-  const a = deliveryIdFor(e, "sub_1", T0);
+  const a = deliveryIdFor(e, "sub_1", T0, KEY);
   t.match(a, /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/);
-  t.equal(deliveryIdFor(e, "sub_1", T0 + 99_999), a, "stable across redeliveries and republishes");
-  t.not(deliveryIdFor(e, "sub_2", T0), a, "per subscription");
-  t.not(deliveryIdFor(finding("high"), "sub_1", T0), deliveryIdFor({ ...finding("high"), event_id: "evt_02" }, "sub_1", T0), "per event");
-  t.equal(deliveryIdFor(e, "sub_1", T0).slice(4, 14), deliveryIdFor(ev("agent.connected", {}, "evt_x"), "sub_9", T0).slice(4, 14), "time-ordered by the event's time");
+  t.equal(deliveryIdFor(e, "sub_1", T0 + 99_999, KEY), a, "stable across redeliveries and republishes");
+  t.equal(deliveryIdFor(e, "sub_1", T0, deliveryIdKey(Buffer.alloc(32, 7))), a, "the same for every dispatcher with the same master key");
+  t.not(deliveryIdFor(e, "sub_2", T0, KEY), a, "per subscription");
+  t.not(deliveryIdFor(finding("high"), "sub_1", T0, KEY), deliveryIdFor({ ...finding("high"), event_id: "evt_02" }, "sub_1", T0, KEY), "per event");
+  t.equal(deliveryIdFor(e, "sub_1", T0, KEY).slice(4, 14), deliveryIdFor(ev("agent.connected", {}, "evt_x"), "sub_9", T0, KEY).slice(4, 14), "time-ordered by the event's time");
+  t.equal(a.slice(4, 14), ulid(T0).slice(0, 10), "the time part is the event's created_at");
+});
+
+test("delivery ids are unguessable: keyed with a server secret, not computable from the event and subscription ids", async (t) => {
+  const e = finding("high");
+  const a = deliveryIdFor(e, "sub_1", T0, KEY);
+  const other = deliveryIdFor(e, "sub_1", T0, deliveryIdKey(Buffer.alloc(32, 8)));
+  t.match(other, /^dlv_[0-9A-HJKMNP-TV-Z]{26}$/);
+  t.not(other, a, "another master key gives another id");
+  t.equal(other.slice(0, 14), a.slice(0, 14), "only the random part differs");
+  t.not(a, derivedId("dlv", T0, `${e.event_id}:sub_1`), "not the plain hash of the public ids");
+  t.not(a, derivedId("dlv", T0, `${e.event_id}:sub_1`, Buffer.alloc(32, 7)), "nor the HMAC under the master key itself (a purpose-bound key)");
+  t.not(deliveryIdKey(Buffer.alloc(32, 7)).equals(Buffer.alloc(32, 7)), "the id key is not the master key");
 });

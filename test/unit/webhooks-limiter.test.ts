@@ -57,3 +57,34 @@ test("the back-off follows the key's drain time, within bounds", async (t) => {
   t.ok(refused.kind === "refused" && refused.backoffMs >= 500 && refused.backoffMs <= 5_000, `a slow key backs off longer (${refused.kind === "refused" ? refused.backoffMs : "-"} ms)`);
   h1.resolve();
 });
+
+test("idle keys are forgotten after the idle TTL (keys come and go with subscriptions)", async (t) => {
+  const clock = { t: 0 };
+  const limiter = new KeyLimiter({ limit: 1, queue: 1, minBackoffMs: 100, maxBackoffMs: 5_000, idleTtlMs: 60_000, now: () => clock.t, random: () => 0 });
+  for (let i = 0; i < 100; i++) {
+    const a = limiter.submit(`sub_${i}`, async () => {});
+    if (a.kind === "accepted") await a.done;
+  }
+  t.equal(limiter.size, 100, "recently idle keys keep their state for a while");
+  const g = deferred();
+  const busy = limiter.submit("busy", () => g.promise);
+  clock.t += 61_000;
+  const fresh = limiter.submit("new", async () => {});
+  if (fresh.kind === "accepted") await fresh.done;
+  t.equal(limiter.size, 2, "the 100 idle keys are gone; the busy key and the new one stay");
+  t.same(limiter.load("busy"), { active: 1, waiting: 0 }, "a busy key is never dropped");
+  clock.t += 61_000;
+  limiter.submit("other", async () => {});
+  t.same(limiter.load("busy"), { active: 1, waiting: 0 }, "however long it runs");
+  g.resolve();
+  if (busy.kind === "accepted") await busy.done;
+  clock.t += 61_000;
+  const last = limiter.submit("last", async () => {});
+  if (last.kind === "accepted") await last.done;
+  t.equal(limiter.size, 1, "once idle past the TTL, it goes too");
+
+  const immediate = new KeyLimiter({ limit: 1, queue: 1, minBackoffMs: 100, maxBackoffMs: 5_000, idleTtlMs: 0 });
+  const x = immediate.submit("k", async () => {});
+  if (x.kind === "accepted") await x.done;
+  t.equal(immediate.size, 0, "idleTtlMs 0: an idle key is dropped at once");
+});

@@ -17,6 +17,7 @@ test("only the status code decides: 2xx delivered, 4xx but 408/429 permanent, th
     t.equal(classify({ kind: "error", error: e, durationMs: 1 }), "retry", e);
   }
   t.equal(classify({ kind: "error", error: "private_target", durationMs: 0 }), "permanent", "a refused target is not retried");
+  t.equal(classify({ kind: "error", error: "secret_unreadable", durationMs: 0 }), "permanent", "nor a secret the master key cannot open");
 });
 
 test("five failures: nak with each delay in turn, then failed_permanent and term", async (t) => {

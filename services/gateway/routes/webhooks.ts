@@ -193,9 +193,10 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         const page = parsePage(ctx.query, prefix);
         if (isReply(page)) return page;
         await deps.deliveryIndex.catchUp();
-        const result = deps.deliveryIndex.page(prefix, { after: page.after, limit: page.limit, reverse: true });
         const now = deps.clock.now();
-        return ok({ deliveries: result.items.filter((r) => isRetained(r, now)).map(deliveryView), next_cursor: encodeCursor(result.next) });
+        // Expired deliveries not pruned yet are skipped inside the walk, so they never shorten a page.
+        const result = deps.deliveryIndex.page(prefix, { after: page.after, limit: page.limit, reverse: true, accept: (r) => isRetained(r, now) });
+        return ok({ deliveries: result.items.map(deliveryView), next_cursor: encodeCursor(result.next) });
       },
     },
     {
