@@ -4,7 +4,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { connect, createServer } from "node:net";
+import { canConnect, freePort } from "../shared/net.js";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -146,17 +146,7 @@ function stopProcess(proc: ChildProcess): Promise<void> {
   });
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
+export { freePort };
 
 /** NATS_SERVER_BIN, else `nats-server` on PATH, else the Debian package's /usr/sbin/nats-server. */
 export function natsServerBin(): string {
@@ -223,17 +213,6 @@ async function startNats(res: Resources): Promise<{ url: string; child: Child }>
     return (await canConnect(port)) ? true : undefined;
   }, 10_000, 50);
   return { url, child };
-}
-
-function canConnect(port: number): Promise<boolean> {
-  return new Promise((resolveConn) => {
-    const s = connect({ host: "127.0.0.1", port });
-    s.once("connect", () => {
-      s.destroy();
-      resolveConn(true);
-    });
-    s.once("error", () => resolveConn(false));
-  });
 }
 
 export function startService(res: Resources, name: string, env: Record<string, string>): Child {

@@ -3,9 +3,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { canConnect, freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
 import { dataDir } from "./nats-url.js";
 
@@ -120,31 +120,10 @@ function findNatsServer(): string {
   throw new Error("nats-server not found: install it (apt-get install nats-server) or set NATS_URL to a running server");
 }
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once("error", rej);
-    srv.listen(0, "127.0.0.1", () => {
-      const a = srv.address();
-      const port = typeof a === "object" && a ? a.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
-
 async function waitForPort(port: number): Promise<void> {
-  const { connect } = await import("node:net");
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((res) => {
-      const s = connect(port, "127.0.0.1");
-      s.once("connect", () => {
-        s.destroy();
-        res(true);
-      });
-      s.once("error", () => res(false));
-    });
-    if (ok) return;
+    if (await canConnect(port)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`embedded nats-server did not open port ${port}`);
