@@ -6,7 +6,7 @@ import { createLogger } from "../shared/log.js";
 import { connectNats } from "../shared/nats/connect.js";
 import { openRuntime } from "../shared/runtime.js";
 import { flag, UsageError, type Args } from "./args.js";
-import { resolveNatsUrl } from "./nats-url.js";
+import { applyReplicas, resolveNatsUrl } from "./nats-url.js";
 
 export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const [, sub, id] = args.positionals;
@@ -18,6 +18,7 @@ export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<n
     if (typeof scopes === "string") throw new UsageError(scopes);
   }
   if (sub === "revoke" && !id) throw new UsageError("usage: inquest keys revoke <key id>");
+  applyReplicas(env);
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000 });
   try {
     const rt = await openRuntime(nc);

@@ -119,4 +119,5 @@ export const commonEnv = {
   NATS_URL: required(optStr("NATS servers, comma-separated"), "e.g. nats://127.0.0.1:4222"),
   INQUEST_DATA_DIR: str("./data", "LMDB files, embedded NATS store, generated dev secrets"),
   LOG_LEVEL: oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, "info", "pino level"),
+  INQUEST_NATS_REPLICAS: int(1, 1, 5, "copies of every stream and bucket: 1 for one server, 3 on a cluster"),
 };

@@ -4,6 +4,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Lifecycle } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log.js";
 import { connectNats } from "./nats/connect.js";
+import { setReplicas } from "./nats/provision.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 
 export async function runService(name: string, level: string | undefined, start: (log: Logger, life: (l: Lifecycle) => void) => Promise<void>): Promise<void> {
@@ -29,11 +30,12 @@ export async function runService(name: string, level: string | undefined, start:
 /** Connects to NATS, registers the shutdown coordinator (which drains NATS last) and provisions the runtime. */
 export async function connectService(
   name: string,
-  natsUrl: string,
+  config: { NATS_URL: string; INQUEST_NATS_REPLICAS: number },
   log: Logger,
   register: (l: Lifecycle) => void,
 ): Promise<{ nc: NatsConnection; life: Lifecycle; rt: Runtime }> {
-  const nc = await connectNats({ servers: natsUrl, name: `inquest-${name}`, log });
+  setReplicas(config.INQUEST_NATS_REPLICAS);
+  const nc = await connectNats({ servers: config.NATS_URL, name: `inquest-${name}`, log });
   const life = new Lifecycle({ log, nc });
   register(life);
   const rt = await openRuntime(nc);

@@ -27,7 +27,7 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
       throw new ConfigError(`INQUEST_FLEET_FILE: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  const { nc, life, rt } = await connectService("agent", config.NATS_URL, log, register);
+  const { nc, life, rt } = await connectService("agent", config, log, register);
   const deps = { nc, js: rt.js, registry: rt.agents, clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, config.INQUEST_HEARTBEAT_INTERVAL)

@@ -30,7 +30,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadDispatcherConfig(process.env);
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
-  const { nc, life, rt } = await connectService("dispatcher", config.NATS_URL, log, register);
+  const { nc, life, rt } = await connectService("dispatcher", config, log, register);
   const stores = await openWebhookStores(nc, rt.jsm, rt.js);
 
   const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);

@@ -31,7 +31,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
-  const { nc, life, rt } = await connectService("gateway", config.NATS_URL, log, register);
+  const { nc, life, rt } = await connectService("gateway", config, log, register);
 
   if (config.INQUEST_BOOTSTRAP_KEY) {
     const { record } = await createApiKey(rt.apiKeys, clock, { name: "bootstrap", scopes: [...SCOPES], key: config.INQUEST_BOOTSTRAP_KEY });

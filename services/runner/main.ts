@@ -14,7 +14,7 @@ import { Runner } from "./runner.js";
 await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadRunnerConfig(process.env);
   const clock = systemClock;
-  const { nc, life, rt } = await connectService("runner", config.NATS_URL, log, register);
+  const { nc, life, rt } = await connectService("runner", config, log, register);
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const curiosityItems = new JsonKv<CuriosityRecord>(await openCuriosityItems(nc));
   const t = config.INQUEST_PLAN_TIMEOUT;

@@ -14,7 +14,7 @@ import { CuriosityTicker } from "./ticker.js";
 await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadTickerConfig(process.env);
   const clock = systemClock;
-  const { nc, life, rt } = await connectService("ticker", config.NATS_URL, log, register);
+  const { nc, life, rt } = await connectService("ticker", config, log, register);
   const items = await openCuriosityItems(nc);
   const leaseKv = await openTickerLease(nc);
   const agents = new AgentDirectory(rt.buckets.agents, log);

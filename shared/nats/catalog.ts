@@ -6,8 +6,9 @@ import { RetentionPolicy, StorageType, DiscardPolicy, type StreamConfig } from "
 const SECOND_NS = 1_000_000_000;
 const DAY_NS = 86_400 * SECOND_NS;
 
-export type StreamSpec = Pick<StreamConfig, "name" | "subjects" | "retention" | "storage" | "max_age" | "duplicate_window" | "num_replicas"> &
-  Partial<Pick<StreamConfig, "max_msgs_per_subject" | "discard">> & { description: string };
+/** A stream's configuration; its replica count comes from INQUEST_NATS_REPLICAS at provisioning. */
+export type StreamSpec = Pick<StreamConfig, "name" | "subjects" | "retention" | "storage" | "max_age" | "duplicate_window"> &
+  Partial<Pick<StreamConfig, "max_msgs_per_subject" | "discard" | "num_replicas">> & { description: string };
 
 export const STREAMS = {
   /** Public: every event envelope (CONTRACT §5, §9), retained 30 days. */
@@ -19,7 +20,6 @@ export const STREAMS = {
     storage: StorageType.File,
     max_age: 30 * DAY_NS,
     duplicate_window: 120 * SECOND_NS,
-    num_replicas: 1,
   },
   /** Internal: investigations waiting for a runner. */
   work: {
@@ -30,7 +30,6 @@ export const STREAMS = {
     storage: StorageType.File,
     max_age: 0,
     duplicate_window: 120 * SECOND_NS,
-    num_replicas: 1,
   },
   /** Internal: the latest telemetry snapshot of each agent. */
   snapshots: {
@@ -43,7 +42,6 @@ export const STREAMS = {
     discard: DiscardPolicy.Old,
     max_age: 0,
     duplicate_window: 120 * SECOND_NS,
-    num_replicas: 1,
   },
 } satisfies Record<string, StreamSpec>;
 

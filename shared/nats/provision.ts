@@ -1,6 +1,6 @@
 // Idempotent provisioning of streams and KV buckets at start-up, checking that the server kept every
 // option we rely on (nats-server 2.9 silently drops options it does not know).
-import type { JetStreamManager, StreamConfig } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamManager, type StreamConfig } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ProvisioningError } from "../errors.js";
@@ -10,9 +10,20 @@ function isNotFound(err: unknown): boolean {
   return err instanceof Error && /not found|10059/i.test(`${err.message} ${String((err as { code?: unknown }).code ?? "")}`);
 }
 
-const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard"];
+const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard", "num_replicas"];
 
-export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Promise<void> {
+let replicas = 1;
+
+/**
+ * How many copies of every stream and bucket this process provisions (INQUEST_NATS_REPLICAS): 1 for a single
+ * server, 3 on a three-node cluster. Set once at start-up, before anything is provisioned.
+ */
+export function setReplicas(n: number): void {
+  replicas = n;
+}
+
+export async function ensureStream(jsm: JetStreamManager, base: StreamSpec): Promise<void> {
+  const spec: StreamSpec = { ...base, num_replicas: replicas };
   const wanted: Partial<StreamConfig> & { name: string } = { ...spec };
   let config: StreamConfig;
   try {
@@ -25,9 +36,13 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
     try {
       config = (await jsm.streams.add(wanted)).config;
     } catch (addErr) {
-      // Another replica may have created it at the same moment.
-      config = (await jsm.streams.info(spec.name)).config;
-      void addErr;
+      // Another replica may have created it at the same moment; otherwise the server said why not.
+      config = await jsm.streams.info(spec.name).then(
+        (info) => info.config,
+        () => {
+          throw new ProvisioningError(`stream ${spec.name} (replicas ${replicas}): ${String(addErr)}`, { cause: addErr });
+        },
+      );
     }
   }
   for (const k of CHECKED) {
@@ -39,10 +54,28 @@ export async function ensureStream(jsm: JetStreamManager, spec: StreamSpec): Pro
 
 export async function ensureBucket(nc: NatsConnection, spec: BucketSpec): Promise<KV> {
   const kvm = new Kvm(nc);
-  const kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl });
+  let kv: KV;
+  try {
+    kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl, replicas });
+  } catch (err) {
+    // An existing bucket with another replica count: open it and scale its stream.
+    kv = await kvm.open(spec.name).catch(() => {
+      throw new ProvisioningError(`bucket ${spec.name} (replicas ${replicas}): ${String(err)}`, { cause: err });
+    });
+  }
+  if ((await kv.status()).replicas !== replicas) {
+    const jsm = await jetstreamManager(nc);
+    const stream = `KV_${spec.name}`;
+    const info = await jsm.streams.info(stream);
+    await jsm.streams.update(stream, { ...info.config, num_replicas: replicas }).catch((err: unknown) => {
+      throw new ProvisioningError(`bucket ${spec.name}: cannot change to ${replicas} replicas: ${String(err)}`, { cause: err });
+    });
+  }
   const status = await kv.status();
-  if (status.ttl !== spec.ttl || status.history !== spec.history) {
-    throw new ProvisioningError(`bucket ${spec.name}: the server kept ttl=${status.ttl} history=${status.history}, expected ttl=${spec.ttl} history=${spec.history}`);
+  if (status.ttl !== spec.ttl || status.history !== spec.history || status.replicas !== replicas) {
+    throw new ProvisioningError(
+      `bucket ${spec.name}: the server kept ttl=${status.ttl} history=${status.history} replicas=${status.replicas}, expected ttl=${spec.ttl} history=${spec.history} replicas=${replicas}`,
+    );
   }
   return kv;
 }

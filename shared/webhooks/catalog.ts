@@ -41,7 +41,6 @@ export const WEBHOOK_STREAMS = {
     max_age: 30 * 86_400 * SECOND_NS,
     // A fan-out redelivered within this window republishes a job that is stored once.
     duplicate_window: 600 * SECOND_NS,
-    num_replicas: 1,
   },
 } satisfies Record<string, StreamSpec>;
 

@@ -24,6 +24,10 @@ const FLEET = {
 test("inquest investigate shows progress, prints the report and exits 0; a key that cannot read exits 1", async (t) => {
   const stack = await startStack({ fleet: FLEET });
   t.teardown(() => stack.stop());
+  await eventually(async () => {
+    const a = await api(stack.baseUrl, "GET", "/v1/agents", { key: stack.key });
+    return a.json.agents.some((x: { status: string }) => x.status === "online") ? true : undefined;
+  });
   const env = { INQUEST_URL: stack.baseUrl, INQUEST_KEY: stack.key };
   const r = cli(["investigate", "any cryptominers?", "--mode", "live", "--scope", "env=prod"], env);
   t.equal(r.status, 0, r.stderr);
@@ -77,7 +81,7 @@ test("inquest up (make run): embedded NATS, every service, URLs and key printed,
   t.equal((await api(baseUrl, "GET", "/readyz")).status, 200);
   const agents = await eventually(async () => {
     const r = await api(baseUrl, "GET", "/v1/agents", { key });
-    return r.status === 200 && r.json.agents.length > 0 ? r.json.agents : undefined;
+    return r.status === 200 && r.json.agents.length >= 3 ? r.json.agents : undefined;
   }, 20_000);
   t.ok(agents.length >= 3, "the demo fleet registered");
   child.kill("SIGTERM");

@@ -189,3 +189,18 @@ test("readyz answers 503 naming a stream or bucket that has gone missing", async
 test("teardown", async () => {
   await stack.stop();
 });
+
+test("INQUEST_NATS_REPLICAS above what the server can hold is a clear start-up error", async (t) => {
+  const { startNats } = await import("../helpers/nats.js");
+  const { startService, tempDir, masterKey } = await import("../helpers/services.js");
+  const nats = await startNats();
+  const dir = tempDir("inquest-replicas-");
+  t.teardown(async () => {
+    await nats.stop();
+    dir.remove();
+  });
+  const svc = startService("runner", { NATS_URL: nats.url, INQUEST_DATA_DIR: dir.path, INQUEST_MASTER_KEY: masterKey(), INQUEST_NATS_REPLICAS: "3" });
+  const code = await new Promise<number | null>((resolve) => svc.proc.once("exit", (c) => resolve(c)));
+  t.equal(code, 2);
+  t.match(svc.output(), /replicas 3/);
+});
