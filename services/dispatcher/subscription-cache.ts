@@ -5,7 +5,7 @@
 import type { KV } from "@nats-io/kv";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { followBucket, type Follower } from "../../shared/nats/follow.js";
+import { BucketMirror } from "../../shared/nats/follow.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { decryptSecret } from "../../shared/secrets.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
@@ -15,39 +15,27 @@ const CATCH_UP_TIMEOUT_MS = 2_000;
 
 export class SubscriptionCache implements Component {
   readonly name = "subscription-cache";
-  private subs = new Map<string, SubscriptionRecord>();
+  private readonly mirror: BucketMirror<SubscriptionRecord>;
   private secrets = new Map<string, string>();
-  private applied = 0;
-  private revisionWaiters: Array<{ revision: number; resolve: () => void }> = [];
-  private follower: Follower | null = null;
   /** performance.now() at which the newest completed check started. */
   private verifiedAt = -Infinity;
   private check: { startedAt: number; promise: Promise<void> } | null = null;
 
   constructor(
-    private readonly kv: KV,
+    kv: KV,
     private readonly store: JsonKv<SubscriptionRecord>,
     private readonly masterKey: Buffer,
     private readonly log: Logger,
-  ) {}
-
-  async start(): Promise<void> {
-    this.follower = await followBucket<SubscriptionRecord>(this.kv, this.log, (id, revision, value) => {
-      if (value) this.subs.set(id, value);
-      else this.subs.delete(id);
-      if (revision > this.applied) this.applied = revision;
-      this.revisionWaiters = this.revisionWaiters.filter((w) => {
-        if (w.revision > this.applied) return true;
-        w.resolve();
-        return false;
-      });
-    });
-    await this.follower.ready;
+  ) {
+    this.mirror = new BucketMirror<SubscriptionRecord>(kv, log);
   }
 
-  async stop(): Promise<void> {
-    await this.follower?.stop();
-    for (const w of this.revisionWaiters.splice(0)) w.resolve();
+  start(): Promise<void> {
+    return this.mirror.start();
+  }
+
+  stop(): Promise<void> {
+    return this.mirror.stop();
   }
 
   /** Every subscription, as of a moment after `since` (performance.now() of when the caller's input arrived). */
@@ -65,34 +53,19 @@ export class SubscriptionCache implements Component {
       this.check = { startedAt, promise };
       await promise;
     }
-    return [...this.subs.values()];
+    return [...this.mirror.values()];
   }
 
   private async catchUp(startedAt: number): Promise<void> {
-    const head = (await this.kv.status()).streamInfo.state.last_seq;
-    if (head > this.applied) {
-      const caughtUp = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), CATCH_UP_TIMEOUT_MS);
-        this.revisionWaiters.push({
-          revision: head,
-          resolve: () => {
-            clearTimeout(timer);
-            resolve(true);
-          },
-        });
-      });
-      if (!caughtUp) {
-        // A head the watch never shows (e.g. a purged marker) must not stall every later check.
-        this.log.warn({ head, applied: this.applied }, "subscription watch is lagging; fanning out with what it has");
-        if (head > this.applied) this.applied = head;
-      }
+    if (!(await this.mirror.catchUp(CATCH_UP_TIMEOUT_MS))) {
+      this.log.warn("subscription watch is lagging; fanning out with what it has");
     }
     if (startedAt > this.verifiedAt) this.verifiedAt = startedAt;
   }
 
   /** One subscription: the local copy, else the bucket (a subscription created a moment ago elsewhere). */
   async get(id: string): Promise<SubscriptionRecord | null> {
-    return this.subs.get(id) ?? (await this.store.get(id))?.value ?? null;
+    return this.mirror.get(id) ?? (await this.store.get(id))?.value ?? null;
   }
 
   /** The plain secret of a subscription (opened once per sealed value). */

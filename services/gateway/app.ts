@@ -1,15 +1,14 @@
 // buildApp: the gateway's routes and request pipeline, without a socket. main.ts gives it a listener.
 import type { AgentRecord } from "../../shared/agents/record.js";
-import type { Clock } from "../../shared/clock.js";
 import type { CancelDeps } from "../../shared/investigations/cancel.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { TriggerDeps } from "../../shared/investigations/trigger.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import type { ReadModel } from "../../shared/readmodel.js";
-import { bodyLimitFor, handleRequest, type Authenticator } from "./http/pipeline.js";
+import { prepareRequest, type Authenticator, type PreparedRequest } from "./http/pipeline.js";
 import { Router } from "./http/router.js";
-import type { RawRequest, Reply, Route } from "./http/types.js";
+import type { Route } from "./http/types.js";
 import { Metrics } from "./metrics.js";
 import { openApiDocument } from "./openapi.js";
 import { agentRoutes } from "./routes/agents.js";
@@ -20,7 +19,6 @@ export const API_VERSION = "0.1.0";
 
 export interface AppDeps {
   log: Logger;
-  clock: Clock;
   auth: Authenticator;
   publicUrl: string;
   trigger: TriggerDeps;
@@ -36,8 +34,8 @@ export interface AppDeps {
 export interface App {
   routes: Route[];
   metrics: Metrics;
-  handle(req: RawRequest): Promise<Reply>;
-  bodyLimit(method: string, path: string): number;
+  /** Resolves the route once per request: its body limit, then its handling. */
+  prepare(method: string, path: string): PreparedRequest;
   openapi(): Record<string, unknown>;
 }
 
@@ -53,7 +51,6 @@ export function buildApp(deps: AppDeps): App {
       investigations: deps.investigations,
       index: deps.investigationIndex,
       publicUrl: deps.publicUrl,
-      clock: deps.clock,
     }),
     ...agentRoutes({ listAgents: deps.listAgents }),
     ...(deps.extraRoutes ?? []),
@@ -63,8 +60,7 @@ export function buildApp(deps: AppDeps): App {
   return {
     routes,
     metrics,
-    handle: (req) => handleRequest(pipeline, req),
-    bodyLimit: (method, path) => bodyLimitFor(router, method, path),
+    prepare: (method, path) => prepareRequest(pipeline, method, path),
     openapi: () => (openapi ??= openApiDocument(routes, API_VERSION)),
   };
 }

@@ -27,6 +27,9 @@ import { checkTarget } from "../../shared/webhooks/targets.js";
 import { deliveryIndex, pendingDeliveryIds } from "./delivery-index.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
+/** Answers requests that arrive between listening and the app being built. */
+const STARTING = { bodyLimit: 0, handle: async () => ({ status: 503, body: { error: { code: "unavailable", message: "starting" } } }) };
+
 await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
@@ -61,7 +64,6 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, publicUrl, clock });
     return buildApp({
       log,
-      clock,
       auth: keys,
       publicUrl,
       trigger,
@@ -105,8 +107,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
           host: config.INQUEST_HOST,
           port: config.INQUEST_PORT,
           log,
-          bodyLimit: (method, path) => app?.bodyLimit(method, path) ?? 0,
-          handle: async (req) => (app ? app.handle(req) : { status: 503, body: { error: { code: "unavailable", message: "starting" } } }),
+          prepare: (method, path) => app?.prepare(method, path) ?? STARTING,
         });
         const publicUrl = (config.INQUEST_PUBLIC_URL ?? `http://${config.INQUEST_HOST}:${server.port}`).replace(/\/+$/, "");
         app = buildWith(publicUrl);

@@ -7,7 +7,7 @@ import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { CuriosityRecord } from "../../shared/curiosity/record.js";
 import { msUntilDue, nextAction } from "../../shared/curiosity/schedule.js";
 import type { Component } from "../../shared/lifecycle.js";
-import { followBucket, type Follower } from "../../shared/nats/follow.js";
+import { BucketMirror } from "../../shared/nats/follow.js";
 import { decodeJson } from "../../shared/nats/kvjson.js";
 import { advanceItem, type RunDeps } from "./runs.js";
 
@@ -30,20 +30,20 @@ const TERMINAL_EVENTS = new Set(["investigation.completed", "investigation.faile
 
 export class CuriosityTicker implements Component {
   readonly name = "curiosity-ticker";
-  private items = new Map<string, CuriosityRecord>();
+  private readonly items: BucketMirror<CuriosityRecord>;
   private busy = new Set<string>();
   private retryAt = new Map<string, number>();
   private woken = new Set<string>();
   private pending = new Set<Promise<void>>();
-  private follower: Follower | null = null;
   private events: Subscription | null = null;
   private loop: Promise<void> | null = null;
   private stopped = false;
   private lastSweep = 0;
-  private applied = 0;
   private wake: (() => void) | null = null;
 
-  constructor(private readonly deps: TickerDeps, private readonly opts: TickerOptions) {}
+  constructor(private readonly deps: TickerDeps, private readonly opts: TickerOptions) {
+    this.items = new BucketMirror<CuriosityRecord>(deps.items, deps.log, () => this.kick());
+  }
 
   async start(): Promise<void> {
     await this.follow();
@@ -52,21 +52,13 @@ export class CuriosityTicker implements Component {
   }
 
   /** Keeps the local copy of the items current, without running passes (start() does both). */
-  async follow(): Promise<void> {
-    this.follower = await followBucket<CuriosityRecord>(this.deps.items, this.deps.log, (key, revision, value) => {
-      if (value) this.items.set(key, value);
-      else this.items.delete(key);
-      this.applied = Math.max(this.applied, revision);
-      this.kick();
-    });
-    await this.follower.ready;
+  follow(): Promise<void> {
+    return this.items.start();
   }
 
   /** Resolves once the local copy holds every change the bucket had when called (or after `timeoutMs`). */
   async synced(timeoutMs = 2_000): Promise<void> {
-    const head = (await this.deps.items.status()).streamInfo.state.last_seq;
-    const deadline = performance.now() + timeoutMs;
-    while (this.applied < head && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    await this.items.catchUp(timeoutMs);
   }
 
   async stop(): Promise<void> {
@@ -75,7 +67,7 @@ export class CuriosityTicker implements Component {
     await this.loop;
     await Promise.all([...this.pending]);
     this.events?.unsubscribe();
-    await this.follower?.stop();
+    await this.items.stop();
   }
 
   /** Wakes the loop now (leadership acquired, an item changed, a run ended). */
@@ -93,10 +85,10 @@ export class CuriosityTicker implements Component {
     const sweepNow = sweep || performance.now() - this.lastSweep >= this.opts.sweepMs;
     if (sweepNow) {
       this.lastSweep = performance.now();
-      for (const id of this.woken) if (!this.items.has(id)) this.woken.delete(id);
+      for (const id of this.woken) if (this.items.get(id) === undefined) this.woken.delete(id);
     }
     const work: Array<Promise<void>> = [];
-    for (const [id, record] of this.items) {
+    for (const [id, record] of this.items.all()) {
       if (this.busy.size >= this.opts.concurrency) break;
       if (this.busy.has(id) || (this.retryAt.get(id) ?? 0) > now) continue;
       const action = nextAction(record, now);
@@ -140,7 +132,7 @@ export class CuriosityTicker implements Component {
   private untilNextDue(): number {
     const now = this.deps.clock.now();
     let wait = this.opts.maxIdleMs;
-    for (const [id, record] of this.items) {
+    for (const [id, record] of this.items.all()) {
       if (this.busy.has(id)) continue;
       const retry = this.retryAt.get(id);
       const due = retry !== undefined && retry > now ? retry - now : msUntilDue(record, now);

@@ -3,41 +3,36 @@
 import type { KV } from "@nats-io/kv";
 import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
-import { followBucket, type Follower } from "../nats/follow.js";
+import { BucketMirror } from "../nats/follow.js";
 import type { AgentRecord } from "./record.js";
 
 export class AgentDirectory implements Component {
   readonly name = "agent-directory";
-  private agents = new Map<string, AgentRecord>();
-  private follower: Follower | null = null;
+  private readonly mirror: BucketMirror<AgentRecord>;
 
-  constructor(private readonly kv: KV, private readonly log: Logger) {}
-
-  async start(): Promise<void> {
-    this.follower = await followBucket<AgentRecord>(this.kv, this.log, (key, _rev, value) => {
-      if (value) this.agents.set(key, value);
-      else this.agents.delete(key);
-    });
-    await this.follower.ready;
+  constructor(kv: KV, log: Logger) {
+    this.mirror = new BucketMirror<AgentRecord>(kv, log);
   }
 
-  async stop(): Promise<void> {
-    await this.follower?.stop();
+  start(): Promise<void> {
+    return this.mirror.start();
+  }
+
+  stop(): Promise<void> {
+    return this.mirror.stop();
   }
 
   list(): AgentRecord[] {
-    return [...this.agents.values()];
+    return [...this.mirror.values()];
   }
 
   byEdrDevice(deviceId: string): AgentRecord | null {
-    for (const a of this.agents.values()) if (a.edr_device_id === deviceId) return a;
+    for (const a of this.mirror.values()) if (a.edr_device_id === deviceId) return a;
     return null;
   }
 
   /** Every agent whose `hostname` is exactly `hostname` (hostnames need not be unique). */
   byHostname(hostname: string): AgentRecord[] {
-    const found: AgentRecord[] = [];
-    for (const a of this.agents.values()) if (a.hostname === hostname) found.push(a);
-    return found;
+    return this.list().filter((a) => a.hostname === hostname);
   }
 }

@@ -5,7 +5,7 @@ import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
 import { isId } from "../../../shared/ids.js";
 import type { Logger } from "../../../shared/log.js";
 import { fail } from "./reply.js";
-import type { Router } from "./router.js";
+import type { Match, Router } from "./router.js";
 import type { RawRequest, Reply, Route } from "./types.js";
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
@@ -22,14 +22,26 @@ export interface PipelineDeps {
   observe?(route: string, status: number, seconds: number): void;
 }
 
-export function bodyLimitFor(router: Router, method: string, path: string): number {
-  const m = router.match(method, path);
-  return m.kind === "found" ? (m.route.bodyLimit ?? DEFAULT_BODY_LIMIT) : DEFAULT_BODY_LIMIT;
+/** A request whose route is resolved once: the socket layer needs its body limit before the body arrives. */
+export interface PreparedRequest {
+  bodyLimit: number;
+  handle(req: RawRequest): Promise<Reply>;
 }
 
-export async function handleRequest(deps: PipelineDeps, req: RawRequest): Promise<Reply> {
+export function prepareRequest(deps: PipelineDeps, method: string, path: string): PreparedRequest {
+  const m = deps.router.match(method, path);
+  return {
+    bodyLimit: m.kind === "found" ? (m.route.bodyLimit ?? DEFAULT_BODY_LIMIT) : DEFAULT_BODY_LIMIT,
+    handle: (req) => dispatch(deps, m, req),
+  };
+}
+
+export function handleRequest(deps: PipelineDeps, req: RawRequest): Promise<Reply> {
+  return prepareRequest(deps, req.method, req.path).handle(req);
+}
+
+async function dispatch(deps: PipelineDeps, m: Match, req: RawRequest): Promise<Reply> {
   const started = process.hrtime.bigint();
-  const m = deps.router.match(req.method, req.path);
   let label = "unmatched";
   let reply: Reply;
   try {

@@ -14,8 +14,8 @@ export interface HttpServerOptions {
   host: string;
   port: number;
   log: Logger;
-  bodyLimit(method: string, path: string): number;
-  handle(req: RawRequest): Promise<Reply>;
+  /** Resolves the route once: its body limit before the body is read, then its handling. */
+  prepare(method: string, path: string): { bodyLimit: number; handle(req: RawRequest): Promise<Reply> };
 }
 
 export interface HttpServer {
@@ -41,7 +41,8 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     req.forEach((k, v) => {
       headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
     });
-    const limit = opts.bodyLimit(method, path);
+    const prepared = opts.prepare(method, path);
+    const limit = prepared.bodyLimit;
     const declared = Number(headers["content-length"] ?? "0");
     const chunks: Buffer[] = [];
     let size = 0;
@@ -49,7 +50,7 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
 
     const finish = (): void => {
       const request: RawRequest = { method, path, query, headers, body: Buffer.concat(chunks), bodyTooLarge: tooLarge };
-      opts.handle(request).then(
+      prepared.handle(request).then(
         (reply) => write(res, reply, () => aborted),
         (err: unknown) => {
           opts.log.error({ err }, "unhandled gateway error");

@@ -1,6 +1,5 @@
 // /v1/investigations (spec 4.2; CONTRACT §3).
 
-import type { Clock } from "../../../shared/clock.js";
 import { cancelInvestigation, type CancelDeps } from "../../../shared/investigations/cancel.js";
 import { toDetail, toListItem, type InvestigationRecord } from "../../../shared/investigations/record.js";
 import { triggerInvestigation, type TriggerDeps } from "../../../shared/investigations/trigger.js";
@@ -29,7 +28,6 @@ export interface InvestigationRouteDeps {
   investigations: JsonKv<InvestigationRecord>;
   index: ReadModel<InvestigationRecord>;
   publicUrl: string;
-  clock: Clock;
 }
 
 const err = (description: string) => ({ description, schema: ErrorBody });
