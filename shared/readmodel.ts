@@ -5,6 +5,7 @@
 import type { KV } from "@nats-io/kv";
 import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import type { Logger } from "./log.js";
+import { AppliedRevision } from "./nats/applied.js";
 import { followBucket, type Follower } from "./nats/follow.js";
 
 export type IndexKey = Array<string | number>;
@@ -38,8 +39,7 @@ export class ReadModel<T> {
   private docs: Database<StoredDoc<T>, string>;
   private index: Database<string, Key>;
   private meta: Database<number, string>;
-  private applied = 0;
-  private waiters: Array<{ revision: number; resolve: () => void }> = [];
+  private readonly applied: AppliedRevision;
   private follower: Follower | null = null;
   private pruneTimer: ReturnType<typeof setInterval> | null = null;
   /** The running (or last) prune of expired documents; stop() waits for it. */
@@ -55,18 +55,19 @@ export class ReadModel<T> {
     this.docs = root.openDB<StoredDoc<T>, string>({ name: `${spec.name}:docs` });
     this.index = root.openDB<string, Key>({ name: `${spec.name}:index` });
     this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
+    this.applied = new AppliedRevision(kv);
   }
 
   async start(): Promise<void> {
-    this.applied = this.meta.get("checkpoint") ?? 0;
-    const head = (await this.kv.status()).streamInfo.state.last_seq;
-    if (this.applied > head) {
+    this.applied.reset(this.meta.get("checkpoint") ?? 0);
+    const head = await this.applied.head();
+    if (this.applied.current > head) {
       // The bucket is younger than our copy (a new NATS store): rebuild from scratch.
-      this.log.warn({ model: this.spec.name, checkpoint: this.applied, head }, "read model ahead of its bucket; rebuilding");
+      this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head }, "read model ahead of its bucket; rebuilding");
       this.clear();
     }
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => void this.apply(key, revision, value), {
-      resumeFromRevision: this.applied > 0 ? this.applied + 1 : 0,
+      resumeFromRevision: this.applied.current > 0 ? this.applied.current + 1 : 0,
     });
     await this.follower.ready;
     const expiry = this.spec.expiry;
@@ -97,8 +98,7 @@ export class ReadModel<T> {
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     this.pruneTimer = null;
     await this.follower?.stop();
-    for (const w of this.waiters) w.resolve();
-    this.waiters = [];
+    this.applied.release();
     await this.pruning;
   }
 
@@ -108,7 +108,7 @@ export class ReadModel<T> {
       this.index.clearSync();
       this.meta.clearSync();
     });
-    this.applied = 0;
+    this.applied.reset(0);
   }
 
   /**
@@ -131,35 +131,14 @@ export class ReadModel<T> {
       if (revision > (this.meta.get("checkpoint") ?? 0)) void this.meta.put("checkpoint", revision);
     });
     return committed.then(
-      () => this.markApplied(revision),
+      () => this.applied.advance(revision),
       (err: unknown) => this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed"),
     );
   }
 
-  private markApplied(revision: number): void {
-    if (revision > this.applied) this.applied = revision;
-    this.waiters = this.waiters.filter((w) => {
-      if (w.revision > this.applied) return true;
-      w.resolve();
-      return false;
-    });
-  }
-
   /** Waits until every write the bucket held at call time is applied (bounded by `timeoutMs`). */
   async catchUp(timeoutMs = 2_000): Promise<void> {
-    const status = await this.kv.status();
-    const head = status.streamInfo.state.last_seq;
-    if (head <= this.applied) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.waiters.push({
-        revision: head,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      });
-    });
+    await this.applied.catchUp(timeoutMs);
   }
 
   get(key: string): T | null {

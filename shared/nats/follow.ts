@@ -4,6 +4,7 @@
 // never silently stops updating; an entry that is not JSON is skipped with a warning.
 import type { KV } from "@nats-io/kv";
 import type { Logger } from "../log.js";
+import { AppliedRevision } from "./applied.js";
 import { decodeJson } from "./kvjson.js";
 
 export interface Follower {
@@ -81,22 +82,23 @@ export async function followBucket<T>(
 export class BucketMirror<T> {
   private readonly entries = new Map<string, T>();
   private follower: Follower | null = null;
-  private applied = 0;
-  private waiters: Array<{ revision: number; resolve: () => void }> = [];
+  private readonly applied: AppliedRevision;
 
   constructor(
     private readonly kv: KV,
     private readonly log: Logger,
     /** Told after each change is applied. */
     private readonly onChange: (key: string, value: T | null) => void = () => {},
-  ) {}
+  ) {
+    this.applied = new AppliedRevision(kv);
+  }
 
   /** Resolves once the bucket's current values are loaded. */
   async start(): Promise<void> {
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => {
       if (value) this.entries.set(key, value);
       else this.entries.delete(key);
-      this.advance(revision);
+      this.applied.advance(revision);
       this.onChange(key, value);
     });
     await this.follower.ready;
@@ -104,7 +106,7 @@ export class BucketMirror<T> {
 
   async stop(): Promise<void> {
     await this.follower?.stop();
-    for (const w of this.waiters.splice(0)) w.resolve();
+    this.applied.release();
   }
 
   get(key: string): T | undefined {
@@ -119,35 +121,8 @@ export class BucketMirror<T> {
     return this.entries.entries();
   }
 
-  /**
-   * Waits until every write the bucket held at call time is applied here. False when `timeoutMs` passed first:
-   * the copy then takes the head as reached, so a revision the watch never shows (a purge marker) cannot
-   * stall every later call.
-   */
-  async catchUp(timeoutMs = 2_000): Promise<boolean> {
-    const head = (await this.kv.status()).streamInfo.state.last_seq;
-    if (head <= this.applied) return true;
-    const caughtUp = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      this.waiters.push({
-        revision: head,
-        resolve: () => {
-          clearTimeout(timer);
-          resolve(true);
-        },
-      });
-    });
-    if (!caughtUp) this.advance(head);
-    return caughtUp;
-  }
-
-  private advance(revision: number): void {
-    if (revision <= this.applied) return;
-    this.applied = revision;
-    this.waiters = this.waiters.filter((w) => {
-      if (w.revision > this.applied) return true;
-      w.resolve();
-      return false;
-    });
+  /** Waits until every write the bucket held at call time is applied here (see AppliedRevision.catchUp). */
+  catchUp(timeoutMs = 2_000): Promise<boolean> {
+    return this.applied.catchUp(timeoutMs, true);
   }
 }
