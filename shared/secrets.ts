@@ -4,6 +4,7 @@
 // random 12-byte IV per call. The version label is bound into the authentication tag as associated data.
 
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { sha256Hex } from "./canonical.js";
 import { ConfigError } from "./errors.js";
 
 const MASTER_KEY_BYTES = 32;
@@ -98,7 +99,7 @@ export function decryptSecret(masterKey: Buffer, sealed: string): string {
 
 /** SHA-256 of the token's UTF-8 bytes, lower-case hex: what is stored in place of API keys and URL keys. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  return sha256Hex(token);
 }
 
 /** Constant-time string equality; compares SHA-256 digests so neither content nor length leaks through timing. */

@@ -3,11 +3,11 @@
 // milliseconds, and a miss falls through to the bucket (a key issued a moment ago).
 import type { KV } from "@nats-io/kv";
 import { verifyApiKey, type ApiKeyRecord } from "../../shared/auth/keys.js";
-import { sha256Hex } from "../../shared/canonical.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
 import { JsonKv } from "../../shared/nats/kvjson.js";
+import { hashToken } from "../../shared/secrets.js";
 import type { Authenticator } from "./http/pipeline.js";
 
 export class KeyCache implements Authenticator, Component {
@@ -30,7 +30,7 @@ export class KeyCache implements Authenticator, Component {
 
   async authenticate(token: string): Promise<ApiKeyRecord | null> {
     if (token.length === 0 || token.length > 512) return null;
-    const hash = sha256Hex(token);
+    const hash = hashToken(token);
     const record = this.mirror.get(hash) ?? (await this.store.get(hash))?.value ?? null;
     return verifyApiKey(token, record);
   }

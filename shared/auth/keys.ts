@@ -3,8 +3,7 @@
 import { iso, type Clock } from "../clock.js";
 import { newId } from "../ids.js";
 import type { JsonKv } from "../nats/kvjson.js";
-import { sha256Hex } from "../canonical.js";
-import { newApiKey, safeEqual } from "../secrets.js";
+import { hashToken, newApiKey, safeEqual } from "../secrets.js";
 import type { ApiScope } from "./scopes.js";
 
 export interface ApiKeyRecord {
@@ -27,7 +26,7 @@ export async function createApiKey(
   opts: { name: string; scopes: ApiScope[]; key?: string },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = opts.key ?? newApiKey().key;
-  const hash = sha256Hex(key);
+  const hash = hashToken(key);
   const existing = await kv.get(hash);
   if (existing) {
     // Registering the same key again (a restarted bootstrap) keeps the original record, revoked or not:
@@ -63,5 +62,5 @@ export async function revokeApiKey(kv: JsonKv<ApiKeyRecord>, clock: Clock, id: s
 /** Looks a presented key up; null when unknown or revoked. */
 export function verifyApiKey(presented: string, record: ApiKeyRecord | null): ApiKeyRecord | null {
   if (!record || record.revoked_at !== null) return null;
-  return safeEqual(sha256Hex(presented), record.hash) ? record : null;
+  return safeEqual(hashToken(presented), record.hash) ? record : null;
 }
