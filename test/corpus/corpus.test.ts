@@ -7,7 +7,7 @@ import { generateCorpus } from "../../corpus/generate.js";
 import { PHRASINGS } from "../../corpus/types.js";
 
 const root = join(import.meta.dirname, "..", "..", "..");
-const schema = JSON.parse(readFileSync(join(root, "data", "osquery", "linux-schema.json"), "utf8")) as { tables: Record<string, { columns: string[] }> };
+const schema = JSON.parse(readFileSync(join(root, "reference", "osquery-linux-schema.json"), "utf8")) as { tables: Record<string, { columns: string[] }> };
 const columns = new Map(Object.entries(schema.tables).map(([name, tbl]) => [name, new Set(tbl.columns.map((c) => c.split(":")[0]))]));
 const corpus = generateCorpus();
 
