@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { test } from "tap";
 import { parseAuthorizedKey, parseHistory } from "../../services/agent/telemetry/accounts.js";
-import { parseCronLine, parseUnitFile } from "../../services/agent/telemetry/persistence.js";
+import { parseCronLine } from "../../services/agent/telemetry/persistence.js";
+import { parseUnitEntries, summariseUnit } from "../../services/agent/telemetry/unit-files.js";
 import { decodeEndpoint, formatIpv6, parseNetFile } from "../../services/agent/telemetry/net.js";
 import { parseStat, parseStatus } from "../../services/agent/telemetry/proc.js";
 import { parseControl } from "../../services/agent/telemetry/packages.js";
@@ -108,23 +109,28 @@ test("parseCronLine: env lines, short lines, @events", async (t) => {
   t.match(parseCronLine("0 0 1 1 * echo 'a  b' > /tmp/x", "/f"), { minute: "0", month: "1", command: "echo 'a b' > /tmp/x", path: "/f" });
 });
 
-test("parseUnitFile: sections matter, comments and resets", async (t) => {
-  t.same(
-    parseUnitFile([
-      "# comment",
-      "[Unit]",
-      "Description=First",
-      "ExecStart=/not/a/service/key",
-      "[Service]",
-      "; another comment",
-      "ExecStart=/bin/a",
-      "ExecStart=/bin/b \\",
-      "   --flag",
-      "User=nobody",
-      "Description=ignored outside [Unit]",
-    ]),
-    { description: "First", execStart: "/bin/a; /bin/b --flag", user: "nobody" },
-  );
+test("parseUnitEntries / summariseUnit: sections matter, comments, continuations", async (t) => {
+  const entries = parseUnitEntries([
+    "# comment",
+    "Orphan=before any section",
+    "[Unit]",
+    "Description=First",
+    "[Service]",
+    "; another comment",
+    "ExecStart=/bin/a",
+    "ExecStart=/bin/b \\",
+    "   --flag",
+    "User=nobody",
+    "Description=ignored outside [Unit]",
+  ]);
+  t.same(entries, [
+    { section: "Unit", key: "Description", value: "First" },
+    { section: "Service", key: "ExecStart", value: "/bin/a" },
+    { section: "Service", key: "ExecStart", value: "/bin/b --flag" },
+    { section: "Service", key: "User", value: "nobody" },
+    { section: "Service", key: "Description", value: "ignored outside [Unit]" },
+  ]);
+  t.same(summariseUnit(entries), { description: "First", user: "nobody", hasInstall: false });
 });
 
 test("parseControl and parsePasswd tolerate CRLF-free junk", async (t) => {

@@ -1,11 +1,13 @@
-// docker_containers from the Docker daemon's on-disk state (/var/lib/docker/containers/<id>/),
-// no socket or API call. Needs root in practice; otherwise the directory is unreadable and the
-// table is simply empty.
-import * as path from "node:path";
-import { readDir, readText, type Ctx, type Row } from "./util.js";
+// docker_containers and docker_container_mounts from the Docker Engine API on /var/run/docker.sock,
+// the way osquery's docker tables read it: GET /containers/json?all=1, then /containers/<id>/json per
+// container. No socket (or no daemon) means empty tables.
+import * as http from "node:http";
+import { readLink, statOf, type Ctx, type Row } from "./util.js";
 
-const CONTAINERS_DIR = "/var/lib/docker/containers";
-const JSON_CAP = 4 * 1024 * 1024;
+export const DOCKER_SOCKET = "/var/run/docker.sock";
+const REQUEST_TIMEOUT_MS = 5_000;
+const BODY_CAP = 32 * 1024 * 1024;
+const NAMESPACES = ["cgroup", "ipc", "mnt", "net", "pid", "user", "uts"];
 
 type Json = Record<string, unknown>;
 
@@ -15,65 +17,110 @@ function obj(value: unknown): Json {
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";
 }
-function epoch(value: unknown): number {
-  const ms = Date.parse(str(value));
-  return Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : 0;
-}
-function parseJson(text: string | undefined): Json | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return obj(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-/** Docker's own state names, derived from the persisted State flags. */
-function stateName(state: Json): string {
-  if (state.Restarting === true) return "restarting";
-  if (state.Running === true) return state.Paused === true ? "paused" : "running";
-  if (state.Dead === true) return "dead";
-  if (str(state.StartedAt) === "" || epoch(state.StartedAt) === 0) return "created";
-  return "exited";
+/** GET a Docker API path over the unix socket; undefined on any error, timeout or non-2xx. */
+export function dockerGet(socketPath: string, apiPath: string): Promise<unknown> {
+  return new Promise((resolve) => {
+    const req = http.get({ socketPath, path: apiPath, headers: { Host: "docker" }, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > BODY_CAP) req.destroy();
+        else chunks.push(chunk);
+      });
+      res.on("error", () => resolve(undefined));
+      res.on("end", () => {
+        if ((res.statusCode ?? 500) >= 300) return resolve(undefined);
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        } catch {
+          resolve(undefined);
+        }
+      });
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(undefined));
+  });
 }
 
-export function containerRow(config: Json, hostConfig: Json): Row | undefined {
-  const id = str(config.ID);
-  if (id === "") return undefined;
-  const state = obj(config.State);
-  const cfg = obj(config.Config);
-  const args = Array.isArray(config.Args) ? config.Args.filter((a): a is string => typeof a === "string") : [];
-  const entrypoint = Array.isArray(cfg.Entrypoint) ? cfg.Entrypoint.filter((a): a is string => typeof a === "string") : [];
-  const running = state.Running === true;
-  return {
-    id,
-    name: str(config.Name),
-    image: str(cfg.Image),
-    image_id: str(config.Image),
-    command: [str(config.Path), ...args].filter((p) => p !== "").join(" "),
-    created: epoch(config.Created),
-    state: stateName(state),
-    status: "",
-    pid: running && typeof state.Pid === "number" ? state.Pid : 0,
-    path: str(config.Path),
-    config_entrypoint: entrypoint.join(" "),
-    started_at: str(state.StartedAt),
-    finished_at: str(state.FinishedAt),
-    privileged: hostConfig.Privileged === true ? 1 : 0,
+/** One docker_containers row from a /containers/json entry and its inspect document (osquery's mapping). */
+export function containerRow(summary: Json, inspect: Json | undefined): Row {
+  const state = str(summary.State);
+  const row: Row = {
+    id: str(summary.Id),
+    name: strings(summary.Names)[0] ?? "",
+    image: str(summary.Image),
+    image_id: str(summary.ImageID).replace(/^sha256:/, ""),
+    command: str(summary.Command),
+    created: typeof summary.Created === "number" ? Math.floor(summary.Created) : 0,
+    state,
+    status: str(summary.Status),
   };
+  if (inspect === undefined) return row;
+  const st = obj(inspect.State);
+  const host = obj(inspect.HostConfig);
+  const config = obj(inspect.Config);
+  return {
+    ...row,
+    pid: typeof st.Pid === "number" ? st.Pid : -1,
+    path: str(inspect.Path),
+    config_entrypoint: strings(config.Entrypoint).join(", "),
+    started_at: str(st.StartedAt),
+    finished_at: state !== "running" ? str(st.FinishedAt) : "",
+    privileged: host.Privileged === true ? 1 : 0,
+    security_options: strings(host.SecurityOpt).join(", "),
+    env_variables: strings(config.Env).join(", "),
+    readonly_rootfs: host.ReadonlyRootfs === true ? 1 : 0,
+  };
+}
+
+/** docker_container_mounts rows from a /containers/json entry's Mounts. */
+export function mountRows(summary: Json): Row[] {
+  const mounts = Array.isArray(summary.Mounts) ? summary.Mounts : [];
+  return mounts.map((m) => {
+    const mount = obj(m);
+    return {
+      id: str(summary.Id),
+      type: str(mount.Type),
+      name: str(mount.Name),
+      source: str(mount.Source),
+      destination: str(mount.Destination),
+      driver: str(mount.Driver),
+      mode: str(mount.Mode),
+      rw: mount.RW === true ? 1 : 0,
+      propagation: str(mount.Propagation),
+    };
+  });
+}
+
+async function listContainers(ctx: Ctx): Promise<Json[]> {
+  const socket = ctx.at(DOCKER_SOCKET);
+  if (!(await statOf(socket))?.isSocket()) return [];
+  const list = await dockerGet(socket, "/containers/json?all=1");
+  return Array.isArray(list) ? list.map(obj).filter((c) => str(c.Id) !== "").slice(0, ctx.max) : [];
 }
 
 export async function dockerContainers(ctx: Ctx): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const id of await readDir(ctx.at(CONTAINERS_DIR))) {
-    if (!/^[0-9a-f]{12,64}$/.test(id)) continue;
-    const dir = path.posix.join(CONTAINERS_DIR, id);
-    const config = parseJson(await readText(ctx.at(`${dir}/config.v2.json`), JSON_CAP));
-    if (config === undefined) continue;
-    const hostConfig = parseJson(await readText(ctx.at(`${dir}/hostconfig.json`), JSON_CAP)) ?? {};
-    const row = containerRow(config, hostConfig);
-    if (row !== undefined) rows.push(row);
-    if (rows.length >= ctx.max) break;
+  for (const summary of await listContainers(ctx)) {
+    const inspect = await dockerGet(ctx.at(DOCKER_SOCKET), `/containers/${encodeURIComponent(str(summary.Id))}/json?stream=false`);
+    const row = containerRow(summary, inspect === undefined ? undefined : obj(inspect));
+    const pid = Number(row.pid ?? -1);
+    if (pid > 0) {
+      for (const ns of NAMESPACES) {
+        const inode = /\[(\d+)\]$/.exec((await readLink(ctx.at(`/proc/${pid}/ns/${ns}`))) ?? "")?.[1];
+        if (inode !== undefined) row[`${ns}_namespace`] = inode;
+      }
+    }
+    rows.push(row);
   }
   return rows;
+}
+
+export async function dockerContainerMounts(ctx: Ctx): Promise<Row[]> {
+  return (await listContainers(ctx)).flatMap(mountRows).slice(0, ctx.max);
 }

@@ -45,5 +45,11 @@ export function createContext(root: string, max: number): Ctx {
     return owners;
   });
 
-  return { root, max, at, pids, passwd, groups, socketOwners };
+  // btime from /proc/stat: processes.start_time is boot time + start ticks, as in osquery.
+  const bootTime = once(async () => {
+    const m = /^btime\s+(\d+)$/m.exec((await readText(at("/proc/stat"), 1024 * 1024)) ?? "");
+    return m ? Number(m[1]) : 0;
+  });
+
+  return { root, max, at, pids, passwd, groups, socketOwners, bootTime };
 }

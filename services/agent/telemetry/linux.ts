@@ -1,17 +1,25 @@
-// Linux telemetry collector: osquery-shaped tables read straight from files (/proc, /etc, /var),
-// no subprocesses. Adding a table = one collector function + one registry line below.
+// Linux telemetry collector: osquery's Linux tables (names, columns and string values as in
+// reference/osquery-linux-schema.json) read straight from /proc, /etc and /var; the only other sources are
+// the Docker API socket and, on a live systemd host, systemctl.
+// Adding a table = one collector function + one registry line below.
 import { authorizedKeys, shellHistory, sudoers, users } from "./accounts.js";
-import { dockerContainers } from "./containers.js";
+import { dockerContainerMounts, dockerContainers } from "./containers.js";
 import { createContext } from "./context.js";
+import { groups, shadow, userGroups } from "./credentials.js";
+import { files } from "./files.js";
+import { processMemoryMap } from "./memory-map.js";
 import { listeningPorts, processOpenSockets } from "./net.js";
 import { debPackages } from "./packages.js";
-import { crontab, systemdUnits } from "./persistence.js";
+import { crontab } from "./persistence.js";
 import { hashes, processEnvs, processes } from "./proc.js";
+import { systemdUnits } from "./systemd-units.js";
 import { etcHosts, kernelModules, suidBin } from "./system.js";
+import { augeas } from "./unit-files.js";
 import { last, loggedInUsers } from "./utmp.js";
-import type { Collector, Row } from "./util.js";
+import type { Collector, Row as CollectorRow } from "./util.js";
 
-export type { Row } from "./util.js";
+/** An emitted row: osquery's column names, every value a string (as osquery's results carry them). */
+export type Row = Record<string, string>;
 
 export interface LinuxCollectorOptions {
   /** Filesystem root, default "/". Tests point it at a fake tree. */
@@ -23,15 +31,21 @@ export interface LinuxCollectorOptions {
 const REGISTRY: ReadonlyMap<string, Collector> = new Map<string, Collector>([
   ["processes", processes],
   ["process_envs", processEnvs],
+  ["process_memory_map", processMemoryMap],
   ["hash", hashes],
   ["listening_ports", listeningPorts],
   ["process_open_sockets", processOpenSockets],
   ["users", users],
+  ["groups", groups],
+  ["user_groups", userGroups],
+  ["shadow", shadow],
   ["authorized_keys", authorizedKeys],
   ["shell_history", shellHistory],
   ["sudoers", sudoers],
   ["crontab", crontab],
   ["systemd_units", systemdUnits],
+  ["augeas", augeas],
+  ["file", files],
   ["kernel_modules", kernelModules],
   ["etc_hosts", etcHosts],
   ["suid_bin", suidBin],
@@ -39,7 +53,14 @@ const REGISTRY: ReadonlyMap<string, Collector> = new Map<string, Collector>([
   ["last", last],
   ["logged_in_users", loggedInUsers],
   ["docker_containers", dockerContainers],
+  ["docker_container_mounts", dockerContainerMounts],
 ]);
+
+function toStrings(row: CollectorRow): Row {
+  const out: Row = {};
+  for (const [column, value] of Object.entries(row)) out[column] = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : value;
+  return out;
+}
 
 export const LINUX_TABLES: readonly string[] = Object.freeze([...REGISTRY.keys()]);
 
@@ -57,7 +78,7 @@ export async function collectLinux(tables: readonly string[], opts: LinuxCollect
       const collect = REGISTRY.get(table);
       if (collect === undefined || max === 0) return [];
       try {
-        return (await collect(ctx)).slice(0, max);
+        return (await collect(ctx)).slice(0, max).map(toStrings);
       } catch {
         return [];
       }

@@ -1,30 +1,27 @@
-// Socket tables from /proc/net/{tcp,tcp6,udp,udp6}: process_open_sockets and listening_ports.
+// Socket tables from /proc/net/{icmp,tcp,udp,udplite,raw}[6], packet and unix: process_open_sockets and
+// listening_ports, with osquery's values (state names, family numbers, pid/fd -1 when unowned).
 // Sockets are read once per network namespace (the agent's own plus any other namespace a
 // readable /proc/<pid>/ns/net points at, e.g. containers) and joined to pid/fd via socket inodes.
 import { endianness } from "node:os";
+import { AF_PACKET, AF_UNIX, parsePacketFile, parseUnixFile } from "./local-sockets.js";
 import { readLines, readLink, type Ctx, type Row } from "./util.js";
 
-const TCP_STATES: Record<string, string> = {
-  "01": "ESTABLISHED",
-  "02": "SYN_SENT",
-  "03": "SYN_RECV",
-  "04": "FIN_WAIT1",
-  "05": "FIN_WAIT2",
-  "06": "TIME_WAIT",
-  "07": "CLOSE",
-  "08": "CLOSE_WAIT",
-  "09": "LAST_ACK",
-  "0A": "LISTEN",
-  "0B": "CLOSING",
-  "0C": "NEW_SYN_RECV",
-};
+/** osquery's tcp_states, indexed by the kernel's hex state; anything outside the table is "UNKNOWN". */
+const TCP_STATES = ["UNKNOWN", "ESTABLISHED", "SYN_SENT", "SYN_RECV", "FIN_WAIT1", "FIN_WAIT2", "TIME_WAIT", "CLOSED", "CLOSE_WAIT", "LAST_ACK", "LISTEN", "CLOSING"];
 
-const SOURCES = [
-  { file: "tcp", protocol: 6, family: 2 },
-  { file: "tcp6", protocol: 6, family: 10 },
-  { file: "udp", protocol: 17, family: 2 },
-  { file: "udp6", protocol: 17, family: 10 },
-] as const;
+export function tcpState(st: string): string {
+  const n = /^[0-9A-Fa-f]+$/.test(st) ? Number.parseInt(st, 16) : 0;
+  return n === 0 || n >= TCP_STATES.length ? "UNKNOWN" : (TCP_STATES[n] ?? "UNKNOWN");
+}
+
+/** The files osquery reads per namespace, in its order: icmp, tcp, udp, udplite, raw (v4 then v6). */
+const SOURCES = [1, 6, 17, 136, 255].flatMap((protocol) => {
+  const name = { 1: "icmp", 6: "tcp", 17: "udp", 136: "udplite", 255: "raw" }[protocol] ?? "";
+  return [
+    { file: name, protocol, family: 2 },
+    { file: `${name}6`, protocol, family: 10 },
+  ];
+});
 
 export interface SocketEntry {
   family: number;
@@ -37,6 +34,14 @@ export interface SocketEntry {
   st: string;
   inode: string;
   netNamespace: number;
+  /** AF_UNIX socket path ("" otherwise). */
+  path?: string;
+}
+
+/** The state column: TCP names, "NONE" for packet sockets, empty for the rest (osquery's values). */
+export function socketState(s: SocketEntry): string {
+  if (s.family === AF_PACKET) return "NONE";
+  return (s.family === 2 || s.family === 10) && s.protocol === 6 ? tcpState(s.st) : "";
 }
 
 /** The kernel prints each 32-bit word of an address in host byte order. */
@@ -120,6 +125,8 @@ async function readNamespace(ctx: Ctx, netDir: string, ns: number): Promise<Sock
   for (const src of SOURCES) {
     all.push(...parseNetFile(await readLines(ctx.at(`${netDir}/${src.file}`)), src.protocol, src.family, ns));
   }
+  all.push(...parsePacketFile(await readLines(ctx.at(`${netDir}/packet`)), ns));
+  all.push(...parseUnixFile(await readLines(ctx.at(`${netDir}/unix`)), ns));
   return all;
 }
 
@@ -134,7 +141,8 @@ export async function allSockets(ctx: Ctx): Promise<SocketEntry[]> {
     seen.add(ns);
     sockets.push(...(await readNamespace(ctx, `/proc/${pid}/net`, ns)));
   }
-  return sockets;
+  // Unix sockets are numerous and rarely interesting: keep them last so row caps cut them first.
+  return [...sockets.filter((s) => s.family !== AF_UNIX), ...sockets.filter((s) => s.family === AF_UNIX)];
 }
 
 export async function processOpenSockets(ctx: Ctx): Promise<Row[]> {
@@ -145,38 +153,41 @@ export async function processOpenSockets(ctx: Ctx): Promise<Row[]> {
     return {
       pid: owner?.pid ?? -1,
       fd: owner?.fd ?? -1,
-      socket: Number(s.inode),
+      socket: s.inode,
       family: s.family,
       protocol: s.protocol,
       local_address: s.localAddress,
-      local_port: s.localPort,
       remote_address: s.remoteAddress,
+      local_port: s.localPort,
       remote_port: s.remotePort,
-      path: "",
-      state: s.protocol === 6 ? (TCP_STATES[s.st] ?? "") : "",
+      path: s.path ?? "",
+      state: socketState(s),
       net_namespace: s.netNamespace,
     };
   });
 }
 
+/** osquery derives listening_ports from process_open_sockets: every inet socket with remote port 0,
+ *  every unix socket with a path (port 0, socket 0), and packet sockets. */
 export async function listeningPorts(ctx: Ctx): Promise<Row[]> {
   const [sockets, owners] = await Promise.all([allSockets(ctx), ctx.socketOwners()]);
   const rows: Row[] = [];
   for (const s of sockets) {
     if (rows.length >= ctx.max) break;
-    // TCP: LISTEN state. UDP has no listen state: a bound socket with no peer is a listener.
-    const listening = s.protocol === 6 ? s.st === "0A" : s.remotePort === 0;
-    if (!listening) continue;
+    const inet = s.family === 2 || s.family === 10;
+    if (s.family === AF_UNIX && (s.path ?? "") === "") continue;
+    if (inet && s.remotePort !== 0) continue;
     const owner = owners.get(s.inode);
+    const unix = s.family === AF_UNIX;
     rows.push({
       pid: owner?.pid ?? -1,
-      port: s.localPort,
+      port: unix ? 0 : s.localPort,
       protocol: s.protocol,
       family: s.family,
-      address: s.localAddress,
+      address: unix ? "" : s.localAddress,
       fd: owner?.fd ?? -1,
-      socket: Number(s.inode),
-      path: "",
+      socket: unix ? "0" : s.inode,
+      path: unix ? (s.path ?? "") : "",
       net_namespace: s.netNamespace,
     });
   }

@@ -1,4 +1,4 @@
-// /proc based tables: processes, process_envs, hash (of running executables).
+// /proc based tables: processes, process_envs, hash (of running executables), laid out as osquery's.
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import { mapLimit, readBuf, readLink, readText, statOf, streamFile, toInt, type Ctx, type Row } from "./util.js";
@@ -73,65 +73,113 @@ export async function exeOf(ctx: Ctx, pid: string): Promise<{ path: string; onDi
   return { path: link, onDisk: (await statOf(ctx.at(link))) !== undefined ? 1 : 0 };
 }
 
-async function processRow(ctx: Ctx, pid: string): Promise<Row | undefined> {
+/** /proc/<pid>/io: bytes read, and written minus cancelled (osquery's disk_bytes_*). Root-only for others' pids. */
+export function parseIo(text: string | undefined): { read: string; written: string } | undefined {
+  if (text === undefined) return undefined;
+  const f = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) f.set(line.slice(0, colon), line.slice(colon + 1).trim());
+  }
+  const written = toInt(f.get("write_bytes"), 0) - toInt(f.get("cancelled_write_bytes"), 0);
+  return { read: f.get("read_bytes") ?? "", written: String(written) };
+}
+
+/** First line of /proc/<pid>/cgroup, after the second colon ("0::/system.slice/x.service" -> "/system.slice/x.service"). */
+export function parseCgroup(text: string | undefined): string {
+  const first = (text ?? "").split("\n", 1)[0] ?? "";
+  const a = first.indexOf(":");
+  const b = a === -1 ? -1 : first.indexOf(":", a + 1);
+  return b === -1 ? "" : first.slice(b + 1);
+}
+
+/** argv joined by spaces, as osquery prints it: NULs become spaces, then the ends are trimmed. A process
+ *  that rewrote argv[0] (e.g. to "[kworker/0:1]") shows exactly that; kernel threads have no cmdline. */
+export function joinCmdline(buf: Buffer | undefined): string {
+  return (buf?.toString("utf8") ?? "").replace(/\0/g, " ").trim();
+}
+
+async function processRow(ctx: Ctx, pid: string, bootTime: number): Promise<Row | undefined> {
   const base = `/proc/${pid}`;
-  const [statText, statusText, cmdline, exe, cwd, root] = await Promise.all([
+  const [statText, statusText, cmdline, exe, cwd, root, io, cgroup] = await Promise.all([
     readText(ctx.at(`${base}/stat`)),
     readText(ctx.at(`${base}/status`)),
     readBuf(ctx.at(`${base}/cmdline`), 1024 * 1024),
     exeOf(ctx, pid),
     readLink(ctx.at(`${base}/cwd`)),
     readLink(ctx.at(`${base}/root`)),
+    readText(ctx.at(`${base}/io`)),
+    readText(ctx.at(`${base}/cgroup`), 64 * 1024),
   ]);
-  // Without stat or status the process has exited (or never was): nothing trustworthy to report.
-  if (statText === undefined && statusText === undefined) return undefined;
+  // osquery drops a process whose stat is malformed or whose status is unreadable (it exited mid-scan).
   const stat = statText === undefined ? undefined : parseStat(statText);
-  const status = parseStatus(statusText ?? "");
-  const name = status.name !== "" ? status.name : (/\((.*)\)/s.exec(statText ?? "")?.[1] ?? "");
+  if ((statText !== undefined && stat === undefined) || statusText === undefined) return undefined;
+  const status = parseStatus(statusText);
+  const disk = parseIo(io);
   return {
     pid: Number(pid),
-    name,
+    name: status.name,
     path: exe.path,
-    cmdline: (cmdline?.toString("utf8") ?? "").replace(/\0/g, " ").trim(),
+    cmdline: joinCmdline(cmdline),
     state: stat?.state ?? "",
     cwd: cwd ?? "",
     root: root ?? "",
-    uid: status.uid[0] ?? -1,
-    gid: status.gid[0] ?? -1,
-    euid: status.uid[1] ?? -1,
-    egid: status.gid[1] ?? -1,
-    suid: status.uid[2] ?? -1,
-    sgid: status.gid[2] ?? -1,
+    uid: status.uid[0] ?? "",
+    gid: status.gid[0] ?? "",
+    euid: status.uid[1] ?? "",
+    egid: status.gid[1] ?? "",
+    suid: status.uid[2] ?? "",
+    sgid: status.gid[2] ?? "",
     on_disk: exe.onDisk,
     wired_size: 0,
-    resident_size: status.vmRssKb >= 0 ? status.vmRssKb * 1024 : -1,
-    total_size: status.vmSizeKb >= 0 ? status.vmSizeKb * 1024 : -1,
-    user_time: stat ? (stat.userTicks * 1000) / CLK_TCK : -1,
-    system_time: stat ? (stat.systemTicks * 1000) / CLK_TCK : -1,
-    start_time: stat && stat.startTicks >= 0 ? Math.floor(stat.startTicks / CLK_TCK) : -1,
-    parent: stat?.parent ?? -1,
-    pgroup: stat?.pgroup ?? -1,
-    threads: stat?.threads ?? -1,
-    nice: stat?.nice ?? 0,
+    // Kernel threads have no VmRSS/VmSize lines: osquery leaves the columns empty.
+    resident_size: status.vmRssKb >= 0 ? status.vmRssKb * 1024 : "",
+    total_size: status.vmSizeKb >= 0 ? status.vmSizeKb * 1024 : "",
+    user_time: stat ? stat.userTicks * (1000 / CLK_TCK) : "",
+    system_time: stat ? stat.systemTicks * (1000 / CLK_TCK) : "",
+    disk_bytes_read: disk?.read ?? "",
+    disk_bytes_written: disk?.written ?? "",
+    // Absolute epoch seconds (boot time + start ticks), as osquery reports it.
+    start_time: stat && stat.startTicks >= 0 && bootTime > 0 ? bootTime + Math.floor(stat.startTicks / CLK_TCK) : -1,
+    parent: stat?.parent ?? "",
+    pgroup: stat?.pgroup ?? "",
+    threads: stat?.threads ?? "",
+    nice: stat?.nice ?? "",
+    cgroup_path: parseCgroup(cgroup),
   };
 }
 
 export async function processes(ctx: Ctx): Promise<Row[]> {
   const pids = (await ctx.pids()).slice(0, ctx.max);
-  const rows = await mapLimit(pids, 16, (pid) => processRow(ctx, pid));
+  const bootTime = await ctx.bootTime();
+  const rows = await mapLimit(pids, 16, (pid) => processRow(ctx, pid, bootTime));
   return rows.filter((r): r is Row => r !== undefined);
+}
+
+const ENVIRON_CAP = 256 * 1024;
+const ENV_VARS_PER_PID = 512;
+const ENV_VALUE_CAP = 4096;
+
+/** /proc/<pid>/environ the way osquery walks it: NUL-separated, stopping at the first empty entry;
+ *  key is up to the first "=", value after it (an entry without "=" gets the whole entry as value). */
+export function parseEnviron(buf: Buffer, maxVars = ENV_VARS_PER_PID): Array<{ key: string; value: string }> {
+  const out: Array<{ key: string; value: string }> = [];
+  for (const entry of buf.toString("utf8").split("\0")) {
+    if (entry === "" || out.length >= maxVars) break;
+    const eq = entry.indexOf("=");
+    out.push({ key: eq === -1 ? entry : entry.slice(0, eq), value: (eq === -1 ? entry : entry.slice(eq + 1)).slice(0, ENV_VALUE_CAP) });
+  }
+  return out;
 }
 
 export async function processEnvs(ctx: Ctx): Promise<Row[]> {
   const rows: Row[] = [];
   for (const pid of await ctx.pids()) {
     if (rows.length >= ctx.max) break;
-    const buf = await readBuf(ctx.at(`/proc/${pid}/environ`), 1024 * 1024);
+    const buf = await readBuf(ctx.at(`/proc/${pid}/environ`), ENVIRON_CAP);
     if (buf === undefined) continue;
-    for (const entry of buf.toString("utf8").split("\0")) {
-      if (entry === "") continue;
-      const eq = entry.indexOf("=");
-      rows.push({ pid: Number(pid), key: eq === -1 ? entry : entry.slice(0, eq), value: eq === -1 ? "" : entry.slice(eq + 1) });
+    for (const { key, value } of parseEnviron(buf)) {
+      rows.push({ pid: Number(pid), key, value });
       if (rows.length >= ctx.max) break;
     }
   }

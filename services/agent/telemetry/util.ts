@@ -5,6 +5,7 @@ import { constants, type Stats } from "node:fs";
 import * as fsp from "node:fs/promises";
 import * as path from "node:path";
 
+/** A collector's row; collectLinux turns every value into a string, as osquery emits them. */
 export type Row = Record<string, string | number>;
 
 /** Everything a collector needs. Paths handed to the helpers are logical (as on the host, e.g.
@@ -21,6 +22,8 @@ export interface Ctx {
   groups(): Promise<Map<number, string>>;
   /** Socket inode → owning pid and fd, from /proc/<pid>/fd links, memoised. */
   socketOwners(): Promise<Map<string, { pid: number; fd: number }>>;
+  /** Boot time in epoch seconds (btime in /proc/stat), 0 when unknown. Memoised. */
+  bootTime(): Promise<number>;
 }
 
 export type Collector = (ctx: Ctx) => Promise<Row[]>;
