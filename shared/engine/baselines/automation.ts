@@ -1,0 +1,112 @@
+// Standard automation: packaged cron jobs (exact lines as osquery's crontab table shows them), backup tools' cron
+// lines, dead-man's-switch pings, cloud-init's root key options, and configuration-management SSH fan-out.
+import type { SourceRef } from "./types.js";
+
+export interface PackagedCronJob {
+  path: string;
+  /** osquery's crontab.command: the fields after the schedule, joined by single spaces (system crontabs keep the user). */
+  command: string;
+  package: string;
+  source: SourceRef;
+}
+
+const deb = (name: string, version: string, file: string): SourceRef => ({ kind: "debian-package", name, version, release: "bookworm", detail: file });
+
+export const PACKAGED_CRON: readonly PackagedCronJob[] = [
+  ...["hourly", "daily", "weekly", "monthly"].map((period) => ({
+    path: "/etc/crontab",
+    command: period === "hourly" ? "root cd / && run-parts --report /etc/cron.hourly" : `root test -x /usr/sbin/anacron || { cd / && run-parts --report /etc/cron.${period}; }`,
+    package: "cron-daemon-common",
+    source: deb("cron-daemon-common", "3.0pl1-162", "/etc/crontab"),
+  })),
+  { path: "/etc/crontab", command: "root cd / && run-parts --report /etc/cron.hourly", package: "cron (Ubuntu)", source: { kind: "doc", name: "Ubuntu cron package /etc/crontab (same run-parts lines)" } },
+  { path: "/etc/cron.d/certbot", command: "root test -x /usr/bin/certbot -a \\! -d /run/systemd/system && perl -e 'sleep int(rand(43200))' && certbot -q renew --no-random-sleep-on-renew", package: "certbot", source: deb("certbot", "2.1.0-4", "/etc/cron.d/certbot") },
+  { path: "/etc/cron.d/certbot", command: "root test -x /usr/bin/certbot -a \\! -d /run/systemd/system && perl -e 'sleep int(rand(43200))' && certbot -q renew", package: "certbot (older releases)", source: { kind: "doc", name: "Debian bullseye / Ubuntu certbot /etc/cron.d/certbot" } },
+  { path: "/etc/cron.d/e2scrub_all", command: "root test -e /run/systemd/system || SERVICE_MODE=1 /usr/lib/x86_64-linux-gnu/e2fsprogs/e2scrub_all_cron", package: "e2fsprogs", source: deb("e2fsprogs", "1.47.0-2+b2", "/etc/cron.d/e2scrub_all") },
+  { path: "/etc/cron.d/e2scrub_all", command: "root test -e /run/systemd/system || SERVICE_MODE=1 /sbin/e2scrub_all -A -r", package: "e2fsprogs", source: deb("e2fsprogs", "1.47.0-2+b2", "/etc/cron.d/e2scrub_all") },
+  { path: "/etc/cron.d/sysstat", command: "root command -v debian-sa1 > /dev/null && debian-sa1 1 1", package: "sysstat", source: deb("sysstat", "12.6.1-1", "/etc/cron.d/sysstat") },
+  { path: "/etc/cron.d/sysstat", command: "root command -v debian-sa1 > /dev/null && debian-sa1 60 2", package: "sysstat", source: deb("sysstat", "12.6.1-1", "/etc/cron.d/sysstat") },
+  { path: "/etc/cron.d/php", command: "root [ -x /usr/lib/php/sessionclean ] && if [ ! -d /run/systemd/system ]; then /usr/lib/php/sessionclean; fi", package: "php-common", source: deb("php-common", "2:93", "/etc/cron.d/php") },
+  { path: "/etc/cron.d/anacron", command: "root [ -x /etc/init.d/anacron ] && if [ ! -d /run/systemd/system ]; then /usr/sbin/invoke-rc.d anacron start >/dev/null; fi", package: "anacron", source: deb("anacron", "2.3-36", "/etc/cron.d/anacron") },
+  { path: "/etc/cron.d/mdadm", command: "root if [ -x /usr/share/mdadm/checkarray ] && [ $(date +\\%d) -le 7 ]; then /usr/share/mdadm/checkarray --cron --all --idle --quiet; fi", package: "mdadm", source: deb("mdadm", "4.2-5", "/etc/cron.d/mdadm") },
+  { path: "/etc/cron.d/ntpsec", command: "root if [ ! -d /run/systemd/system ] && [ -x /usr/libexec/ntpsec/rotate-stats ] ; then /usr/libexec/ntpsec/rotate-stats ; fi", package: "ntpsec", source: deb("ntpsec", "1.2.2+dfsg1-1+deb12u1", "/etc/cron.d/ntpsec") },
+  { path: "/etc/cron.d/backupninja", command: "root if [ -x /usr/sbin/backupninja ]; then /usr/sbin/backupninja; fi", package: "backupninja", source: deb("backupninja", "1.2.2-1", "/etc/cron.d/backupninja") },
+  { path: "/etc/cron.d/munin", command: "munin if [ -x /usr/bin/munin-cron ]; then /usr/bin/munin-cron; fi", package: "munin", source: deb("munin", "2.0.73-1", "/etc/cron.d/munin") },
+  { path: "/etc/cron.d/awstats", command: "www-data [ -x /usr/share/awstats/tools/update.sh ] && /usr/share/awstats/tools/update.sh", package: "awstats", source: deb("awstats", "7.8-3+deb12u2", "/etc/cron.d/awstats") },
+  { path: "/etc/cron.d/amavisd-new", command: "amavis test -e /usr/sbin/amavisd-new-cronjob && /usr/sbin/amavisd-new-cronjob sa-sync", package: "amavisd-new", source: deb("amavisd-new", "1:2.13.0-3+deb12u1", "/etc/cron.d/amavisd-new") },
+  { path: "/etc/cron.d/amavisd-new", command: "amavis test -e /usr/sbin/amavisd-new-cronjob && /usr/sbin/amavisd-new-cronjob sa-clean", package: "amavisd-new", source: deb("amavisd-new", "1:2.13.0-3+deb12u1", "/etc/cron.d/amavisd-new") },
+  { path: "/etc/cron.d/greylistclean", command: "Debian-exim [ -x /usr/share/sa-exim/greylistclean ] && /usr/share/sa-exim/greylistclean", package: "sa-exim", source: deb("sa-exim", "4.2.1-20+b1", "/etc/cron.d/greylistclean") },
+];
+
+export interface CommandPattern {
+  id: string;
+  /** Matches the whole command (user field stripped). */
+  re: RegExp;
+  source: SourceRef;
+}
+
+/** Backup tools' cron lines: the program run is the backup tool itself (their paths often name /tmp excludes). */
+export const BACKUP_CRON: readonly CommandPattern[] = [
+  { id: "cron:restic", re: /^(?:\S+=\S+\s+)*(?:\/\S*\/)?restic\s+(?:-\S+\s+(?:\S+\s+)?)*(?:backup|forget|prune|check|snapshots|unlock)\b/, source: { kind: "doc", name: "restic documentation: Backing up / Scheduling", url: "https://restic.readthedocs.io/en/stable/040_backup.html" } },
+  { id: "cron:borg", re: /^(?:\S+=\S+\s+)*(?:\/\S*\/)?(?:borg\s+(?:-\S+\s+)*(?:create|prune|compact|check)\b|borgmatic\b)/, source: { kind: "doc", name: "BorgBackup: Automating backups; borgmatic: Set up backups (cron)", url: "https://borgbackup.readthedocs.io/en/stable/quickstart.html#automating-backups" } },
+  { id: "cron:rsnapshot", re: /^(?:\S+\s+)?(?:\/usr\/bin\/)?rsnapshot\s+(?:-\S+\s+)*(?:alpha|beta|gamma|delta|hourly|daily|weekly|monthly|sync)\b/, source: { kind: "debian-package", name: "rsnapshot", version: "1.4.5-1", release: "bookworm", detail: "/etc/cron.d/rsnapshot sample lines" } },
+  { id: "cron:duplicity", re: /^(?:\S+=\S+\s+)*(?:\/\S*\/)?(?:duplicity\s+(?:-\S+\s+)*(?:full|incremental|incr|remove-older-than|remove-all-but-n-full|cleanup|collection-status|\/)|duply\s+\S+\s+(?:backup|purge|cleanup))/, source: { kind: "doc", name: "duplicity(1) man page; duply(1)" } },
+  { id: "cron:backup-scripts", re: /^(?:\S+\s+)?(?:\/usr\/bin\/)?(?:automysqlbackup|autopostgresqlbackup|pg_dump|pg_dumpall|mysqldump|mariadb-dump|xtrabackup|pgbackrest|barman|wal-g|rclone|rsync)\b(?![^|]*\|\s*(?:ba|da)?sh\b)/, source: { kind: "doc", name: "Debian automysqlbackup/autopostgresqlbackup packages; pgBackRest, Barman, WAL-G user guides; rclone, rsync man pages" } },
+];
+
+/** Dead-man's-switch pings appended to cron jobs: a GET to the monitoring service, output discarded, nothing run. */
+export const HEARTBEAT_PING: CommandPattern = {
+  id: "cron:heartbeat-ping",
+  re: /\b(?:curl|wget)\b[^|;&]*https?:\/\/(?:hc-ping\.com|[a-z0-9.-]*healthchecks\.io|cronitor\.link|[a-z0-9.-]*cronitor\.io|nosnch\.in|[a-z0-9.-]*deadmanssnitch\.com|[a-z0-9.-]*betteruptime\.com|uptime\.betterstack\.com|push\.statuscake\.com)\/\S*/i,
+  source: { kind: "doc", name: "Healthchecks.io docs: Cron job monitoring (curl -fsS -m 10 --retry 5 -o /dev/null https://hc-ping.com/<uuid>); Cronitor, Dead Man's Snitch docs", url: "https://healthchecks.io/docs/" },
+};
+
+/** cloud-init's disable_root_opts on root's authorized_keys: the key only prints a message and exits. */
+export const CLOUD_INIT_ROOT_KEY = {
+  id: "cloud-init:disable-root-opts",
+  options: /no-port-forwarding,no-agent-forwarding,no-X11-forwarding,command="echo 'Please login as the user \\?"[a-z_][a-z0-9_.-]*\\?" rather than the user \\?"root\\?"\.';echo;sleep 10;exit 142"/,
+  source: { kind: "doc", name: "cloud-init cc_ssh: disable_root / disable_root_opts default", url: "https://cloudinit.readthedocs.io/en/latest/reference/modules.html#ssh" } as SourceRef,
+} as const;
+
+/** Key comments configuration-management tools and their docs use for their deploy keys. */
+export const CONFIG_MANAGEMENT_KEY = {
+  id: "automation:config-management-key",
+  comment: /^(?:ansible|awx|semaphore|salt|salt-ssh|saltstack|puppet|bolt|chef|rundeck|terraform|packer|foreman|rex)(?:[-_@.][\w.@-]*)?$/i,
+  source: { kind: "doc", name: "Ansible connection docs (ansible_ssh_private_key_file, keys distributed with authorized_key module); salt-ssh roster docs (salt-ssh.rsa key); Rundeck/Foreman remote execution keys" } as SourceRef,
+} as const;
+
+/** Ansible's SSH connection plugin and salt-ssh fan-out, as their client processes show in processes.cmdline. */
+export const CONFIG_MANAGEMENT_SSH: readonly CommandPattern[] = [
+  { id: "automation:ansible-ssh", re: /\bssh\b.*-o\s*ControlMaster=auto\b.*-o\s*ControlPersist=\d+\w*\b.*ControlPath="?[^"\s]*\/\.ansible\/cp\//, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
+  { id: "automation:salt-ssh", re: /\bssh\b.*-i\s+\S*\/(?:salt-ssh\.rsa|pki\/master\/ssh\/salt-ssh\.rsa)\b/, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
+];
+
+/** Unit directories that belong to installed packages (admins and attackers write /etc/systemd/system instead). */
+export const PACKAGED_UNIT_DIRS = {
+  id: "systemd:package-unit-dir",
+  dirs: ["/usr/lib/systemd/system/", "/lib/systemd/system/", "/usr/lib/systemd/user/"] as readonly string[],
+  source: { kind: "doc", name: "systemd.unit(5): unit load path, /usr/lib/systemd/system for units of installed packages", url: "https://www.freedesktop.org/software/systemd/man/latest/systemd.unit.html" } as SourceRef,
+} as const;
+
+/** Vendor installers documented as `curl ... | sh` (the URL is the vendor's own). */
+export const VENDOR_INSTALLERS: readonly CommandPattern[] = [
+  { id: "installer:docker", re: /https:\/\/get\.docker\.com\/?(?:\s|\||$)/i, source: { kind: "doc", name: "Docker docs: Install using the convenience script (curl -fsSL https://get.docker.com)", url: "https://docs.docker.com/engine/install/debian/#install-using-the-convenience-script" } },
+  { id: "installer:rustup", re: /https:\/\/sh\.rustup\.rs\b/i, source: { kind: "doc", name: "rustup.rs: curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh", url: "https://rustup.rs/" } },
+  { id: "installer:nvm", re: /https:\/\/raw\.githubusercontent\.com\/nvm-sh\/nvm\/v[\d.]+\/install\.sh\b/i, source: { kind: "doc", name: "nvm README: Install & Update Script", url: "https://github.com/nvm-sh/nvm#install--update-script" } },
+  { id: "installer:nodesource", re: /https:\/\/deb\.nodesource\.com\/setup_[\w.]+\b/i, source: { kind: "doc", name: "NodeSource distributions README (curl -fsSL https://deb.nodesource.com/setup_20.x | bash -)" } },
+  { id: "installer:poetry", re: /https:\/\/install\.python-poetry\.org\b/i, source: { kind: "doc", name: "Poetry docs: official installer", url: "https://python-poetry.org/docs/#installing-with-the-official-installer" } },
+  { id: "installer:helm", re: /https:\/\/raw\.githubusercontent\.com\/helm\/helm\/main\/scripts\/get-helm-3\b|https:\/\/get\.helm\.sh\//i, source: { kind: "doc", name: "Helm docs: Installing Helm from script", url: "https://helm.sh/docs/intro/install/" } },
+  { id: "installer:tailscale", re: /https:\/\/tailscale\.com\/install\.sh\b/i, source: { kind: "doc", name: "Tailscale docs: install script", url: "https://tailscale.com/download/linux" } },
+  { id: "installer:bun", re: /https:\/\/bun\.sh\/install\b/i, source: { kind: "doc", name: "Bun docs: curl -fsSL https://bun.sh/install | bash", url: "https://bun.sh/docs/installation" } },
+  { id: "installer:uv", re: /https:\/\/astral\.sh\/uv\/(?:[\d.]+\/)?install\.sh\b/i, source: { kind: "doc", name: "uv docs: standalone installer", url: "https://docs.astral.sh/uv/getting-started/installation/" } },
+  { id: "installer:k3s", re: /https:\/\/get\.k3s\.io\/?(?:\s|\||$)/i, source: { kind: "doc", name: "K3s quick-start: curl -sfL https://get.k3s.io | sh -", url: "https://docs.k3s.io/quick-start" } },
+  { id: "installer:oh-my-zsh", re: /https:\/\/raw\.githubusercontent\.com\/ohmyzsh\/ohmyzsh\/master\/tools\/install\.sh\b/i, source: { kind: "doc", name: "Oh My Zsh: basic installation", url: "https://ohmyz.sh/#install" } },
+  { id: "installer:datadog-agent", re: /https:\/\/(?:s3\.amazonaws\.com\/dd-agent\/scripts|install\.datadoghq\.com\/scripts)\/install_script(?:_agent7)?\.sh\b/i, source: { kind: "doc", name: "Datadog Agent: Linux install script", url: "https://docs.datadoghq.com/agent/basic_agent_usage/" } },
+];
+
+/** Programs that legitimately execute from temp directories, by the path layout their docs describe. */
+export const TEMP_EXECUTION: readonly CommandPattern[] = [
+  { id: "tmp-exec:go-run", re: /^\/tmp\/go-build\d+\/b\d+\/exe\/[^/]+$/, source: { kind: "doc", name: "Go command docs: go run compiles into a temporary work directory ($GOTMPDIR, go-build*)", url: "https://pkg.go.dev/cmd/go#hdr-Compile_and_run_Go_program" } },
+  { id: "tmp-exec:appimage", re: /^\/tmp\/\.mount_[A-Za-z0-9]{6}\/[^/]+(?:\/[^/]+)*$/, source: { kind: "doc", name: "AppImage docs: the runtime mounts the image at /tmp/.mount_XXXXXX and runs AppRun", url: "https://docs.appimage.org/introduction/concepts.html" } },
+  { id: "tmp-exec:pyinstaller", re: /^\/tmp\/_MEI\d+\/[^/]+$/, source: { kind: "doc", name: "PyInstaller docs: one-file bundles unpack to a _MEIxxxxxx folder in the temp directory", url: "https://pyinstaller.org/en/stable/operating-mode.html#how-the-one-file-program-works" } },
+];

@@ -1,0 +1,132 @@
+// Container images that legitimately mount the container-runtime socket or host paths, as their vendors document it.
+// Used by docker-socket-mount and container-host-mount: a match turns the hit into a baseline note (kept_by = id).
+// An image is matched by repository (registry + path, tag and digest ignored); Docker Hub names are compared in their
+// short form ("docker.io/library/traefik" == "traefik"). A mirror under another registry name does not match on purpose.
+
+export interface ContainerImageBaseline {
+  /** Stable id reported as `kept_by`. */
+  id: string;
+  /** Image repositories, without tag or digest. */
+  images: readonly string[];
+  /** Host paths (bind-mount sources) the vendor documents for this image; a mount at or under one of them is expected. */
+  host_paths: readonly string[];
+  /** Where the mount list was taken from. */
+  source: string;
+}
+
+export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
+  {
+    id: "container-images:cadvisor",
+    images: ["gcr.io/cadvisor/cadvisor", "google/cadvisor"],
+    host_paths: ["/", "/var/run", "/sys", "/var/lib/docker", "/dev/disk", "/dev/kmsg"],
+    source: "https://github.com/google/cadvisor#quick-start-running-cadvisor-in-a-docker-container",
+  },
+  {
+    id: "container-images:datadog-agent",
+    images: ["datadog/agent", "gcr.io/datadoghq/agent", "public.ecr.aws/datadog/agent", "datadog/cluster-agent"],
+    host_paths: ["/var/run/docker.sock", "/run/containerd/containerd.sock", "/proc", "/sys/fs/cgroup", "/var/lib/docker/containers", "/var/log", "/etc/passwd", "/opt/datadog-agent/run"],
+    source: "https://docs.datadoghq.com/containers/docker/ (docker run -v /var/run/docker.sock:/var/run/docker.sock:ro -v /proc/:/host/proc/:ro ...)",
+  },
+  {
+    id: "container-images:portainer-agent",
+    images: ["portainer/agent"],
+    host_paths: ["/var/run/docker.sock", "/var/lib/docker/volumes", "/"],
+    source: "https://docs.portainer.io/admin/environments/add/docker/agent (-v /var/run/docker.sock -v /var/lib/docker/volumes, optional -v /:/host)",
+  },
+  {
+    id: "container-images:portainer",
+    images: ["portainer/portainer-ce", "portainer/portainer-ee", "portainer/portainer"],
+    host_paths: ["/var/run/docker.sock"],
+    source: "https://docs.portainer.io/start/install-ce/server/docker/linux",
+  },
+  {
+    id: "container-images:traefik",
+    images: ["traefik"],
+    host_paths: ["/var/run/docker.sock"],
+    source: "https://doc.traefik.io/traefik/providers/docker/ (-v /var/run/docker.sock:/var/run/docker.sock:ro)",
+  },
+  {
+    id: "container-images:promtail",
+    images: ["grafana/promtail"],
+    host_paths: ["/var/run/docker.sock", "/var/log", "/var/lib/docker/containers", "/run/promtail"],
+    source: "https://grafana.com/docs/loki/latest/send-data/promtail/configuration/#docker_sd_configs",
+  },
+  {
+    id: "container-images:grafana-agent",
+    images: ["grafana/agent", "grafana/alloy"],
+    host_paths: ["/var/run/docker.sock", "/var/log", "/var/lib/docker/containers", "/", "/proc", "/sys"],
+    source: "https://grafana.com/docs/alloy/latest/set-up/install/docker/",
+  },
+  {
+    id: "container-images:watchtower",
+    images: ["containrrr/watchtower"],
+    host_paths: ["/var/run/docker.sock"],
+    source: "https://containrrr.dev/watchtower/ (docker run -v /var/run/docker.sock:/var/run/docker.sock containrrr/watchtower)",
+  },
+  {
+    id: "container-images:gitlab-runner",
+    images: ["gitlab/gitlab-runner", "gitlab/gitlab-runner-helper", "registry.gitlab.com/gitlab-org/gitlab-runner/gitlab-runner-helper"],
+    host_paths: ["/var/run/docker.sock", "/srv/gitlab-runner/config", "/etc/gitlab-runner"],
+    source: "https://docs.gitlab.com/runner/install/docker/ and https://docs.gitlab.com/ci/docker/using_docker_build/#use-the-docker-executor-with-docker-socket-binding",
+  },
+  {
+    id: "container-images:node-exporter",
+    images: ["prom/node-exporter", "quay.io/prometheus/node-exporter"],
+    host_paths: ["/", "/proc", "/sys"],
+    source: "https://github.com/prometheus/node_exporter#docker (-v \"/:/host:ro,rslave\" --path.rootfs=/host)",
+  },
+  {
+    id: "container-images:calico-node",
+    images: ["calico/node", "docker.io/calico/node", "quay.io/calico/node", "calico/cni"],
+    host_paths: ["/lib/modules", "/run/xtables.lock", "/var/run/calico", "/var/lib/calico", "/var/log/calico", "/etc/cni/net.d", "/opt/cni/bin", "/proc", "/sys/fs", "/var/run/nodeagent"],
+    source: "https://github.com/projectcalico/calico/blob/master/manifests/calico.yaml (calico-node DaemonSet hostPath volumes)",
+  },
+  {
+    id: "container-images:cilium",
+    images: ["quay.io/cilium/cilium", "cilium/cilium"],
+    host_paths: ["/lib/modules", "/run/xtables.lock", "/run/cilium", "/var/run/cilium", "/sys/fs/bpf", "/sys/fs/cgroup", "/proc", "/etc/cni/net.d", "/opt/cni/bin"],
+    source: "https://github.com/cilium/cilium/tree/main/install/kubernetes/cilium/templates/cilium-agent (DaemonSet hostPath volumes)",
+  },
+  {
+    id: "container-images:kube-proxy",
+    images: ["registry.k8s.io/kube-proxy", "k8s.gcr.io/kube-proxy"],
+    host_paths: ["/lib/modules", "/run/xtables.lock", "/var/lib/kube-proxy"],
+    source: "https://github.com/kubernetes/kubernetes/blob/master/cluster/addons/kube-proxy/kube-proxy-ds.yaml",
+  },
+  {
+    id: "container-images:csi-node",
+    images: ["registry.k8s.io/sig-storage/csi-node-driver-registrar", "public.ecr.aws/ebs-csi-driver/aws-ebs-csi-driver", "registry.k8s.io/provider-aws/aws-ebs-csi-driver", "longhornio/longhorn-manager"],
+    host_paths: ["/var/lib/kubelet", "/dev", "/run/udev", "/sys"],
+    source: "https://kubernetes-csi.github.io/docs/deploying.html (node plugin mounts the kubelet dir with Bidirectional propagation and /dev)",
+  },
+  {
+    id: "container-images:log-shippers",
+    images: ["fluent/fluent-bit", "cr.fluentbit.io/fluent/fluent-bit", "fluent/fluentd", "fluent/fluentd-kubernetes-daemonset", "docker.elastic.co/beats/filebeat", "elastic/filebeat", "docker.elastic.co/elastic-agent/elastic-agent", "timberio/vector"],
+    host_paths: ["/var/log", "/var/lib/docker/containers", "/var/run/docker.sock", "/run/log/journal", "/etc/machine-id"],
+    source: "https://www.elastic.co/guide/en/beats/filebeat/current/running-on-docker.html and https://docs.fluentbit.io/manual/installation/kubernetes",
+  },
+];
+
+/** The repository part of an image reference in short Docker Hub form (no tag, no digest). */
+export function imageRepository(image: string): string {
+  let ref = image.trim().toLowerCase().replace(/@sha256:[0-9a-f]+$/, "");
+  const slash = ref.lastIndexOf("/");
+  const colon = ref.lastIndexOf(":");
+  if (colon > slash) ref = ref.slice(0, colon);
+  ref = ref.replace(/^(?:docker\.io|index\.docker\.io|registry-1\.docker\.io)\//, "");
+  return ref.replace(/^library\//, "");
+}
+
+function underPath(path: string, base: string): boolean {
+  return path === base || (base === "/" ? false : path.startsWith(`${base}/`));
+}
+
+/** The baseline that documents `image` mounting `hostPath`, if any. */
+export function containerImageBaseline(image: string, hostPath: string): ContainerImageBaseline | undefined {
+  const repo = imageRepository(image);
+  if (repo === "") return undefined;
+  const path = hostPath.replace(/\/+$/, "") || "/";
+  return CONTAINER_IMAGE_BASELINES.find(
+    (b) => b.images.some((i) => imageRepository(i) === repo) && b.host_paths.some((p) => underPath(path, p)),
+  );
+}

@@ -1,0 +1,36 @@
+// Hidden (dot) directories that ordinary hosts execute programs from: per-user toolchains and editors' remote
+// servers in home directories, virtualenvs in app directories, node_modules/.bin shims, Fedora's /usr/lib/.build-id.
+import type { SourceRef } from "./types.js";
+
+export interface HiddenDirBaseline {
+  id: string;
+  description: string;
+  sources: readonly SourceRef[];
+  /** Directory names (with the leading dot). */
+  names: readonly string[];
+}
+
+export const HIDDEN_TOOL_DIRS: HiddenDirBaseline = {
+  id: "hidden-tool-dirs",
+  description: "Dot-directories of developer toolchains, editor remote servers, version managers, virtualenvs and package caches.",
+  sources: [
+    { kind: "doc", name: "code.visualstudio.com", url: "https://code.visualstudio.com/docs/remote/faq", detail: "~/.vscode-server" }, { kind: "doc", name: "github.com", url: "https://github.com/nvm-sh/nvm", detail: "~/.nvm" },
+    { kind: "doc", name: "rustup.rs", url: "https://rustup.rs", detail: "~/.cargo/bin, ~/.rustup" }, { kind: "doc", name: "specifications.freedesktop.org", url: "https://specifications.freedesktop.org/basedir-spec/latest/", detail: "~/.local/bin, ~/.cache, ~/.config" },
+    { kind: "doc", name: "learn.microsoft.com", url: "https://learn.microsoft.com/en-us/dotnet/core/tools/dotnet-install-script", detail: "~/.dotnet" }, { kind: "doc", name: "github.com", url: "https://github.com/acmesh-official/acme.sh", detail: "~/.acme.sh, cron --cron" },
+    { kind: "doc", name: "docs.python.org", url: "https://docs.python.org/3/library/venv.html", detail: ".venv" }, { kind: "doc", name: "developer.hashicorp.com", url: "https://developer.hashicorp.com/terraform/cli/init", detail: ".terraform/providers" },
+    { kind: "doc", name: "docs.docker.com", url: "https://docs.docker.com/engine/extend/cli_plugins/", detail: "~/.docker/cli-plugins" }, { kind: "doc", name: "docs.fedoraproject.org", url: "https://docs.fedoraproject.org/en-US/packaging-guidelines/", detail: "/usr/lib/.build-id" },
+  ],
+  names: [
+    ".vscode-server", ".vscode-server-insiders", ".cursor-server", ".windsurf-server", ".vscode-remote", ".local", ".cache", ".config", ".nvm",
+    ".cargo", ".rustup", ".dotnet", ".pyenv", ".rbenv", ".rvm", ".goenv", ".jenv", ".sdkman", ".asdf", ".volta", ".bun", ".deno",
+    ".npm", ".npm-global", ".yarn", ".pnpm", ".gem", ".m2", ".gradle", ".ivy2", ".sbt", ".venv", ".virtualenvs", ".tox", ".nox",
+    ".poetry", ".pixi", ".conda", ".mamba", ".miniconda3", ".nix-profile", ".opam", ".ghcup", ".juliaup", ".wasmtime", ".wasmer",
+    ".krew", ".acme.sh", ".docker", ".terraform", ".terraform.d", ".tfenv", ".pulumi", ".fly", ".linkerd2", ".istioctl", ".composer",
+    ".bin", ".build-id", ".git", ".ansible", ".jenkins", ".gitlab-runner", ".kube", ".minikube", ".foundry", ".pm2", ".mozilla",
+    ".steam",
+  ],
+};
+
+export function isToolDir(segment: string): boolean {
+  return HIDDEN_TOOL_DIRS.names.includes(segment) || /^\.mount_\w+$/.test(segment) || /^\.venv[\w.-]*$/.test(segment) || /^\.python[\d.]+$/.test(segment);
+}

@@ -1,0 +1,235 @@
+// Benign knowledge as queries: each returns the baseline id and its source when the baseline explains the artifact,
+// undefined otherwise. Detections put the id in `kept_by`.
+import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
+import { BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
+import { PRIVILEGED_IMAGES, imageRepository } from "./containers.js";
+import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
+import { VENDOR_MODULES } from "./kernel-modules-vendor.js";
+import { PORT_OWNERS, type PortOwner } from "./ports.js";
+import { PRELOAD_LIBRARIES, explainedPreload } from "./preload.js";
+import { PACKAGED_SUID, canonicalBinPath, tripletFree } from "./suid.js";
+import { commName, describeSource, explain, type Explanation } from "./types.js";
+
+export type { Explanation, SourceRef } from "./types.js";
+export { commName, describeSource } from "./types.js";
+
+// Kernel modules.
+/**
+ * Mainline modules Debian builds into the kernel (=y, so no .ko in its package) that Ubuntu's and RHEL's generic
+ * kernels build as loadable modules (=m): they show in lsmod there.
+ */
+const MAINLINE_BUILT_IN_ON_DEBIAN: ReadonlySet<string> = new Set(["polyval_clmulni", "polyval_generic", "sch_fq_codel", "sch_fq", "efivarfs", "nls_iso8859_1", "autofs4", "crc32c_intel", "ghash_clmulni_intel", "aesni_intel", "sha256_ssse3", "sha1_ssse3"]);
+const MAINLINE_SOURCE = { kind: "doc" as const, name: "Linux kernel source tree (mainline)", detail: "tristate options built =y by Debian's config and =m by Ubuntu's and RHEL's generic kernels (arch/x86/crypto, net/sched, fs)" };
+const IN_TREE_6_1: ReadonlySet<string> = new Set(DEBIAN_6_1_MODULES.split(/\s+/).filter((n) => n !== ""));
+const IN_TREE_6_12: ReadonlySet<string> = new Set(DEBIAN_6_12_ADDED_MODULES.split(/\s+/).filter((n) => n !== ""));
+
+function kmodName(name: string): string {
+  return name.trim().replace(/-/g, "_");
+}
+
+/** An in-tree module of Debian's kernel, or a packaged DKMS / vendor module. */
+export function isPackagedKernelModule(name: string): Explanation | undefined {
+  const n = kmodName(name);
+  if (n === "") return undefined;
+  if (IN_TREE_6_1.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_SOURCE);
+  if (IN_TREE_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_SOURCE);
+  if (MAINLINE_BUILT_IN_ON_DEBIAN.has(n)) return explain("kmod:mainline-modular-elsewhere", MAINLINE_SOURCE);
+  for (const group of VENDOR_MODULES) {
+    if (group.names.includes(n) || (group.prefixes ?? []).some((p) => n.startsWith(p))) return explain(group.id, group.source);
+  }
+  return undefined;
+}
+
+// SUID / SGID.
+const SUID_BY_PATH: ReadonlyMap<string, (typeof PACKAGED_SUID)[number]> = new Map(PACKAGED_SUID.map((s) => [tripletFree(canonicalBinPath(s.path)), s]));
+
+/** The package that installs this path SUID/SGID, when one does. */
+export function packagedSuid(path: string): (Explanation & { package: string }) | undefined {
+  const entry = SUID_BY_PATH.get(tripletFree(canonicalBinPath(path)));
+  return entry ? { ...explain(`suid:${entry.package.split(" ")[0]}`, entry.source), package: entry.package } : undefined;
+}
+
+// Listening ports.
+function programMatches(candidates: readonly string[], name: string, exe: string): boolean {
+  return candidates.some((c) => (name !== "" && (c === name || (name.length === 15 && commName(c) === name))) || (exe !== "" && c === exe));
+}
+
+function ownerExplains(owner: PortOwner, name: string, exe: string, cmdline: string): boolean {
+  if (programMatches(owner.programs, name, exe)) return true;
+  const rt = owner.runtime;
+  return rt !== undefined && programMatches(rt.programs, name, exe) && cmdline.toLowerCase().includes(rt.token.toLowerCase());
+}
+
+export interface ListenerQuery {
+  port: number;
+  /** osquery listening_ports.protocol: 6 TCP, 17 UDP. */
+  protocol?: number;
+  /** processes.name ("" when the socket has no owning process). */
+  processName: string;
+  /** processes.path. */
+  path?: string;
+  cmdline?: string;
+  /** True when no process owns the socket (pid -1/0: kernel sockets). */
+  kernel?: boolean;
+}
+
+/** The port is a default of the program that holds it. */
+export function expectedListener(query: ListenerQuery | number, processName?: string): Explanation | undefined {
+  const q: ListenerQuery = typeof query === "number" ? { port: query, processName: processName ?? "" } : query;
+  const path = q.path ?? "";
+  const exe = path === "" ? "" : path.replace(/ \(deleted\)$/, "").split("/").pop() ?? "";
+  const name = q.processName;
+  for (const owner of PORT_OWNERS) {
+    if (!owner.ports.includes(q.port)) continue;
+    if (owner.protocol !== undefined && q.protocol !== undefined && owner.protocol !== q.protocol) continue;
+    if (q.kernel === true || (name === "" && exe === "")) {
+      if (owner.kernel === true) return explain(owner.id, owner.source);
+      continue;
+    }
+    if (ownerExplains(owner, name, exe, q.cmdline ?? "")) return explain(owner.id, owner.source);
+  }
+  return undefined;
+}
+
+/** The default programs for a port (for summaries: "9100 is node_exporter's port"). */
+export function defaultProgramsFor(port: number): string[] {
+  const out = new Set<string>();
+  for (const o of PORT_OWNERS) if (o.ports.includes(port)) for (const p of [...o.programs, ...(o.runtime ? [`${o.runtime.programs.join("/")} (${o.runtime.token})`] : [])]) out.add(p);
+  return [...out];
+}
+
+// Accounts.
+const ACCOUNT_BY_NAME: ReadonlyMap<string, AccountGroup> = new Map(ACCOUNT_GROUPS.flatMap((g) => g.names.map((n) => [n, g] as const)));
+
+/** A package-created system account, or a cloud image's default user. With `shell`, the shell must be the packaged one. */
+export function systemAccount(name: string, shell?: string): (Explanation & { interactive: boolean }) | undefined {
+  const group = ACCOUNT_BY_NAME.get(name);
+  if (group === undefined) return undefined;
+  if (shell !== undefined && !group.shells.includes(shell)) return undefined;
+  return { ...explain(group.id, group.source), interactive: group.interactive === true };
+}
+
+/** A cloud image's default user (ubuntu, admin, ec2-user...). */
+export function cloudDefaultUser(name: string): Explanation | undefined {
+  const group = ACCOUNT_BY_NAME.get(name);
+  return group?.interactive === true ? explain(group.id, group.source) : undefined;
+}
+
+/** A passwordless sudo rule a cloud agent writes: cloud-init's default-user rule, GCE's google-sudoers group. */
+export function cloudSudoRule(source: string, who: string, rule: string): Explanation | undefined {
+  const compact = rule.replace(/\s+/g, "");
+  const hit = CLOUD_SUDO_RULES.find(
+    (r) => r.file === source && (r.who === "cloud-default-user" ? cloudDefaultUser(who) !== undefined : r.who === who) && r.rule.replace(/\s+/g, "") === compact,
+  );
+  return hit ? explain(hit.id, hit.source) : undefined;
+}
+
+// Automation.
+function squash(s: string): string {
+  return s.trim().replace(/\s+/g, " ");
+}
+
+export type AutomationQuery =
+  | { kind: "cron"; path: string; command: string }
+  | { kind: "ssh-key-options"; options: string }
+  | { kind: "ssh-key-comment"; comment: string }
+  | { kind: "ssh-client"; cmdline: string };
+
+/** Standard automation: packaged or backup cron jobs, heartbeat pings, cloud-init root keys, config-management SSH. */
+export function knownAutomation(q: AutomationQuery): Explanation | undefined {
+  switch (q.kind) {
+    case "cron": {
+      const command = squash(q.command);
+      const packaged = PACKAGED_CRON.find((j) => j.path === q.path && squash(j.command) === command);
+      if (packaged) return explain(`cron:packaged:${packaged.package.split(" ")[0]}`, packaged.source);
+      // User crontabs have no user field; system crontabs (/etc/crontab, /etc/cron.d) start with the user.
+      const bare = q.path.startsWith("/etc/") ? command.replace(/^\S+\s+/, "") : command;
+      const backup = BACKUP_CRON.find((p) => p.re.test(bare));
+      if (backup) return explain(backup.id, backup.source);
+      return undefined;
+    }
+    case "ssh-key-options":
+      return CLOUD_INIT_ROOT_KEY.options.test(q.options) ? explain(CLOUD_INIT_ROOT_KEY.id, CLOUD_INIT_ROOT_KEY.source) : undefined;
+    case "ssh-key-comment":
+      return CONFIG_MANAGEMENT_KEY.comment.test(q.comment.trim()) ? explain(CONFIG_MANAGEMENT_KEY.id, CONFIG_MANAGEMENT_KEY.source) : undefined;
+    case "ssh-client": {
+      const hit = CONFIG_MANAGEMENT_SSH.find((p) => p.re.test(q.cmdline));
+      return hit ? explain(hit.id, hit.source) : undefined;
+    }
+    default: {
+      const unreachable: never = q;
+      return unreachable;
+    }
+  }
+}
+
+/** A heartbeat ping (healthchecks.io, Cronitor...) with the rest of the command stripped of it, for re-checking. */
+export function heartbeatPing(command: string): { explanation: Explanation; rest: string } | undefined {
+  const m = HEARTBEAT_PING.re.exec(command);
+  if (!m) return undefined;
+  const rest = command.replace(HEARTBEAT_PING.re, " ").replace(/(?:&&|;|\|\|)\s*(?=$|&&|;|\|\|)/g, "");
+  return { explanation: explain(HEARTBEAT_PING.id, HEARTBEAT_PING.source), rest };
+}
+
+/** A unit file in a package-owned unit directory (/usr/lib/systemd/system...). */
+export function packagedUnitFile(path: string): Explanation | undefined {
+  const dir = PACKAGED_UNIT_DIRS.dirs.find((d) => path.startsWith(d));
+  return dir ? explain(PACKAGED_UNIT_DIRS.id, PACKAGED_UNIT_DIRS.source) : undefined;
+}
+
+/** An LD_PRELOAD value whose every library is a packaged allocator, shim or APM injector in its own directory. */
+export function knownPreload(value: string): Explanation | undefined {
+  const libs = explainedPreload(value);
+  const first = libs?.[0];
+  if (!libs || !first) return undefined;
+  return { baseline: libs.length === 1 ? first.id : libs.map((l) => l.id).join("+"), source: libs.map((l) => describeSource(l.source)).join("; ") };
+}
+
+/** An image whose documented way to run is privileged (cAdvisor, docker:dind, Falco...). */
+export function privilegedImage(image: string): Explanation | undefined {
+  const { repository, tag } = imageRepository(image);
+  const hit = PRIVILEGED_IMAGES.find((p) => p.repositories.includes(repository) && (p.tag === undefined || p.tag.test(tag)));
+  return hit ? explain(hit.id, hit.source) : undefined;
+}
+
+/** A documented vendor installer fetched with curl | sh (get.docker.com, sh.rustup.rs...). */
+export function vendorInstaller(command: string): Explanation | undefined {
+  const hit = VENDOR_INSTALLERS.find((p) => p.re.test(command));
+  return hit ? explain(hit.id, hit.source) : undefined;
+}
+
+/** A program whose documented layout runs it from a temp directory (go run, AppImage, PyInstaller). */
+export function tempExecution(path: string): Explanation | undefined {
+  const hit = TEMP_EXECUTION.find((p) => p.re.test(path));
+  return hit ? explain(hit.id, hit.source) : undefined;
+}
+
+/** A host tag as the baseline that kept a row quiet ("tag:allowed_ports"). */
+export function tagBaseline(tag: string): string {
+  return `tag:${tag}`;
+}
+
+/** Every baseline id with its source, for docs and reports. */
+export function baselineCatalog(): Array<{ id: string; source: string }> {
+  const out: Array<{ id: string; source: string }> = [
+    { id: "kmod:debian-in-tree", source: `${describeSource(DEBIAN_6_1_SOURCE)}; ${describeSource(DEBIAN_6_12_SOURCE)}` },
+    ...VENDOR_MODULES.map((g) => ({ id: g.id, source: describeSource(g.source) })),
+    ...PACKAGED_SUID.map((s) => ({ id: `suid:${s.package.split(" ")[0]}`, source: `${s.path}: ${describeSource(s.source)}` })),
+    ...ACCOUNT_GROUPS.map((g) => ({ id: g.id, source: describeSource(g.source) })),
+    ...CLOUD_SUDO_RULES.map((r) => ({ id: r.id, source: describeSource(r.source) })),
+    ...PORT_OWNERS.map((o) => ({ id: o.id, source: describeSource(o.source) })),
+    ...PACKAGED_CRON.map((j) => ({ id: `cron:packaged:${j.package.split(" ")[0]}`, source: describeSource(j.source) })),
+    ...BACKUP_CRON.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+    { id: HEARTBEAT_PING.id, source: describeSource(HEARTBEAT_PING.source) },
+    { id: CLOUD_INIT_ROOT_KEY.id, source: describeSource(CLOUD_INIT_ROOT_KEY.source) },
+    { id: CONFIG_MANAGEMENT_KEY.id, source: describeSource(CONFIG_MANAGEMENT_KEY.source) },
+    ...CONFIG_MANAGEMENT_SSH.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+    { id: PACKAGED_UNIT_DIRS.id, source: describeSource(PACKAGED_UNIT_DIRS.source) },
+    ...PRELOAD_LIBRARIES.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+    ...PRIVILEGED_IMAGES.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+    ...VENDOR_INSTALLERS.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+    ...TEMP_EXECUTION.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+  ];
+  const seen = new Set<string>();
+  return out.filter((e) => (seen.has(`${e.id}|${e.source}`) ? false : (seen.add(`${e.id}|${e.source}`), true)));
+}

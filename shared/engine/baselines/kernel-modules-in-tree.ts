@@ -1,0 +1,352 @@
+// In-tree kernel module names shipped by Debian's kernel packages (generated: see docs/baselines.md).
+// Names are normalised as /proc/modules (and osquery's kernel_modules) shows them: '-' becomes '_'.
+import type { SourceRef } from "./types.js";
+
+export const DEBIAN_6_1_SOURCE: SourceRef = { kind: "debian-package", name: "linux-image-6.1.0-56-amd64", version: "6.1.192-2", release: "bookworm", detail: "every .ko under /lib/modules (dpkg -c)" };
+export const DEBIAN_6_12_SOURCE: SourceRef = { kind: "debian-package", name: "linux-image-6.12.117+deb12-amd64", version: "6.12.117-1~deb12u1", release: "bookworm", detail: "modules absent from 6.1 (dpkg -c)" };
+
+/** 4023 module names, sorted, space-separated. */
+export const DEBIAN_6_1_MODULES = `
+3c574_cs 3c589_cs 3c59x 3w_9xxx 3w_sas 3w_xxxx 6lowpan 6pack 8021q 8139cp 8139too 8250_exar 8250_lpss 8255 8255_pci 8390 9p 9pnet 9pnet_fd 9pnet_rdma
+9pnet_virtio 9pnet_xen BusLogic a100u2w a3d a8293 aacraid abituguru abituguru3 abp060mg ac ac97_bus acard_ahci acecad acenic acer_wireless acer_wmi
+acerhdf acp_audio_dma acpi_als acpi_cpufreq acpi_ipmi acpi_mdio acpi_pad acpi_power_meter acpi_tad acpi_thermal_rel acpiphp_ibm acquirewdt act_bpf
+act_connmark act_csum act_ct act_ctinfo act_gact act_gate act_ife act_ipt act_meta_mark act_meta_skbprio act_meta_skbtcindex act_mirred act_mpls
+act_nat act_pedit act_police act_sample act_simple act_skbedit act_skbmod act_tunnel_key act_vlan ad5064 ad525x_dpot ad525x_dpot_i2c ad525x_dpot_spi
+ad5360 ad5380 ad5421 ad5446 ad5449 ad5504 ad5592r ad5592r_base ad5593r ad5624r_spi ad5686 ad5686_spi ad5696_i2c ad5755 ad5758 ad5761 ad5764 ad5770r
+ad5791 ad7091r5 ad7091r_base ad7124 ad7192 ad7266 ad7291 ad7292 ad7298 ad7303 ad7414 ad7418 ad7476 ad7606 ad7606_par ad7606_spi ad7766 ad7768_1 ad7780
+ad7791 ad7793 ad7877 ad7879 ad7879_i2c ad7887 ad7923 ad7949 ad799x ad8801 ad_sigma_delta adcxx addi_apci_1032 addi_apci_1500 addi_apci_1516
+addi_apci_1564 addi_apci_16xx addi_apci_2032 addi_apci_2200 addi_apci_3120 addi_apci_3501 addi_apci_3xxx addi_watchdog adf7242 adfs adi adiantum
+adis16080 adis16130 adis16136 adis16201 adis16209 adis16260 adis16460 adis16475 adis16480 adis_lib adjd_s311 adl_pci6208 adl_pci7x3x adl_pci8164
+adl_pci9111 adl_pci9118 adm1025 adm1026 adm1029 adm1031 adm8211 adm9240 adp5588_keys ads7828 ads7846 ads7871 adt7411 adt7462 adt7470 adt7475 adummy
+adutux adux1020 adv7170 adv7175 adv_pci1710 adv_pci1720 adv_pci1723 adv_pci1724 adv_pci1760 adv_pci_dio advansys advantechwdt adxl345_core adxl345_i2c
+adxl345_spi adxl372 adxl372_i2c adxl372_spi adxrs290 adxrs450 aegis128 aegis128_aesni aer_inject aes_ti aesni_intel af9013 af9033 af_alg af_key
+af_packet_diag affs ah4 ah6 aha152x_cs ahci aic79xx aic7xxx aic94xx aiptek aircable airo airo_cs airspy ak8975 al3010 al3320a algif_aead algif_hash
+algif_rng algif_skcipher alienware_wmi alim1535_wdt alim7101_wdt altera_ci altera_ps2 altera_stapl alx am53c974 amc6821 amd amd64_edac amd8111e
+amd_freq_sensitivity amd_pmc amd_rng amd_sfh amd_xgbe amdgpu amilo_rfkill amplc_dio200_common amplc_dio200_pci amplc_pc236_common amplc_pci224
+amplc_pci230 amplc_pci236 amplc_pci263 analog ansi_cprng aoe apanel apds9300 apds9802als apds990x apds9960 apple_bl apple_gmux apple_mfi_fastcharge
+appledisplay applesmc applespi appletalk appletouch applicom aqc111 aquacomputer_d5next aquantia ar5523 ar7part arc_rawmode arc_rimi arcfb arcmsr
+arcnet ark3116 arkfb arp_tables arpt_mangle arptable_filter as102_fe as73211 asb100 asc7621 ascot2e asix ast asus_atk0110 asus_ec_sensors asus_laptop
+asus_nb_wmi asus_wireless asus_wmi asus_wmi_sensors async_memcpy async_pq async_raid6_recov async_tx async_xor at24 at25 at76c50x_usb at803x at86rf230
+ata_generic ata_piix atbm8830 ath ath10k_core ath10k_pci ath10k_usb ath11k ath11k_pci ath3k ath5k ath6kl_core ath6kl_sdio ath6kl_usb ath9k
+ath9k_common ath9k_htc ath9k_hw ati_remote ati_remote2 atl1 atl1c atl1e atl2 atlantic atlas_btns atm atmel atmel_cs atmel_mxt_ts atmel_pci atmtcp
+atp870u atusb atxp1 aty128fb atyfb au0828 au8522_common au8522_decoder au8522_dig auth_rpcgss authenc authencesn autofs4 avmfritz ax25 ax88179_178a
+ax88796b axnet_cs axp20x axp20x_adc axp20x_i2c axp20x_pek axp288_adc axp288_charger axp288_fuel_gauge b2c2_flexcop b2c2_flexcop_pci b2c2_flexcop_usb
+b43 b43legacy b44 batman_adv battery baycom_par baycom_ser_fdx baycom_ser_hdx bcache bch bcm203x bcm3510 bcm5974 bcm87xx bcm_phy_lib bcm_phy_ptp bcma
+be2iscsi be2net befs belkin_sa bfa bfq bfs bfusb bh1750 bh1770glc bh1780 binder_linux binfmt_misc blake2b_generic block2mtd blocklayoutdriver
+blowfish_common blowfish_generic blowfish_x86_64 bluecard_cs bluetooth bluetooth_6lowpan bma180 bma220_spi bma400_core bma400_i2c bma400_spi
+bmc150_accel_core bmc150_accel_i2c bmc150_accel_spi bmc150_magn bmc150_magn_i2c bmc150_magn_spi bmg160_core bmg160_i2c bmg160_spi bmi160_core
+bmi160_i2c bmi160_spi bmp280 bmp280_i2c bmp280_spi bna bnep bnx2 bnx2fc bnx2i bnx2x bnxt_en bochs bonding bpa10x bpqether bq24190_charger
+bq27xxx_battery bq27xxx_battery_hdq br2684 br_netfilter brcmfmac brcmsmac brcmutil brd bridge broadcom bsd_comp bt3c_cs bt819 bt856 bt878 btbcm
+btcoexist btintel btmrvl btmrvl_sdio btmtk btmtkuart btqca btrfs btrsi btrtl btsdio bttv btusb button c2port_duramar2150 cachefiles cafe_ccic
+cafe_nand camellia_aesni_avx2 camellia_aesni_avx_x86_64 camellia_generic camellia_x86_64 can can_bcm can_dev can_gw can_isotp can_j1939 can_raw
+capmode capsule_loader carl9170 cassini cast5_avx_x86_64 cast5_generic cast6_avx_x86_64 cast6_generic cast_common catc cavium_ptp cb710 cb710_mmc
+cb_das16_cs cb_pcidas cb_pcidas64 cb_pcidda cb_pcimdas cb_pcimdda cc10001_adc cc2520 ccm ccp ccp_crypto cdc_acm cdc_eem cdc_ether cdc_mbim cdc_ncm
+cdc_phonet cdc_subset cdc_wdm cdrom cec ceph cfb cfg80211 cfi_cmdset_0001 cfi_cmdset_0002 cfi_cmdset_0020 cfi_probe cfi_util ch ch341 ch7006 ch9200
+chacha20poly1305 chacha_generic chacha_x86_64 chaoskey chcr chipreg chromeos_acpi chromeos_laptop chromeos_pstore cicada cifs cifs_arc4 cifs_md4
+cirrus cirrusfb classmate_laptop clip cls_basic cls_bpf cls_cgroup cls_flow cls_flower cls_fw cls_matchall cls_route cls_u32 cm109 cm32181 cm3232
+cm3323 cm36651 cm4000_cs cm4040_cs cmac cmtp cnic cobra coda com20020 com20020_cs com20020_pci com90io com90xx comedi comedi_8254 comedi_8255
+comedi_bond comedi_parport comedi_pci comedi_pcmcia comedi_test comedi_usb compal_laptop configfs contec_pci_dio cordic core coretemp corsair_cpro
+corsair_psu cortina cp210x cpcihp_generic cpcihp_zt5550 cpu5wdt cpufreq_conservative cpufreq_ondemand cpufreq_powersave cpufreq_userspace cpuid cqhci
+crc16 crc32_generic crc32_pclmul crc32c_generic crc32c_intel crc64 crc64_rocksoft crc64_rocksoft_generic crc7 crc8 crc_itu_t crc_t10dif
+crct10dif_common crct10dif_generic crct10dif_pclmul cros_ec cros_ec_chardev cros_ec_debugfs cros_ec_dev cros_ec_lightbar cros_ec_sensorhub
+cros_ec_sysfs cros_ec_typec cros_kbd_led_backlight cros_peripheral_charger cros_typec_switch cros_usbpd_notify crvml cryptd crypto_engine crypto_simd
+crypto_user cs3308 cs5345 cs53l32a cs_dsp csiostor ct82c710 ctr cts curve25519_generic curve25519_x86_64 cuse cx18 cx18_alsa cx22700 cx22702 cx231xx
+cx231xx_alsa cx231xx_dvb cx2341x cx23885 cx24110 cx24113 cx24116 cx24117 cx24120 cx24123 cx25840 cx82310_eth cx8800 cx8802 cx88_alsa cx88_blackbird
+cx88_dvb cx88_vp3054_i2c cx88xx cxacru cxd2099 cxd2820r cxd2841er cxgb cxgb3 cxgb3i cxgb4 cxgb4i cxgb4vf cxgbit cxl_acpi cxl_mem cxl_pci cxl_pmem
+cyapatp cyber2000fb cyberjack cypress_cy7c63 cypress_firmware cypress_m8 cytherm da280 da311 daqboard2000 das08 das08_cs das08_pci davicom dax_hmem
+dax_pmem db9 dc395x dca dccp dccp_diag dccp_ipv4 dccp_ipv6 dcdbas ddbridge ddbridge_dummy_fe de2104x defxx dell_laptop dell_rbtn dell_rbu dell_smbios
+dell_smm_hwmon dell_smo8800 dell_wmi dell_wmi_aio dell_wmi_descriptor dell_wmi_led dell_wmi_sysman des3_ede_x86_64 des_generic device_dax diag dib0070
+dib0090 dib3000mb dib3000mc dib7000m dib7000p dib8000 dibx000_common digi_acceleport diskonchip dl2k dlhl60d dlm dm1105 dm9601 dm_bio_prison dm_bufio
+dm_cache dm_cache_smq dm_crypt dm_delay dm_era dm_flakey dm_integrity dm_log dm_log_userspace dm_log_writes dm_mirror dm_mod dm_multipath
+dm_persistent_data dm_queue_length dm_raid dm_region_hash dm_round_robin dm_service_time dm_snapshot dm_switch dm_thin_pool dm_unstripe dm_verity
+dm_writecache dm_zero dm_zoned dmard09 dmard10 dme1737 dmfe dmx3191d dns_resolver dp83640 dp83822 dp83848 dp83867 dp83tc811 dps310 drbd drbg drivetemp
+drm drm_buddy drm_display_helper drm_kms_helper drm_shmem_helper drm_ttm_helper drm_vram_helper drm_xen_front drop_monitor drx39xyj drxd drxk ds1621
+ds1682 ds2482 ds2490 ds2760_battery ds3000 ds4424 ds620 dsbr100 dst dst_ca dt3000 dt3155 dt9812 dtl1_cs dummy dummy_hcd dvb_as102 dvb_bt8xx dvb_core
+dvb_dummy_fe dvb_pll dvb_ttusb_budget dvb_usb dvb_usb_a800 dvb_usb_af9005 dvb_usb_af9005_remote dvb_usb_af9015 dvb_usb_af9035 dvb_usb_anysee
+dvb_usb_au6610 dvb_usb_az6007 dvb_usb_az6027 dvb_usb_ce6230 dvb_usb_cinergyT2 dvb_usb_cxusb dvb_usb_dib0700 dvb_usb_dibusb_common dvb_usb_dibusb_mb
+dvb_usb_dibusb_mc dvb_usb_dibusb_mc_common dvb_usb_digitv dvb_usb_dtt200u dvb_usb_dtv5100 dvb_usb_dvbsky dvb_usb_dw2102 dvb_usb_ec168 dvb_usb_gl861
+dvb_usb_gp8psk dvb_usb_lmedm04 dvb_usb_m920x dvb_usb_mxl111sf dvb_usb_nova_t_usb2 dvb_usb_opera dvb_usb_pctv452e dvb_usb_rtl28xxu
+dvb_usb_technisat_usb2 dvb_usb_ttusb2 dvb_usb_umt_010 dvb_usb_v2 dvb_usb_vp702x dvb_usb_vp7045 dw_dmac dw_dmac_core dw_dmac_pci dwmac_generic
+dwmac_intel dyna_pci10xx dynapro e100 e1000 e1000e e4000 e752x_edac earth_pt1 earth_pt3 ebt_802_3 ebt_among ebt_arp ebt_arpreply ebt_dnat ebt_ip
+ebt_ip6 ebt_limit ebt_log ebt_mark ebt_mark_m ebt_nflog ebt_pkttype ebt_redirect ebt_snat ebt_stp ebt_vlan ebtable_broute ebtable_filter ebtable_nat
+ebtables ec100 ecb ecc ecdh_generic echainiv ecrdsa_generic ecryptfs edac_mce_amd edd ee1004 eeepc_laptop eeepc_wmi eeprom eeprom_93cx6 eeti_ts
+efi_pstore efibc efivarfs efs ehci_hcd ehci_pci ehset einj elan_i2c elo em28xx em28xx_alsa em28xx_dvb em28xx_rc em28xx_v4l em_canid em_cmp em_ipset
+em_ipt em_meta em_nbyte em_text em_u32 emc1403 emc2103 emc6w201 emi26 emi62 empeg ems_pci ems_pcmcia ems_usb emu10k1_gp ena enclosure ene_ir eni enic
+epic100 eql erofs esas2r esd_usb esp4 esp4_offload esp6 esp6_offload esp_scsi essiv et1011c et131x eurotechwdt evdev exfat ext4 extcon_axp288
+extcon_core extcon_intel_cht_wc ezusb f2fs f71805f f71808e_wdt f71882fg f75375s f81232 f81534 failover fakelb fam15h_power fan farsync fat faulty
+fb_ddc fc0011 fc0012 fc0013 fc2580 fcoe fcrypt fealnx ff_memless fintek_cir firedtv firewire_core firewire_net firewire_ohci firewire_sbp2
+firmware_attributes_class fixed_phy fjes floppy fm801_gp fmvj18x_cs fnic forcedeth fore_200e fou fou6 freevxfs fscache fschmd ftdi_elan ftdi_sio ftl
+ftsteutates fujitsu_laptop fujitsu_tablet fujitsu_ts fusb302 fuse fwnode_mdio fxas21002c_core fxas21002c_i2c fxas21002c_spi fxos8700_core fxos8700_i2c
+fxos8700_spi g450_pll g760a g_ether g_ffs g_serial gadgetfs gamecon gameport garmin_gps garp gcm gen_probe geneve gf128mul gf2k gfs2
+ghash_clmulni_intel ghash_generic gigabyte_wmi gl518sm gl520sm gl620a gma500_gfx gnss gnss_serial gnss_sirf gnss_ubx goodix_ts governor_simpleondemand
+gp2ap002 gp2ap020a00f gp8psk_fe gpd_pocket_fan gpio_amd_fch gpio_amdpt gpio_exar gpio_f7188x gpio_generic gpio_kempld gpio_keys gpio_keys_polled
+gpio_ml_ioh gpio_pci_idio_16 gpio_pcie_idio_24 gpio_viperboard gpu_sched grace gre grip grip_mp gs_usb gsc_hpdi gsmi gspca_benq gspca_conex
+gspca_cpia1 gspca_dtcs033 gspca_etoms gspca_finepix gspca_gl860 gspca_jeilinj gspca_jl2005bcd gspca_kinect gspca_konica gspca_m5602 gspca_main
+gspca_mars gspca_mr97310a gspca_nw80x gspca_ov519 gspca_ov534 gspca_ov534_9 gspca_pac207 gspca_pac7302 gspca_pac7311 gspca_se401 gspca_sn9c2028
+gspca_sn9c20x gspca_sonixb gspca_sonixj gspca_spca1528 gspca_spca500 gspca_spca501 gspca_spca505 gspca_spca506 gspca_spca508 gspca_spca561 gspca_sq905
+gspca_sq905c gspca_sq930x gspca_stk014 gspca_stk1135 gspca_stv0680 gspca_stv06xx gspca_sunplus gspca_t613 gspca_topro gspca_touptek gspca_tv8532
+gspca_vc032x gspca_vicam gspca_xirlink_cit gspca_zc3xx gtp guillemot gunze gve hackrf hamachi hampshire hangcheck_timer hanwang hci hci_nokia hci_uart
+hci_vhci hdaps hdlc hdlc_cisco hdlc_fr hdlc_ppp hdlc_raw hdlc_raw_eth hdlcdrv hdpvr he hecubafb helene hfcmulti hfcpci hfcsusb hfi1 hfs hfsplus hgafb
+hi311x hi8435 hid hid_a4tech hid_accutouch hid_alps hid_apple hid_appleir hid_asus hid_aureal hid_axff hid_belkin hid_betopff hid_bigbenff hid_cherry
+hid_chicony hid_cmedia hid_corsair hid_cougar hid_cp2112 hid_creative_sb0540 hid_cypress hid_dr hid_elan hid_elecom hid_elo hid_emsff hid_ezkey
+hid_ft260 hid_gaff hid_gembird hid_generic hid_gfrm hid_glorious hid_google_hammer hid_gt683r hid_gyration hid_holtek_kbd hid_holtek_mouse
+hid_holtekff hid_hyperv hid_icade hid_ite hid_jabra hid_kensington hid_keytouch hid_kye hid_lcpower hid_led hid_lenovo hid_lg_g15 hid_logitech
+hid_logitech_dj hid_logitech_hidpp hid_macally hid_magicmouse hid_maltron hid_mcp2221 hid_mf hid_microsoft hid_monterey hid_multitouch hid_nintendo
+hid_nti hid_ntrig hid_ortek hid_penmount hid_petalynx hid_picolcd hid_pl hid_plantronics hid_playstation hid_primax hid_prodikeys hid_redragon
+hid_retrode hid_rmi hid_roccat hid_roccat_arvo hid_roccat_common hid_roccat_isku hid_roccat_kone hid_roccat_koneplus hid_roccat_konepure
+hid_roccat_kovaplus hid_roccat_lua hid_roccat_pyra hid_roccat_ryos hid_roccat_savu hid_saitek hid_samsung hid_semitek hid_sensor_accel_3d
+hid_sensor_als hid_sensor_custom hid_sensor_gyro_3d hid_sensor_hub hid_sensor_iio_common hid_sensor_incl_3d hid_sensor_magn_3d hid_sensor_press
+hid_sensor_prox hid_sensor_rotation hid_sensor_temperature hid_sensor_trigger hid_sjoy hid_sony hid_speedlink hid_steam hid_steelseries hid_sunplus
+hid_thrustmaster hid_tivo hid_tmff hid_topseed hid_twinhan hid_u2fzero hid_uclogic hid_udraw_ps3 hid_viewsonic hid_vivaldi hid_vivaldi_common
+hid_waltop hid_wiimote hid_xinmo hid_zpff hid_zydacron hidp hinic hmc5843_core hmc5843_i2c hmc5843_spi hmc6352 hopper horus3a hostap hostap_cs
+hostap_pci hostap_plx hp03 hp206c hp_accel hp_wmi hpfs hpilo hpsa hptiop hpwdt hso huawei_cdc_ncm huawei_wmi hv_balloon hv_netvsc hv_sock hv_storvsc
+hv_utils hv_vmbus hwmon_vid hwpoison_inject hx711 hyperv_drm hyperv_keyboard i10nm_edac i2c_algo_bit i2c_algo_pca i2c_ali1535 i2c_ali1563 i2c_ali15x3
+i2c_amd756 i2c_amd756_s4882 i2c_amd8111 i2c_amd_mp2_pci i2c_amd_mp2_plat i2c_ccgx_ucsi i2c_cht_wc i2c_designware_pci i2c_dev i2c_diolan_u2c i2c_hid
+i2c_hid_acpi i2c_i801 i2c_isch i2c_ismt i2c_kempld i2c_matroxfb i2c_mux i2c_nforce2 i2c_nforce2_s4985 i2c_ocores i2c_parport i2c_pca_platform
+i2c_piix4 i2c_robotfuzz_osif i2c_scmi i2c_simtec i2c_sis5595 i2c_sis630 i2c_sis96x i2c_smbus i2c_stub i2c_taos_evm i2c_tiny_usb i2c_via i2c_viapro
+i2c_viperboard i3000_edac i3200_edac i40e i5000_edac i5100_edac i5400_edac i5500_temp i5k_amb i6300esb i7300_edac i7core_edac i82092 i82975x_edac i915
+iTCO_vendor_support iTCO_wdt iavf ib700wdt ib_cm ib_core ib_ipoib ib_iser ib_isert ib_mthca ib_qib ib_srp ib_srpt ib_umad ib_uverbs ibm_rtl ibmaem
+ibmasm ibmasr ibmpex ice icp10100 icp_multi icplus ics932s401 ideapad_laptop ideapad_slidebar idma64 idmouse idt77105 idt77252 idxd idxd_bus
+ie31200_edac ie6xx_wdt ieee802154 ieee802154_6lowpan ieee802154_socket ifb ife iforce iforce_serio iforce_usb igb igbvf igc igen6_edac igorplugusb
+iguanair ila imon imon_raw ina2xx_adc industrialio industrialio_triggered_buffer industrialio_triggered_event inet_diag inexio inftl initio
+int3400_thermal int3401_thermal int3402_thermal int3403_thermal int3406_thermal int340x_thermal_zone int51x1 intel_atomisp2_pm intel_chtwc_int33fe
+intel_crystal_cove_charger intel_cstate intel_hid intel_int0002_vgpio intel_ips intel_ish_ipc intel_ishtp intel_ishtp_hid intel_lpss intel_lpss_acpi
+intel_lpss_pci intel_oaktrail intel_pch_thermal intel_pmc_bxt intel_pmc_core intel_pmc_core_pltdrv intel_powerclamp intel_qat intel_rapl_common
+intel_rapl_msr intel_rng intel_rst intel_sdsi intel_smartconnect intel_soc_dts_iosf intel_soc_dts_thermal intel_soc_pmic_bxtwc intel_soc_pmic_chtdc_ti
+intel_th intel_th_gth intel_th_msu intel_th_msu_sink intel_th_pci intel_th_pti intel_uncore intel_uncore_frequency intel_uncore_frequency_common
+intel_vbtn intel_vr_nor intel_vsec intel_wmi_thunderbolt intel_xhci_usb_role_switch interact inv_icm42600 inv_icm42600_i2c inv_icm42600_spi
+inv_mpu6050 inv_mpu6050_i2c inv_mpu6050_spi inv_sensors_timestamp io_edgeport io_ti ioatdma iosm iowarrior ip6_gre ip6_tables ip6_tunnel
+ip6_udp_tunnel ip6_vti ip6t_NPT ip6t_REJECT ip6t_SYNPROXY ip6t_ah ip6t_eui64 ip6t_frag ip6t_hbh ip6t_ipv6header ip6t_mh ip6t_rpfilter ip6t_rt ip6t_srh
+ip6table_filter ip6table_mangle ip6table_nat ip6table_raw ip6table_security ip_gre ip_set ip_set_bitmap_ip ip_set_bitmap_ipmac ip_set_bitmap_port
+ip_set_hash_ip ip_set_hash_ipmac ip_set_hash_ipmark ip_set_hash_ipport ip_set_hash_ipportip ip_set_hash_ipportnet ip_set_hash_mac ip_set_hash_net
+ip_set_hash_netiface ip_set_hash_netnet ip_set_hash_netport ip_set_hash_netportnet ip_set_list_set ip_tables ip_tunnel ip_vs ip_vs_dh ip_vs_fo
+ip_vs_ftp ip_vs_lblc ip_vs_lblcr ip_vs_lc ip_vs_mh ip_vs_nq ip_vs_ovf ip_vs_pe_sip ip_vs_rr ip_vs_sed ip_vs_sh ip_vs_wlc ip_vs_wrr ip_vti ipaq ipcomp
+ipcomp6 ipddp iphase ipheth ipip ipmi_devintf ipmi_msghandler ipmi_poweroff ipmi_si ipmi_ssif ipmi_watchdog ipr ips ipt_CLUSTERIP ipt_ECN ipt_REJECT
+ipt_SYNPROXY ipt_ah ipt_rpfilter iptable_filter iptable_mangle iptable_nat iptable_raw iptable_security ipvlan ipvtap ipw ipw2200 ipwireless
+ir_imon_decoder ir_jvc_decoder ir_kbd_i2c ir_mce_kbd_decoder ir_nec_decoder ir_rc5_decoder ir_rc6_decoder ir_sanyo_decoder ir_sharp_decoder
+ir_sony_decoder ir_usb ir_xmp_decoder irdma irqbypass isci iscsi_boot_sysfs iscsi_ibft iscsi_target_mod iscsi_tcp isight_firmware isl29003 isl29018
+isl29020 isl29028 isl29125 isl29501 isl6405 isl6421 isl6423 isofs isst_if_common isst_if_mbox_msr isst_if_mbox_pci isst_if_mmio it87 it8712f_wdt
+it87_wdt it913x itd1000 ite_cir itg3200 iuu_phoenix ivtv ivtv_alsa ivtvfb iw_cm iw_cxgb4 iwl3945 iwl4965 iwldvm iwlegacy iwlmvm iwlwifi ix2505v ixgb
+ixgbe ixgbevf jbd2 jc42 jedec_probe jffs2 jfs jitterentropy_rng jmb38x_ms jme joydev joydump jr3_pci jsa1212 jsm k10temp k8temp kafs kalmia kaweth
+kbtab kcm kcomedilib ke_counter kempld_core kempld_wdt kernelcapi keyspan keyspan_pda keyspan_remote keywrap kfifo_buf kl5kusb105 kmem kmx61 kobil_sct
+ks0127 ksmbd ksz884x kvaser_pci kvaser_usb kvm kvm_amd kvm_intel kvmgt kxcjk_1013 kxsd9 kxsd9_i2c kxsd9_spi kyber_iosched kyrofb l1oip l2tp_core
+l2tp_debugfs l2tp_eth l2tp_ip l2tp_ip6 l2tp_netlink l2tp_ppp l64781 lan743x lan78xx lanai lapb ldusb lec led_class_multicolor leds_apu leds_bd2802
+leds_dac124s085 leds_gpio leds_lp3944 leds_lt3593 leds_menf21bmc leds_pca955x leds_regulator leds_ss4200 ledtrig_activity ledtrig_audio
+ledtrig_backlight ledtrig_camera ledtrig_default_on ledtrig_gpio ledtrig_heartbeat ledtrig_netdev ledtrig_oneshot ledtrig_pattern ledtrig_timer
+ledtrig_transient ledtrig_usbport legousbtower lg2160 lg_laptop lg_vl600 lgdt3305 lgdt3306a lgdt330x lgs8gxx lib80211 lib80211_crypt_ccmp
+lib80211_crypt_tkip lib80211_crypt_wep libahci libarc4 libata libceph libchacha libchacha20poly1305 libcomposite libcrc32c libcurve25519
+libcurve25519_generic libcxgb libcxgbi libdes libertas libertas_cs libertas_sdio libertas_tf libertas_tf_usb libfc libfcoe libipw libiscsi
+libiscsi_tcp libnvdimm libphy libpoly1305 libsas lightning lineage_pem linear liquidio liquidio_vf lis3lv02d lis3lv02d_i2c lkkbd llc llc2 lm63 lm70
+lm73 lm75 lm77 lm78 lm80 lm83 lm8323 lm85 lm87 lm90 lm92 lm93 lm95241 lm95245 lnbh25 lnbp21 lnbp22 lockd loop lp lpc_ich lpc_sch lpddr_cmds lpfc
+lru_cache lrw ltc1660 ltc2471 ltc2485 ltc2496 ltc2497 ltc2497_core ltc2632 ltc2983 ltc4151 ltc4215 ltc4245 ltc4261 ltr501 lv0104cs lxt lz4
+lz4_compress lz4hc lz4hc_compress m52790 m62332 m88ds3103 m88rs2000 m88rs6000t mISDN_core mISDN_dsp mISDNinfineon mISDNipac mISDNisar mac80211
+mac80211_hwsim mac802154 mac802154_hwsim mac_celtic mac_centeuro mac_croatian mac_cyrillic mac_gaelic mac_greek mac_iceland mac_inuit mac_roman
+mac_romanian mac_turkish machzwd macmodes macsec macvlan macvtap mag3110 magellan mana mantis mantis_core map_absent map_funcs map_ram map_rom marvell
+marvell10g matrix_keymap matroxfb_DAC1064 matroxfb_Ti3026 matroxfb_accel matroxfb_base matroxfb_crtc2 matroxfb_g450 matroxfb_maven matroxfb_misc
+max1027 max11100 max1111 max1118 max1241 max1363 max16065 max1619 max1668 max17042_battery max2165 max31856 max44000 max44009 max517 max6639 max6650
+max6875 max7359_keypad max9611 maxim_thermocouple mb1232 mb862xxfb mb86a16 mb86a20s mbcache mc mc3230 mc44s803 mcam_core mcba_usb mce_inject mceusb
+mcp251x mcp251xfd mcp320x mcp3422 mcp3911 mcp4725 mcp4922 mcs5000_ts mcs7830 mct_u232 md4 md_cluster md_mod mdc800 mdev mdio mdio_devres mdio_i2c
+me4000 me_daq megaraid megaraid_mbox megaraid_mm megaraid_sas mei mei_hdcp mei_me mei_phy mei_txe mei_wdt memconsole memconsole_coreboot
+memory_notifier_error_inject memstick menf21bmc menf21bmc_hwmon menf21bmc_wdt metro_usb mf6x4 mgag200 mhi mhi_net mhi_pci_generic mhi_wwan_ctrl
+mhi_wwan_mbim michael_mic micrel microchip microchip_t1 microtek mii minix mite mk712 mkiss mlx4_core mlx4_en mlx4_ib mlx5_core mlx5_ib mlx90614
+mlx90632 mlxfw mma7455_core mma7455_i2c mma7455_spi mma7660 mma8452 mma9551 mma9551_core mma9553 mmc35240 mmc_block mmc_core mn88472 mn88473 mos7720
+mos7840 moxa mpi3mr mpl115 mpl115_i2c mpl115_spi mpl3115 mpls_iptunnel mpls_router mpoa mpt3sas mptbase mptcp_diag mptctl mptfc mptlan mptsas mptscsih
+mptspi mpu3050 mrf24j40 mrp ms5611_core ms5637 ms_sensors_i2c mscc msdos msi001 msi2500 msi_laptop msi_wmi msp3400 mspro_block msr mt2060 mt2063
+mt20xx mt2131 mt2266 mt312 mt352 mt76 mt7601u mt7615_common mt7615e mt7663_usb_sdio_common mt7663u mt76_connac_lib mt76_usb mt76x02_lib mt76x02_usb
+mt76x0_common mt76x0e mt76x0u mt76x2_common mt76x2e mt76x2u mt7915e mt7921_common mt7921e mt7921u mt9v011 mtd mtd_blkdevs mtd_dataflash mtdblock
+mtdblock_ro mtdoops mtdram mtdswap mtip32xx mtouch multipath mvsas mvumi mwave mwifiex mwifiex_pcie mwifiex_sdio mwifiex_usb mwl8k mxc4005 mxc6255
+mxl111sf_demod mxl111sf_tuner mxl301rf mxl5005s mxl5007t mxl5xx mxl692 mxm_wmi mxser mxuport myrb myri10ge myrs n411 n_hdlc nand nandcore nandsim
+national natsemi nau7802 navman nbd nci nct6683 nct6775 nct6775_core nct7802 nct7904 nd_btt nd_e820 nd_pmem nd_virtio ne2k_pci neofb net1080 net2280
+net_failover netconsole netfs netlink_diag netrom nettel netup_unidvb netxen_nic newtonkbd nf_conncount nf_conntrack nf_conntrack_amanda
+nf_conntrack_bridge nf_conntrack_broadcast nf_conntrack_ftp nf_conntrack_h323 nf_conntrack_irc nf_conntrack_netbios_ns nf_conntrack_netlink
+nf_conntrack_pptp nf_conntrack_sane nf_conntrack_sip nf_conntrack_snmp nf_conntrack_tftp nf_defrag_ipv4 nf_defrag_ipv6 nf_dup_ipv4 nf_dup_ipv6
+nf_dup_netdev nf_flow_table nf_flow_table_inet nf_log_syslog nf_nat nf_nat_amanda nf_nat_ftp nf_nat_h323 nf_nat_irc nf_nat_pptp nf_nat_sip
+nf_nat_snmp_basic nf_nat_tftp nf_reject_ipv4 nf_reject_ipv6 nf_socket_ipv4 nf_socket_ipv6 nf_synproxy_core nf_tables nf_tproxy_ipv4 nf_tproxy_ipv6 nfc
+nfc_digital nfcsim nfit nfnetlink nfnetlink_acct nfnetlink_cthelper nfnetlink_cttimeout nfnetlink_log nfnetlink_osf nfnetlink_queue nfp nfs nfs_acl
+nfs_layout_flexfiles nfs_layout_nfsv41_files nfsd nfsv2 nfsv3 nfsv4 nft_chain_nat nft_compat nft_connlimit nft_ct nft_dup_ipv4 nft_dup_ipv6
+nft_dup_netdev nft_fib nft_fib_inet nft_fib_ipv4 nft_fib_ipv6 nft_fib_netdev nft_flow_offload nft_fwd_netdev nft_hash nft_limit nft_log nft_masq
+nft_meta_bridge nft_nat nft_numgen nft_objref nft_osf nft_queue nft_quota nft_redir nft_reject nft_reject_bridge nft_reject_inet nft_reject_ipv4
+nft_reject_ipv6 nft_socket nft_synproxy nft_tproxy nft_tunnel nft_xfrm nftl ngene nhc_dest nhc_fragment nhc_ghc_ext_dest nhc_ghc_ext_frag
+nhc_ghc_ext_hop nhc_ghc_ext_route nhc_ghc_icmpv6 nhc_ghc_udp nhc_hop nhc_ipv6 nhc_mobility nhc_routing nhc_udp nhpoly1305 nhpoly1305_avx2
+nhpoly1305_sse2 ni903x_wdt ni_6527 ni_65xx ni_660x ni_670x ni_daq_700 ni_daq_dio24 ni_labpc_common ni_labpc_cs ni_labpc_pci ni_mio_cs ni_pcidio
+ni_pcimio ni_routing ni_tio ni_tiocmd ni_usb6501 nic7018_wdt nicstar nilfs2 niu nlmon nls_ascii nls_cp1250 nls_cp1251 nls_cp1255 nls_cp437 nls_cp737
+nls_cp775 nls_cp850 nls_cp852 nls_cp855 nls_cp857 nls_cp860 nls_cp861 nls_cp862 nls_cp863 nls_cp864 nls_cp865 nls_cp866 nls_cp869 nls_cp874 nls_cp932
+nls_cp936 nls_cp949 nls_cp950 nls_euc_jp nls_iso8859_1 nls_iso8859_13 nls_iso8859_14 nls_iso8859_15 nls_iso8859_2 nls_iso8859_3 nls_iso8859_4
+nls_iso8859_5 nls_iso8859_6 nls_iso8859_7 nls_iso8859_9 nls_koi8_r nls_koi8_ru nls_koi8_u nls_utf8 nmclan_cs noa1305 noon010pc30 nosy
+notifier_error_inject nouveau nozomi npcm750_pwm_fan ns558 ns83820 nsh ntc_thermistor null_blk nuvoton_cir nv_tco nvidia_wmi_ec_backlight nvme
+nvme_core nvme_fabrics nvme_fc nvme_rdma nvme_tcp nvmet nvmet_fc nvmet_rdma nvmet_tcp nvram nxp_nci nxp_nci_i2c nxt200x nxt6000 ocfs2 ocfs2_dlm
+ocfs2_dlmfs ocfs2_nodemanager ocfs2_stack_o2cb ocfs2_stack_user ocfs2_stackglue ocrdma ofb ohci_hcd ohci_pci omfs omninet onenand opencores_kbd
+openvswitch opt3001 opticon option or51132 or51211 orangefs orinoco orinoco_cs orinoco_nortel orinoco_plx orinoco_tmd orinoco_usb oti6858 ov2640
+ov7670 overlay p4_clockmod p54common p54pci p54usb p8022 pa12203001 padlock_aes padlock_sha panasonic_laptop parkbd parport parport_cs parport_pc
+parport_serial pata_ali pata_amd pata_artop pata_atiixp pata_atp867x pata_cmd64x pata_efar pata_hpt366 pata_hpt37x pata_it8213 pata_it821x
+pata_jmicron pata_legacy pata_marvell pata_mpiix pata_netcell pata_ninja32 pata_ns87410 pata_ns87415 pata_oldpiix pata_pcmcia pata_pdc2027x
+pata_pdc202xx_old pata_piccolo pata_rdc pata_rz1000 pata_sch pata_serverworks pata_sil680 pata_sis pata_triflex pata_via pc87360 pc87413_wdt pc87427
+pcbc pcc_cpufreq pcengines_apuv2 pcf8591 pch_udc pci pci200syn pci_hyperv pci_hyperv_intf pci_pf_stub pci_stub pcips2 pcmcia pcmcia_core pcmcia_rsrc
+pcmciamtd pcnet32 pcnet_cs pcrypt pcs_xpcs pcspkr pcwd_pci pcwd_usb pd6729 pdc_adma peak_pci peak_pciefd peak_pcmcia peak_usb peaq_wmi pegasus
+pegasus_notetaker penmount phantom phonet phram phylink physmap pi3usb30532 pinctrl_alderlake pinctrl_elkhartlake pinctrl_emmitsburg
+pinctrl_jasperlake pinctrl_lakefield ping pkcs8_key_parser pktgen pl2303 plat_ram platform_profile plip plusb pluto2 plx_pci pm2fb pm3fb pm80xx
+pm_notifier_error_inject pmcraid pmt_class pmt_crashlog pmt_telemetry pn533 pn533_usb pn544 pn544_mei pn_pep pnd2_edac poly1305_generic
+poly1305_x86_64 port100 power powermate powernow_k8 ppdev ppp_async ppp_deflate ppp_generic ppp_mppe ppp_synctty pppoatm pppoe pppox pps_ldisc
+pps_parport pptp pretimeout_noop pretimeout_panic prism2_usb processor_thermal_device processor_thermal_device_pci processor_thermal_device_pci_legacy
+processor_thermal_mbox processor_thermal_rapl processor_thermal_rfim psample psmouse psnap pstore_blk pstore_zone ptp_clockmatrix ptp_idt82p33
+ptp_ines ptp_kvm ptp_ocp ptp_vmw pulse8_cec pulsedlight_lidar_lite_v2 pvpanic pvpanic_mmio pvpanic_pci pvrusb2 pwc pwm_bl pwm_lpss pwm_lpss_platform
+pxrc qat_c3xxx qat_c3xxxvf qat_c62x qat_c62xvf qat_dh895xcc qat_dh895xccvf qcaux qcserial qed qede qedf qedi qedr qemu_fw_cfg qinfo_probe qla1280
+qla2xxx qla3xxx qla4xxx qlcnic qlge qlogic_cs qlogicfas408 qm1d1b0004 qm1d1c0042 qmi_helpers qmi_wwan qnx4 qnx6 qrtr qrtr_mhi qsemi qt1010 qt2160
+quatech2 quatech_daqp_cs quota_tree quota_v1 quota_v2 qxl r592 r6040 r8152 r8153_ecm r8169 r8188eu r8192e_pci r8192u_usb r820t r852 r8723bs radeon
+radeonfb radio_keene radio_ma901 radio_maxiradio radio_mr800 radio_raremono radio_shark radio_si470x_common radio_si470x_usb raid0 raid1 raid10
+raid456 raid6_pq raid_class rainshadow_cec ramoops rapl raw_diag ray_cs rbd rc_adstech_dvb_t_pci rc_alink_dtu_m rc_anysee rc_apac_viewcomp
+rc_astrometa_t2hybrid rc_asus_pc39 rc_asus_ps3_100 rc_ati_tv_wonder_hd_600 rc_ati_x10 rc_avermedia rc_avermedia_a16d rc_avermedia_cardbus
+rc_avermedia_dvbt rc_avermedia_m135a rc_avermedia_m733a_rm_k6 rc_avermedia_rm_ks rc_avertv_303 rc_azurewave_ad_tu700 rc_beelink_gs1 rc_behold
+rc_behold_columbus rc_budget_ci_old rc_cinergy rc_cinergy_1400 rc_core rc_ct_90405 rc_d680_dmb rc_delock_61959 rc_dib0700_nec rc_dib0700_rc5
+rc_digitalnow_tinytwin rc_digittrade rc_dm1105_nec rc_dntv_live_dvb_t rc_dntv_live_dvbt_pro rc_dtt200u rc_dvbsky rc_dvico_mce rc_dvico_portable
+rc_em_terratec rc_encore_enltv rc_encore_enltv2 rc_encore_enltv_fm53 rc_evga_indtube rc_eztv rc_flydvb rc_flyvideo rc_fusionhdtv_mce rc_gadmei_rm008z
+rc_geekbox rc_genius_tvgo_a11mce rc_gotview7135 rc_hauppauge rc_hisi_poplar rc_hisi_tv_demo rc_imon_mce rc_imon_pad rc_imon_rsc rc_iodata_bctv7e
+rc_it913x_v1 rc_it913x_v2 rc_kaiomy rc_khadas rc_khamsin rc_kworld_315u rc_kworld_pc150u rc_kworld_plus_tv_analog rc_leadtek_y04g0051 rc_lme2510
+rc_loopback rc_manli rc_mecool_kii_pro rc_mecool_kiii_pro rc_medion_x10 rc_medion_x10_digitainer rc_medion_x10_or2x rc_minix_neo rc_msi_digivox_ii
+rc_msi_digivox_iii rc_msi_tvanywhere rc_msi_tvanywhere_plus rc_nebula rc_nec_terratec_cinergy_xs rc_norwood rc_npgtech rc_odroid rc_pctv_sedna
+rc_pine64 rc_pinnacle_color rc_pinnacle_grey rc_pinnacle_pctv_hd rc_pixelview rc_pixelview_002t rc_pixelview_mk12 rc_pixelview_new
+rc_powercolor_real_angel rc_proteus_2309 rc_purpletv rc_pv951 rc_rc6_mce rc_real_audio_220_32_keys rc_reddo rc_snapstream_firefly rc_streamzap
+rc_su3000 rc_tanix_tx3mini rc_tanix_tx5max rc_tbs_nec rc_technisat_ts35 rc_technisat_usb2 rc_terratec_cinergy_c_pci rc_terratec_cinergy_s2_hd
+rc_terratec_cinergy_xs rc_terratec_slim rc_terratec_slim_2 rc_tevii_nec rc_tivo rc_total_media_in_hand rc_total_media_in_hand_02 rc_trekstor
+rc_tt_1500 rc_twinhan1027 rc_twinhan_dtv_cab_ci rc_vega_s9x rc_videomate_m1f rc_videomate_s350 rc_videomate_tv_pvr rc_videostrong_kii_pro rc_wetek_hub
+rc_wetek_play2 rc_winfast rc_winfast_usbii_deluxe rc_x96max rc_xbox_360 rc_xbox_dvd rc_zx_irdec rdma_cm rdma_rxe rdma_ucm rdmavt rds rds_rdma rds_tcp
+realtek redboot redrat3 reed_solomon regmap_sdw regmap_sdw_mbq regmap_spi reiserfs rfc1051 rfc1201 rfcomm rfd77402 rfd_ftl rfkill rm3100_core
+rm3100_i2c rm3100_spi rmd160 rmi_core rmi_smbus rndis_host rndis_wlan rockchip roles romfs rose rp2 rpcrdma rpcsec_gss_krb5 rpr0521 rrunner rsi_91x
+rsi_usb rt2400pci rt2500pci rt2500usb rt2800lib rt2800mmio rt2800pci rt2800usb rt2x00lib rt2x00mmio rt2x00pci rt2x00usb rt61pci rt73usb rtd520 rtl2830
+rtl2832 rtl2832_sdr rtl8150 rtl8187 rtl8188ee rtl818x_pci rtl8192c_common rtl8192ce rtl8192cu rtl8192de rtl8192ee rtl8192se rtl8723_common rtl8723ae
+rtl8723be rtl8821ae rtl8xxxu rtl_pci rtl_usb rtllib rtllib_crypt_ccmp rtllib_crypt_tkip rtllib_crypt_wep rtlwifi rts5208 rtsx_pci rtsx_pci_ms
+rtsx_pci_sdmmc rtsx_usb rtsx_usb_ms rtsx_usb_sdmmc rtw88_8723d rtw88_8723de rtw88_8821c rtw88_8821ce rtw88_8822b rtw88_8822be rtw88_8822c rtw88_8822ce
+rtw88_core rtw88_pci rtw89_8852a rtw89_8852ae rtw89_core rtw89_pci rxrpc s2255drv s2io s3fb s5h1409 s5h1411 s5h1420 s626 s921 saa6588 saa6752hs
+saa7110 saa7115 saa7127 saa7134 saa7134_alsa saa7134_dvb saa7134_empress saa7164 saa717x saa7185 safe_serial samsung_laptop samsung_q10 sata_mv
+sata_nv sata_promise sata_qstor sata_sil sata_sil24 sata_sis sata_svw sata_sx4 sata_uli sata_via sata_vsc savagefb sb1000 sb_edac sbc60xxwdt
+sbc_epx_c3 sbc_fitpc2_wdt sbc_gxx sbp_target sbs sbs_battery sbshc sc1200wdt sc92031 sca3000 sch311x_wdt sch5627 sch5636 sch56xx_common sch_cake
+sch_cbs sch_choke sch_codel sch_drr sch_etf sch_ets sch_fq sch_fq_pie sch_gred sch_hfsc sch_hhf sch_htb sch_ingress sch_mqprio sch_multiq sch_netem
+sch_pie sch_plug sch_prio sch_qfq sch_red sch_sfb sch_sfq sch_skbprio sch_taprio sch_tbf sch_teql scr24x_cs scsi_common scsi_debug scsi_dh_alua
+scsi_dh_emc scsi_dh_hp_sw scsi_dh_rdac scsi_mod scsi_transport_fc scsi_transport_iscsi scsi_transport_sas scsi_transport_spi scsi_transport_srp sctp
+sctp_diag sd_mod sdhci sdhci_acpi sdhci_pci sdio_uart sdricoh_cs seco_cec selftests seqiv serial_cs serial_ir serial_multi_instantiate serio_raw
+sermouse serpent_avx2 serpent_avx_x86_64 serpent_generic serpent_sse2_x86_64 serport ses sev_guest sfc sfc_falcon sfc_siena sfp sg sha1_ssse3
+sha256_ssse3 sha3_generic sha512_generic sha512_ssse3 shark2 sht21 sht3x sht4x si1133 si1145 si2157 si2165 si2168 si21xx sidewinder sierra sierra_net
+sil164 silead simatic_ipc simatic_ipc_leds simatic_ipc_leds_gpio simatic_ipc_wdt sis190 sis5595 sis900 sisfb sisusbvga sit sja1000 sja1000_isa skfp
+skge skx_edac skx_edac_common sky2 sl811_cs sl811_hcd slcan slhc slimbus slip slram sm_common smartpqi smc smc91c92_cs smc_diag smipcie smm665 smsc
+smsc37b787_wdt smsc47b397 smsc47m1 smsc47m192 smsc75xx smsc9420 smsc95xx smscufx smsdvb smsmdtv smssdio smsusb snd snd_ac97_codec snd_acp3x_i2s
+snd_acp3x_pcm_dma snd_acp3x_pdm_dma snd_acp3x_rn snd_acp5x_i2s snd_acp5x_pcm_dma snd_acp6x_pdm_dma snd_acp_config snd_ad1889 snd_ak4113 snd_ak4114
+snd_ak4117 snd_ak4xxx_adda snd_ali5451 snd_aloop snd_als300 snd_als4000 snd_asihpi snd_atiixp snd_atiixp_modem snd_au8810 snd_au8820 snd_au8830
+snd_azt3328 snd_bcd2000 snd_bebob snd_bt87x snd_ca0106 snd_cmipci snd_compress snd_cs4281 snd_cs46xx snd_cs8427 snd_ctl_led snd_ctxfi snd_darla20
+snd_darla24 snd_dice snd_dummy snd_echo3g snd_emu10k1 snd_emu10k1_synth snd_emu10k1x snd_emux_synth snd_ens1370 snd_ens1371 snd_es1938 snd_es1968
+snd_fireface snd_firewire_digi00x snd_firewire_lib snd_firewire_motu snd_firewire_tascam snd_fireworks snd_fm801 snd_gina20 snd_gina24 snd_hda_codec
+snd_hda_codec_analog snd_hda_codec_ca0110 snd_hda_codec_ca0132 snd_hda_codec_cirrus snd_hda_codec_cmedia snd_hda_codec_conexant snd_hda_codec_cs8409
+snd_hda_codec_generic snd_hda_codec_hdmi snd_hda_codec_idt snd_hda_codec_realtek snd_hda_codec_si3054 snd_hda_codec_via snd_hda_core
+snd_hda_cs_dsp_ctls snd_hda_ext_core snd_hda_intel snd_hda_scodec_cs35l41 snd_hda_scodec_cs35l41_i2c snd_hda_scodec_cs35l41_spi snd_hdmi_lpe_audio
+snd_hdsp snd_hdspm snd_hrtimer snd_hwdep snd_i2c snd_ice1712 snd_ice1724 snd_ice17xx_ak4xxx snd_indigo snd_indigodj snd_indigodjx snd_indigoio
+snd_indigoiox snd_intel8x0 snd_intel8x0m snd_intel_dspcfg snd_intel_sdw_acpi snd_intel_sst_acpi snd_intel_sst_core snd_isight snd_korg1212 snd_layla20
+snd_layla24 snd_lola snd_lx6464es snd_maestro3 snd_mia snd_mixart snd_mixer_oss snd_mona snd_mpu401 snd_mpu401_uart snd_mtpav snd_mts64 snd_nm256
+snd_opl3_lib snd_opl3_synth snd_oxfw snd_oxygen snd_oxygen_lib snd_pci_acp3x snd_pci_acp5x snd_pci_acp6x snd_pcm snd_pcm_oss snd_pcsp snd_pcxhr
+snd_pdaudiocf snd_portman2x4 snd_pt2258 snd_rawmidi snd_riptide snd_rme32 snd_rme96 snd_rme9652 snd_rn_pci_acp3x snd_sb_common snd_seq snd_seq_device
+snd_seq_dummy snd_seq_midi snd_seq_midi_emul snd_seq_midi_event snd_seq_virmidi snd_serial_u16550 snd_skl_nau88l25_max98357a snd_soc_acp5x_mach
+snd_soc_acp6x_mach snd_soc_acp_da7219mx98357_mach snd_soc_acp_rt5645_mach snd_soc_acpi snd_soc_acpi_intel_match snd_soc_adau7002 snd_soc_bdw_rt286
+snd_soc_catpt snd_soc_core snd_soc_cs35l41 snd_soc_cs35l41_lib snd_soc_cs35l41_spi snd_soc_cx2072x snd_soc_da7213 snd_soc_da7219 snd_soc_dmic
+snd_soc_es8316 snd_soc_es8326 snd_soc_hdac_hda snd_soc_hdac_hdmi snd_soc_hsw_rt5640 snd_soc_intel_hda_dsp_common snd_soc_intel_sof_maxim_common
+snd_soc_intel_sof_realtek_common snd_soc_kbl_da7219_max98357a snd_soc_kbl_rt5663_max98927 snd_soc_kbl_rt5663_rt5514_max98927 snd_soc_max98090
+snd_soc_max98357a snd_soc_max98373 snd_soc_max98373_i2c snd_soc_max98373_sdw snd_soc_max98390 snd_soc_max98927 snd_soc_nau8821 snd_soc_nau8824
+snd_soc_nau8825 snd_soc_rl6231 snd_soc_rl6347a snd_soc_rt1011 snd_soc_rt1015 snd_soc_rt1015p snd_soc_rt1308 snd_soc_rt1308_sdw snd_soc_rt1316_sdw
+snd_soc_rt286 snd_soc_rt5514 snd_soc_rt5514_spi snd_soc_rt5640 snd_soc_rt5645 snd_soc_rt5651 snd_soc_rt5663 snd_soc_rt5670 snd_soc_rt5677
+snd_soc_rt5677_spi snd_soc_rt5682 snd_soc_rt5682_i2c snd_soc_rt5682_sdw snd_soc_rt5682s snd_soc_rt700 snd_soc_rt711 snd_soc_rt711_sdca snd_soc_rt715
+snd_soc_rt715_sdca snd_soc_sdw_mockup snd_soc_skl snd_soc_skl_hda_dsp snd_soc_skl_nau88l25_ssm4567 snd_soc_skl_rt286 snd_soc_skl_ssp_clk
+snd_soc_sof_es8336 snd_soc_sof_rt5682 snd_soc_sof_sdw snd_soc_ssm4567 snd_soc_sst_atom_hifi2_platform snd_soc_sst_bdw_rt5650_mach
+snd_soc_sst_bdw_rt5677_mach snd_soc_sst_byt_cht_cx2072x snd_soc_sst_byt_cht_da7213 snd_soc_sst_byt_cht_es8316 snd_soc_sst_bytcr_rt5640
+snd_soc_sst_bytcr_rt5651 snd_soc_sst_cht_bsw_max98090_ti snd_soc_sst_cht_bsw_nau8824 snd_soc_sst_cht_bsw_rt5645 snd_soc_sst_cht_bsw_rt5672
+snd_soc_sst_dsp snd_soc_sst_glk_rt5682_max98357a snd_soc_sst_ipc snd_soc_ts3a227e snd_soc_wm_adsp snd_sof snd_sof_intel_atom snd_sof_intel_hda
+snd_sof_intel_hda_common snd_sof_pci snd_sof_pci_intel_apl snd_sof_pci_intel_cnl snd_sof_pci_intel_icl snd_sof_pci_intel_mtl snd_sof_pci_intel_skl
+snd_sof_pci_intel_tgl snd_sof_pci_intel_tng snd_sof_probes snd_sof_utils snd_sof_xtensa_dsp snd_sonicvibes snd_timer snd_trident snd_ua101
+snd_usb_6fire snd_usb_audio snd_usb_caiaq snd_usb_hiface snd_usb_line6 snd_usb_pod snd_usb_podhd snd_usb_toneport snd_usb_us122l snd_usb_usx2y
+snd_usb_variax snd_usbmidi_lib snd_util_mem snd_via82xx snd_via82xx_modem snd_virmidi snd_virtuoso snd_vx222 snd_vx_lib snd_vxpocket snd_xen_front
+snd_ymfpci snic soc_button_array softdog softing softing_cs solo6x10 solos_pci sony_laptop soundcore soundwire_bus soundwire_cadence
+soundwire_generic_allocation soundwire_intel soundwire_qcom sp2 sp5100_tco sp887x spaceball spaceorb sparse_keymap spcp8x5 speakup speakup_acntsa
+speakup_apollo speakup_audptr speakup_bns speakup_decext speakup_dectlk speakup_dummy speakup_ltlk speakup_soft speakup_spkout speakup_txprt
+spectrum_cs speedfax speedstep_centrino speedstep_lib speedtch spi_bitbang spi_butterfly spi_lm70llp spi_nor spi_pxa2xx_pci spi_pxa2xx_platform
+squashfs sr030pc30 sr9700 sr9800 sr_mod srf04 srf08 ssb ssfdc sst25l sstfb ssu100 st st_accel st_accel_i2c st_accel_spi st_gyro st_gyro_i2c
+st_gyro_spi st_lsm6dsx st_lsm6dsx_i2c st_lsm6dsx_spi st_magn st_magn_i2c st_magn_spi st_pressure st_pressure_i2c st_pressure_spi st_sensors
+st_sensors_i2c st_sensors_spi st_uvis25_core st_uvis25_i2c st_uvis25_spi starfire stb0899 stb6000 stb6100 ste10Xp stex stinger stk1160 stk3310 stk8312
+stk8ba50 stmmac stmmac_platform stowaway stp streamzap streebog_generic stv0288 stv0297 stv0299 stv0367 stv0900 stv090x stv0910 stv6110 stv6110x
+stv6111 sundance sungem sungem_phy sunhme suni sunkbd sunrpc sur40 surface3_power surface3_spi surface3_wmi surface_acpi_notify surface_aggregator
+surface_aggregator_registry surface_battery surface_charger surface_dtx surface_gpe surface_hid surface_hid_core surface_hotplug surface_kbd
+surface_platform_profile surfacepro3_button svgalib sx9310 sx_common sym53c500_cs sym53c8xx symbolserial synaptics_i2c synaptics_usb synclink_cs
+synclink_gt sysv t10_pi t5403 tap target_core_file target_core_iblock target_core_mod target_core_pscsi target_core_user tc90522 tcm_fc tcm_loop
+tcm_qla2xxx tcp_bbr tcp_bic tcp_cdg tcp_dctcp tcp_diag tcp_highspeed tcp_htcp tcp_hybla tcp_illinois tcp_lp tcp_nv tcp_scalable tcp_vegas tcp_veno
+tcp_westwood tcp_yeah tcpm tcrypt tcs3414 tcs3472 tda10021 tda10023 tda10048 tda1004x tda10071 tda10086 tda18212 tda18218 tda18250 tda18271
+tda18271c2dd tda665x tda7432 tda8083 tda826x tda827x tda8290 tda9840 tda9887 tdfxfb tea575x tea5761 tea5767 tea6415c tea6420 team
+team_mode_activebackup team_mode_broadcast team_mode_loadbalance team_mode_random team_mode_roundrobin tehuti teranetics test_bpf test_firmware
+test_static_key_base test_static_keys test_user_copy tg3 think_lmi thinkpad_acpi thmc50 thunderbolt thunderbolt_net ti_adc081c ti_adc0832
+ti_adc084s021 ti_adc108s102 ti_adc12138 ti_adc128s052 ti_adc161s626 ti_ads1015 ti_ads7950 ti_dac082s085 ti_dac5571 ti_dac7311 ti_dac7612
+ti_usb_3410_5052 tifm_7xx1 tifm_core tifm_ms tifm_sd tipc tlan tlclk tls tlv320aic23b tmdc tmp006 tmp007 tmp102 tmp401 tmp421 topstar_laptop
+toshiba_acpi toshiba_bluetooth toshiba_haps toshiba_wmi toshsd touchit213 touchright touchwin tpm_atmel tpm_i2c_atmel tpm_i2c_infineon tpm_i2c_nuvoton
+tpm_infineon tpm_nsc tpm_st33zp24 tpm_st33zp24_i2c tpm_tis_i2c_cr50 tpm_tis_spi tpm_vtpm_proxy tps6507x_ts tps6598x trancevibrator tridentfb ts2020
+ts_bm ts_fsm ts_kmp tsc2007 tsc40 tsl2550 tsl2563 tsl2583 tsl2772 tsl4531 tsys01 tsys02d ttm ttpci_eeprom ttusb_dec ttusbdecfe ttusbir ttyprintk
+tua6100 tua9001 tulip tun tuner tuner_simple tuner_types tunnel4 tunnel6 turbografx tvaudio tveeprom tvp5150 tw5864 tw68 tw686x twidjoy
+twofish_avx_x86_64 twofish_common twofish_generic twofish_x86_64 twofish_x86_64_3way typec typec_displayport typec_nvidia typec_ucsi typhoon u132_hcd
+uPD60620 u_audio u_ether u_serial uas ubi ubifs ucan ucsi_acpi udc_core udf udl udlfb udp_diag udp_tunnel ueagle_atm ufs ufshcd_core ufshcd_pci
+uhci_hcd uhid uinput uio uio_aec uio_cif uio_hv_generic uio_mf624 uio_netx uio_pci_generic uio_sercos3 uli526x ums_alauda ums_cypress ums_datafab
+ums_eneub6250 ums_freecom ums_isd200 ums_jumpshot ums_karma ums_onetouch ums_realtek ums_sddr09 ums_sddr55 ums_usbat unix_diag upd64031a upd64083
+upd78f0730 us5182d usb8xxx usb_8dev usb_common usb_debug usb_f_acm usb_f_ecm usb_f_ecm_subset usb_f_eem usb_f_fs usb_f_hid usb_f_mass_storage
+usb_f_midi usb_f_ncm usb_f_obex usb_f_phonet usb_f_printer usb_f_rndis usb_f_serial usb_f_ss_lb usb_f_uac1 usb_f_uac2 usb_f_uvc usb_serial_simple
+usb_storage usb_wwan usbatm usbcore usbdux usbduxfast usbduxsigma usbhid usbip_core usbip_host usbip_vudc usblcd usblp usbmon usbnet usbserial
+usbsevseg usbtest usbtmc usbtouchscreen usbtv ushc usnic_verbs uss720 uvcvideo uvesafb v4l2_async v4l2_dv_timings v4l2_fwnode v4l2_tpg vboxguest
+vboxsf vboxvideo vcan vcnl3020 vcnl4000 vcnl4035 veml6030 veml6070 ves1820 ves1x93 veth vfat vfb vfio vfio_iommu_type1 vfio_pci vfio_pci_core
+vfio_virqfd vga16fb vgastate vgem vhci_hcd vhost vhost_iotlb vhost_net vhost_scsi vhost_vsock via686a via_camera via_cputemp via_rhine via_rng
+via_sdmmc via_velocity via_wdt viafb video videobuf2_common videobuf2_dma_contig videobuf2_dma_sg videobuf2_dvb videobuf2_memops videobuf2_v4l2
+videobuf2_vmalloc videobuf_core videobuf_dma_sg videobuf_vmalloc videodev viperboard viperboard_adc virtio virtio_balloon virtio_blk virtio_console
+virtio_crypto virtio_dma_buf virtio_gpu virtio_input virtio_mem virtio_mmio virtio_net virtio_pci virtio_pci_legacy_dev virtio_pci_modern_dev
+virtio_pmem virtio_ring virtio_rng virtio_scsi virtiofs visor vitesse vivid vl53l0x_i2c vl6180 vmac vmd vmk80xx vmlfb vmw_balloon vmw_pvscsi vmw_vmci
+vmw_vsock_virtio_transport vmw_vsock_virtio_transport_common vmw_vsock_vmci_transport vmwgfx vmxnet3 vp27smpx vpd_sysfs vport_geneve vport_gre
+vport_vxlan vpx3220 vrf vsock vsock_diag vsock_loopback vsockmon vsxxxaa vt1211 vt6656_stage vt8231 vt8623fb vub300 vxcan vxlan w1_ds2405 w1_ds2406
+w1_ds2408 w1_ds2413 w1_ds2423 w1_ds2431 w1_ds2433 w1_ds2438 w1_ds2780 w1_ds2781 w1_ds2805 w1_ds28e04 w1_ds28e17 w1_gpio w1_smem w1_therm w6692
+w83627ehf w83627hf w83627hf_wdt w83773g w83781d w83791d w83792d w83793 w83795 w83877f_wdt w83977f_wdt w83l785ts w83l786ng wacom wacom_serial4
+wacom_w8001 wafer5823wdt walkera0701 wanxl warrior watchdog wbsd wd719x wdat_wdt wdt_pci whiteheat wil6210 winbond_840 winbond_cir wire wireguard
+wishbone_serial wl3501_cs wm8739 wm8775 wm97xx_ts wmi wmi_bmof wp512 wwan x38_edac x86_android_tablets x86_pkg_temp_thermal x_tables xc2028 xc4000
+xc5000 xcbc xen_acpi_processor xen_blkback xen_blkfront xen_evtchn xen_front_pgdir_shbuf xen_gntalloc xen_gntdev xen_netback xen_netfront xen_pciback
+xen_pcifront xen_privcmd xen_scsiback xen_scsifront xen_tpmfront xen_wdt xenfs xfrm4_tunnel xfrm6_tunnel xfrm_algo xfrm_interface xfrm_ipcomp
+xfrm_user xfs xhci_hcd xhci_pci xiaomi_wmi xirc2ps_cs xircom_cb xor xpad xr_serial xsens_mt xt_AUDIT xt_CHECKSUM xt_CLASSIFY xt_CONNSECMARK xt_CT
+xt_DSCP xt_HL xt_HMARK xt_IDLETIMER xt_LED xt_LOG xt_MASQUERADE xt_NETMAP xt_NFLOG xt_NFQUEUE xt_RATEEST xt_REDIRECT xt_SECMARK xt_TCPMSS
+xt_TCPOPTSTRIP xt_TEE xt_TPROXY xt_TRACE xt_addrtype xt_bpf xt_cgroup xt_cluster xt_comment xt_connbytes xt_connlabel xt_connlimit xt_connmark
+xt_conntrack xt_cpu xt_dccp xt_devgroup xt_dscp xt_ecn xt_esp xt_hashlimit xt_helper xt_hl xt_ipcomp xt_iprange xt_ipvs xt_l2tp xt_length xt_limit
+xt_mac xt_mark xt_multiport xt_nat xt_nfacct xt_osf xt_owner xt_physdev xt_pkttype xt_policy xt_quota xt_rateest xt_realm xt_recent xt_sctp xt_set
+xt_socket xt_state xt_statistic xt_string xt_tcpmss xt_tcpudp xt_time xt_u32 xtkbd xts xusbatm xxhash_generic yam yealink yellowfin yenta_socket yurex
+z3fold zaurus zd1201 zd1211rw zd1301 zd1301_demod zhenhua zl10036 zl10039 zl10353 zonefs zopt2201 zpa2326 zpa2326_i2c zpa2326_spi zram zsmalloc zstd
+zstd_compress
+`;
+
+/** 316 module names the 6.12 kernel adds, sorted, space-separated. */
+export const DEBIAN_6_12_ADDED_MODULES = `
+ad9467 advantech_ec_wdt alcor alcor_pci amd_atl amd_pmf amdtee amdxcp ath12k bcachefs bnxt_re brcmfmac_bca brcmfmac_cyw brcmfmac_wcc btintel_pcie
+budget budget_av budget_ci budget_core can327 chromeos_privacy_screen chromeos_tbmc cros_charge_control cros_ec_accel_legacy cros_ec_baro cros_ec_cec
+cros_ec_hwmon cros_ec_i2c cros_ec_ishtp cros_ec_keyb cros_ec_lid_angle cros_ec_light_prox cros_ec_lpcs cros_ec_sensors cros_ec_sensors_core
+cros_ec_spi cros_usbpd_charger cros_usbpd_logger crypto_null cs42l43 cs42l43_sdw dax_cxl deflate dell_pc dell_wmi_ddv designware_i2s dm_vdo dp83td510
+drm_exec drm_gpuvm drm_suballoc_helper dummy_stm dvb_ttpci dwc3 dwc3_haps dwc3_pci elants_i2c extcon_usbc_cros_ec fmpm g_mass_storage geniv gnss_mtk
+gnss_usb gpio_idio_16 gpio_ljca gpio_regmap gpio_wcove habanalabs hexium_gemini hexium_orion hi556 hid_universal_pidff hp_bioscfg hp_wmi_sensors hsr
+i2c_cros_ec_tunnel i2c_hid_acpi_prp0001 i2c_hid_of i2c_ljca iaa_crypto idpf iio_hwmon iio_trig_hrtimer iio_trig_sysfs industrialio_backend
+industrialio_configfs industrialio_sw_trigger intel_bxt_pmic_thermal intel_bxtwc_tmu intel_ifs intel_ipu6 intel_ipu6_isys intel_rapl_tpmi
+intel_skl_int3472_common intel_skl_int3472_discrete intel_skl_int3472_tps68470 intel_th_acpi intel_th_sth intel_tpmi_power_domains
+intel_uncore_frequency_tpmi intel_vpu intel_vsec_tpmi ionic ip_vs_twos ipu3_cio2 ipu3_imgu ipu_bridge isst_tpmi isst_tpmi_core ivsc_ace ivsc_csi
+leds_cros_ec lenovo_ymc libeth libie liquidio_core mana_ib mei_gsc mei_gsc_proxy mei_pxp mei_vsc mei_vsc_hw msi_ec mt7925_common mt7925e mt7925u
+mt792x_lib mt792x_usb mt7996e mtk_t7xx mxb nfnetlink_hook nitro_enclaves nls_ucs2_utils nsm ntfs3 nvme_auth nvme_fcloop nvme_keyring nvme_loop ov01a10
+ov08x40 ov13b10 ov2680 ov2740 ov5670 ov5693 ov7251 ov8856 ov8865 pinctrl_cs42l43 pinctrl_intel_platform pinctrl_meteorlake pinctrl_meteorpoint pmbus
+pmbus_core processor_thermal_power_floor processor_thermal_wt_hint processor_thermal_wt_req pwm_cros_ec qcom_phy_lib rc_beelink_mxiii rc_dreambox
+rc_mygica_utv3 rtc_cros_ec rtc_wilco_ec rtl8192d_common rtw88_8703b rtw88_8723cs rtw88_8723ds rtw88_8723du rtw88_8723x rtw88_8821cs rtw88_8821cu
+rtw88_8822bs rtw88_8822bu rtw88_8822cs rtw88_8822cu rtw88_sdio rtw88_usb rtw89_8851b rtw89_8851be rtw89_8852b rtw89_8852b_common rtw89_8852be
+rtw89_8852bt rtw89_8852bte rtw89_8852c rtw89_8852ce rtw89_8922a rtw89_8922ae saa7146 saa7146_vv sch_mqprio_lib simatic_ipc_batt
+simatic_ipc_batt_apollolake simatic_ipc_batt_elkhartlake simatic_ipc_batt_f7188x simatic_ipc_leds_gpio_apollolake simatic_ipc_leds_gpio_core
+simatic_ipc_leds_gpio_elkhartlake simatic_ipc_leds_gpio_f7188x snd_acp70 snd_acp_i2s snd_acp_legacy_common snd_acp_legacy_mach snd_acp_mach
+snd_acp_pci snd_acp_pcm snd_acp_pdm snd_acp_renoir snd_acp_sof_mach snd_amd_sdw_acpi snd_hda_cirrus_scodec snd_hda_scodec_component
+snd_hda_scodec_cs35l56 snd_hda_scodec_cs35l56_i2c snd_hda_scodec_cs35l56_spi snd_hda_scodec_tas2781_i2c snd_pci_ps snd_pcm_dmaengine snd_ps_pdm_dma
+snd_ps_sdw_dma snd_rpl_pci_acp6x snd_soc_acp_rt5682_mach snd_soc_acpi_amd_match snd_soc_avs snd_soc_avs_da7219 snd_soc_avs_dmic snd_soc_avs_hdaudio
+snd_soc_avs_max98373 snd_soc_avs_max98927 snd_soc_avs_nau8825 snd_soc_avs_rt286 snd_soc_avs_rt5514 snd_soc_avs_rt5663 snd_soc_avs_ssm4567
+snd_soc_cros_ec_codec snd_soc_cs35l41_i2c snd_soc_cs35l56 snd_soc_cs35l56_i2c snd_soc_cs35l56_sdw snd_soc_cs35l56_shared snd_soc_cs35l56_spi
+snd_soc_cs42l42 snd_soc_cs42l42_i2c snd_soc_cs42l42_sdw snd_soc_cs42l43 snd_soc_cs42l43_sdw snd_soc_cs_amp_lib snd_soc_es83xx_dsm_common
+snd_soc_hda_codec snd_soc_intel_sof_board_helpers snd_soc_intel_sof_cirrus_common snd_soc_intel_sof_nuvoton_common snd_soc_max98363 snd_soc_max98388
+snd_soc_nau8315 snd_soc_ps_mach snd_soc_rt1019 snd_soc_rt1318_sdw snd_soc_rt1320_sdw snd_soc_rt712_sdca snd_soc_rt712_sdca_dmic snd_soc_rt722_sdca
+snd_soc_sdw_utils snd_soc_sof_cs42l42 snd_soc_sof_da7219 snd_soc_sof_nau8825 snd_soc_sof_ssp_amp snd_soc_tas2781_comlib snd_soc_tas2781_fmwlib
+snd_soc_tas2781_i2c snd_sof_amd_acp snd_sof_amd_rembrandt snd_sof_intel_hda_generic snd_sof_intel_hda_mlink snd_sof_pci_intel_lnl
+snd_sof_pci_intel_ptl sp8870 spd5118 spi_cs42l43 spi_ljca spi_pxa2xx_core stm_console stm_core stm_ftrace stm_heartbeat stm_p_basic stm_p_sys_t
+system76_acpi tda8261 tdx_guest tee tipc_diag tsm typec_wcove ublk_drv usb_ljca uvc v4l2_cci vdpa vduse vhost_vdpa virtio_iommu virtio_snd virtio_vdpa
+wilco_charger wilco_ec wilco_ec_debugfs wilco_ec_events wilco_ec_telem xe xhci_pci_renesas xhci_plat_hcd xsk_diag
+`;

@@ -1,0 +1,48 @@
+// Programs that legitimately hold AF_PACKET sockets (raw layer-2 access: DHCP clients/servers, capture tools, VRRP,
+// LLDP, IDS sensors, CNI agents, PTP). Used by packet-socket-backdoor: a process is explained only when its executable
+// has one of these names *and* sits in one of the listed directories (BPFDoor borrows names, not paths).
+
+export interface PacketSocketProgram {
+  id: string;
+  /** Executable file names (processes.path basename). */
+  names: readonly string[];
+  /** Directories the package installs them into (paths inside a container count: cilium-agent runs from /usr/bin). */
+  directories: readonly string[];
+  source: string;
+}
+
+const SYSTEM = ["/sbin", "/usr/sbin", "/bin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/usr/lib/systemd", "/lib/systemd", "/usr/libexec"];
+
+export const PACKET_SOCKET_PROGRAMS: readonly PacketSocketProgram[] = [
+  { id: "packet-socket-programs:dhclient", names: ["dhclient"], directories: SYSTEM, source: "https://kb.isc.org/docs/isc-dhcp-44-manual-pages-dhclient (Linux Packet Filter interface)" },
+  { id: "packet-socket-programs:dhcpd", names: ["dhcpd"], directories: SYSTEM, source: "https://kb.isc.org/docs/isc-dhcp-44-manual-pages-dhcpd (LPF on Linux)" },
+  { id: "packet-socket-programs:kea", names: ["kea-dhcp4"], directories: SYSTEM, source: "https://kea.readthedocs.io/en/latest/arm/dhcp4-srv.html (dhcp-socket-type raw)" },
+  { id: "packet-socket-programs:dhcpcd", names: ["dhcpcd"], directories: SYSTEM, source: "https://man.archlinux.org/man/dhcpcd.8" },
+  { id: "packet-socket-programs:udhcpc", names: ["udhcpc", "busybox"], directories: SYSTEM, source: "https://busybox.net/downloads/BusyBox.html#udhcpc" },
+  { id: "packet-socket-programs:systemd-networkd", names: ["systemd-networkd"], directories: SYSTEM, source: "https://www.freedesktop.org/software/systemd/man/latest/systemd-networkd.service.html (built-in DHCP client/server)" },
+  { id: "packet-socket-programs:networkmanager", names: ["NetworkManager"], directories: SYSTEM, source: "https://networkmanager.dev/docs/api/latest/NetworkManager.conf.html (internal DHCP client)" },
+  { id: "packet-socket-programs:wpa_supplicant", names: ["wpa_supplicant", "hostapd"], directories: SYSTEM, source: "https://w1.fi/wpa_supplicant/ (EAPOL over l2_packet)" },
+  { id: "packet-socket-programs:capture", names: ["tcpdump", "dumpcap", "tshark", "wireshark", "tcpflow", "ngrep", "netsniff-ng"], directories: SYSTEM, source: "https://www.tcpdump.org/manpages/pcap.3pcap.html (libpcap uses PF_PACKET on Linux)" },
+  { id: "packet-socket-programs:keepalived", names: ["keepalived"], directories: SYSTEM, source: "https://keepalived.readthedocs.io/ (VRRP gratuitous ARP / NA)" },
+  { id: "packet-socket-programs:lldp", names: ["lldpd", "lldpad", "ladvd"], directories: SYSTEM, source: "https://lldpd.github.io/ and https://github.com/sspans/ladvd" },
+  { id: "packet-socket-programs:arpwatch", names: ["arpwatch", "arping", "arp-scan"], directories: SYSTEM, source: "https://ee.lbl.gov/ (arpwatch, libpcap)" },
+  { id: "packet-socket-programs:ids", names: ["suricata", "snort", "zeek", "bro", "packetbeat"], directories: [...SYSTEM, "/opt/zeek/bin", "/usr/local/zeek/bin", "/opt/suricata/bin", "/usr/share/packetbeat/bin"], source: "https://docs.suricata.io/en/latest/capture-hardware/af-packet.html and https://docs.zeek.org/en/master/frameworks/packet-analysis.html" },
+  { id: "packet-socket-programs:cilium", names: ["cilium-agent"], directories: SYSTEM, source: "https://docs.cilium.io/ (agent runs from /usr/bin in the cilium image)" },
+  { id: "packet-socket-programs:l2-announcers", names: ["speaker", "kube-vip"], directories: ["/", "/usr/bin", "/usr/local/bin"], source: "https://metallb.universe.tf/concepts/layer2/ and https://kube-vip.io/docs/modes/arp/ (ARP/NDP replies from a raw socket)" },
+  { id: "packet-socket-programs:ptp", names: ["ptp4l", "phc2sys"], directories: SYSTEM, source: "https://linuxptp.nwtime.org/documentation/ptp4l/ (raw Ethernet transport -2)" },
+  { id: "packet-socket-programs:avahi-autoipd", names: ["avahi-autoipd"], directories: SYSTEM, source: "https://avahi.org/ (IPv4LL ARP probing)" },
+  { id: "packet-socket-programs:pppoe", names: ["pppd", "pppoe", "pppoe-server"], directories: SYSTEM, source: "https://ppp.samba.org/ (rp-pppoe plugin)" },
+  { id: "packet-socket-programs:datadog-system-probe", names: ["system-probe"], directories: ["/opt/datadog-agent/embedded/bin"], source: "https://docs.datadoghq.com/network_monitoring/dns/ (system-probe packet capture)" },
+];
+
+function dirname(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i > 0 ? path.slice(0, i) : "/";
+}
+
+/** The baseline entry for an executable path, if its name and directory both match. */
+export function packetSocketProgram(path: string): PacketSocketProgram | undefined {
+  const file = path.slice(path.lastIndexOf("/") + 1);
+  const dir = dirname(path);
+  return PACKET_SOCKET_PROGRAMS.find((p) => p.names.includes(file) && p.directories.includes(dir));
+}

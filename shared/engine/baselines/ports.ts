@@ -1,0 +1,115 @@
+// Default listening ports of common infrastructure, mapped to the programs that own them. A port is explained
+// only when one of its default programs holds it: node_exporter on 9100 is expected, a shell on 9100 is not.
+// Programs are matched on processes.name (the kernel's 15-character comm) or the executable's basename.
+// `jvm` names a token that must appear in the command line when the owner is a generic runtime (java, beam.smp).
+import type { SourceRef } from "./types.js";
+
+export interface PortOwner {
+  id: string;
+  ports: readonly number[];
+  /** 6 = TCP, 17 = UDP (osquery listening_ports.protocol); both when absent. */
+  protocol?: 6 | 17;
+  programs: readonly string[];
+  /** Generic runtimes allowed when the command line contains this token (e.g. java + "kafka"). */
+  runtime?: { programs: readonly string[]; token: string };
+  /** Socket held by the kernel (no owning process: VXLAN, WireGuard, NFS). */
+  kernel?: boolean;
+  source: SourceRef;
+}
+
+const PROM_WIKI: SourceRef = { kind: "wiki", name: "Prometheus wiki: Default port allocations", url: "https://github.com/prometheus/prometheus/wiki/Default-port-allocations" };
+const K8S_PORTS: SourceRef = { kind: "doc", name: "Kubernetes documentation: Ports and Protocols", url: "https://kubernetes.io/docs/reference/networking/ports-and-protocols/" };
+const doc = (name: string, url?: string): SourceRef => (url ? { kind: "doc", name, url } : { kind: "doc", name });
+const JAVA = ["java"];
+
+export const PORT_OWNERS: readonly PortOwner[] = [
+  // Remote access and core system services.
+  { id: "port:sshd", ports: [22], protocol: 6, programs: ["sshd"], source: doc("OpenSSH sshd_config(5): Port 22 default") },
+  { id: "port:dhcp-client", ports: [68, 546], protocol: 17, programs: ["dhclient", "systemd-networkd", "systemd-network", "NetworkManager", "dhcpcd", "udhcpc", "wicked"], source: doc("RFC 2131 / RFC 8415 client ports; systemd-networkd, dhclient") },
+  { id: "port:ntp", ports: [123, 323], protocol: 17, programs: ["chronyd", "ntpd", "ntpsec", "systemd-timesyncd", "systemd-timesyn", "openntpd"], source: doc("chrony.conf(5): port 123, cmdport 323") },
+  { id: "port:mdns-llmnr", ports: [5353, 5355], programs: ["avahi-daemon", "systemd-resolved", "systemd-resolve"], source: doc("RFC 6762 (mDNS 5353), RFC 4795 (LLMNR 5355); systemd-resolved.service(8)") },
+  { id: "port:rpcbind-nfs", ports: [111], programs: ["rpcbind", "rpc.statd", "rpc.mountd"], source: doc("rpcbind(8): port 111") },
+  { id: "port:nfs-kernel", ports: [2049], kernel: true, programs: ["rpc.mountd"], source: doc("nfsd(7): kernel NFS server on 2049") },
+  { id: "port:dns", ports: [53], programs: ["named", "unbound", "dnsmasq", "coredns", "systemd-resolved", "systemd-resolve", "pdns_server", "pdns_recursor", "knotd", "node-cache", "nsd"], source: doc("RFC 1035 port 53; CoreDNS and node-local-dns on Kubernetes") },
+  { id: "port:bind-rndc", ports: [953], protocol: 6, programs: ["named"], source: doc("BIND 9 ARM: controls default port 953") },
+  { id: "port:mail", ports: [25, 465, 587], protocol: 6, programs: ["master", "exim4", "exim", "sendmail", "smtpd", "opensmtpd", "postfix"], source: doc("Postfix master(8); exim4 (Debian); RFC 8314") },
+  { id: "port:imap-pop", ports: [110, 143, 993, 995, 4190], protocol: 6, programs: ["dovecot", "imap-login", "pop3-login", "managesieve-log"], source: doc("Dovecot: imap 143/993, pop3 110/995, managesieve 4190") },
+  { id: "port:cups", ports: [631], programs: ["cupsd", "cups-browsed"], source: doc("cupsd.conf(5): Listen 631") },
+  { id: "port:samba", ports: [137, 138, 139, 445], programs: ["smbd", "nmbd", "samba"], source: doc("smb.conf(5): smb ports 445 139; nmbd 137/138") },
+  { id: "port:snmp", ports: [161], protocol: 17, programs: ["snmpd"], source: doc("snmpd(8): UDP 161") },
+  // Web servers, proxies, ingress controllers.
+  { id: "port:web", ports: [80, 443, 8080, 8443], protocol: 6, programs: ["nginx", "apache2", "httpd", "caddy", "haproxy", "envoy", "traefik", "lighttpd", "openresty", "varnishd", "h2o", "nginx-ingress-c", "nginx-ingress-controller", "kong", "squid", "pomerium", "oauth2-proxy"], source: doc("RFC 9110 default ports; ingress-nginx, Traefik, HAProxy, Envoy documentation") },
+  { id: "port:ingress-nginx", ports: [10254, 8443], protocol: 6, programs: ["nginx-ingress-c", "nginx-ingress-controller"], source: doc("ingress-nginx: --healthz-port/metrics 10254, admission webhook 8443", "https://kubernetes.github.io/ingress-nginx/user-guide/cli-arguments/") },
+  { id: "port:haproxy-stats", ports: [8404, 9101], protocol: 6, programs: ["haproxy", "haproxy_exporter"], source: doc("HAProxy docs: stats/Prometheus 8404") },
+  { id: "port:varnish", ports: [6081, 6082], protocol: 6, programs: ["varnishd", "cache-main"], source: doc("varnishd(1) Debian defaults: -a :6081 -T :6082") },
+  { id: "port:squid", ports: [3128], protocol: 6, programs: ["squid"], source: doc("squid.conf: http_port 3128") },
+  { id: "port:php-fpm", ports: [9000], protocol: 6, programs: ["php-fpm", "php-fpm8.2", "php-fpm8.1", "php-fpm8.3", "php-fpm7.4", "php-fpm: master", "php-fpm: pool"], source: doc("php-fpm www.conf: listen = 127.0.0.1:9000 (upstream default)") },
+  { id: "port:app-servers", ports: [8000, 8001, 5000, 3000, 4000, 8081, 9000], protocol: 6, programs: ["gunicorn", "uwsgi", "uvicorn", "puma", "unicorn", "passenger", "node", "deno", "bun", "daphne", "hypercorn"], source: doc("Gunicorn bind default 127.0.0.1:8000; Flask 5000; Express/Next.js/Grafana-style 3000; Puma 3000") },
+  { id: "port:service-mesh", ports: [15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090], protocol: 6, programs: ["envoy", "pilot-agent", "istio-proxy"], source: doc("Istio: Ports used by Istio", "https://istio.io/latest/docs/ops/deployment/application-requirements/") },
+  { id: "port:istiod", ports: [15010, 15012, 15014, 15017], protocol: 6, programs: ["pilot-discovery"], source: doc("Istio: Ports used by Istio (istiod)") },
+  { id: "port:linkerd", ports: [4140, 4143, 4190, 4191, 9990, 9995, 9996, 9997, 8086], protocol: 6, programs: ["linkerd2-proxy", "linkerd-destina", "controller"], source: doc("Linkerd: ports and protocols") },
+  // Databases and caches.
+  { id: "port:postgres", ports: [5432], protocol: 6, programs: ["postgres", "postmaster", "patroni"], source: doc("PostgreSQL: port (integer) default 5432") },
+  { id: "port:pgbouncer", ports: [6432], protocol: 6, programs: ["pgbouncer"], source: doc("pgbouncer.ini: listen_port 6432") },
+  { id: "port:mysql", ports: [3306, 33060, 33062, 4567, 4568, 4444], protocol: 6, programs: ["mysqld", "mariadbd", "mysqld_safe", "mariadb"], source: doc("MySQL Port Reference (3306, X Protocol 33060, admin 33062); Galera 4567/4568/4444 (IST/SST)") },
+  { id: "port:proxysql", ports: [6032, 6033, 6070], protocol: 6, programs: ["proxysql"], source: doc("ProxySQL: admin 6032, mysql 6033") },
+  { id: "port:redis", ports: [6379, 16379, 26379], protocol: 6, programs: ["redis-server", "redis-sentinel", "valkey-server", "keydb-server"], source: doc("redis.conf: port 6379, cluster bus +10000, sentinel 26379") },
+  { id: "port:memcached", ports: [11211], programs: ["memcached"], source: doc("memcached(1): -p 11211") },
+  { id: "port:mongodb", ports: [27017, 27018, 27019], protocol: 6, programs: ["mongod", "mongos"], source: doc("MongoDB: Default MongoDB Port") },
+  { id: "port:elasticsearch", ports: [9200, 9300, 9600], protocol: 6, programs: ["elasticsearch", "opensearch"], runtime: { programs: JAVA, token: "org.elasticsearch" }, source: doc("Elasticsearch: http.port 9200, transport.port 9300; OpenSearch performance analyzer 9600") },
+  { id: "port:opensearch", ports: [9200, 9300, 9600], protocol: 6, programs: [], runtime: { programs: JAVA, token: "opensearch" }, source: doc("OpenSearch: network settings (9200, 9300)") },
+  { id: "port:cassandra", ports: [7000, 7001, 7199, 9042, 9160], protocol: 6, programs: [], runtime: { programs: JAVA, token: "cassandra" }, source: doc("Apache Cassandra: ports 7000/7001/7199/9042") },
+  { id: "port:clickhouse", ports: [8123, 9000, 9004, 9005, 9009, 9440, 9363], protocol: 6, programs: ["clickhouse-server", "clickhouse-serv", "clickhouse"], source: doc("ClickHouse: Network ports") },
+  { id: "port:influxdb", ports: [8086, 8088], protocol: 6, programs: ["influxd"], source: doc("InfluxDB: http-bind-address :8086, bind-address :8088") },
+  { id: "port:etcd", ports: [2379, 2380, 2381], protocol: 6, programs: ["etcd"], source: K8S_PORTS },
+  { id: "port:couchdb", ports: [5984, 4369], protocol: 6, programs: ["beam.smp", "couchdb"], source: doc("CouchDB: 5984, epmd 4369") },
+  { id: "port:neo4j", ports: [7474, 7473, 7687], protocol: 6, programs: [], runtime: { programs: JAVA, token: "neo4j" }, source: doc("Neo4j: ports 7474/7473/7687") },
+  { id: "port:minio", ports: [9000, 9001], protocol: 6, programs: ["minio"], source: doc("MinIO server: --address :9000, --console-address") },
+  // Message brokers.
+  { id: "port:kafka", ports: [9092, 9093, 9094, 9999], protocol: 6, programs: ["kafka"], runtime: { programs: JAVA, token: "kafka" }, source: doc("Apache Kafka: listeners PLAINTEXT://:9092 (server.properties)") },
+  { id: "port:zookeeper", ports: [2181, 2888, 3888, 8080], protocol: 6, programs: [], runtime: { programs: JAVA, token: "zookeeper" }, source: doc("Apache ZooKeeper admin guide: clientPort 2181, 2888/3888, AdminServer 8080") },
+  { id: "port:rabbitmq", ports: [5672, 5671, 15672, 15692, 25672, 4369, 1883, 61613], protocol: 6, programs: ["beam.smp", "epmd", "rabbitmq-server"], source: doc("RabbitMQ: Networking and RabbitMQ, Port Access", "https://www.rabbitmq.com/docs/networking#ports") },
+  { id: "port:epmd", ports: [4369], protocol: 6, programs: ["epmd"], source: doc("Erlang epmd(1): port 4369") },
+  { id: "port:mqtt", ports: [1883, 8883], protocol: 6, programs: ["mosquitto", "emqx", "vernemq"], source: doc("mosquitto.conf(5): listener 1883 / 8883") },
+  { id: "port:nats", ports: [4222, 6222, 8222], protocol: 6, programs: ["nats-server"], source: doc("NATS server: client 4222, cluster 6222, monitoring 8222") },
+  { id: "port:activemq", ports: [61616, 8161, 5672, 61613, 1883], protocol: 6, programs: [], runtime: { programs: JAVA, token: "activemq" }, source: doc("Apache ActiveMQ: openwire 61616, web console 8161") },
+  { id: "port:nsq", ports: [4150, 4151, 4160, 4161, 4171], protocol: 6, programs: ["nsqd", "nsqlookupd", "nsqadmin"], source: doc("NSQ: nsqd 4150/4151, nsqlookupd 4160/4161") },
+  // Kubernetes node and control-plane components.
+  { id: "port:kubelet", ports: [10250, 10248, 10255], protocol: 6, programs: ["kubelet", "k3s", "k3s-server", "k3s-agent", "k0s", "rke2"], source: K8S_PORTS },
+  { id: "port:kube-proxy", ports: [10256, 10249], protocol: 6, programs: ["kube-proxy", "k3s", "k3s-server", "k3s-agent"], source: K8S_PORTS },
+  { id: "port:kube-apiserver", ports: [6443, 443], protocol: 6, programs: ["kube-apiserver", "k3s", "k3s-server", "k0s", "rke2"], source: K8S_PORTS },
+  { id: "port:kube-controller-manager", ports: [10257], protocol: 6, programs: ["kube-controller", "kube-controller-manager", "k3s", "k3s-server"], source: K8S_PORTS },
+  { id: "port:kube-scheduler", ports: [10259], protocol: 6, programs: ["kube-scheduler", "k3s", "k3s-server"], source: K8S_PORTS },
+  { id: "port:containerd", ports: [10010, 1338], protocol: 6, programs: ["containerd", "k3s", "k3s-server", "k3s-agent"], source: doc("containerd CRI plugin: stream_server_port 10010") },
+  { id: "port:calico", ports: [179, 9099, 9091, 5473], protocol: 6, programs: ["bird", "bird6", "calico-node", "calico-typha"], source: doc("Calico: network requirements (BGP 179, Typha 5473, felix health 9099)", "https://docs.tigera.io/calico/latest/getting-started/kubernetes/requirements") },
+  { id: "port:cilium", ports: [4240, 4244, 4245, 9962, 9963, 9964, 9879, 9890, 9891, 6942], protocol: 6, programs: ["cilium-agent", "cilium-envoy", "cilium-operator", "cilium-health-r", "hubble-relay"], source: doc("Cilium: System requirements, firewall rules", "https://docs.cilium.io/en/stable/operations/system_requirements/") },
+  { id: "port:vxlan-wireguard-kernel", ports: [4789, 8472, 51820, 51871, 6081], protocol: 17, kernel: true, programs: ["flanneld"], source: doc("Flannel backends (vxlan 8472 on Linux), IANA VXLAN 4789, Geneve 6081, WireGuard 51820 (Cilium 51871)") },
+  { id: "port:coredns", ports: [53, 9153, 8080, 8181], programs: ["coredns", "node-cache"], source: doc("CoreDNS Corefile defaults in kubeadm: prometheus :9153, health :8080, ready :8181") },
+  { id: "port:kube-addons", ports: [8080, 8081, 4443, 10250, 9443, 8443, 20256], protocol: 6, programs: ["kube-state-metr", "kube-state-metrics", "metrics-server", "node-problem-de", "node-problem-detector", "cadvisor", "manager", "cluster-autosca"], source: doc("kube-state-metrics (8080/8081), metrics-server (10250/4443), node-problem-detector (20256), controller-runtime webhooks (9443)") },
+  // Monitoring and observability agents (Prometheus default port allocations wiki unless noted).
+  { id: "port:prometheus", ports: [9090], protocol: 6, programs: ["prometheus"], source: PROM_WIKI },
+  { id: "port:pushgateway", ports: [9091], protocol: 6, programs: ["pushgateway", "prometheus-pushg"], source: PROM_WIKI },
+  { id: "port:alertmanager", ports: [9093, 9094], programs: ["alertmanager", "prometheus-alert"], source: PROM_WIKI },
+  { id: "port:node-exporter", ports: [9100], protocol: 6, programs: ["node_exporter", "prometheus-node", "prometheus-node-exporter", "node-exporter"], source: PROM_WIKI },
+  { id: "port:exporters", ports: [9101, 9102, 9103, 9104, 9105, 9106, 9107, 9108, 9109, 9113, 9114, 9115, 9116, 9117, 9118, 9119, 9121, 9122, 9150, 9187, 9216, 9256, 9308, 9419, 9558, 9253, 9141, 9145, 9127, 9182], protocol: 6, programs: ["haproxy_exporter", "statsd_exporter", "collectd_exporter", "mysqld_exporter", "prometheus-mysq", "mesos_exporter", "cloudwatch_expo", "consul_exporter", "graphite_export", "nginx-prometheu", "nginx_exporter", "elasticsearch_e", "blackbox_export", "prometheus-blac", "snmp_exporter", "prometheus-snmp", "apache_exporter", "prometheus-apac", "jenkins_exporte", "bind_exporter", "redis_exporter", "prometheus-redi", "memcached_expor", "postgres_export", "prometheus-post", "mongodb_exporte", "process-exporte", "kafka_exporter", "rabbitmq_export", "systemd_exporte", "php-fpm_exporte", "zookeeper-expor", "pgbouncer_expor", "windows_exporte"], source: PROM_WIKI },
+  { id: "port:grafana", ports: [3000], protocol: 6, programs: ["grafana", "grafana-server"], source: doc("Grafana: http_port 3000 (defaults.ini)") },
+  { id: "port:loki-promtail", ports: [3100, 9095, 9080, 7946], protocol: 6, programs: ["loki", "promtail", "grafana-agent", "alloy", "mimir", "tempo"], source: doc("Grafana Loki: http_listen_port 3100, grpc 9095, memberlist 7946; Promtail 9080") },
+  { id: "port:tempo-jaeger-otel", ports: [3200, 4317, 4318, 8888, 8889, 13133, 55679, 1777, 14250, 14268, 16686, 6831, 6832, 5778, 9411], programs: ["tempo", "otelcol", "otelcol-contrib", "otelcol-k8s", "jaeger-agent", "jaeger-collecto", "jaeger-query", "jaeger-all-in-o", "alloy", "grafana-agent", "datadog-agent"], source: doc("OpenTelemetry Collector: OTLP 4317/4318, metrics 8888, health 13133; Jaeger ports") },
+  { id: "port:datadog", ports: [8125, 8126, 5000, 5001, 5002, 5012, 6062, 6162], programs: ["agent", "trace-agent", "process-agent", "security-agent", "system-probe", "datadog-agent"], source: doc("Datadog Agent: Network traffic (DogStatsD 8125/udp, APM 8126, expvar 5000, IPC 5001)", "https://docs.datadoghq.com/agent/configuration/network/") },
+  { id: "port:statsd-telegraf", ports: [8125, 8092, 8094, 8186, 9273], programs: ["telegraf", "statsd", "statsd_exporter"], source: doc("Telegraf inputs: statsd 8125/udp, http_listener 8186, prometheus_client 9273") },
+  { id: "port:zabbix", ports: [10050, 10051], protocol: 6, programs: ["zabbix_agentd", "zabbix_agent2", "zabbix_server", "zabbix_proxy"], source: doc("Zabbix manual: agent ListenPort 10050, server 10051") },
+  { id: "port:nagios-munin", ports: [5666, 4949], protocol: 6, programs: ["nrpe", "munin-node"], source: doc("NRPE server_port 5666; munin-node.conf port 4949") },
+  { id: "port:netdata", ports: [19999], protocol: 6, programs: ["netdata"], source: doc("Netdata: default port 19999") },
+  { id: "port:collectd-fluent", ports: [25826, 24224, 24231, 2020, 8686, 5044, 5140, 514, 601, 6514], programs: ["collectd", "fluentd", "td-agent", "fluent-bit", "vector", "logstash", "rsyslogd", "syslog-ng"], source: doc("collectd network 25826; Fluentd forward 24224; Fluent Bit HTTP 2020; Vector API 8686; Beats 5044; syslog 514/601/6514") },
+  { id: "port:wazuh-osquery", ports: [1514, 1515, 55000], protocol: 6, programs: ["wazuh-remoted", "wazuh-authd", "ossec-remoted", "ossec-authd"], source: doc("Wazuh: architecture, required ports") },
+  { id: "port:hashicorp", ports: [8200, 8201, 8300, 8301, 8302, 8500, 8501, 8502, 8503, 8600, 4646, 4647, 4648], programs: ["vault", "consul", "nomad"], source: doc("HashiCorp Consul required ports; Vault api_addr 8200 / cluster 8201; Nomad 4646-4648") },
+  // CI and developer infrastructure.
+  { id: "port:jenkins", ports: [8080, 50000, 8443], protocol: 6, programs: ["jenkins"], runtime: { programs: JAVA, token: "jenkins" }, source: doc("Jenkins: HTTP_PORT 8080, inbound agents TCP 50000") },
+  { id: "port:gitlab-runner", ports: [9252, 8093], protocol: 6, programs: ["gitlab-runner"], source: doc("GitLab Runner: listen_address :9252 (metrics), session_server 8093", "https://docs.gitlab.com/runner/monitoring/") },
+  { id: "port:gitlab", ports: [80, 443, 22, 8080, 8082, 8150, 8151, 8153, 8154, 8155, 9168, 9187, 9229, 9236, 5000], protocol: 6, programs: ["puma", "gitlab-workhorse", "gitaly", "gitlab-exporter", "registry", "sidekiq", "nginx"], source: doc("GitLab Omnibus: package defaults, port list", "https://docs.gitlab.com/omnibus/package-information/defaults.html") },
+  { id: "port:teamcity-sonar", ports: [8111, 9000], protocol: 6, programs: [], runtime: { programs: JAVA, token: "teamcity" }, source: doc("TeamCity server default port 8111") },
+  { id: "port:sonarqube", ports: [9000, 9001], protocol: 6, programs: [], runtime: { programs: JAVA, token: "sonar" }, source: doc("SonarQube: sonar.web.port 9000") },
+  { id: "port:docker-registry", ports: [5000, 5001], protocol: 6, programs: ["registry", "docker-registry", "zot", "harbor-core"], source: doc("Distribution registry: http.addr :5000") },
+  { id: "port:buildkit-drone", ports: [1234, 3000, 8000, 80, 443], protocol: 6, programs: ["buildkitd", "drone-server", "drone-runner-do", "woodpecker-ser"], source: doc("BuildKit buildkitd --addr tcp 1234 (common); Drone server 80/443, runner 3000") },
+  { id: "port:argocd", ports: [8080, 8081, 8082, 8083, 8084, 6379], protocol: 6, programs: ["argocd-server", "argocd-repo-ser", "argocd-applica", "argocd-dex", "redis-server"], source: doc("Argo CD: components and ports") },
+];

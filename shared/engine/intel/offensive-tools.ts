@@ -1,0 +1,24 @@
+// Post-exploitation tools intruders bring onto Linux hosts (privilege-escalation enumerators, process snoopers,
+// tunnels). Matched against the file name or URL of a download.
+
+export interface OffensiveTool {
+  name: string;
+  pattern: RegExp;
+  source: string;
+}
+
+export const OFFENSIVE_TOOLS: readonly OffensiveTool[] = [
+  { name: "linPEAS", pattern: /\blinpeas(?:\.sh|_\w+)?\b/i, source: "https://github.com/peass-ng/PEASS-ng/tree/master/linPEAS" },
+  { name: "LinEnum", pattern: /\blinenum(?:\.sh)?\b/i, source: "https://github.com/rebootuser/LinEnum" },
+  { name: "linux-exploit-suggester", pattern: /\blinux-exploit-suggester|\bles\.sh\b/i, source: "https://github.com/The-Z-Labs/linux-exploit-suggester" },
+  { name: "pspy", pattern: /\bpspy(?:32|64)?s?\b/i, source: "https://github.com/DominicBreuker/pspy" },
+  { name: "chisel", pattern: /\bchisel(?:_[\d.]+_linux_\w+)?(?:\.gz)?\b/i, source: "https://github.com/jpillora/chisel (ATT&CK S0020 lists tunnelling tools; used by many intrusion sets)" },
+  { name: "ligolo-ng", pattern: /\bligolo(?:-ng)?\b|\bligolo_agent\b/i, source: "https://github.com/nicocha30/ligolo-ng" },
+  { name: "frp", pattern: /\bfrpc(?:\.ini|\.toml)?\b/i, source: "https://github.com/fatedier/frp (Fast Reverse Proxy, ATT&CK S1144)" },
+  { name: "gsocket", pattern: /\bgs-netcat\b|\bgsocket\b|gsocket\.io/i, source: "https://github.com/hackerschoice/gsocket (used by TeamTNT-like miners for backdoor access)" },
+  { name: "traitor", pattern: /\btraitor-(?:amd64|386|arm64)\b/i, source: "https://github.com/liamg/traitor" },
+];
+
+export function offensiveTool(text: string): OffensiveTool | undefined {
+  return OFFENSIVE_TOOLS.find((t) => t.pattern.test(text));
+}

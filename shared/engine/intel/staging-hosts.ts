@@ -1,0 +1,30 @@
+// Anonymous file-sharing, paste and tunnel hosts that intruders stage tools on (no account, no review).
+
+export interface StagingHost {
+  host: string;
+  source: string;
+}
+
+const LOTS = "https://lots-project.com/ (Living Off Trusted Sites)";
+
+export const STAGING_HOSTS: readonly StagingHost[] = [
+  { host: "pastebin.com", source: "https://unit42.paloaltonetworks.com/watchdog-cryptojacking/ (payloads on pastebin)" },
+  { host: "transfer.sh", source: LOTS },
+  { host: "temp.sh", source: LOTS },
+  { host: "file.io", source: LOTS },
+  { host: "0x0.st", source: LOTS },
+  { host: "termbin.com", source: LOTS },
+  { host: "paste.ee", source: LOTS },
+  { host: "bashupload.com", source: LOTS },
+  { host: "oshi.at", source: LOTS },
+  { host: "gofile.io", source: LOTS },
+  { host: "ngrok.io", source: "https://www.huntress.com/blog/abusing-ngrok (ngrok tunnels as download servers)" },
+  { host: "ngrok-free.app", source: "https://www.huntress.com/blog/abusing-ngrok" },
+  { host: "trycloudflare.com", source: "https://www.proofpoint.com/us/blog/threat-insight/threat-actors-abuse-cloudflare-tunnels-deliver-rats" },
+  { host: "iplogger.org", source: LOTS },
+];
+
+export function stagingHost(host: string): StagingHost | undefined {
+  const h = host.toLowerCase();
+  return STAGING_HOSTS.find((s) => h === s.host || h.endsWith(`.${s.host}`));
+}
