@@ -1,56 +1,125 @@
 import { test } from "tap";
 import { DETECTIONS } from "../../shared/engine/index.js";
-import type { QueryEntities } from "../../shared/engine/index.js";
-import { FIXTURES } from "./detection-fixtures.js";
-import { host, proc } from "./helpers.js";
+import type { Detection, DetectionHit, HostData, QueryEntities, Row } from "../../shared/engine/index.js";
+import { FIXTURES, type DetectionFixture } from "./detection-fixtures.js";
+import { FIXTURES_A } from "./fixtures/new-a.js";
+import { FIXTURES_B } from "./fixtures/new-b.js";
+import { host, proc, readRepoFile } from "./helpers.js";
+
+const ALL_FIXTURES: Record<string, DetectionFixture> = { ...FIXTURES, ...FIXTURES_A, ...FIXTURES_B };
+const SCHEMA = JSON.parse(readRepoFile("reference/osquery-linux-schema.json")) as { tables: Record<string, { columns: string[] }> };
 
 function entities(partial: Partial<QueryEntities> = {}): QueryEntities {
   return { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {}, ...partial };
 }
 
+/** The host with every row wrapped so that reading a column the detection did not declare throws. */
+function guarded(d: Detection, h: HostData): HostData {
+  const tables: Record<string, Row[]> = {};
+  for (const [table, rows] of Object.entries(h.tables)) {
+    const declared = new Set(d.reads[table] ?? []);
+    tables[table] = rows.map(
+      (row) =>
+        new Proxy(row, {
+          get(target, prop, receiver) {
+            if (typeof prop === "string" && prop !== "toJSON" && !declared.has(prop)) throw new Error(`${d.id} read ${table}.${prop}, which it does not declare`);
+            return Reflect.get(target, prop, receiver) as unknown;
+          },
+        }),
+    );
+  }
+  return { ...h, tables };
+}
+
+const findings = (hits: DetectionHit[]): DetectionHit[] => hits.filter((h) => h.kept_by === undefined);
+
 test("every registered detection has a positive and a benign fixture", async (t) => {
-  for (const d of DETECTIONS) t.ok(FIXTURES[d.id], `fixture for ${d.id}`);
-  t.same(Object.keys(FIXTURES).sort(), DETECTIONS.map((d) => d.id).sort(), "no stale fixtures");
+  for (const d of DETECTIONS) t.ok(ALL_FIXTURES[d.id], `fixture for ${d.id}`);
+  const registered = new Set(DETECTIONS.map((d) => d.id as string));
+  for (const id of Object.keys(FIXTURES)) t.ok(registered.has(id), `fixture ${id} names a registered detection`);
+  // new-a / new-b may land before their detections are registered: listed, not failed.
+  const pending = [...Object.keys(FIXTURES_A), ...Object.keys(FIXTURES_B)].filter((id) => !registered.has(id));
+  if (pending.length > 0) t.comment(`fixtures waiting for their detection to be registered: ${pending.sort().join(", ")}`);
+});
+
+test("every detection reads real osquery tables and columns", async (t) => {
+  for (const d of DETECTIONS) {
+    for (const [table, columns] of Object.entries(d.reads)) {
+      const spec = SCHEMA.tables[table];
+      t.ok(spec, `${d.id}: ${table} is an osquery table`);
+      const known = new Set((spec?.columns ?? []).map((c) => c.split(":")[0]));
+      for (const column of columns) t.ok(known.has(column), `${d.id}: ${table}.${column} exists`);
+    }
+  }
 });
 
 for (const d of DETECTIONS) {
   test(`${d.id}: fires on the positive host, stays quiet on the look-alike`, async (t) => {
-    const fixture = FIXTURES[d.id];
+    const fixture = ALL_FIXTURES[d.id];
     if (!fixture) return t.fail(`no fixture for ${d.id}`);
     const ctx = { entities: entities(fixture.entities) };
-    const hits = d.evaluate(fixture.positive, ctx);
-    t.ok(hits.length > 0, "positive fires");
+    const hits = d.evaluate(guarded(d, fixture.positive), ctx);
+    t.ok(findings(hits).length > 0, "positive fires");
     for (const hit of hits) {
       t.ok(hit.summary.length > 10, "has a summary");
       t.ok(hit.evidence.length > 0, "has evidence rows");
       for (const e of hit.evidence) t.ok(d.tables.includes(e.table), `evidence table ${e.table} is one the detection declares`);
     }
-    t.same(d.evaluate(fixture.benign, ctx), [], "benign look-alike is quiet");
+    const benign = d.evaluate(guarded(d, fixture.benign), ctx);
+    t.same(findings(benign).map((h) => h.summary), [], "benign look-alike raises no finding");
+    for (const hit of benign) t.ok(hit.evidence.length > 0 && hit.summary.length > 10, `note kept by ${hit.kept_by ?? "?"} has a summary and evidence`);
+    const kept = new Set(benign.map((h) => h.kept_by));
+    for (const id of fixture.kept ?? []) t.ok(kept.has(id), `benign twin is kept by ${id}`);
     t.same(d.evaluate(host({}), ctx), [], "a host with no rows is quiet");
   });
 }
 
-test("severity overrides inside detections", async (t) => {
-  const byId = new Map(DETECTIONS.map((d) => [d.id as string, d]));
-  const deleted = byId.get("deleted-binary-running");
-  const upgraded = deleted?.evaluate(host({ processes: [proc(7, "nginx", "/usr/sbin/nginx (deleted)", "nginx", { on_disk: 0 })] }));
-  t.equal(upgraded?.[0]?.severity, "low", "a packaged binary replaced by an upgrade is low");
-  const key = byId.get("ssh-authorized-key");
-  const service = key?.evaluate(
-    host({ authorized_keys: [{ uid: "33", key: "ssh-ed25519 AAAAC3x www@x" }], users: [{ uid: "33", username: "www-data", shell: "/usr/sbin/nologin" }] }),
-  );
-  t.equal(service?.length, 1, "a key on a service account fires");
-  t.equal(service?.[0]?.severity, undefined, "at the default (medium), not the root severity");
-  const root = key?.evaluate(host({ authorized_keys: [{ uid: "0", key: "ssh-ed25519 AAAAC3x m@x" }] }));
-  t.equal(root?.[0]?.severity, "high", "a root key is higher");
-  const listener = byId.get("unexpected-listener");
-  const plain = listener?.evaluate(host({ listening_ports: [{ pid: "1", port: "8081", protocol: "6", address: "0.0.0.0" }] }, { role: "web" }));
-  t.equal(plain?.[0]?.severity, undefined, "an unknown port keeps the default severity");
-  t.same(listener?.evaluate(host({ listening_ports: [{ pid: "1", port: "443", protocol: "6", address: "0.0.0.0" }] }, { role: "web" })), [], "role=web expects 443");
+const byId = new Map(DETECTIONS.map((d) => [d.id as string, d as Detection]));
+const run = (id: string, h: HostData): DetectionHit[] => byId.get(id)?.evaluate(h) ?? [];
+
+test("severity overrides and known-bad marks inside detections", async (t) => {
+  const upgraded = run("deleted-binary-running", host({ processes: [proc(7, "nginx", "/usr/sbin/nginx (deleted)", "nginx", { on_disk: 0 })] }));
+  t.equal(upgraded[0]?.severity, "info", "a packaged binary replaced by an upgrade is info");
+  const service = run("ssh-authorized-key", host({ authorized_keys: [{ uid: "33", key: "AAAAC3x", comment: "www@x", key_file: "/var/www/.ssh/authorized_keys" }], users: [{ uid: "33", username: "www-data", shell: "/usr/sbin/nologin" }] }));
+  t.equal(findings(service).length, 1, "a key on a service account fires");
+  t.equal(service[0]?.severity, undefined, "at the default (medium), not the root severity");
+  const root = run("ssh-authorized-key", host({ authorized_keys: [{ uid: "0", key: "AAAAC3x", comment: "m@x", key_file: "/root/.ssh/authorized_keys" }] }));
+  t.equal(root[0]?.severity, "high", "a root key is higher");
+  const rootkit = run("unexpected-kernel-module", host({ kernel_modules: [{ name: "diamorphine", status: "Live" }] }));
+  t.equal(rootkit[0]?.known_bad, true, "a rootkit module name is known-bad intel");
+  const shell = run("unexpected-suid", host({ suid_bin: [{ path: "/var/tmp/.sh", username: "root", groupname: "root", permissions: "S" }] }));
+  t.equal(shell[0]?.known_bad, true, "a SUID shell copy is known-bad");
+  t.equal(shell[0]?.severity, "high");
+});
+
+test("listeners: a default port only when its default program holds it", async (t) => {
+  const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
+  const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));
+  t.equal(findings(shellOn9100).length, 1, "bash on node_exporter's port fires");
+  t.equal(shellOn9100[0]?.severity, "high", "a shell listening is high");
+  const exporter = run("unexpected-listener", host({ listening_ports: [rows(6, 9100)], processes: [proc(6, "prometheus-node", "/usr/bin/prometheus-node-exporter", "/usr/bin/prometheus-node-exporter")] }));
+  t.equal(exporter[0]?.kept_by, "port:node-exporter", "Debian's prometheus-node-exporter (comm truncated to 15) is expected");
+  const kafka = run("unexpected-listener", host({ listening_ports: [rows(8, 9092)], processes: [proc(8, "java", "/usr/bin/java", "java -cp /opt/kafka/libs/* kafka.Kafka /opt/kafka/config/server.properties")] }));
+  t.equal(kafka[0]?.kept_by, "port:kafka", "java running Kafka on 9092 is expected");
+  const plain = run("unexpected-listener", host({ listening_ports: [rows(1, 8081)], processes: [proc(1, "java", "/usr/bin/java", "java -jar x.jar")] }));
+  t.equal(findings(plain).length, 1, "an unknown port is reported");
+  t.equal(plain[0]?.severity, "info", "a packaged program on an unknown port is an inventory question: info");
+  const local = run("unexpected-listener", host({ listening_ports: [rows(1, 8081)], processes: [proc(1, "app", "/srv/app/bin/app", "/srv/app/bin/app")] }));
+  t.equal(local[0]?.severity, undefined, "an unpackaged program on an unknown port: the default severity");
+});
+
+test("ssh keys planted for interactive users are caught", async (t) => {
+  const users = [{ uid: "0", username: "root", shell: "/bin/bash" }, { uid: "1000", username: "alice", shell: "/bin/bash" }];
+  const shared = run("ssh-authorized-key", host({ authorized_keys: [{ uid: "0", key: "AAAAC3same", comment: "x", key_file: "/root/.ssh/authorized_keys" }, { uid: "1000", key: "AAAAC3same", comment: "x", key_file: "/home/alice/.ssh/authorized_keys" }], users }));
+  t.equal(findings(shared).length, 2, "a key authorized for root and alice fires for both");
+  const inventory = run("ssh-authorized-key", host({ authorized_keys: [{ uid: "1000", key: "AAAAC3new", comment: "bob@desk", key_file: "/home/alice/.ssh/authorized_keys" }], users }, { allowed_ssh_keys: "alice@laptop" }));
+  t.equal(findings(inventory).length, 1, "a key outside the fleet's inventory fires on an interactive user");
+  const own = run("ssh-authorized-key", host({ authorized_keys: [{ uid: "1000", key: "AAAAC3own", comment: "alice@laptop", key_file: "/home/alice/.ssh/authorized_keys" }], users }));
+  t.same(own, [], "a person's own key with no signal is not judged");
 });
 
 test("vulnerable-package narrows to the advisories named in the question", async (t) => {
-  const d = DETECTIONS.find((x) => x.id === "vulnerable-package");
+  const d = byId.get("vulnerable-package");
   const h = host({ deb_packages: [{ name: "xz-utils", version: "5.6.1-1" }, { name: "openssh-server", version: "1:9.6p1-3" }] });
   t.equal(d?.evaluate(h).length, 2, "both advisories without a question");
   const only = d?.evaluate(h, { entities: entities({ advisories: ["CVE-2024-6387"] }) });

@@ -11,7 +11,7 @@ export const POOL_PORTS: readonly number[] = [3333, 4444, 5555, 7777, 14433, 144
 export const cryptominer = defineDetection({
   id: "cryptominer",
   title: "Cryptocurrency miner",
-  tables: ["processes", "process_open_sockets"],
+  reads: { processes: ["pid", "name", "path", "cmdline"], process_open_sockets: ["pid", "remote_address", "remote_port"] },
   severity: "high",
   attack: ["T1496"],
   maturity: "test",

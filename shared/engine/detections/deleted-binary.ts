@@ -7,13 +7,13 @@ const PACKAGED_PREFIXES = ["/usr/", "/opt/", "/lib/", "/lib64/", "/snap/"];
 export const deletedBinaryRunning = defineDetection({
   id: "deleted-binary-running",
   title: "Running process whose binary was deleted from disk",
-  tables: ["processes"],
+  reads: { processes: ["pid", "name", "path", "on_disk"] },
   severity: "high",
   attack: ["T1070.004", "T1620"],
   maturity: "test",
   category: "defense-evasion",
   keywords: ["deleted binary", "deleted", "fileless", "memory only", "on disk"],
-  false_positives: "Daemons still running after their package was upgraded in place (the old binary is unlinked until restart).",
+  false_positives: "Daemons still running after their package was upgraded in place (the old binary is unlinked until restart): reported at info.",
   advice: {
     triage: ["On {hosts}, copy /proc/<pid>/exe before the process exits: it is the only copy of the binary."],
     containment: ["Suspend (SIGSTOP) rather than kill the process so memory can be captured."],
@@ -33,7 +33,7 @@ export const deletedBinaryRunning = defineDetection({
           ? `${processLabel(row, pid)} (pid ${pid}) runs ${path}, which is no longer on disk (possibly upgraded without a restart).`
           : `${processLabel(row, pid)} (pid ${pid}) runs ${path}, which has been deleted from disk.`,
         evidence: [{ table: "processes", row }],
-        severity: packaged ? "low" : undefined,
+        severity: packaged ? "info" : undefined,
         entity: `pid:${pid}`,
       });
     }

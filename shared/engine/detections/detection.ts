@@ -12,6 +12,7 @@ export type Category =
   | "impact"
   | "lateral-movement"
   | "exfiltration"
+  | "credential-access"
   | "initial-access"
   | "vulnerability"
   | "indicator";
@@ -29,6 +30,16 @@ export interface DetectionHit {
   attack?: string[];
   /** The entity the hit is about (`pid:123`, `ip:1.2.3.4`, `user:root`, `path:/tmp/x`, `sshkey:<fp>`). */
   entity?: string;
+  /**
+   * The hit matches curated known-bad intelligence (a known malware hash, a known rootkit module name): the one
+   * thing besides independent detections agreeing that lets a finding reach critical.
+   */
+  known_bad?: boolean;
+  /**
+   * Set when a benign baseline explains what would otherwise be flagged: the hit is not a finding; the report lists
+   * it under `baseline_notes` so an analyst sees which baseline kept it quiet. The value is the baseline's id.
+   */
+  kept_by?: string;
 }
 
 /** What the question contributes (entities named in it: IOCs, advisories). */
@@ -39,8 +50,11 @@ export interface DetectionContext {
 export interface DetectionSpec<Id extends string = string> {
   id: Id;
   title: string;
-  /** osquery tables the logic reads. */
-  tables: readonly string[];
+  /**
+   * The osquery tables and columns the logic reads (table -> columns). Every one must exist in osquery's Linux
+   * schema (reference/osquery-linux-schema.json); a test checks both that and that the logic reads nothing else.
+   */
+  reads: Readonly<Record<string, readonly string[]>>;
   severity: Severity;
   attack: readonly string[];
   maturity: Maturity;
@@ -58,6 +72,8 @@ export interface DetectionSpec<Id extends string = string> {
 }
 
 export interface Detection<Id extends string = string> extends DetectionSpec<Id> {
+  /** The tables of `reads`, sorted (what a plan asks the agents for). */
+  tables: readonly string[];
   /** Measured on the scenario corpus (scenarios/); 0.5 prior when the detection is not calibrated yet. */
   precision: number;
   recall: number;
@@ -70,6 +86,7 @@ export function defineDetection<const Id extends string>(spec: DetectionSpec<Id>
   const measured = CALIBRATION[spec.id];
   return {
     ...spec,
+    tables: Object.keys(spec.reads).sort(),
     precision: measured?.precision ?? UNCALIBRATED_PRECISION,
     recall: measured?.recall ?? 0,
     calibrated: measured !== undefined,
@@ -95,6 +112,8 @@ export function categoryLabel(category: Category): string {
       return "lateral movement";
     case "exfiltration":
       return "unexpected egress";
+    case "credential-access":
+      return "credential access";
     case "initial-access":
       return "initial access";
     case "vulnerability":

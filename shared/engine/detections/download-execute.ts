@@ -1,19 +1,17 @@
 // Download-and-execute in running command lines or shell history (curl | sh, wget -O x && chmod +x x).
+import { vendorInstaller } from "../baselines/index.js";
 import { processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { DOWNLOAD_THEN_RUN, PIPE_TO_SHELL } from "./patterns.js";
 
-/** Well-known vendor installers piped to a shell by design. */
-const KNOWN_INSTALLERS = /https:\/\/(?:get\.docker\.com|sh\.rustup\.rs|raw\.githubusercontent\.com\/nvm-sh\/|deb\.nodesource\.com|install\.python-poetry\.org|get\.helm\.sh|tailscale\.com\/install\.sh|bun\.sh\/install|astral\.sh\/uv\/install\.sh)/i;
-
 function matches(command: string): boolean {
-  return (PIPE_TO_SHELL.test(command) || DOWNLOAD_THEN_RUN.test(command)) && !KNOWN_INSTALLERS.test(command);
+  return PIPE_TO_SHELL.test(command) || DOWNLOAD_THEN_RUN.test(command);
 }
 
 export const downloadExecute = defineDetection({
   id: "download-execute",
   title: "Download and execute",
-  tables: ["processes", "shell_history"],
+  reads: { processes: ["pid", "name", "path", "cmdline", "uid"], shell_history: ["uid", "command", "history_file"] },
   severity: "high",
   attack: ["T1105", "T1059.004"],
   maturity: "test",
@@ -32,6 +30,11 @@ export const downloadExecute = defineDetection({
       const cmdline = str(row, "cmdline");
       if (!matches(cmdline)) continue;
       const pid = str(row, "pid");
+      const vendor = vendorInstaller(cmdline);
+      if (vendor) {
+        hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) runs a vendor's documented installer (${vendor.source}): ${cmdline.slice(0, 120)}`, evidence: [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: vendor.baseline });
+        continue;
+      }
       hits.push({
         summary: `${processLabel(row, pid)} (pid ${pid}) is running a download-and-execute command: ${cmdline.slice(0, 120)}`,
         evidence: [{ table: "processes", row }],
@@ -41,6 +44,11 @@ export const downloadExecute = defineDetection({
     for (const row of rowsOf(host, "shell_history")) {
       const command = str(row, "command");
       if (!matches(command)) continue;
+      const vendor = vendorInstaller(command);
+      if (vendor) {
+        hits.push({ summary: `Shell history (uid ${str(row, "uid") || "?"}) runs a vendor's documented installer (${vendor.source}): ${command.slice(0, 120)}`, evidence: [{ table: "shell_history", row }], entity: `history:${str(row, "uid")}`, kept_by: vendor.baseline });
+        continue;
+      }
       hits.push({
         summary: `Shell history (uid ${str(row, "uid") || "?"}) shows a download-and-execute: ${command.slice(0, 120)}`,
         evidence: [{ table: "shell_history", row }],

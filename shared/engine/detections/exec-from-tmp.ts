@@ -1,4 +1,5 @@
 // Processes executing from world-writable temp directories.
+import { tempExecution } from "../baselines/index.js";
 import { basename, num, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { firstToken, inTmpDir } from "./patterns.js";
@@ -6,13 +7,13 @@ import { firstToken, inTmpDir } from "./patterns.js";
 export const execFromTmp = defineDetection({
   id: "exec-from-tmp",
   title: "Execution from /tmp, /var/tmp or /dev/shm",
-  tables: ["processes"],
+  reads: { processes: ["pid", "name", "path", "cmdline", "on_disk"] },
   severity: "medium",
   attack: ["T1059.004", "T1036.005"],
   maturity: "test",
   category: "execution",
   keywords: ["tmp", "temp directory", "dev shm", "/tmp", "/dev/shm", "/var/tmp", "dropped binary", "dropper"],
-  false_positives: "Build tools and installers that run from temp directories (go run, AppImage mounts, self-extracting installers).",
+  false_positives: "Self-extracting installers and build tools outside the temp-execution baseline (go run, AppImage and PyInstaller layouts are kept quiet).",
   advice: {
     triage: ["List the files under the temp directory used on {hosts} and hash the running binary."],
     containment: ["Mount /tmp and /dev/shm noexec on {hosts} once the process is captured."],
@@ -26,6 +27,11 @@ export const execFromTmp = defineDetection({
       const exe = path !== "" ? path : firstToken(str(row, "cmdline"));
       if (!inTmpDir(exe)) continue;
       const pid = str(row, "pid");
+      const documented = tempExecution(exe.replace(/ \(deleted\)$/, ""));
+      if (documented) {
+        hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes from ${exe}, the temp layout of ${documented.baseline.replace("tmp-exec:", "")} (${documented.source}).`, evidence: [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: documented.baseline });
+        continue;
+      }
       const hidden = basename(exe).startsWith(".") || /\/\.[^/]+\//.test(exe);
       const deleted = num(row, "on_disk") === 0;
       hits.push({

@@ -7,7 +7,7 @@ const TAMPER_RE = /\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\
 export const historyTampering = defineDetection({
   id: "history-tampering",
   title: "Shell history tampering",
-  tables: ["shell_history", "users"],
+  reads: { shell_history: ["uid", "command", "history_file"], users: ["uid", "username"] },
   severity: "medium",
   attack: ["T1070.003"],
   maturity: "test",

@@ -10,7 +10,7 @@ const SENSITIVE = /(?:^|\.)(?:github\.com|githubusercontent\.com|gitlab\.com|pyp
 export const hostsRedirection = defineDetection({
   id: "hosts-redirection",
   title: "/etc/hosts redirects a public name",
-  tables: ["etc_hosts"],
+  reads: { etc_hosts: ["address", "hostnames"] },
   severity: "medium",
   attack: ["T1565.001", "T1562.001"],
   maturity: "experimental",

@@ -33,7 +33,7 @@ function scan(host: HostData, columns: Readonly<Record<string, readonly string[]
 export const iocMatch = defineDetection({
   id: "ioc-match",
   title: "Indicator from the question found",
-  tables: ["processes", "process_open_sockets", "hash", "last", "logged_in_users", "etc_hosts", "suid_bin"],
+  reads: { processes: ["path"], process_open_sockets: ["remote_address"], hash: ["path", "sha256"], last: ["host"], logged_in_users: ["host"], etc_hosts: ["address"], suid_bin: ["path"] },
   severity: "high",
   attack: [],
   maturity: "stable",

@@ -13,7 +13,7 @@ export const KNOWN_BAD_SHA256: Readonly<Record<string, string>> = {
 export const knownBadHash = defineDetection({
   id: "known-bad-hash",
   title: "File matching a known-bad hash",
-  tables: ["hash"],
+  reads: { hash: ["path", "sha256"] },
   severity: "critical",
   attack: ["T1204.002", "T1588.001"],
   maturity: "stable",

@@ -1,4 +1,5 @@
 // Outbound admin-protocol connections (SSH, RDP, WinRM, SMB) to internal hosts from hosts that are not admin hosts.
+import { knownAutomation } from "../baselines/index.js";
 import { num, processIndex, processLabel, rowsOf, str } from "../rows.js";
 import { isPrivate } from "../net.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
@@ -12,7 +13,7 @@ const SERVER_DAEMONS: ReadonlySet<string> = new Set(["sshd", "smbd", "xrdp", "ss
 export const lateralAdminConnection = defineDetection({
   id: "lateral-admin-connection",
   title: "Lateral admin connection to an internal host",
-  tables: ["process_open_sockets", "processes"],
+  reads: { process_open_sockets: ["pid", "remote_address", "remote_port"], processes: ["pid", "name", "path", "cmdline"] },
   severity: "low",
   attack: ["T1021.004", "T1021"],
   maturity: "experimental",
@@ -37,9 +38,15 @@ export const lateralAdminConnection = defineDetection({
       const pid = str(row, "pid");
       const proc = procs.get(pid);
       if (SERVER_DAEMONS.has(str(proc, "name"))) continue;
+      const evidence = proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }];
+      const automation = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
+      if (automation) {
+        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for configuration management (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
+        continue;
+      }
       hits.push({
         summary: `${processLabel(proc, pid)} (pid ${pid}) opened a ${protocol} connection to internal host ${remote}:${port}.`,
-        evidence: proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }],
+        evidence,
         entity: `ip:${remote}`,
       });
     }

@@ -1,30 +1,25 @@
-// Library injection: LD_PRELOAD in a process environment, or a system-wide /etc/ld.so.preload.
-import { basename, processIndex, processLabel, rowsOf, str } from "../rows.js";
+// Library injection through the LD_PRELOAD environment variable of running processes. (/etc/ld.so.preload, the
+// system-wide file, is the ld-so-preload detection's.)
+import { knownPreload } from "../baselines/index.js";
+import { processIndex, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-
-/** Allocators and tools that legitimately use LD_PRELOAD. */
-const BENIGN_LIBRARIES = [/^libjemalloc/, /^libtcmalloc/, /^libeatmydata/, /^libstdbuf/, /^libfaketime/, /^libgtk3-nocsd/, /^libmimalloc/];
-
-function benign(value: string): boolean {
-  const libs = value.split(/[\s:]+/).filter((s) => s !== "");
-  return libs.length > 0 && libs.every((lib) => BENIGN_LIBRARIES.some((re) => re.test(basename(lib))));
-}
+import { inTmpDir } from "./patterns.js";
 
 export const ldPreload = defineDetection({
   id: "ld-preload",
-  title: "LD_PRELOAD or /etc/ld.so.preload library injection",
-  tables: ["process_envs", "processes", "hash"],
+  title: "LD_PRELOAD library injection",
+  reads: { process_envs: ["pid", "key", "value"], processes: ["pid", "name", "path"] },
   severity: "high",
   attack: ["T1574.006"],
   maturity: "test",
   category: "persistence",
-  keywords: ["ld_preload", "ld preload", "ld.so.preload", "preload", "rootkit", "library injection", "hooking"],
-  false_positives: "APM and security agents that install a system-wide preload (Dynatrace OneAgent, some EDRs); memory allocators.",
+  keywords: ["ld_preload", "ld preload", "preload", "rootkit", "library injection", "hooking"],
+  false_positives: "APM and profiling agents outside the preload baseline; allocators installed outside the system library path.",
   advice: {
-    triage: ["Read /etc/ld.so.preload and the preloaded library paths on {hosts}; hash the libraries."],
-    containment: ["Treat process listings from {hosts} as untrusted until the preload is removed (userland rootkits hide processes)."],
-    investigation: ["Compare the library against vendor packages (dpkg -S) and look for hidden files and processes."],
-    remediation: ["Remove the preload entry and library, then reboot; reimage if the library is unknown."],
+    triage: ["Hash the preloaded library on {hosts} and find which package (dpkg -S) or deploy put it there."],
+    containment: ["Treat process listings from {hosts} as untrusted until the preload is explained (userland rootkits hide processes)."],
+    investigation: ["Find how the variable reached the process (unit Environment=, /etc/environment, a wrapper script)."],
+    remediation: ["Remove the variable and the library, restart the affected services; reimage if the library is unknown."],
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
@@ -32,21 +27,22 @@ export const ldPreload = defineDetection({
     for (const row of rowsOf(host, "process_envs")) {
       if (str(row, "key") !== "LD_PRELOAD") continue;
       const value = str(row, "value");
-      if (value.trim() === "" || benign(value)) continue;
+      if (value.trim() === "") continue;
       const pid = str(row, "pid");
       const proc = procs.get(pid);
+      const evidence = proc ? [{ table: "process_envs", row }, { table: "processes", row: proc }] : [{ table: "process_envs", row }];
+      const label = `${processLabel(proc, pid)} (pid ${pid})`;
+      const known = knownPreload(value);
+      if (known) {
+        hits.push({ summary: `${label} runs with LD_PRELOAD=${value}, a packaged library (${known.source}).`, evidence, entity: `pid:${pid}`, kept_by: known.baseline });
+        continue;
+      }
+      const risky = value.split(/[\s:]+/).some((lib) => inTmpDir(lib) || /\/\.[^/]+/.test(lib) || lib.startsWith("/home/"));
       hits.push({
-        summary: `${processLabel(proc, pid)} (pid ${pid}) runs with LD_PRELOAD=${value}.`,
-        evidence: proc ? [{ table: "process_envs", row }, { table: "processes", row: proc }] : [{ table: "process_envs", row }],
+        summary: `${label} runs with LD_PRELOAD=${value}${risky ? ", a library in a temp, home or hidden directory" : ""}.`,
+        evidence,
+        severity: risky ? undefined : "medium",
         entity: `pid:${pid}`,
-      });
-    }
-    for (const row of rowsOf(host, "hash")) {
-      if (str(row, "path") !== "/etc/ld.so.preload") continue;
-      hits.push({
-        summary: `/etc/ld.so.preload exists (sha256 ${str(row, "sha256").slice(0, 12) || "unknown"}): every dynamically linked program loads the listed libraries.`,
-        evidence: [{ table: "hash", row }],
-        entity: "path:/etc/ld.so.preload",
       });
     }
     return hits;

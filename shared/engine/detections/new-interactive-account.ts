@@ -1,18 +1,28 @@
-// Interactive shells on service accounts, or interactive accounts missing from the host's known users.
+// Interactive shells on system accounts no package gives one, and human-range accounts that are off the host's
+// known users, borrow a system account's name, or live in a temp or hidden home.
+import { cloudDefaultUser, systemAccount, tagBaseline } from "../baselines/index.js";
 import { num, rowsOf, str, tagList } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { isInteractiveShell } from "./patterns.js";
+import { inTmpDir, isInteractiveShell } from "./patterns.js";
+
+function oddHome(directory: string): string | undefined {
+  if (directory === "") return undefined;
+  if (inTmpDir(`${directory.replace(/\/+$/, "")}/`)) return `its home is in a temp directory (${directory})`;
+  if (directory === "/" || directory === "/root" || directory.startsWith("/root/")) return `its home is ${directory}`;
+  if (/\/\.[^/]+/.test(directory)) return `its home is a hidden directory (${directory})`;
+  return undefined;
+}
 
 export const newInteractiveAccount = defineDetection({
   id: "new-interactive-account",
   title: "New or unexpected interactive account",
-  tables: ["users"],
+  reads: { users: ["uid", "username", "shell", "directory"] },
   severity: "medium",
   attack: ["T1136.001"],
   maturity: "experimental",
   category: "persistence",
   keywords: ["new account", "new user", "interactive account", "user account", "accounts", "users", "login shell"],
-  false_positives: "Service accounts packaged with a shell (postgres on Debian); people not yet listed in the known_users tag.",
+  false_positives: "Service accounts given a shell by hand; people not yet listed in the known_users tag.",
   advice: {
     triage: ["Confirm with the owners of {hosts} who created the account and why it has a login shell."],
     containment: ["Set the shell to /usr/sbin/nologin and lock the account on {hosts} until explained."],
@@ -27,17 +37,36 @@ export const newInteractiveAccount = defineDetection({
       const uid = num(row, "uid");
       const name = str(row, "username");
       const shell = str(row, "shell");
-      if (uid === undefined || uid === 0 || name === "" || !isInteractiveShell(shell) || known.has(name)) continue;
-      if (uid >= 65534) continue;
-      const service = uid < 1000;
-      if (!service && known.size === 0) continue;
-      hits.push({
-        summary: service
-          ? `Service account ${name} (uid ${uid}) has the interactive shell ${shell}.`
-          : `Interactive account ${name} (uid ${uid}, shell ${shell}) is not in the host's known users.`,
-        evidence: [{ table: "users", row }],
-        entity: `user:${name}`,
-      });
+      if (uid === undefined || uid === 0 || uid >= 65534 || name === "" || !isInteractiveShell(shell)) continue;
+      const evidence = [{ table: "users", row }];
+      const entity = `user:${name}`;
+      const keep = (why: string, baseline: string): void => {
+        hits.push({ summary: `${name} (uid ${uid}) has the shell ${shell}: ${why}.`, evidence, entity, kept_by: baseline });
+      };
+      const home = oddHome(str(row, "directory"));
+      if (uid < 1000) {
+        const packaged = home === undefined ? systemAccount(name, shell) : undefined;
+        if (packaged) keep(`the package that creates it gives it that shell (${packaged.source})`, packaged.baseline);
+        else if (home === undefined && known.has(name)) keep("listed in the host's known_users tag", tagBaseline("known_users"));
+        else hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it${home ? `; ${home}` : ""}.`, evidence, severity: home ? "high" : undefined, entity });
+        continue;
+      }
+      // A system account's name (www-data, sshd) with a human uid and a shell its package never gives it.
+      const borrowed = systemAccount(name, shell) === undefined ? systemAccount(name) : undefined;
+      const reasons = [
+        borrowed ? `it borrows the name of a system account (${borrowed.baseline}) with a human uid and a shell` : "",
+        home ?? "",
+      ].filter((s) => s !== "");
+      if (reasons.length === 0) {
+        // Without a known_users inventory a human-range account is not judged.
+        if (known.size === 0) continue;
+        const cloud = cloudDefaultUser(name);
+        if (known.has(name)) keep("listed in the host's known_users tag", tagBaseline("known_users"));
+        else if (cloud) keep(`the cloud image's default user (${cloud.source})`, cloud.baseline);
+        else hits.push({ summary: `Interactive account ${name} (uid ${uid}, shell ${shell}) is not in the host's known users.`, evidence, entity });
+        continue;
+      }
+      hits.push({ summary: `Interactive account ${name} (uid ${uid}, shell ${shell}): ${reasons.join("; ")}.`, evidence, severity: "high", entity });
     }
     return hits;
   },

@@ -5,7 +5,7 @@ import { defineDetection, type DetectionHit } from "./detection.js";
 export const nonRootUid0 = defineDetection({
   id: "non-root-uid0",
   title: "Non-root account with uid 0",
-  tables: ["users"],
+  reads: { users: ["uid", "username", "shell", "directory"] },
   severity: "high",
   attack: ["T1136.001", "T1078.003"],
   maturity: "stable",

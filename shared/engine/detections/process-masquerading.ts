@@ -1,16 +1,18 @@
-// Processes pretending to be something else: kernel-thread names with a binary, daemon names from odd paths.
+// Processes pretending to be something else: a kernel-thread name in the command line, daemon names from odd paths.
 import { basename, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
 
 /** Names attackers borrow (kernel threads and core daemons). */
 const BORROWED = /^(?:kworker|kthreadd|ksoftirqd|kswapd\d*|migration|rcu_\w+|watchdog|kdevtmpfs|systemd(?:-\w+)?|sshd|cron|crond|rsyslogd|dbus-daemon|agetty|init|udevd|irqbalance|atd)(?:[/:].*)?$/;
+/** A whole command line in brackets: [kworker/0:1], [kthreadd]. */
+const KERNEL_THREAD_CMDLINE = /^\[[^\]\s]{1,40}\](?:\s|$)/;
 const SYSTEM_DIRS = ["/usr/sbin/", "/usr/bin/", "/sbin/", "/bin/", "/usr/lib/", "/lib/", "/usr/libexec/", "/lib/systemd/"];
 
 export const processMasquerading = defineDetection({
   id: "process-masquerading",
   title: "Process masquerading as a system process",
-  tables: ["processes"],
+  reads: { processes: ["pid", "name", "path", "cmdline"] },
   severity: "high",
   attack: ["T1036.005", "T1036.004"],
   maturity: "experimental",
@@ -28,18 +30,24 @@ export const processMasquerading = defineDetection({
     for (const row of rowsOf(host, "processes")) {
       const path = str(row, "path").replace(/ \(deleted\)$/, "");
       const name = str(row, "name");
-      if (path === "" || name === "") continue;
+      const cmdline = str(row, "cmdline").trim();
       const pid = str(row, "pid");
-      const bare = name.replace(/^\[|\]$/g, "");
-      const base = basename(path);
+      // Real kernel threads have an empty cmdline and path; osquery shows their comm (kworker/0:1-events) unbracketed.
+      // Anything that shows a bracketed name in its cmdline rewrote its argv to look like one.
+      const bracketed = KERNEL_THREAD_CMDLINE.exec(cmdline);
       let why = "";
-      if (name.startsWith("[") && name.endsWith("]")) why = `kernel-thread style name ${name} but runs the binary ${path}`;
-      else if (BORROWED.test(bare) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
-      else if (inTmpDir(path) && !base.startsWith(bare.slice(0, 15)) && !bare.startsWith(base.slice(0, 15))) why = `name ${name} does not match its binary ${path}`;
+      if (bracketed) why = `command line ${cmdline} imitates a kernel thread, but kernel threads have no command line${path !== "" ? ` and this runs ${path}` : ""}`;
+      else if (path === "" || name === "") continue;
+      else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
+      else if (inTmpDir(path)) {
+        const base = basename(path);
+        if (!base.startsWith(name.slice(0, 15)) && !name.startsWith(base.slice(0, 15))) why = `name ${name} does not match its binary ${path}`;
+      }
       if (why === "") continue;
       hits.push({
         summary: `${processLabel(row, pid)} (pid ${pid}): ${why}.`,
         evidence: [{ table: "processes", row }],
+        severity: bracketed && path !== "" ? "high" : undefined,
         entity: `pid:${pid}`,
       });
     }

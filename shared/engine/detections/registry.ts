@@ -26,6 +26,23 @@ import { unexpectedKernelModule } from "./unexpected-kernel-module.js";
 import { unexpectedListener } from "./unexpected-listener.js";
 import { unexpectedSuid } from "./unexpected-suid.js";
 import { vulnerablePackage } from "./vulnerable-package.js";
+import { cloudCredentialAccess } from "./cloud-credential-access.js";
+import { containerHostMount } from "./container-host-mount.js";
+import { credentialExfiltration } from "./credential-exfiltration.js";
+import { credentialFileAccess } from "./credential-file-access.js";
+import { defenseImpairment } from "./defense-impairment.js";
+import { dockerApiExposed } from "./docker-api-exposed.js";
+import { dockerSocketMount } from "./docker-socket-mount.js";
+import { fakeKernelThread } from "./fake-kernel-thread.js";
+import { hiddenSystemPathExec } from "./hidden-system-path-exec.js";
+import { ingressToolTransfer } from "./ingress-tool-transfer.js";
+import { ldSoPreload } from "./ld-so-preload.js";
+import { logWiping } from "./log-wiping.js";
+import { packetSocketBackdoor } from "./packet-socket-backdoor.js";
+import { publicInteractiveLogin } from "./public-interactive-login.js";
+import { securityToolSinkhole } from "./security-tool-sinkhole.js";
+import { serviceSpawnedShell } from "./service-spawned-shell.js";
+import { webshellShellSpawn } from "./webshell-shell-spawn.js";
 
 export const DETECTIONS = [
   unexpectedListener,
@@ -53,6 +70,23 @@ export const DETECTIONS = [
   vulnerablePackage,
   lateralAdminConnection,
   iocMatch,
+  cloudCredentialAccess,
+  containerHostMount,
+  credentialExfiltration,
+  credentialFileAccess,
+  defenseImpairment,
+  dockerApiExposed,
+  dockerSocketMount,
+  fakeKernelThread,
+  hiddenSystemPathExec,
+  ingressToolTransfer,
+  ldSoPreload,
+  logWiping,
+  packetSocketBackdoor,
+  publicInteractiveLogin,
+  securityToolSinkhole,
+  serviceSpawnedShell,
+  webshellShellSpawn,
 ] as const;
 
 export type DetectionId = (typeof DETECTIONS)[number]["id"];

@@ -1,4 +1,5 @@
 // Logins as root from a remote address (login records and current sessions).
+import { tagBaseline } from "../baselines/index.js";
 import { num, rowsOf, str, tagList } from "../rows.js";
 import { isLoopback } from "../net.js";
 import type { Row } from "../types.js";
@@ -12,7 +13,7 @@ function remoteHost(host: string): boolean {
 export const remoteRootLogin = defineDetection({
   id: "remote-root-login",
   title: "Remote login as root",
-  tables: ["last", "logged_in_users"],
+  reads: { last: ["username", "host", "type"], logged_in_users: ["user", "host", "type"] },
   severity: "high",
   attack: ["T1078.003", "T1021.004"],
   maturity: "test",
@@ -30,7 +31,7 @@ export const remoteRootLogin = defineDetection({
     const allowed = new Set(tagList(host.tags, "allowed_root_from"));
     const groups = new Map<string, EvidenceRow[]>();
     const add = (source: string, table: string, row: Row): void => {
-      if (!remoteHost(source) || allowed.has(source)) return;
+      if (!remoteHost(source)) return;
       groups.set(source, [...(groups.get(source) ?? []), { table, row }]);
     };
     for (const row of rowsOf(host, "last")) {
@@ -46,6 +47,10 @@ export const remoteRootLogin = defineDetection({
     for (const source of [...groups.keys()].sort()) {
       const evidence = groups.get(source) ?? [];
       const live = evidence.some((e) => e.table === "logged_in_users");
+      if (allowed.has(source)) {
+        hits.push({ summary: `root logged in remotely from ${source}, a source listed in the host's allowed_root_from tag.`, evidence, entity: `ip:${source}`, kept_by: tagBaseline("allowed_root_from") });
+        continue;
+      }
       hits.push({
         summary: `root logged in remotely from ${source} (${evidence.length} record${evidence.length === 1 ? "" : "s"}${live ? ", session still open" : ""}).`,
         evidence,

@@ -15,7 +15,7 @@ function established(row: Row): boolean {
 export const reverseShell = defineDetection({
   id: "reverse-shell",
   title: "Shell with an outbound network connection (reverse shell)",
-  tables: ["processes", "process_open_sockets"],
+  reads: { processes: ["pid", "name", "path", "cmdline", "uid"], process_open_sockets: ["pid", "remote_address", "remote_port", "state"] },
   severity: "high",
   attack: ["T1059.004", "T1071"],
   maturity: "stable",

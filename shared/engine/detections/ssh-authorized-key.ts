@@ -1,9 +1,11 @@
-// SSH authorized keys on root or on service accounts, outside the host's allowed keys.
+// SSH authorized keys planted for persistence: on root, on service accounts, and on interactive users when the key
+// is outside the host's key inventory, shared with another account, hidden in an odd file or forces a command.
+import { cloudDefaultUser, knownAutomation, tagBaseline } from "../baselines/index.js";
 import { stableHash } from "../fingerprint.js";
 import { num, rowsOf, str, tagList } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { isInteractiveShell } from "./patterns.js";
+import { commandSignals, isInteractiveShell } from "./patterns.js";
 
 /** A stable short id for a public key (the base64 body, ignoring options and comment). */
 export function sshKeyId(key: string): string {
@@ -11,24 +13,30 @@ export function sshKeyId(key: string): string {
   return stableHash(body);
 }
 
-function comment(row: Row): string {
-  const explicit = str(row, "comment");
-  if (explicit !== "") return explicit;
-  const parts = str(row, "key").trim().split(/\s+/);
-  const i = parts.findIndex((p) => p.startsWith("AAAA"));
-  return i >= 0 ? parts.slice(i + 1).join(" ") : "";
+/** osquery splits a line into algorithm, key (base64), options and comment; older rows carry the whole line in key. */
+function parts(row: Row): { body: string; comment: string; options: string } {
+  const raw = str(row, "key").trim();
+  const tokens = raw.split(/\s+/);
+  const i = tokens.findIndex((p) => p.startsWith("AAAA"));
+  const body = i >= 0 ? (tokens[i] ?? raw) : raw;
+  const comment = str(row, "comment") || (i >= 0 ? tokens.slice(i + 1).join(" ") : "");
+  const options = str(row, "options") || (i > 1 ? tokens.slice(0, i - 1).join(" ") : "");
+  return { body, comment, options };
 }
+
+/** Default key comments of attacker distributions' installs (user@kali...). */
+const ATTACKER_HOST_COMMENT = /@(?:kali|parrot|blackarch)\b/i;
 
 export const sshAuthorizedKey = defineDetection({
   id: "ssh-authorized-key",
-  title: "SSH authorized key on root or a service account",
-  tables: ["authorized_keys", "users"],
+  title: "SSH authorized key planted for persistence",
+  reads: { authorized_keys: ["uid", "key", "options", "comment", "key_file"], users: ["uid", "username", "shell", "directory"] },
   severity: "medium",
   attack: ["T1098.004"],
   maturity: "test",
   category: "persistence",
   keywords: ["ssh key", "authorized key", "authorized_keys", "ssh keys", "ssh access", "ssh"],
-  false_positives: "Configuration-management keys on root (Ansible, Salt) not listed in the host's allowed_ssh_keys tag.",
+  false_positives: "Root or service-account keys used by automation under a name outside the baselines and the allowed_ssh_keys tag.",
   advice: {
     triage: ["Ask the owners of {hosts} whether the key's comment and origin are known; compare with the key inventory."],
     containment: ["Remove the key from the authorized_keys file on {hosts} and kill sessions that used it."],
@@ -38,26 +46,77 @@ export const sshAuthorizedKey = defineDetection({
   baseline_tag: "allowed_ssh_keys",
   evaluate(host) {
     const allowed = tagList(host.tags, "allowed_ssh_keys");
+    const knownUsers = new Set(tagList(host.tags, "known_users"));
     const users = new Map(rowsOf(host, "users").map((u) => [str(u, "uid"), u] as const));
+    const keyRows = rowsOf(host, "authorized_keys").filter((r) => str(r, "key") !== "");
+    const uidsByKey = new Map<string, Set<string>>();
+    for (const row of keyRows) {
+      const { body, options } = parts(row);
+      // cloud-init copies the default user's key to root behind a forced command: that copy is not a shared key.
+      if (knownAutomation({ kind: "ssh-key-options", options: options || str(row, "key") })) continue;
+      uidsByKey.set(body, (uidsByKey.get(body) ?? new Set<string>()).add(str(row, "uid")));
+    }
     const hits: DetectionHit[] = [];
-    for (const row of rowsOf(host, "authorized_keys")) {
-      const key = str(row, "key");
-      if (key === "") continue;
-      const note = comment(row);
-      if (allowed.some((a) => note === a || key.includes(a))) continue;
+    for (const row of keyRows) {
+      const { body, comment, options } = parts(row);
       const uid = str(row, "uid");
       const user = users.get(uid);
       const name = str(user, "username") || `uid ${uid}`;
-      const service = (num(user, "uid") ?? 1000) < 1000 || !isInteractiveShell(str(user, "shell"));
-      if (uid !== "0" && !service) continue;
+      const file = str(row, "key_file") || "authorized_keys";
+      const label = `"${comment || "(no comment)"}"`;
+      const evidence = user ? [{ table: "authorized_keys", row }, { table: "users", row: user }] : [{ table: "authorized_keys", row }];
+      const entity = `sshkey:${sshKeyId(body)}`;
+      const keep = (why: string, baseline: string): void => {
+        hits.push({ summary: `${name} accepts SSH key ${label} (${file}): ${why}.`, evidence, entity, kept_by: baseline });
+      };
+      // Signals that hold whoever the account is.
+      const signals: string[] = [];
+      const forced = /command="([^"]*)"/.exec(options)?.[1] ?? "";
+      if (commandSignals(forced).some((s) => s.strong)) signals.push(`its forced command ${commandSignals(forced).map((s) => s.why).join(", ")}`);
+      if (/authorized_keys2$/.test(file) || !/\/\.ssh\/authorized_keys$/.test(file)) signals.push(`it sits in ${file}, not ~/.ssh/authorized_keys`);
+      const others = [...(uidsByKey.get(body) ?? [])].filter((u) => u !== uid);
+      if (others.length > 0) signals.push(`the same key is authorized for ${others.map((u) => str(users.get(u), "username") || `uid ${u}`).join(", ")}`);
+      if (ATTACKER_HOST_COMMENT.test(comment)) signals.push("its comment names an attacker distribution's default host");
+      const strong = signals.length > 0;
+      if (!strong && allowed.some((a) => a !== "" && (comment === a || body === a || body.includes(a)))) {
+        keep("listed in the host's allowed_ssh_keys tag", tagBaseline("allowed_ssh_keys"));
+        continue;
+      }
+      const numericUid = num(user, "uid") ?? num(row, "uid") ?? 1000;
+      const interactive = isInteractiveShell(str(user, "shell"));
+      if (uid === "0") {
+        const cloudInit = knownAutomation({ kind: "ssh-key-options", options: options || str(row, "key") });
+        if (cloudInit) {
+          keep("cloud-init's disable_root forced command, the key cannot open a root shell", cloudInit.baseline);
+          continue;
+        }
+        const automation = strong ? undefined : knownAutomation({ kind: "ssh-key-comment", comment });
+        if (automation) {
+          keep(`a configuration-management key (${automation.source})`, automation.baseline);
+          continue;
+        }
+        hits.push({ summary: `root accepts SSH key ${label} from ${file}${strong ? `; ${signals.join("; ")}` : ", not in the host's allowed keys"}.`, evidence, severity: "high", entity });
+        continue;
+      }
+      const service = user ? numericUid < 1000 || !interactive : numericUid < 1000;
+      if (service) {
+        const automation = strong ? undefined : knownAutomation({ kind: "ssh-key-comment", comment });
+        if (automation) {
+          keep(`a configuration-management key (${automation.source})`, automation.baseline);
+          continue;
+        }
+        hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file})${strong ? `; ${signals.join("; ")}` : ""}.`, evidence, severity: strong ? "high" : undefined, entity });
+        continue;
+      }
+      // Interactive non-root users: keys are normal, so it takes a signal or an inventory that leaves the key out.
+      const inventoryMiss = allowed.length > 0 ? "the key is not in the host's allowed_ssh_keys tag" : knownUsers.size > 0 && !knownUsers.has(name) ? `${name} is not in the host's known_users tag` : "";
+      if (!strong && inventoryMiss === "") continue;
+      if (!strong && cloudDefaultUser(name) && allowed.length === 0) continue;
       hits.push({
-        summary:
-          uid === "0"
-            ? `root accepts SSH key "${note || "(no comment)"}" from ${str(row, "key_file") || "authorized_keys"}, not in the host's allowed keys.`
-            : `Service account ${name} accepts SSH key "${note || "(no comment)"}" (${str(row, "key_file") || "authorized_keys"}).`,
-        evidence: user ? [{ table: "authorized_keys", row }, { table: "users", row: user }] : [{ table: "authorized_keys", row }],
-        severity: uid === "0" ? "high" : undefined,
-        entity: `sshkey:${sshKeyId(key)}`,
+        summary: `${name} (uid ${uid}) accepts SSH key ${label} (${file}); ${[...signals, inventoryMiss].filter((s) => s !== "").join("; ")}.`,
+        evidence,
+        severity: others.includes("0") ? "high" : undefined,
+        entity,
       });
     }
     return hits;

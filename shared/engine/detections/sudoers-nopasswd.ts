@@ -1,21 +1,20 @@
 // sudoers rules granting ALL commands without a password.
+import { cloudSudoRule } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
 const NOPASSWD_ALL = /NOPASSWD\s*:\s*ALL\s*$/i;
-/** Default accounts cloud images grant passwordless sudo to (cloud-init). */
-const CLOUD_DEFAULT_USERS: ReadonlySet<string> = new Set(["ubuntu", "admin", "debian", "ec2-user", "centos", "cloud-user"]);
 
 export const sudoersNopasswdAll = defineDetection({
   id: "sudoers-nopasswd-all",
   title: "sudoers grants NOPASSWD: ALL",
-  tables: ["sudoers"],
+  reads: { sudoers: ["source", "header", "rule_details"] },
   severity: "medium",
   attack: ["T1548.003"],
   maturity: "test",
   category: "privilege-escalation",
   keywords: ["sudo", "sudoers", "nopasswd", "passwordless sudo", "privilege escalation", "privesc"],
-  false_positives: "Deploy and configuration-management accounts given passwordless sudo on purpose; cloud-init default users.",
+  false_positives: "Deploy and configuration-management accounts given passwordless sudo on purpose (cloud-init and GCE default rules are kept quiet).",
   advice: {
     triage: ["Check which file on {hosts} holds the rule (sudoers.d) and whether configuration management owns it."],
     containment: ["Remove the rule or require a password (drop NOPASSWD) on {hosts}."],
@@ -29,12 +28,21 @@ export const sudoersNopasswdAll = defineDetection({
       const header = str(row, "header").trim();
       if (!NOPASSWD_ALL.test(rule) || header.startsWith("Defaults")) continue;
       const who = header.split(/\s+/)[0] ?? header;
-      const cloudDefault = CLOUD_DEFAULT_USERS.has(who) && /cloud-init/.test(str(row, "source"));
+      if (who === "root") continue; // root already holds every right: the rule grants nothing.
+      const source = str(row, "source");
+      const evidence = [{ table: "sudoers", row }];
+      const entity = who.startsWith("%") ? `group:${who.slice(1)}` : `user:${who}`;
+      const subject = who.startsWith("%") ? `Group ${who.slice(1)}` : `User ${who}`;
+      const cloud = cloudSudoRule(source, who, rule);
+      if (cloud) {
+        hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the cloud image's default rule.`, evidence, entity, kept_by: cloud.baseline });
+        continue;
+      }
       hits.push({
-        summary: `${who.startsWith("%") ? `Group ${who.slice(1)}` : `User ${who}`} may run any command as root without a password (${rule.trim()}${str(row, "source") ? ` in ${str(row, "source")}` : ""}).`,
-        evidence: [{ table: "sudoers", row }],
-        severity: cloudDefault ? "low" : who === "ALL" || who === "%users" ? "high" : undefined,
-        entity: who.startsWith("%") ? `group:${who.slice(1)}` : `user:${who}`,
+        summary: `${subject} may run any command as root without a password (${rule.trim()}${source ? ` in ${source}` : ""}).`,
+        evidence,
+        severity: who === "ALL" || who === "%users" || who === "%all" ? "high" : undefined,
+        entity,
       });
     }
     return hits;

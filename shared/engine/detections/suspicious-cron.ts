@@ -1,4 +1,6 @@
-// Cron entries that download, decode, open sockets or run from temp directories.
+// Cron entries that download, decode, open sockets or run from temp directories, unless they are a packaged job,
+// a backup tool's run or a heartbeat ping.
+import { heartbeatPing, knownAutomation } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { commandSignals } from "./patterns.js";
@@ -6,13 +8,13 @@ import { commandSignals } from "./patterns.js";
 export const suspiciousCron = defineDetection({
   id: "suspicious-cron",
   title: "Suspicious cron job",
-  tables: ["crontab"],
+  reads: { crontab: ["command", "path"] },
   severity: "medium",
   attack: ["T1053.003"],
   maturity: "test",
   category: "persistence",
   keywords: ["cron", "crontab", "cron job", "scheduled task", "scheduled job"],
-  false_positives: "Health-check pings (curl to a monitoring URL) and backup scripts that fetch with curl/wget.",
+  false_positives: "Site scripts that fetch with curl/wget or stage files in /tmp (packaged jobs, backup tools and heartbeat pings are kept quiet).",
   advice: {
     triage: ["Read the full crontab entry on {hosts} and fetch (without executing) the URL or file it references."],
     containment: ["Comment out the entry on {hosts} and block the download host at the egress."],
@@ -23,14 +25,28 @@ export const suspiciousCron = defineDetection({
     const hits: DetectionHit[] = [];
     for (const row of rowsOf(host, "crontab")) {
       const command = str(row, "command");
+      const path = str(row, "path");
       const signals = commandSignals(command);
       if (signals.length === 0) continue;
-      const strong = signals.some((s) => s.strong) || signals.length >= 2;
+      const strong = signals.some((s) => s.strong);
+      const evidence = [{ table: "crontab", row }];
+      const entity = `cron:${path}`;
+      const short = command.slice(0, 120);
+      const known = knownAutomation({ kind: "cron", path, command });
+      if (known && (!strong || known.baseline.startsWith("cron:packaged:"))) {
+        hits.push({ summary: `Cron job in ${path || "crontab"} is standard automation (${known.source}): ${short}`, evidence, entity, kept_by: known.baseline });
+        continue;
+      }
+      const ping = heartbeatPing(command);
+      if (ping && commandSignals(ping.rest).length === 0) {
+        hits.push({ summary: `Cron job in ${path || "crontab"} only pings a cron-monitoring service (${ping.explanation.source}): ${short}`, evidence, entity, kept_by: ping.explanation.baseline });
+        continue;
+      }
       hits.push({
-        summary: `Cron job in ${str(row, "path") || "crontab"} ${signals.map((s) => s.why).join(", ")}: ${command.slice(0, 120)}`,
-        evidence: [{ table: "crontab", row }],
-        severity: strong ? "high" : undefined,
-        entity: `cron:${str(row, "path")}`,
+        summary: `Cron job in ${path || "crontab"} ${signals.map((s) => s.why).join(", ")}: ${short}`,
+        evidence,
+        severity: strong || signals.length >= 2 ? "high" : undefined,
+        entity,
       });
     }
     return hits;

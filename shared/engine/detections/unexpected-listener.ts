@@ -1,46 +1,25 @@
-// A process listening on a non-loopback port outside the host's expected set.
+// A process listening on a non-loopback port that is neither the default port of the program holding it nor in the
+// host's allowed_ports tag.
+import { expectedListener, tagBaseline } from "../baselines/index.js";
 import { compareText } from "../order.js";
 import { basename, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isLoopback, isWildcard } from "../net.js";
-import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { inTmpDir } from "./patterns.js";
+import { SHELLS, inTmpDir, NETCAT_LIKE } from "./patterns.js";
 
-/** Ports every host may listen on when no `allowed_ports` tag says otherwise. */
-const DEFAULT_PORTS: readonly number[] = [22];
-/** Extra ports expected from a host's `role` tag. */
-const ROLE_PORTS: Readonly<Record<string, readonly number[]>> = {
-  web: [80, 443],
-  lb: [80, 443],
-  db: [5432, 3306, 6379],
-  dns: [53],
-  mail: [25, 465, 587, 993],
-  monitoring: [3000, 9090, 9093, 9100],
-  bastion: [],
-  "ci-runner": [],
-};
-/** UDP services on almost every Linux box (DHCP client, NTP, chrony, DHCPv6, mDNS). */
-const SYSTEM_UDP: readonly number[] = [68, 123, 323, 546, 5353];
-/** Ports loved by bind shells and C2 (raise the severity). */
-const BAD_PORTS: readonly number[] = [1337, 4444, 5555, 6666, 6667, 31337, 12345];
-
-export function expectedPorts(host: HostData): Set<number> {
-  const tagged = tagNumbers(host.tags, "allowed_ports");
-  if (tagged.length > 0) return new Set(tagged);
-  const role = host.tags.role ?? "";
-  return new Set([...DEFAULT_PORTS, ...(ROLE_PORTS[role] ?? [])]);
-}
+/** Ports bind shells and C2 kits default to (raise the severity). Source: Metasploit defaults (4444), ATT&CK T1571 examples. */
+const BIND_SHELL_PORTS: readonly number[] = [1337, 4444, 5555, 6666, 6667, 31337, 12345];
 
 export const unexpectedListener = defineDetection({
   id: "unexpected-listener",
   title: "Process listening on an unexpected port",
-  tables: ["listening_ports", "processes"],
+  reads: { listening_ports: ["pid", "port", "protocol", "address"], processes: ["pid", "name", "path", "cmdline"] },
   severity: "medium",
   attack: ["T1571", "T1205"],
   maturity: "test",
   category: "command-and-control",
   keywords: ["listening", "listener", "listen", "open port", "ports", "port", "bind shell", "exposed service", "exposed"],
-  false_positives: "New legitimate services not yet in the host's allowed_ports tag (exporters, debug servers, sidecars).",
+  false_positives: "Services on non-default ports (an exporter moved to 9200, an app on 8081) not yet in the host's allowed_ports tag.",
   advice: {
     triage: ["Identify the owner of the listening process on {hosts} and whether the port is in the service inventory."],
     containment: ["Block the port at the host firewall or security group on {hosts} until the listener is explained."],
@@ -49,18 +28,16 @@ export const unexpectedListener = defineDetection({
   },
   baseline_tag: "allowed_ports",
   evaluate(host) {
-    const allowed = expectedPorts(host);
+    const allowed = new Set(tagNumbers(host.tags, "allowed_ports"));
     const procs = processIndex(host);
-    const groups = new Map<string, { port: number; pid: string; evidence: EvidenceRow[]; addresses: string[] }>();
+    const groups = new Map<string, { port: number; protocol: number | undefined; pid: string; evidence: EvidenceRow[]; addresses: string[] }>();
     for (const row of rowsOf(host, "listening_ports")) {
       const port = num(row, "port");
       const address = str(row, "address");
       if (port === undefined || port <= 0 || isLoopback(address)) continue;
-      if (num(row, "protocol") === 17 && SYSTEM_UDP.includes(port)) continue;
-      if (allowed.has(port)) continue;
       const pid = str(row, "pid");
       const key = `${pid}|${port}`;
-      const group = groups.get(key) ?? { port, pid, evidence: [], addresses: [] };
+      const group = groups.get(key) ?? { port, protocol: num(row, "protocol"), pid, evidence: [], addresses: [] };
       group.evidence.push({ table: "listening_ports", row });
       group.addresses.push(isWildcard(address) ? "*" : address);
       groups.set(key, group);
@@ -71,13 +48,31 @@ export const unexpectedListener = defineDetection({
       const path = str(proc, "path");
       if (proc) g.evidence.push({ table: "processes", row: proc });
       const label = processLabel(proc, g.pid);
-      const risky = BAD_PORTS.includes(g.port) || inTmpDir(path);
+      const kernel = g.pid === "" || Number(g.pid) <= 0;
+      const name = str(proc, "name");
+      const exe = basename(path);
+      const shellish = SHELLS.has(name) || SHELLS.has(exe) || NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe);
+      const risky = BIND_SHELL_PORTS.includes(g.port) || inTmpDir(path) || shellish;
+      const where = `${[...new Set(g.addresses)].join(", ")}`;
+      const entity = `pid:${g.pid}`;
+      const expected = risky ? undefined : expectedListener({ port: g.port, protocol: g.protocol, processName: name, path, cmdline: str(proc, "cmdline"), kernel: kernel && !proc });
+      if (expected) {
+        hits.push({ summary: `${label} listens on port ${g.port} (${where}), its default port (${expected.source}).`, evidence: g.evidence, entity, kept_by: expected.baseline });
+        continue;
+      }
+      if (!shellish && allowed.has(g.port)) {
+        hits.push({ summary: `${label} listens on port ${g.port} (${where}), listed in the host's allowed_ports tag.`, evidence: g.evidence, entity, kept_by: tagBaseline("allowed_ports") });
+        continue;
+      }
+      // A program from a packaged system directory on a port the baseline does not know is an inventory question
+      // (a second instance, a custom port), not an alert: reported as info. Anything else keeps the default.
+      const packaged = !risky && /^\/(?:usr\/(?:s?bin|lib|lib64|libexec|share)|opt|snap)\//.test(path) && !/\/\.[^/]+\//.test(path);
       const from = path !== "" && basename(path) !== label ? ` (${path})` : path !== "" && inTmpDir(path) ? ` from ${path}` : "";
       hits.push({
-        summary: `${label}${from} listens on port ${g.port} (${[...new Set(g.addresses)].join(", ")}), not among the expected ports ${[...allowed].sort((a, b) => a - b).join(",") || "(none)"}.`,
+        summary: `${label}${from} listens on port ${g.port} (${where}); the port is not a default of that program nor in the host's allowed ports${shellish ? ", and the listener is a shell or netcat-like tool" : ""}.`,
         evidence: g.evidence,
-        severity: risky ? "high" : undefined,
-        entity: `pid:${g.pid}`,
+        severity: risky ? "high" : packaged ? "info" : undefined,
+        entity,
       });
     }
     return hits;

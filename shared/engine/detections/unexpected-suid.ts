@@ -1,34 +1,32 @@
-// SUID/SGID binaries outside the usual Debian/Ubuntu set.
-import { basename, rowsOf, str, tagList } from "../rows.js";
+// SUID/SGID binaries that no package installs with that mode: copied shells and interpreters, or files in temp,
+// home and hidden directories, are the privilege-escalation backdoors this looks for.
+import { packagedSuid, tagBaseline } from "../baselines/index.js";
+import { canonicalBinPath } from "../baselines/suid.js";
+import { GTFOBINS_SUID_SOURCE, gtfobinsName } from "../intel/gtfobins-suid.js";
+import { rowsOf, str, tagList } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { SHELLS, inTmpDir } from "./patterns.js";
 
-const KNOWN_SUID: ReadonlySet<string> = new Set([
-  "/usr/bin/sudo", "/usr/bin/su", "/usr/bin/passwd", "/usr/bin/chsh", "/usr/bin/chfn", "/usr/bin/gpasswd",
-  "/usr/bin/newgrp", "/usr/bin/mount", "/usr/bin/umount", "/usr/bin/pkexec", "/usr/bin/fusermount", "/usr/bin/fusermount3",
-  "/usr/bin/ping", "/usr/bin/at", "/usr/bin/crontab", "/usr/bin/ssh-agent", "/usr/bin/expiry", "/usr/bin/chage",
-  "/usr/bin/wall", "/usr/bin/bsd-write", "/usr/bin/dotlockfile", "/usr/sbin/unix_chkpwd", "/usr/sbin/pppd",
-  "/usr/lib/openssh/ssh-keysign", "/usr/lib/dbus-1.0/dbus-daemon-launch-helper", "/usr/lib/polkit-1/polkit-agent-helper-1",
-  "/usr/libexec/polkit-agent-helper-1", "/usr/lib/eject/dmcrypt-get-device", "/usr/lib/snapd/snap-confine",
-  "/usr/lib/xorg/Xorg.wrap", "/usr/sbin/mount.nfs", "/usr/sbin/mount.cifs", "/usr/bin/sudoedit",
-]);
-/** Binaries that give a shell when SUID (GTFOBins favourites). */
-const SHELL_GIVING: ReadonlySet<string> = new Set([...SHELLS, "python", "python3", "perl", "find", "vim", "vi", "nmap", "env", "cp", "less", "awk", "tar"]);
+/** Shells and interpreters: SUID on one of these is a root shell for anyone. */
+const SHELL_OR_INTERPRETER = new Set([...SHELLS, "rbash", "python", "python2", "python3", "perl", "ruby", "php", "lua", "node", "tclsh", "expect"]);
 
-function normalize(path: string): string {
-  return path.replace(/^\/(bin|sbin)\//, "/usr/$1/");
+function writableOrHidden(path: string): string | undefined {
+  if (inTmpDir(path) || path.startsWith("/run/user/") || path.startsWith("/var/crash/")) return "a world-writable temp directory";
+  if (path.startsWith("/home/") || path.startsWith("/root/")) return "a home directory";
+  if (/\/\.[^/]+\//.test(path) || /\/\.[^/]+$/.test(path)) return "a hidden path";
+  return undefined;
 }
 
 export const unexpectedSuid = defineDetection({
   id: "unexpected-suid",
   title: "Unexpected SUID/SGID binary",
-  tables: ["suid_bin"],
+  reads: { suid_bin: ["path", "username", "groupname", "permissions"] },
   severity: "medium",
   attack: ["T1548.001"],
   maturity: "test",
   category: "privilege-escalation",
   keywords: ["suid", "setuid", "sgid", "setgid", "suid binary", "privilege escalation", "privesc"],
-  false_positives: "Vendor software that ships SUID helpers (browser sandboxes, VirtualBox, vendor agents).",
+  false_positives: "Vendor software that ships SUID helpers outside the packaged baseline (browser sandboxes under /opt, VirtualBox, vendor agents).",
   advice: {
     triage: ["Check the package owning the binary on {hosts} (dpkg -S) and its hash."],
     containment: ["Remove the SUID bit (chmod u-s) on the unexpected binary on {hosts}."],
@@ -37,19 +35,36 @@ export const unexpectedSuid = defineDetection({
   },
   baseline_tag: "allowed_suid",
   evaluate(host) {
-    const allowed = new Set(tagList(host.tags, "allowed_suid").map(normalize));
+    const allowed = new Set(tagList(host.tags, "allowed_suid").map(canonicalBinPath));
     const hits: DetectionHit[] = [];
     for (const row of rowsOf(host, "suid_bin")) {
       const path = str(row, "path");
-      const canon = normalize(path);
-      if (path === "" || KNOWN_SUID.has(canon) || allowed.has(canon)) continue;
-      const name = basename(path).replace(/[0-9.]+$/, "");
-      const dangerous = inTmpDir(path) || path.startsWith("/home/") || SHELL_GIVING.has(name) || SHELL_GIVING.has(basename(path));
+      if (path === "") continue;
+      const evidence = [{ table: "suid_bin", row }];
+      const entity = `path:${path}`;
+      const mode = `${str(row, "permissions") || "S?"}, ${str(row, "username") || "?"}:${str(row, "groupname") || "?"}`;
+      const where = writableOrHidden(path);
+      const gtfo = gtfobinsName(path);
+      const packaged = where === undefined ? packagedSuid(path) : undefined;
+      if (packaged) {
+        hits.push({ summary: `${path} (${mode}) is installed SUID/SGID by the ${packaged.package} package.`, evidence, entity, kept_by: packaged.baseline });
+        continue;
+      }
+      if (where === undefined && gtfo === undefined && allowed.has(canonicalBinPath(path))) {
+        hits.push({ summary: `${path} (${mode}) is listed in the host's allowed_suid tag.`, evidence, entity, kept_by: tagBaseline("allowed_suid") });
+        continue;
+      }
+      const shell = gtfo !== undefined && SHELL_OR_INTERPRETER.has(gtfo);
+      const why = [
+        gtfo !== undefined ? `${gtfo} gives a root shell or root file access when SUID (${GTFOBINS_SUID_SOURCE})` : "",
+        where !== undefined ? `it lives in ${where}` : "",
+      ].filter((s) => s !== "");
       hits.push({
-        summary: `${path} is SUID/SGID (owner ${str(row, "username") || "?"}, ${str(row, "permissions") || "mode unknown"}) and not a known system helper${dangerous ? "; it can give a root shell or lives in a writable location" : ""}.`,
-        evidence: [{ table: "suid_bin", row }],
-        severity: dangerous ? "high" : undefined,
-        entity: `path:${path}`,
+        summary: `${path} is SUID/SGID (${mode}) and no package installs it so${why.length > 0 ? `; ${why.join("; ")}` : ""}.`,
+        evidence,
+        severity: why.length > 0 ? "high" : undefined,
+        entity,
+        ...(shell ? { known_bad: true } : {}),
       });
     }
     return hits;

@@ -7,7 +7,7 @@ import { ADVISORIES } from "./advisories.js";
 export const vulnerablePackage = defineDetection({
   id: "vulnerable-package",
   title: "Vulnerable package in an advisory's range",
-  tables: ["deb_packages"],
+  reads: { deb_packages: ["name", "version"] },
   severity: "high",
   attack: ["T1190", "T1068"],
   maturity: "stable",

@@ -1,0 +1,128 @@
+// A credential file shipped off the host: curl/wget uploads of /etc/shadow, private keys, cloud and registry
+// credentials; scp/rsync/aws s3 of such files to elsewhere; a credential file piped into curl or netcat.
+// Facts: Sigma "Suspicious Curl File Upload - Linux" (proc_creation_lnx_susp_curl_fileupload.yml) and
+// "Data Exfiltration with Wget" (lnx_auditd_data_exfil_wget.yml), Atomic Red Team T1048 / T1105 "curl upload",
+// Cado and Unit 42 write-ups on TeamTNT shipping .aws/credentials and .docker/config.json with curl -F.
+import { CREDENTIAL_FILES } from "../intel/credential-theft.js";
+import { clip, commandHit, commandSources, HISTORY_COLUMNS, isLoopbackUrl, PROCESS_COLUMNS, shellWords, simpleCommands, urlsOf, USER_COLUMNS, userMaps, type SimpleCommand } from "./command-lines.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+import { NETCAT_LIKE } from "./patterns.js";
+
+/** Whole credential directories archived and shipped (tar czf - ~/.ssh | curl -T -). */
+const CREDENTIAL_DIR = /(?:^|[\s'"=])(?:~|\$HOME|\/root|\/home\/[^/\s]+|\/home\/\*)\/\.(?:ssh|aws|kube|docker|gnupg|config\/gcloud|azure)\/?(?=$|[\s'"])/;
+
+/** Options whose value is a key or config the tool *uses*, not a file it sends (scp -i key, curl --key, rsync -e "ssh -i"). */
+const USED_BY: Readonly<Record<string, RegExp>> = {
+  ssh: /(?:^|\s)(?:-i|-F|-o|-e|--rsh)(?:\s+|=)(?:"[^"]*"|'[^']*'|\S+)/g,
+  curl: /(?:^|\s)(?:--key|--cert|-E|--cacert)(?:\s+|=)\S+/g,
+  any: /(?:^|\s)(?:-i|--key|--kubeconfig|--identity)(?:\s+|=)\S+|IdentityFile=\S+/g,
+};
+const SSH_LIKE: ReadonlySet<string> = new Set(["scp", "rsync", "sftp", "ssh"]);
+
+function dropUsedKeys(program: string, raw: string): string {
+  const own = SSH_LIKE.has(program) ? USED_BY.ssh : program === "curl" ? USED_BY.curl : undefined;
+  const once = own ? raw.replace(own, " ") : raw;
+  return once.replace(USED_BY.any ?? /$^/, " ");
+}
+
+const CURL_UPLOAD = /(?:^|\s)(?:-[a-zA-Z]*[dFT]|--data(?:-\w+)?|--form(?:-string)?|--upload-file|--json)(?:\s|=|@|$)/;
+const WGET_POST = /--(?:post|body)-(?:file|data)\b/;
+
+/** What a credential file is, when the text names one (after dropping the keys a tool only uses). */
+function namedCredential(text: string): string | undefined {
+  const stripped = text;
+  const file = CREDENTIAL_FILES.find((f) => f.pattern.test(stripped));
+  if (file) return file.label;
+  const dir = CREDENTIAL_DIR.exec(stripped);
+  return dir ? `${dir[0].trim()} directory` : undefined;
+}
+
+/** A remote destination: host:path for scp/rsync (not a local path), or a URL that is not loopback. */
+function remoteTarget(cmd: SimpleCommand): string | undefined {
+  const plain = cmd.args.filter((a) => !a.startsWith("-"));
+  if (["scp", "rsync", "sftp"].includes(cmd.program)) {
+    const dest = plain[plain.length - 1] ?? "";
+    if (/^(?:[^@/\s:]+@)?[^/\s:]+:/.test(dest) && !/^(?:[^@]+@)?(?:localhost|127\.0\.0\.1):/.test(dest)) return dest;
+    return undefined;
+  }
+  const url = urlsOf(cmd.raw).find((u) => !isLoopbackUrl(u));
+  if (url) return url;
+  if (NETCAT_LIKE.has(cmd.program)) {
+    const host = plain.find((a) => /^[\w.-]+$/.test(a) && !/^\d+$/.test(a) && !/^(?:localhost|127\.0\.0\.1)$/.test(a));
+    return host;
+  }
+  if (cmd.program === "aws" && cmd.args[0] === "s3" && ["cp", "mv", "sync"].includes(cmd.args[1] ?? "")) return cmd.args.find((a) => a.startsWith("s3://"));
+  return undefined;
+}
+
+/** For copy-style tools, the sources only (not the destination, not option values). */
+function copySources(cmd: SimpleCommand): string | undefined {
+  if (!["scp", "rsync", "aws"].includes(cmd.program)) return undefined;
+  const words = shellWords(dropUsedKeys(cmd.program, cmd.raw)).slice(1).filter((a) => !a.startsWith("-"));
+  if (cmd.program === "aws") return words.slice(2).filter((a) => !a.startsWith("s3://")).join(" ");
+  return words.slice(0, -1).join(" ");
+}
+
+interface Exfil {
+  file: string;
+  dest: string;
+  how: string;
+}
+
+function judge(text: string): Exfil | undefined {
+  const commands = simpleCommands(text);
+  for (const [i, cmd] of commands.entries()) {
+    let sender = false;
+    if (cmd.program === "curl") sender = CURL_UPLOAD.test(` ${dropUsedKeys("curl", cmd.raw)} `);
+    else if (cmd.program === "wget") sender = WGET_POST.test(cmd.raw);
+    else if (["scp", "rsync", "sftp"].includes(cmd.program) || NETCAT_LIKE.has(cmd.program)) sender = true;
+    else if (cmd.program === "aws") sender = cmd.args[0] === "s3";
+    if (!sender) continue;
+    const dest = remoteTarget(cmd);
+    if (dest === undefined) continue;
+    // The file is in this command (curl -F f=@/etc/shadow, scp id_rsa host:) or in what feeds it (cat x | nc h p).
+    const own = namedCredential(copySources(cmd) ?? dropUsedKeys(cmd.program, cmd.raw));
+    const fed = commands.slice(Math.max(0, i - 3), i).map((c) => namedCredential(dropUsedKeys(c.program, c.raw))).find((f) => f !== undefined);
+    const inline = /\$\(|`/.test(text) ? namedCredential(dropUsedKeys("", text)) : undefined;
+    const file = own ?? fed ?? inline;
+    if (file === undefined) continue;
+    return { file, dest, how: cmd.program };
+  }
+  if (/\/dev\/tcp\//.test(text)) {
+    const file = namedCredential(dropUsedKeys("", text));
+    if (file) return { file, dest: /\/dev\/tcp\/\S+/.exec(text)?.[0] ?? "/dev/tcp", how: "a /dev/tcp redirection" };
+  }
+  return undefined;
+}
+
+export const credentialExfiltration = defineDetection({
+  id: "credential-exfiltration",
+  title: "Credential file sent off the host",
+  reads: { processes: [...PROCESS_COLUMNS], shell_history: [...HISTORY_COLUMNS], users: [...USER_COLUMNS] },
+  severity: "high",
+  attack: ["T1048", "T1552"],
+  maturity: "test",
+  category: "exfiltration",
+  keywords: [
+    "exfiltration", "exfiltrate", "exfil", "credential theft", "stolen credentials", "leaked keys", "upload", "sent out",
+    "aws keys", "shadow", "private key", "teamtnt", "data theft",
+    "credentials sent", "sent off the host", "secrets", "leaking secrets", "kubeconfig", "shipped out", "paste site", "pastebin", "outside server", "leaving the network", "ssh keys",
+  ],
+  false_positives:
+    "Keys used rather than sent (scp -i, curl --key, kubectl --kubeconfig) and public keys (.pub) never match; an admin deliberately copying a kubeconfig or registry config to another host with scp still does.",
+  advice: {
+    triage: ["On {hosts}, note the destination (URL, host, bucket) and which credential went there; check egress logs for the transfer."],
+    containment: ["Revoke the shipped credential now (password, SSH key, cloud access key, registry token, kubeconfig certificate) and block the destination."],
+    investigation: ["Search cloud audit logs (CloudTrail, GCP/Azure activity) and SSH logs for use of the stolen credential from other addresses."],
+    remediation: ["Rotate every credential on {hosts} the same user could read, and find how the intruder got that user's access."],
+  },
+  evaluate(host) {
+    const hits: DetectionHit[] = [];
+    for (const src of commandSources(host, userMaps(host))) {
+      const exfil = judge(src.text);
+      if (exfil === undefined) continue;
+      hits.push(commandHit(src, `${src.who} sends ${exfil.file} to ${clip(exfil.dest, 60)} with ${exfil.how}: ${clip(src.text)}.`));
+    }
+    return hits;
+  },
+});

@@ -1,0 +1,171 @@
+// The Docker Engine API reachable over TCP (2375 plain, 2376 TLS) on a non-loopback address: without TLS client
+// verification anyone who reaches the port runs containers as root on the host (the usual way Kinsing and TeamTNT land).
+import { compareText } from "../order.js";
+import { basename, num, processIndex, rowsOf, str } from "../rows.js";
+import { isLoopback, isPublic, isWildcard } from "../net.js";
+import type { Row, Severity } from "../types.js";
+import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
+
+const DOCKER_PORTS = new Set([2375, 2376]);
+/**
+ * Whether the process is the Engine API daemon: dockerd, or the pre-1.12 `docker daemon` / `docker -d` (the plain
+ * docker CLI also takes -H tcp://..., as a client, and is not a daemon).
+ */
+function isDaemon(name: string, cmdline: string): boolean {
+  return name === "dockerd" || (name === "docker" && /\s(?:daemon|-d|--daemon)(?:\s|$)/.test(cmdline));
+}
+/** -H / --host values in a dockerd command line. */
+const HOST_FLAG = /(?:^|\s)(?:-H|--host)(?:=|\s+)(\S+)/g;
+/** A socket forwarder publishing the Docker socket on TCP (socat TCP-LISTEN:2375,fork UNIX-CONNECT:/var/run/docker.sock). */
+const SOCKET_FORWARD = /tcp(?:4|6)?-l(?:isten)?:(\d+)(?![^\s]*,bind=(?:127\.|localhost|\[?::1))[^\n]*(?:docker|containerd|podman)\.sock/i;
+
+interface TcpHost {
+  address: string;
+  port: number;
+}
+
+/** tcp:// endpoints from -H flags ("tcp://0.0.0.0:2375", "tcp://:2376", "0.0.0.0:2375"). */
+export function tcpHosts(cmdline: string): TcpHost[] {
+  const out: TcpHost[] = [];
+  for (const m of cmdline.matchAll(HOST_FLAG)) {
+    const value = (m[1] ?? "").replace(/^["']|["']$/g, "");
+    if (/^(?:unix|fd|npipe|ssh):/i.test(value)) continue;
+    const hostPort = value.replace(/^tcp:\/\//i, "").replace(/\/.*$/, "");
+    const hp = /^\[?([^\]]*?)\]?(?::(\d+))?$/.exec(hostPort);
+    if (!hp) continue;
+    const port = hp[2] !== undefined ? Number(hp[2]) : 2375;
+    out.push({ address: hp[1] ?? "", port });
+  }
+  return out;
+}
+
+function tlsVerified(cmdline: string): boolean {
+  return /(?:^|\s)--tlsverify(?:=true)?(?:\s|$)/.test(cmdline);
+}
+
+function where(address: string): string {
+  if (isWildcard(address)) return "all interfaces";
+  return isPublic(address) ? `public address ${address}` : `address ${address}`;
+}
+
+export const dockerApiExposed = defineDetection({
+  id: "docker-api-exposed",
+  title: "Docker Engine API exposed over TCP",
+  reads: {
+    listening_ports: ["pid", "port", "protocol", "address"],
+    processes: ["pid", "name", "path", "cmdline"],
+  },
+  severity: "high",
+  attack: ["T1190", "T1610"],
+  maturity: "test",
+  category: "initial-access",
+  keywords: [
+    "exposed docker api",
+    "docker api",
+    "docker daemon",
+    "dockerd",
+    "port 2375",
+    "2375",
+    "2376",
+    "remote api",
+    "unauthenticated docker",
+    "exposed",
+    "docker",
+  ],
+  false_positives:
+    "A TLS-verified daemon on 2376 (--tlsverify) reported as info; dockerd bound to a management VLAN behind a firewall; a docker:dind service container in CI publishing 2375 on a private network.",
+  advice: {
+    triage: ["On {hosts}, check who can reach the port (security group, firewall) and list containers created recently (docker ps -a, created/started times)."],
+    containment: ["Firewall the port on {hosts} now; stop containers nobody launched (miners, alpine/ubuntu with / mounted, names like kinsing)."],
+    investigation: ["Review dockerd logs for API calls from external addresses; look for images pulled from unknown registries and containers with host mounts or --privileged."],
+    remediation: ["Serve the API on the unix socket only, or on 2376 with --tlsverify and client certificates; reach remote engines over SSH (DOCKER_HOST=ssh://)."],
+  },
+  evaluate(host) {
+    const procs = processIndex(host);
+    interface Group {
+      pid: string;
+      proc: Row | undefined;
+      evidence: EvidenceRow[];
+      endpoints: TcpHost[];
+    }
+    const groups = new Map<string, Group>();
+    const group = (pid: string): Group => {
+      const g = groups.get(pid) ?? { pid, proc: procs.get(pid), evidence: [], endpoints: [] };
+      groups.set(pid, g);
+      return g;
+    };
+    const name = (proc: Row | undefined): string => basename(str(proc, "path")) || str(proc, "name");
+    for (const row of rowsOf(host, "listening_ports")) {
+      const port = num(row, "port") ?? 0;
+      const protocol = num(row, "protocol");
+      const address = str(row, "address");
+      if (protocol !== undefined && protocol !== 6) continue;
+      if (isLoopback(address)) continue;
+      const pid = str(row, "pid");
+      const proc = procs.get(pid);
+      const cmdline = str(proc, "cmdline");
+      const daemon = isDaemon(name(proc), cmdline);
+      const forward = SOCKET_FORWARD.exec(cmdline);
+      const configured = daemon && tcpHosts(cmdline).some((h) => h.port === port);
+      if (!((daemon && DOCKER_PORTS.has(port)) || configured || (forward && Number(forward[1]) === port))) continue;
+      const g = group(pid);
+      g.evidence.push({ table: "listening_ports", row });
+      g.endpoints.push({ address, port });
+    }
+    for (const proc of rowsOf(host, "processes")) {
+      const pid = str(proc, "pid");
+      const cmdline = str(proc, "cmdline");
+      const n = name(proc);
+      let endpoints: TcpHost[] = [];
+      if (isDaemon(n, cmdline)) endpoints = tcpHosts(cmdline);
+      const forward = SOCKET_FORWARD.exec(cmdline);
+      if (forward) endpoints.push({ address: "", port: Number(forward[1]) });
+      if (n === "docker-proxy") {
+        const hostPort = /-host-port\s+(\d+)/.exec(cmdline);
+        const containerPort = /-container-port\s+(\d+)/.exec(cmdline);
+        const hostIp = /-host-ip\s+(\S+)/.exec(cmdline)?.[1] ?? "0.0.0.0";
+        if (hostPort && containerPort && DOCKER_PORTS.has(Number(containerPort[1]))) endpoints.push({ address: hostIp, port: Number(hostPort[1]) });
+      }
+      endpoints = endpoints.filter((e) => !isLoopback(e.address));
+      if (endpoints.length === 0 && !groups.has(pid)) continue;
+      const g = group(pid);
+      g.endpoints.push(...endpoints);
+    }
+    const hits: DetectionHit[] = [];
+    for (const g of [...groups.values()].sort((a, b) => compareText(a.pid, b.pid))) {
+      if (g.endpoints.length === 0) continue;
+      const cmdline = str(g.proc, "cmdline");
+      const n = name(g.proc) || `pid ${g.pid}`;
+      const evidence = g.proc ? [{ table: "processes", row: g.proc }, ...g.evidence] : g.evidence;
+      const seen = new Set<string>();
+      const endpoints = g.endpoints.filter((e) => {
+        const key = `${isWildcard(e.address) ? "*" : e.address}:${e.port}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      const list = endpoints.map((e) => `${where(e.address)} port ${e.port}`).join(", ");
+      const entity = `pid:${g.pid}`;
+      let severity: Severity;
+      let why: string;
+      if (n === "docker-proxy") {
+        severity = "medium";
+        why = `a container publishes the Docker API port (typically docker:dind) on ${list}`;
+      } else if (SOCKET_FORWARD.test(cmdline)) {
+        severity = "high";
+        why = `forwards the runtime socket to TCP on ${list}, with no authentication`;
+      } else if (tlsVerified(cmdline)) {
+        severity = "info";
+        why = `serves the Docker API on ${list} with --tlsverify (client certificates required)`;
+      } else if (endpoints.every((e) => e.port === 2376) || /(?:^|\s)--tls(?:=true)?(?:\s|$)/.test(cmdline)) {
+        severity = "medium";
+        why = `serves the Docker API with TLS on ${list}, but its command line does not show --tlsverify (check daemon.json: TLS without client verification lets anyone in)`;
+      } else {
+        severity = "high";
+        why = `serves the Docker API without TLS on ${list}: anyone who reaches it runs containers as root on the host`;
+      }
+      hits.push({ summary: `${n} (pid ${g.pid}) ${why}.`, evidence, severity, entity });
+    }
+    return hits;
+  },
+});

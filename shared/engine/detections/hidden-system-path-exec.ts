@@ -1,0 +1,149 @@
+// Programs run from hidden (dot) directories or files under system paths: /usr/lib/.x/, /lib/.udev/, /dev/.x,
+// /var/tmp/.ICE-unix/.x, /etc/.x, /var/lib/.x, /root/.cache/.x, seen as a running process's executable (or the
+// script an interpreter runs), a cron command, or a systemd unit's ExecStart. Home-directory toolchains
+// (~/.vscode-server, ~/.nvm, ~/.cargo/bin, ~/.local/bin, .venv...) are baseline (baselines/hidden-tool-dirs.ts).
+// Facts: Sigma "Use Of Hidden Paths Or Files" (lnx_auditd_hidden_binary_execution.yml, filters .cache/.config/
+// .pyenv/.rustup), ATT&CK T1564.001 procedure examples (Hildegard, TeamTNT, Rocke, XMRig droppers in /tmp/.X11-unix).
+import { basename, rowsOf, str } from "../rows.js";
+import type { Row, Severity } from "../types.js";
+import { isToolDir } from "../baselines/hidden-tool-dirs.js";
+import { clip, simpleCommands } from "./command-lines.js";
+import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
+
+const INTERPRETER = /^(?:(?:ba|da|z|k)?sh|busybox|python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)$/;
+const EXEC_NODE = /\/Service\/Exec(?:Start|StartPre|StartPost|Reload|Stop|StopPost)\/command$/;
+
+interface Hidden {
+  severity: Severity;
+  segment: string;
+  where: string;
+}
+
+/** Whether a path runs from an unexpected hidden directory or file, and how bad that location is. */
+export function hiddenExec(path: string): Hidden | undefined {
+  if (!path.startsWith("/")) return undefined;
+  const segments = path.split("/").filter((s) => s !== "");
+  let afterTool = false;
+  let unknown: string | undefined;
+  for (const s of segments) {
+    if (!s.startsWith(".") || s === "." || s === "..") continue;
+    if (isToolDir(s)) {
+      afterTool = true;
+      continue;
+    }
+    unknown = s;
+    break;
+  }
+  if (unknown === undefined) return undefined;
+  const top = segments[0] ?? "";
+  if (top === "home" || (top === "run" && segments[1] === "user")) return { severity: afterTool ? "medium" : "low", segment: unknown, where: "a home directory" };
+  if (top === "root") return { severity: afterTool ? "high" : "medium", segment: unknown, where: "root's home directory" };
+  if (["usr", "lib", "lib32", "lib64", "bin", "sbin", "etc", "dev", "boot", "opt"].includes(top)) return { severity: "high", segment: unknown, where: `/${top}` };
+  if (["var", "tmp", "run", "srv", "mnt", "media"].includes(top)) return { severity: "high", segment: unknown, where: `/${top}` };
+  return { severity: "medium", segment: unknown, where: `/${top}` };
+}
+
+/** The programs a command line runs: each command word, and the script an interpreter is given. */
+function executedPaths(command: string, depth = 0): string[] {
+  const out: string[] = [];
+  let cwd = "";
+  for (const cmd of simpleCommands(command)) {
+    if (cmd.program === "cd") {
+      cwd = cmd.args[0] ?? "";
+      continue;
+    }
+    const word = cmd.word.startsWith("./") && cwd.startsWith("/") ? `${cwd.replace(/\/+$/, "")}/${cmd.word.slice(2)}` : cmd.word;
+    if (word.startsWith("/")) out.push(word);
+    if (INTERPRETER.test(cmd.program)) {
+      const c = cmd.args.indexOf("-c");
+      if (c >= 0 && cmd.args[c + 1] !== undefined && depth < 2) out.push(...executedPaths(cmd.args[c + 1] ?? "", depth + 1));
+      const script = cmd.args.find((a) => !a.startsWith("-"));
+      if (script !== undefined && !/\s-[ce]\b/.test(` ${cmd.args.join(" ")}`)) {
+        out.push(script.startsWith("./") && cwd.startsWith("/") ? `${cwd.replace(/\/+$/, "")}/${script.slice(2)}` : script);
+      }
+    }
+  }
+  return out;
+}
+
+const RANK: Record<Severity, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
+
+export const hiddenSystemPathExec = defineDetection({
+  id: "hidden-system-path-exec",
+  title: "Program run from a hidden directory under a system path",
+  reads: {
+    processes: ["pid", "name", "path", "cmdline"],
+    crontab: ["command", "path"],
+    augeas: ["node", "value", "path"],
+  },
+  severity: "high",
+  attack: ["T1564.001", "T1036.005"],
+  maturity: "test",
+  category: "defense-evasion",
+  keywords: [
+    "hidden directory", "hidden file", "hidden folder", "dot directory", "hidden binary", "hidden path", "hiding", "concealed",
+    "masquerade", "dropped a tool", "implant",
+    "dot folder", "dot-folder", "dotdir", "dotdirs", "system path", "hidden system directory", "tucked away",
+  ],
+  false_positives:
+    "Toolchains and editor servers in home directories (~/.vscode-server, ~/.nvm, ~/.cargo, ~/.local/bin, ~/.dotnet, ~/.acme.sh), virtualenvs (.venv) and node_modules/.bin shims are baseline. Other tools that install into an unlisted dot-directory of a user's home show as low.",
+  advice: {
+    triage: ["On {hosts}, hash the binary, list the hidden directory (ls -la), and note its owner and timestamps."],
+    containment: ["Kill the process, remove the cron entry or unit that starts it, and quarantine the directory on {hosts}."],
+    investigation: ["Find how it got there (download in shell history, web or service child) and whether other hosts carry the same path."],
+    remediation: ["Delete the directory and its persistence; check for a rootkit hiding more of it (ld.so.preload, kernel modules)."],
+  },
+  evaluate(host) {
+    const found = new Map<string, { hidden: Hidden; evidence: EvidenceRow[]; how: string[] }>();
+    const note = (path: string, table: string, row: Row, how: string): void => {
+      const hidden = hiddenExec(path);
+      if (hidden === undefined) return;
+      const entry = found.get(path) ?? { hidden, evidence: [], how: [] };
+      entry.evidence.push({ table, row });
+      if (!entry.how.includes(how)) entry.how.push(how);
+      found.set(path, entry);
+    };
+    for (const row of rowsOf(host, "processes")) {
+      const exe = str(row, "path").replace(/ \(deleted\)$/, "");
+      const pid = str(row, "pid");
+      if (exe !== "") note(exe, "processes", row, `running as pid ${pid}`);
+      if (exe === "" || INTERPRETER.test(basename(exe))) {
+        const cmd = str(row, "cmdline");
+        const paths = executedPaths(cmd).filter((p) => p !== exe);
+        for (const p of paths) note(p, "processes", row, `run by ${basename(exe) || str(row, "name")} (pid ${pid})`);
+      }
+    }
+    for (const row of rowsOf(host, "crontab")) {
+      // System crontabs (/etc/crontab, /etc/cron.d/*) keep the user field in front of the command.
+      const system = /^\/etc\/(?:crontab$|cron\.d\/)/.test(str(row, "path"));
+      const command = system ? str(row, "command").replace(/^\s*\S+\s+/, "") : str(row, "command");
+      for (const p of executedPaths(command)) note(p, "crontab", row, `started by cron (${str(row, "path") || "crontab"}: ${clip(str(row, "command"), 80)})`);
+    }
+    const augeas = rowsOf(host, "augeas");
+    const args = new Map<string, string>();
+    for (const row of augeas) {
+      const node = str(row, "node");
+      if (/\/arguments\/1$/.test(node)) args.set(node.replace(/\/arguments\/1$/, ""), str(row, "value"));
+    }
+    for (const row of augeas) {
+      const node = str(row, "node");
+      if (!EXEC_NODE.test(node)) continue;
+      const command = str(row, "value").replace(/^[-@:+!]+/, "");
+      const unit = str(row, "path") || node.replace(/^\/files/, "").replace(/\/Service\/.*$/, "");
+      note(command, "augeas", row, `started by systemd unit ${unit}`);
+      const first = args.get(node.replace(/\/command$/, ""));
+      if (first !== undefined && INTERPRETER.test(basename(command))) note(first, "augeas", row, `started by systemd unit ${unit} (${basename(command)})`);
+    }
+    const hits: DetectionHit[] = [];
+    for (const [path, { hidden, evidence, how }] of [...found.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const severity = hidden.severity;
+      hits.push({
+        summary: `${path} runs from the hidden ${path.endsWith(hidden.segment) ? "file" : "directory"} ${hidden.segment} under ${hidden.where}: ${how.slice(0, 3).join("; ")}.`,
+        evidence,
+        ...(RANK[severity] === RANK.high ? {} : { severity }),
+        entity: `path:${path}`,
+      });
+    }
+    return hits;
+  },
+});

@@ -1,0 +1,106 @@
+// A web server or application runtime that is the parent of a shell or of reconnaissance tools: the process tree a
+// web shell (or an exploited web app) leaves behind. Facts: Sigma "Linux Webshell Indicators"
+// (rules/linux/process_creation/proc_creation_lnx_webshell_detection.yml), Sigma "Webshell Remote Command
+// Execution" (auditd, euid 33), NSA/ASD "Detect and prevent web shell malware" (2020).
+import { basename, rowsOf, str } from "../rows.js";
+import type { Row } from "../types.js";
+import { WEB_HELPERS } from "../baselines/service-helpers.js";
+import { clip } from "./command-lines.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+import { NETCAT_LIKE, SHELLS } from "./patterns.js";
+import { DOWNLOADERS, judgeChild, onlyHelpers, RECON_PROGRAMS, webRole } from "./service-roles.js";
+
+/** Python's platform.processor()/architecture() run `uname -p` / `file`: harmless under a WSGI app. */
+function pythonPlatformProbe(child: Row): boolean {
+  return /^(?:\/\S*\/)?uname(?:\s+-[pmrsv]+)+\s*$/.test(str(child, "cmdline").trim());
+}
+
+/** Where a Java/app server is installed (catalina.home/base, jboss.home.dir, /opt/<app>): its own scripts live there. */
+function installRoots(parent: Row): string[] {
+  const roots = [...str(parent, "cmdline").matchAll(/-D[\w.]*(?:home|base|dir)[\w.]*=(\/[^\s"']+)/gi)].map((m) => m[1] ?? "");
+  const top = /^\/(?:opt|srv|usr\/local|usr\/share)\/[^/]+/.exec(str(parent, "path"));
+  if (top) roots.push(top[0]);
+  return roots.filter((r) => r.length > 1).map((r) => r.replace(/\/+$/, ""));
+}
+
+/** The child only runs scripts from the parent's own install directory. */
+function ownHelper(child: Row, parent: Row): boolean {
+  const roots = installRoots(parent);
+  const paths = str(child, "cmdline").split(/\s+/).filter((w) => w.startsWith("/") && !/^\/(?:usr\/)?s?bin\/(?:ba|da)?sh$/.test(w));
+  return roots.length > 0 && paths.length > 0 && paths.every((p) => roots.some((r) => p === r || p.startsWith(`${r}/`)));
+}
+
+export const webshellShellSpawn = defineDetection({
+  id: "webshell-shell-spawn",
+  title: "Web server or app runtime spawning a shell or recon tools (web shell)",
+  reads: { processes: ["pid", "parent", "name", "path", "cmdline", "uid"] },
+  severity: "high",
+  attack: ["T1505.003", "T1059.004"],
+  maturity: "test",
+  category: "persistence",
+  keywords: [
+    "webshell", "web shell", "web server", "php shell", "china chopper", "backdoor", "nginx", "apache", "tomcat", "php",
+    "exploited web app", "rce", "remote code execution", "www-data", "log4shell",
+    "web app", "web user", "spawning shells", "spawn a shell", "shells under", "httpd", "popped", "recon commands",
+  ],
+  false_positives:
+    "Apache piped logs (rotatelogs) and PHP mail() run through /bin/sh -c and are ignored; CGI scripts, web apps that shell out to converters, and Node/Python/Ruby apps that run system tools can still match.",
+  advice: {
+    triage: [
+      "On {hosts}, record the web process, the child command line and the request that caused it (access log at the child's start time).",
+      "Look for recently modified files in the document root and upload directories (find -newer, .php/.jsp files in uploads/).",
+    ],
+    containment: ["Take the site on {hosts} out of the load balancer or block the offending source; keep the host up for forensics."],
+    investigation: ["Search the web root for the web shell (eval/base64_decode/system in .php, unexpected .jsp), and the access log for the requests that reached it."],
+    remediation: ["Remove the web shell, patch the application or plugin that let it in, rotate secrets the web user could read, and consider a rebuild."],
+  },
+  evaluate(host) {
+    const procs = rowsOf(host, "processes");
+    const byPid = new Map<string, Row>();
+    const children = new Map<string, Row[]>();
+    for (const p of procs) {
+      const pid = str(p, "pid");
+      if (pid !== "" && !byPid.has(pid)) byPid.set(pid, p);
+      const parent = str(p, "parent");
+      children.set(parent, [...(children.get(parent) ?? []), p]);
+    }
+    const hits: DetectionHit[] = [];
+    for (const child of procs) {
+      const parent = byPid.get(str(child, "parent"));
+      if (parent === undefined || str(parent, "pid") === str(child, "pid")) continue;
+      const role = webRole(parent);
+      if (role === undefined) continue;
+      const childName = basename(str(child, "name") || str(child, "path")).toLowerCase();
+      const interesting = SHELLS.has(childName) || RECON_PROGRAMS.has(childName) || DOWNLOADERS.has(childName) || NETCAT_LIKE.has(childName) || childName === "cat" || /^(?:python[0-9.]*|perl|ruby|php[0-9.]*)$/.test(childName);
+      if (!interesting || webRole(child) !== undefined) continue;
+      const grandchildren = children.get(str(child, "pid")) ?? [];
+      const verdict = judgeChild(child, grandchildren);
+      if (onlyHelpers(verdict.programs, WEB_HELPERS.programs) && !verdict.strong) continue;
+      if (role.tier === "app" && pythonPlatformProbe(child)) continue;
+      if (verdict.why === "" && ownHelper(child, parent)) continue;
+      const catSensitive = childName === "cat" && /\/etc\/|\/proc\//.test(str(child, "cmdline"));
+      let severity: DetectionHit["severity"];
+      let why = verdict.why;
+      if (verdict.strong) severity = "high";
+      else if (why !== "" || catSensitive) {
+        why = why || "reads system files";
+        severity = role.tier === "server" ? "high" : "medium";
+      } else if (role.tier === "server" && SHELLS.has(childName) && !/\/cgi-bin\//.test(str(child, "cmdline"))) {
+        why = "runs a shell command";
+        severity = "info";
+      } else continue;
+      const pid = str(child, "pid");
+      hits.push({
+        summary: `${role.label} (pid ${str(parent, "pid")}, uid ${str(parent, "uid") || "?"}) started ${childName} (pid ${pid}, uid ${str(child, "uid") || "?"}), which ${why}: ${clip(str(child, "cmdline") || str(child, "path"))}.`,
+        evidence: [
+          { table: "processes", row: child },
+          { table: "processes", row: parent },
+          ...grandchildren.slice(0, 5).map((row) => ({ table: "processes", row })),
+        ],
+        severity: severity === "high" ? undefined : severity,
+        entity: `pid:${pid}`,
+      });
+    }
+    return hits;
+  },
+});

