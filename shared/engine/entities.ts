@@ -1,13 +1,36 @@
 // Entity extraction from the question: IPv4, sha256, CVE/GHSA ids, `user <name>`, `port <n>`, paths, key=value tags.
 import { compareText } from "./order.js";
+import { isIP } from "node:net";
 import { isIpv4 } from "./net.js";
 import type { QueryEntities } from "./types.js";
 
-const STOPWORDS: ReadonlySet<string> = new Set([
-  "is", "are", "was", "were", "the", "a", "an", "accounts", "account", "with", "that", "has", "have", "had", "logged", "on", "in",
-  "of", "who", "which", "running", "and", "or", "to", "from", "for", "as", "be", "been", "any", "all", "names", "name", "id", "ids",
-  "can", "could", "did", "does", "do", "not", "no", "it", "its", "this", "these", "those", "login", "logins", "session", "sessions",
+/**
+ * Words that follow "user", "account", "as" or "did" in questions without being a user name: function words,
+ * quantifiers, question words, roles and the verbs and nouns analysts put there ("any user log in", "the user
+ * accounts that were created", "logged in as someone unexpected", "the database user").
+ */
+const NOT_A_USER: ReadonlySet<string> = new Set([
+  "is", "are", "was", "were", "be", "been", "being", "am", "the", "a", "an", "and", "or", "but", "if", "of", "on", "in", "at",
+  "to", "from", "for", "as", "by", "with", "without", "into", "onto", "over", "under", "via", "per", "than", "that", "this",
+  "these", "those", "there", "here", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "it", "its", "they",
+  "them", "their", "he", "she", "him", "her", "his", "hers", "we", "us", "our", "you", "your", "i", "me", "my", "not", "no", "any",
+  "all", "each", "every", "some", "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "nobody_else", "one",
+  "other", "others", "another", "new", "old", "unknown", "unexpected", "normal", "regular", "real", "same", "different", "own",
+  "local", "remote", "service", "system", "interactive", "privileged", "unprivileged", "admin", "administrator", "attacker",
+  "hacker", "intruder", "web", "app", "application", "database", "db", "ci", "build", "human", "hire", "level", "land", "mode",
+  "space", "name", "names", "named", "called", "id", "ids", "uid", "gid", "account", "accounts", "user", "users", "login",
+  "logins", "log", "logs", "logged", "logging", "session", "sessions", "shell", "shells", "key", "keys", "crontab", "crontabs",
+  "process", "processes", "home", "directory", "password", "passwords", "with", "has", "have", "had", "can", "could", "did",
+  "does", "do", "done", "will", "would", "should", "may", "might", "must", "run", "runs", "running", "ran", "create", "created",
+  "creating", "add", "added", "adding", "get", "got", "gets", "make", "made", "use", "used", "using", "said", "says",
+  "complained", "complain", "started", "start", "spawned", "spawning", "owns", "owned", "connect", "connected", "ssh", "sshed",
+  "sudo", "become", "became", "grab", "grabbed", "clear", "cleared", "wipe", "wiped", "read", "reading", "part", "soon",
+  "well", "also", "just", "still", "now", "ever", "recently", "today", "yesterday", "right", "everything", "anything",
+  "something", "nothing", "zero", "root-level", "activity", "behaviour", "behavior", "privileges", "rights", "access",
+  "permissions", "group", "groups", "agent", "runner", "tor", "else", "after", "given", "host", "node", "people", "server", "box",
+  "machine", "container", "pod", "cluster", "team", "company", "customer", "vendor", "world",
 ]);
+
 
 function uniqueSorted<T extends string | number>(values: Iterable<T>): T[] {
   return [...new Set(values)].sort((a, b) => (typeof a === "number" && typeof b === "number" ? a - b : compareText(String(a), String(b))));
@@ -17,15 +40,42 @@ export function emptyEntities(): QueryEntities {
   return { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {} };
 }
 
+const NAME = String.raw`["'\x60]?([a-z_][a-z0-9_.-]{0,31})["'\x60]?`;
+/** Where analysts put a user name: "user X", "account X", "X's account/keys/history", "the X user", "logged in as X", "did X log in". */
+const USER_CUES: readonly RegExp[] = [
+  new RegExp(String.raw`\b(?:user(?:name)?|account)\s+(?:called\s+|named\s+)?${NAME}(?![\w-])`, "gi"),
+  new RegExp(String.raw`(?:^|[\s(])${NAME}['’]s\s+(?:\.?\w+)`, "gi"),
+  new RegExp(String.raw`\bthe\s+${NAME}\s+(?:user|account)\b`, "gi"),
+  new RegExp(String.raw`\b(?:log(?:ged|s|ging)?\s+in|logins?|sshed\s+in|ssh(?:ed)?\s+in|running|run|connected)\s+as\s+${NAME}(?![\w-])`, "gi"),
+  new RegExp(String.raw`\bdid\s+${NAME}\s+(?:log|ssh|login|sudo|connect)\b`, "gi"),
+  new RegExp(String.raw`\b(?:than|besides|except|for|is)\s+(?:the\s+real\s+)?(root)\b(?!\s*(?:-|account|accounts|privilege|privileges|level|uid|access\s+via))`, "gi"),
+  /\b(root)\s+(?:login|logins|logging|logged|access|session|sessions|ssh)\b/gi,
+];
+
+function extractUsers(text: string): string[] {
+  const found: string[] = [];
+  for (const re of USER_CUES) {
+    for (const m of text.matchAll(re)) {
+      const name = (m[1] ?? "").replace(/\.+$/, "");
+      const lower = name.toLowerCase();
+      if (name === "" || NOT_A_USER.has(lower) || /^\d/.test(name)) continue;
+      found.push(lower);
+    }
+  }
+  return found;
+}
+
 export function extractEntities(query: string): QueryEntities {
   const text = query.normalize("NFKC");
   const ips = [...text.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?![\d.]*\d)/g)].map((m) => m[1] ?? "").filter(isIpv4);
+  for (const m of text.matchAll(/(?<![\w:.])((?:[0-9a-fA-F]{1,4}:){2,7}:?(?:[0-9a-fA-F]{1,4})?(?::[0-9a-fA-F]{1,4})*)(?![\w:.])/g)) {
+    const candidate = (m[1] ?? "").toLowerCase();
+    if (isIP(candidate) === 6) ips.push(candidate);
+  }
   const sha256 = [...text.matchAll(/\b([a-fA-F0-9]{64})\b/g)].map((m) => (m[1] ?? "").toLowerCase());
   const cves = [...text.matchAll(/\b(CVE-\d{4}-\d{4,7})\b/gi)].map((m) => (m[1] ?? "").toUpperCase());
   const ghsas = [...text.matchAll(/\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3})\b/gi)].map((m) => `GHSA${(m[1] ?? "").slice(4).toLowerCase()}`);
-  const users = [...text.matchAll(/\b(?:user(?:name)?|account)\s+["'`]?([a-z_][a-z0-9_.-]{0,31})\b/gi)]
-    .map((m) => (m[1] ?? "").replace(/\.+$/, ""))
-    .filter((u) => u !== "" && !STOPWORDS.has(u.toLowerCase()));
+  const users = extractUsers(text);
   const ports: number[] = [];
   for (const m of text.matchAll(/\bports?\s+((?:\d{1,5})(?:\s*(?:,|\/|and|or)\s*\d{1,5})*)/gi)) {
     for (const n of (m[1] ?? "").match(/\d{1,5}/g) ?? []) ports.push(Number(n));

@@ -1,5 +1,5 @@
 // The investigation engine's public surface. Pure: no I/O, no clock, no randomness.
-export { routeQuery, POSTURE_BUNDLE } from "./router.js";
+export { routeQuery, sweepDetections } from "./router.js";
 export { runInvestigation, diffFindings, findingKey, markNewFindings, tableTtlSeconds } from "./report.js";
 export type { FindingDiff } from "./report.js";
 export { extractEntities } from "./entities.js";
@@ -16,6 +16,7 @@ export type { DetectionInfo } from "./catalog.js";
 export { SEVERITIES } from "./types.js";
 export type {
   AgentDirectoryEntry,
+  BaselineNote,
   CoverageInput,
   Depth,
   EngineFinding,

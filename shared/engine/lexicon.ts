@@ -1,5 +1,9 @@
-// Words and phrases that route a question: detection keywords, category words, pathfinder words.
+// Matching analysts' words: a question and a phrase are both cut into word stems; the phrase matches when its stems
+// appear in order with at most one filler word between neighbours ("controlling a shell" ~ "control shell"). A phrase
+// word ending in `*` is a prefix of the question's word ("exfiltrat*" ~ "exfiltrating"). Filler words (articles,
+// possessives) are dropped on both sides first.
 import type { Category } from "./detections/detection.js";
+import { stem, tokens } from "./stem.js";
 
 export interface CategoryEntry {
   phrases: readonly string[];
@@ -8,43 +12,81 @@ export interface CategoryEntry {
 
 /** Broad words that pull in every detection of one or more categories. */
 export const CATEGORY_LEXICON: readonly CategoryEntry[] = [
-  { phrases: ["persistence", "persist", "persistent", "backdoor", "backdoors", "autostart", "foothold"], categories: ["persistence"] },
-  { phrases: ["privilege escalation", "privesc", "escalate", "root access"], categories: ["privilege-escalation"] },
-  { phrases: ["evasion", "hiding", "hidden", "rootkit", "rootkits", "anti forensics", "stealth"], categories: ["defense-evasion"] },
-  { phrases: ["command and control", "c2", "beacon", "beaconing", "callback", "implant"], categories: ["command-and-control"] },
-  { phrases: ["exfiltration", "exfil", "egress", "data theft"], categories: ["exfiltration"] },
-  { phrases: ["vulnerable", "vulnerability", "vulnerabilities", "unpatched", "cve", "advisory"], categories: ["vulnerability"] },
-  { phrases: ["compromised", "compromise", "breach", "breached", "hacked", "intrusion"], categories: ["command-and-control", "persistence", "impact", "indicator"] },
+  { phrases: ["persistence", "persist", "persistent", "backdoor", "foothold", "autostart", "survive reboot", "come back", "came back", "keeps coming back", "stay on", "staying on"], categories: ["persistence"] },
+  { phrases: ["privilege escalation", "privesc", "escalate", "escalation", "root access", "get root", "become root", "gain root", "elevat*"], categories: ["privilege-escalation"] },
+  { phrases: ["evasion", "evade", "hide", "hidden", "rootkit", "anti forensic", "stealth", "cover track", "under the radar", "avoid detection", "blind"], categories: ["defense-evasion"] },
+  { phrases: ["command and control", "c2", "beacon", "callback", "implant", "phone home", "call home"], categories: ["command-and-control"] },
+  { phrases: ["exfiltrat*", "exfil", "data theft"], categories: ["exfiltration"] },
+  { phrases: ["credential theft", "credential access", "steal credential", "stolen credential", "dump password", "harvest credential", "credentials stolen"], categories: ["credential-access"] },
+  { phrases: ["container escape", "escape the container", "break out", "breakout"], categories: ["privilege-escalation"] },
 ];
 
-/** Words that ask for the graph walk (who talks to whom, how far it spread). */
-export const PATHFINDER_PHRASES: readonly string[] = [
-  "lateral", "lateral movement", "spread", "spreading", "spread to", "pivot", "pivoting", "connected to", "connect to",
-  "connects to", "talking to", "talked to", "communicating with", "blast radius", "reach", "reached", "path", "paths", "related",
-];
+/** Words that never carry meaning for routing. */
+const FILLER: ReadonlySet<string> = new Set(["a", "an", "the", "my", "our", "your", "their", "his", "her", "its", "some", "any", "this", "that", "these", "those"]);
 
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+export interface Words {
+  /** Raw lower-case tokens (fillers dropped). */
+  raw: string[];
+  /** Their stems, index for index. */
+  stems: string[];
 }
 
-const CACHE = new Map<string, RegExp>();
+export function words(text: string): Words {
+  const raw = tokens(text).filter((t) => !FILLER.has(t));
+  return { raw, stems: raw.map(stem) };
+}
 
-/** Case-insensitive phrase match on word boundaries; spaces, '-' and '_' are interchangeable; plural -s/-es allowed. */
-export function phraseRegex(phrase: string): RegExp {
-  const cached = CACHE.get(phrase);
+interface PhraseWord {
+  stem: string;
+  prefix?: string;
+}
+
+const PHRASES = new Map<string, PhraseWord[]>();
+
+function compile(phrase: string): PhraseWord[] {
+  const cached = PHRASES.get(phrase);
   if (cached) return cached;
-  const body = phrase
-    .trim()
-    .split(/[\s_-]+/)
-    .map(escape)
-    .join("[\\s_-]+");
-  const start = /^\w/.test(phrase) ? "\\b" : "(?:^|(?<=[\\s\"'`(]))";
-  const end = /\w$/.test(phrase) ? "(?:s|es)?\\b" : "";
-  const re = new RegExp(`${start}${body}${end}`, "i");
-  CACHE.set(phrase, re);
-  return re;
+  const out: PhraseWord[] = [];
+  for (const part of phrase.split(/\s+/)) {
+    const prefix = part.endsWith("*");
+    const toks = tokens(prefix ? part.slice(0, -1) : part).filter((t) => !FILLER.has(t));
+    toks.forEach((t, i) => out.push(prefix && i === toks.length - 1 ? { stem: stem(t), prefix: t } : { stem: stem(t) }));
+  }
+  PHRASES.set(phrase, out);
+  return out;
 }
 
+function wordMatches(w: PhraseWord, raw: string, stemmed: string): boolean {
+  return w.prefix !== undefined ? raw.startsWith(w.prefix) : stemmed === w.stem;
+}
+
+/** Whether the phrase occurs in the question's words (in order, at most one filler word between neighbours). */
+export function phraseIn(q: Words, phrase: string): boolean {
+  const p = compile(phrase);
+  const first = p[0];
+  if (first === undefined) return false;
+  for (let i = 0; i < q.stems.length; i++) {
+    if (!wordMatches(first, q.raw[i] ?? "", q.stems[i] ?? "")) continue;
+    let at = i;
+    let ok = true;
+    for (let k = 1; k < p.length && ok; k++) {
+      const w = p[k];
+      if (w === undefined) break;
+      if (at + 1 < q.stems.length && wordMatches(w, q.raw[at + 1] ?? "", q.stems[at + 1] ?? "")) at += 1;
+      else if (at + 2 < q.stems.length && wordMatches(w, q.raw[at + 2] ?? "", q.stems[at + 2] ?? "")) at += 2;
+      else ok = false;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+/** The phrases of a list that occur in the question. */
+export function matchedPhrases(q: Words, phrases: readonly string[]): string[] {
+  return phrases.filter((p) => phraseIn(q, p));
+}
+
+/** Convenience for one-off checks on raw text. */
 export function matchesPhrase(text: string, phrase: string): boolean {
-  return phraseRegex(phrase).test(text);
+  return phraseIn(words(text), phrase);
 }

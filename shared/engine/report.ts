@@ -13,10 +13,12 @@ import { bySeverityDesc } from "./severity-scale.js";
 import { investigationSeverity, scoreFinding, verdictFor, type ScoredSeverity } from "./severity.js";
 import { buildTimeline } from "./timeline.js";
 import type { SeedSource } from "./narrative.js";
-import type { CoverageInput, Depth, EngineFinding, HostData, InvestigationOptions, Report, RoutePlan } from "./types.js";
+import type { BaselineNote, CoverageInput, Depth, EngineFinding, HostData, InvestigationOptions, Report, RoutePlan } from "./types.js";
 
 export { diffFindings, findingKey, markNewFindings, type FindingDiff } from "./diff.js";
 export { tableTtlSeconds } from "./freshness.js";
+
+const MAX_NOTES_PER_BASELINE = 20;
 
 interface Scored {
   finding: EngineFinding;
@@ -36,12 +38,16 @@ function safeEvaluate(det: Detection, host: HostData, ctx: { entities: RoutePlan
   }
 }
 
-function evaluateAll(plan: RoutePlan, hosts: readonly HostData[], detections: readonly Detection[], errors: string[]): Scored[] {
+function evaluateAll(plan: RoutePlan, hosts: readonly HostData[], detections: readonly Detection[], errors: string[], notes: BaselineNote[]): Scored[] {
   const out: Scored[] = [];
   const ctx = { entities: plan.entities };
   for (const host of hosts) {
     for (const det of detections) {
       for (const hit of safeEvaluate(det, host, ctx, errors)) {
+        if (hit.kept_by !== undefined) {
+          notes.push({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary: hit.summary });
+          continue;
+        }
         const scored = scoreFinding(det, hit, host, plan.entities);
         const finding: EngineFinding = {
           detection_id: det.id,
@@ -92,7 +98,8 @@ export function runInvestigation(plan: RoutePlan, hostsIn: HostData[], coverage:
     .map((id) => getDetection(id))
     .filter((d): d is Detection => d !== undefined);
   const errors: string[] = [];
-  const scored = evaluateAll(plan, hosts, detections, errors);
+  const notes: BaselineNote[] = [];
+  const scored = evaluateAll(plan, hosts, detections, errors, notes);
   const findings = scored.map((s) => s.finding);
 
   const walk = plan.route === "detections" ? null : runPathfinder(plan, hosts, scored, depth, options);
@@ -148,5 +155,20 @@ export function runInvestigation(plan: RoutePlan, hostsIn: HostData[], coverage:
     choke_points: pathfinder?.choke_points ?? [],
     timeline: buildTimeline(findings),
     severity_reason: inv.reason,
+    baseline_notes: sortNotes(notes),
   };
+}
+
+/** Baseline notes in a stable order, at most a few per (detection, baseline) so a large fleet stays readable. */
+function sortNotes(notes: BaselineNote[]): BaselineNote[] {
+  const sorted = [...notes].sort(
+    (a, b) => compareText(a.detection_id, b.detection_id) || compareText(a.baseline, b.baseline) || compareText(a.agent_id, b.agent_id) || compareText(a.summary, b.summary),
+  );
+  const perKey = new Map<string, number>();
+  return sorted.filter((n) => {
+    const key = `${n.detection_id}|${n.baseline}`;
+    const seen = perKey.get(key) ?? 0;
+    perKey.set(key, seen + 1);
+    return seen < MAX_NOTES_PER_BASELINE;
+  });
 }

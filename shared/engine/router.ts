@@ -1,25 +1,23 @@
-// Question -> RoutePlan: lexicon matches pick detections, entities seed the pathfinder, else the posture bundle.
+// Question -> RoutePlan. The question's words are stemmed and matched against the intent table (intents.ts: the
+// phrases, synonyms and slang for each detection) and the category words; entities seed the pathfinder and the exact-indicator match. A
+// question that names nothing specific runs the broad sweep: every detection family, never the pathfinder alone.
 import { categoryLabel } from "./detections/detection.js";
 import { allDetections, getDetection } from "./detections/registry.js";
 import { extractEntities, hasIndicatorEntities, hasSeedEntities } from "./entities.js";
-import { CATEGORY_LEXICON, PATHFINDER_PHRASES, matchesPhrase } from "./lexicon.js";
+import { INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES } from "./intents.js";
+import { CATEGORY_LEXICON, matchedPhrases, words } from "./lexicon.js";
 import { PATHFINDER_TABLES } from "./graph.js";
 import type { Depth, QueryEntities, Route, RoutePlan } from "./types.js";
 
-/** High-value detections run when nothing in the question matched, widest at `deep`. */
-export const POSTURE_BUNDLE: Readonly<Record<Depth, readonly string[]>> = {
-  quick: ["cryptominer", "known-bad-hash", "non-root-uid0", "reverse-shell", "unexpected-listener"],
-  standard: [
-    "cryptominer", "deleted-binary-running", "download-execute", "exec-from-tmp", "known-bad-hash", "ld-preload", "non-root-uid0",
-    "process-masquerading", "reverse-shell", "ssh-authorized-key", "suspicious-cron", "unexpected-listener",
-  ],
-  deep: [],
-};
+/** Detections the broad sweep leaves out: they need something named in the question to mean anything. */
+const NOT_IN_SWEEP: ReadonlySet<string> = new Set(["ioc-match", "vulnerable-package"]);
 
-function postureBundle(depth: Depth): string[] {
-  const listed = POSTURE_BUNDLE[depth];
-  const ids = listed.length > 0 ? [...listed] : allDetections().map((d) => d.id).filter((id) => id !== "ioc-match");
-  return ids.filter((id) => getDetection(id) !== undefined).sort();
+/** Every detection family except those that need an indicator or an advisory named in the question. */
+export function sweepDetections(): string[] {
+  return allDetections()
+    .map((d) => d.id)
+    .filter((id) => !NOT_IN_SWEEP.has(id))
+    .sort();
 }
 
 function describeEntities(e: QueryEntities): string[] {
@@ -33,59 +31,80 @@ function describeEntities(e: QueryEntities): string[] {
   return parts;
 }
 
+const quote = (list: readonly string[]): string => `"${list.join('", "')}"`;
+
+/** Which detections the question's words ask for, with the words that chose each. */
+function lexicalMatches(text: string): { chosen: Set<string>; rationale: string[] } {
+  const q = words(text);
+  const chosen = new Set<string>();
+  const rationale: string[] = [];
+  const byDetection = new Map<string, Set<string>>();
+  const note = (id: string, phrases: readonly string[]): void => {
+    if (getDetection(id) === undefined || phrases.length === 0) return;
+    const set = byDetection.get(id) ?? new Set<string>();
+    phrases.forEach((p) => set.add(p));
+    byDetection.set(id, set);
+  };
+  for (const intent of INTENTS) {
+    const hit = matchedPhrases(q, intent.phrases);
+    for (const id of intent.detections) note(id, hit);
+  }
+  for (const id of [...byDetection.keys()].sort()) {
+    chosen.add(id);
+    rationale.push(`${quote([...(byDetection.get(id) ?? [])].sort())} → ${id}`);
+  }
+  for (const entry of CATEGORY_LEXICON) {
+    const hit = matchedPhrases(q, entry.phrases);
+    if (hit.length === 0) continue;
+    const ids = allDetections()
+      .filter((d) => entry.categories.includes(d.category) && !NOT_IN_SWEEP.has(d.id))
+      .map((d) => d.id);
+    if (ids.length === 0) continue;
+    ids.forEach((id) => chosen.add(id));
+    rationale.push(`${quote(hit)} → every ${entry.categories.map(categoryLabel).join(" / ")} detection (${ids.join(", ")})`);
+  }
+  return { chosen, rationale };
+}
+
 export function routeQuery(query: string, depth: Depth): RoutePlan {
   const text = query.normalize("NFKC");
   const entities = extractEntities(text);
-  const rationale: string[] = [];
-  const chosen = new Set<string>();
-
-  for (const d of allDetections()) {
-    const words = d.keywords.filter((k) => matchesPhrase(text, k));
-    if (words.length === 0) continue;
-    chosen.add(d.id);
-    rationale.push(`"${words.join('", "')}" → ${d.id}`);
-  }
-  for (const entry of CATEGORY_LEXICON) {
-    const words = entry.phrases.filter((p) => matchesPhrase(text, p));
-    if (words.length === 0) continue;
-    const ids = allDetections()
-      .filter((d) => entry.categories.includes(d.category) && d.id !== "ioc-match")
-      .map((d) => d.id);
-    ids.forEach((id) => chosen.add(id));
-    rationale.push(`"${words.join('", "')}" → every ${entry.categories.map(categoryLabel).join(" / ")} detection (${ids.join(", ")})`);
-  }
-  if (entities.advisories.length > 0) {
+  const { chosen, rationale } = lexicalMatches(text);
+  if (entities.advisories.length > 0 && getDetection("vulnerable-package")) {
     chosen.add("vulnerable-package");
     rationale.push(`advisory ids ${entities.advisories.join(", ")} → vulnerable-package (checked against the engine's advisory list)`);
   }
-  const lexiconMatched = chosen.size > 0;
-
-  const pathWords = PATHFINDER_PHRASES.filter((p) => matchesPhrase(text, p));
-  if (pathWords.length > 0) rationale.push(`"${pathWords.join('", "')}" → pathfinder`);
+  if (entities.ports.length > 0 && getDetection("unexpected-listener")) {
+    chosen.add("unexpected-listener");
+    rationale.push(`ports ${entities.ports.join(", ")} named → unexpected-listener (what listens there)`);
+  }
+  const q = words(text);
+  const pathWords = matchedPhrases(q, PATHFINDER_PHRASES);
+  if (pathWords.length > 0) rationale.push(`${quote(pathWords)} → pathfinder`);
   const seeds = hasSeedEntities(entities);
   if (seeds) rationale.push(`entities ${describeEntities(entities).join("; ")} → pathfinder seeds`);
   if (hasIndicatorEntities(entities)) {
     chosen.add("ioc-match");
-    rationale.push("IPs, hashes and paths named in the question are matched exactly against the rows (ioc-match)");
+    rationale.push("IPs, hashes and paths named in the question are looked for exactly in the rows (ioc-match); a named path is a place to look, not an indicator of compromise by itself");
   }
   const tagKeys = Object.keys(entities.tags);
   if (tagKeys.length > 0) rationale.push(`tags ${tagKeys.map((k) => `${k}=${entities.tags[k] ?? ""}`).join(", ")} narrow the scope`);
 
-  const pathfinder = pathWords.length > 0 || seeds;
-  let route: Route;
-  if (lexiconMatched && pathfinder) route = "both";
-  else if (pathfinder) route = "pathfinder";
-  else if (lexiconMatched) route = "detections";
-  else {
-    route = "detections";
-    for (const id of postureBundle(depth)) chosen.add(id);
-    rationale.push(`no detection keyword or entity matched, so the standard posture bundle ran for depth ${depth} (${[...chosen].sort().join(", ")})`);
+  // Nothing specific asked (an open question, "where did it spread", a user named with no technique): sweep every
+  // family. An indicator named in the question (IP, hash, path) is specific enough on its own.
+  const sweep = chosen.size === 0;
+  if (sweep) {
+    for (const id of sweepDetections()) chosen.add(id);
+    const open = matchedPhrases(q, OPEN_QUESTION_PHRASES);
+    const why = open.length > 0 ? `an open question (${quote(open)})` : "no detection keyword or entity matched";
+    rationale.push(`${why}, so the broad sweep ran every detection family at depth ${depth} (${sweepDetections().length} detections; ioc-match and vulnerable-package need an indicator or advisory named)`);
   }
 
+  const pathfinder = pathWords.length > 0 || seeds;
+  const route: Route = pathfinder ? "both" : "detections";
   const detection_ids = [...chosen].sort();
   const tables = new Set<string>();
   for (const id of detection_ids) for (const t of getDetection(id)?.tables ?? []) tables.add(t);
   if (route !== "detections") for (const t of PATHFINDER_TABLES) tables.add(t);
-
-  return { route, detection_ids, tables: [...tables].sort(), entities, routing_rationale: rationale, query };
+  return { route, detection_ids, tables: [...tables].sort(), entities, routing_rationale: rationale, query, sweep };
 }

@@ -14,7 +14,6 @@ const BANDS: ReadonlyArray<[number, Severity]> = [
   [30, "medium"],
   [0, "low"],
 ];
-export const CRITICAL_MIN_PRECISION = 0.95;
 
 export function assetWeight(tags: Record<string, string>): number {
   return tags.env === "prod" || tags.env === "production" ? 1.5 : 1;
@@ -30,33 +29,43 @@ export interface ScoredSeverity {
   exact_ioc: boolean;
 }
 
-/** Whether an evidence row names an entity from the question (an exact IOC hit). */
+/**
+ * Whether an evidence row carries an IP or sha256 named in the question. Paths named in the question are places
+ * to look, not indicators: they never count here.
+ */
 export function mentionsEntity(hit: DetectionHit, e: QueryEntities): boolean {
   const ips = new Set(e.ips.map(normalizeIp));
   const hashes = new Set(e.sha256);
-  if (ips.size + hashes.size + e.paths.length === 0) return false;
+  if (ips.size + hashes.size === 0) return false;
   return hit.evidence.some(({ row }) => {
     for (const c of ["remote_address", "host", "address"]) if (ips.has(normalizeIp(str(row, c)))) return true;
-    if (hashes.has(str(row, "sha256").toLowerCase())) return true;
-    const path = str(row, "path");
-    return path !== "" && e.paths.some((p) => path === p);
+    return hashes.has(str(row, "sha256").toLowerCase());
   });
 }
 
+/**
+ * One finding's severity. `info` hits stay info (observed, not alerted on). Otherwise the score band decides, with
+ * three rules on top: critical only for a known-bad match (curated intelligence) — independent detections agreeing
+ * raise the investigation, not the finding; an IP or hash named in the question and found in the evidence lifts the
+ * finding one step but not to critical (the question's words are not intelligence); experimental detections cap at
+ * medium unless the hit is a known-bad match.
+ */
 export function scoreFinding(det: Detection, hit: DetectionHit, host: HostData, entities: QueryEntities): ScoredSeverity {
   const base = hit.severity ?? det.severity;
   const impact = IMPACT[base];
   const precision = det.precision;
   const weight = assetWeight(host.tags);
   const score = Math.round(impact * precision * weight * 100) / 100;
+  const knownBad = hit.known_bad === true;
+  const named = mentionsEntity(hit, entities);
+  if (base === "info") return { severity: "info", base_severity: base, impact, precision, asset_weight: weight, score, exact_ioc: knownBad };
   let severity: Severity = BANDS.find(([min]) => score >= min)?.[1] ?? "low";
-  const exact = det.exact_ioc === true || mentionsEntity(hit, entities);
-  if (exact) severity = maxSeverity(severity, stepUp(base));
-  const criticalAllowed = exact || (det.maturity === "stable" && precision >= CRITICAL_MIN_PRECISION && severityRank(base) >= severityRank("high"));
-  if (severity === "critical" && !criticalAllowed) severity = "high";
-  if (det.maturity === "experimental") severity = minSeverity(severity, "medium");
+  if (named) severity = maxSeverity(severity, minSeverity(stepUp(base), "high"));
+  if (knownBad) severity = maxSeverity(severity, base === "critical" ? "critical" : stepUp(base));
+  else severity = minSeverity(severity, "high");
+  if (det.maturity === "experimental" && !knownBad) severity = minSeverity(severity, "medium");
   severity = maxSeverity(severity, "low");
-  return { severity, base_severity: base, impact, precision, asset_weight: weight, score, exact_ioc: exact };
+  return { severity, base_severity: base, impact, precision, asset_weight: weight, score, exact_ioc: knownBad };
 }
 
 export interface LinkableFinding {
@@ -91,19 +100,26 @@ export interface InvestigationSeverity {
 export function investigationSeverity(findings: readonly LinkableFinding[]): InvestigationSeverity {
   if (findings.length === 0) return { severity: "info", linked: false, reason: "No findings: severity info." };
   const highest = findings.reduce<Severity>((acc, f) => maxSeverity(acc, f.severity), "info");
-  const pairs = linkedPairs(findings);
+  const pairMin = ([x, y]: [number, number, string]): number =>
+    severityRank(minSeverity(findings[x]?.severity ?? "info", findings[y]?.severity ?? "info"));
+  // Info findings are observations, not alerts: they corroborate nothing.
+  const pairs = linkedPairs(findings)
+    .filter((p) => pairMin(p) >= severityRank("low"))
+    .sort((p, q) => pairMin(q) - pairMin(p));
   if (pairs.length === 0) return { severity: highest, linked: false, reason: `Highest finding severity: ${highest}.` };
   const [i, j, entity] = pairs[0] ?? [0, 0, ""];
   const a = findings[i];
   const b = findings[j];
-  const raised = stepUp(highest);
+  // Critical needs independent signals agreeing: two different detections, both high, on one entity.
+  const bothHigh = a !== undefined && b !== undefined && severityRank(minSeverity(a.severity, b.severity)) >= severityRank("high");
+  const raised = highest === "high" && !bothHigh ? "high" : stepUp(highest);
   const link = `${a?.detection_id} and ${b?.detection_id} share ${entity} on ${a?.agent_id}`;
   return {
     severity: raised,
     linked: true,
     reason:
       raised === highest
-        ? `Highest finding severity ${highest} (already the top of the scale); ${link}.`
+        ? `Highest finding severity ${highest} (critical needs two high findings that agree, or a known-bad match); ${link}.`
         : `Highest finding severity ${highest}, raised one step to ${raised} because ${link}.`,
   };
 }

@@ -65,6 +65,8 @@ export interface RoutePlan {
   routing_rationale: string[];
   /** The question as asked (set by routeQuery; used in the narrative). */
   query?: string;
+  /** True when nothing specific was asked and every detection family ran (the broad sweep). */
+  sweep?: boolean;
 }
 
 export interface CoverageInput {
@@ -122,6 +124,17 @@ export interface Report {
   timeline?: TimelineEvent[];
   /** Why the investigation severity is what it is (highest finding, linked-findings step). */
   severity_reason?: string;
+  /** What a benign baseline (or a tuning tag) kept from being flagged, and which one. */
+  baseline_notes?: BaselineNote[];
+}
+
+export interface BaselineNote {
+  detection_id: string;
+  agent_id: string;
+  hostname: string;
+  /** The baseline's id (`kernel-modules:debian-...`, `tag:allowed_ports`). */
+  baseline: string;
+  summary: string;
 }
 
 export interface TimelineEvent {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { test } from "tap";
-import { DETECTIONS, POSTURE_BUNDLE, extractEntities, getDetection, routeQuery } from "../../shared/engine/index.js";
+import { DETECTIONS, extractEntities, getDetection, routeQuery, sweepDetections } from "../../shared/engine/index.js";
 
 test("lexicon: listening words route to unexpected-listener", async (t) => {
   for (const q of ["Which hosts are LISTENING on odd ports?", "any open port I should know about", "show ports"]) {
@@ -16,8 +16,8 @@ test("lexicon: word boundaries, not substrings", async (t) => {
   t.notOk(plan.routing_rationale.some((r) => r.includes("→ unexpected-listener")), "'transport' is not 'port'");
   t.notOk(plan.routing_rationale.some((r) => r.includes("→ cryptominer")), "'minerals' is not 'miner'");
   t.equal(plan.routing_rationale.length, 1);
-  t.match(plan.routing_rationale[0], /posture bundle/, "falls back to the posture bundle");
-  t.same(routeQuery("summarise the transport layer report", "quick").detection_ids, plan.detection_ids, "same bundle");
+  t.match(plan.routing_rationale[0], /broad sweep/, "falls back to the broad sweep");
+  t.same(routeQuery("summarise the transport layer report", "quick").detection_ids, plan.detection_ids, "same sweep");
   t.ok(routeQuery("open ports?", "quick").routing_rationale.some((r) => r.includes("→ unexpected-listener")), "the real word matches");
 });
 
@@ -39,10 +39,11 @@ test("lexicon: specific persistence words and miners", async (t) => {
   t.same(routeQuery("crypto miner?", "quick").detection_ids, ["cryptominer"]);
 });
 
-test("pathfinder words give route pathfinder, with detections: both", async (t) => {
+test("pathfinder words without a seed never run the pathfinder alone: the sweep runs with it", async (t) => {
   const only = routeQuery("who is connected to whom", "standard");
-  t.equal(only.route, "pathfinder");
-  t.same(only.detection_ids, []);
+  t.equal(only.route, "both");
+  t.equal(only.sweep, true);
+  t.same(only.detection_ids, sweepDetections());
   t.ok(only.tables.includes("process_open_sockets"), "pathfinder tables requested");
   const both = routeQuery("did the miner spread to other hosts?", "standard");
   t.equal(both.route, "both");
@@ -64,7 +65,7 @@ test("entities are extracted and seed the pathfinder", async (t) => {
   t.same(extractEntities("which user is logged in from port forwarding").users, [], "stopwords are not user names");
 
   const plan = routeQuery("is 203.0.113.66 talking to us?", "standard");
-  t.equal(plan.route, "pathfinder", "entity without a detection keyword");
+  t.equal(plan.route, "both", "an indicator seeds the pathfinder and is matched exactly");
   t.same(plan.detection_ids, ["ioc-match"], "the indicator is matched exactly");
   const both = routeQuery("reverse shell to 203.0.113.66?", "standard");
   t.equal(both.route, "both");
@@ -73,15 +74,38 @@ test("entities are extracted and seed the pathfinder", async (t) => {
   t.ok(cve.detection_ids.includes("vulnerable-package"));
 });
 
-test("nothing matched: the posture bundle, sized by depth, and a rationale saying so", async (t) => {
-  const quick = routeQuery("anything odd?", "quick");
-  t.equal(quick.route, "detections");
-  t.same(quick.detection_ids, [...POSTURE_BUNDLE.quick].sort());
-  t.match(quick.routing_rationale.join(" "), /posture bundle/);
-  const standard = routeQuery("anything odd?", "standard");
-  t.ok(standard.detection_ids.length > quick.detection_ids.length);
-  const deep = routeQuery("anything odd?", "deep");
-  t.equal(deep.detection_ids.length, DETECTIONS.length - 1, "deep runs the whole catalog except the question-driven ioc-match");
+test("nothing specific: the broad sweep of every family at every depth, and a rationale saying so", async (t) => {
+  for (const depth of ["quick", "standard", "deep"] as const) {
+    const plan = routeQuery("anything odd?", depth);
+    t.equal(plan.route, "detections");
+    t.equal(plan.sweep, true);
+    t.same(plan.detection_ids, sweepDetections(), `${depth}: every family`);
+    t.match(plan.routing_rationale.join(" "), /broad sweep/);
+  }
+  t.equal(sweepDetections().length, DETECTIONS.length - 2, "all but the question-driven ioc-match and vulnerable-package");
+  const categories = new Set(DETECTIONS.map((d) => d.category));
+  const swept = new Set(sweepDetections().map((id) => getDetection(id)?.category));
+  for (const c of categories) if (c !== "indicator" && c !== "vulnerability") t.ok(swept.has(c), `the sweep keeps the ${c} family`);
+  const user = routeQuery("did user mallory do anything?", "standard");
+  t.equal(user.sweep, true, "a user with no technique sweeps, seeded at the user");
+  t.equal(user.route, "both");
+});
+
+test("stems and intents: inflections and the way analysts say things", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["did they move laterally?", "lateral-admin-connection"],
+    ["is something hiding processes?", "ld-so-preload"],
+    ["who was logging in as root", "remote-root-login"],
+    ["is someone remotely controlling a shell on web-03?", "reverse-shell"],
+    ["are they covering their tracks", "log-wiping"],
+    ["something pretending to be a system process", "process-masquerading"],
+    ["can anyone become root without a password", "sudoers-nopasswd-all"],
+    ["what is eating all the CPU", "cryptominer"],
+  ];
+  for (const [q, id] of cases) {
+    const plan = routeQuery(q, "standard");
+    if (getDetection(id)) t.ok(plan.detection_ids.includes(id), `${q} -> ${id}`, { rationale: plan.routing_rationale });
+  }
 });
 
 test("tables are the sorted unique union of what the detections need", async (t) => {
@@ -103,7 +127,7 @@ test("routing never throws and always yields a well-formed plan", async (t) => {
         JSON.stringify(plan.tables) === JSON.stringify(sorted) &&
         plan.detection_ids.every((id) => getDetection(id) !== undefined) &&
         plan.routing_rationale.length > 0 &&
-        (plan.route === "pathfinder" || plan.detection_ids.length > 0) &&
+        plan.detection_ids.length > 0 &&
         JSON.stringify(routeQuery(q, depth)) === JSON.stringify(plan)
       );
     }),

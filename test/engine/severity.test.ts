@@ -37,15 +37,22 @@ test("experimental detections cap at medium", async (t) => {
   t.equal(s.severity, "medium");
 });
 
-test("critical needs a stable precise high detection, an exact IOC, or linked highs", async (t) => {
+test("critical only for a known-bad match; a named IP lifts one step but not to critical; info stays info", async (t) => {
   const prod = host({}, { env: "prod" });
-  t.equal(scoreFinding(variant({ maturity: "stable", precision: 1, severity: "high" }), hit, prod, none).severity, "critical");
-  t.equal(scoreFinding(variant({ maturity: "test", precision: 1, severity: "high" }), hit, prod, none).severity, "high", "not stable");
-  t.equal(scoreFinding(variant({ maturity: "stable", precision: 0.9, severity: "high" }), hit, prod, none).severity, "high", "precision below 0.95");
-  t.equal(scoreFinding(variant({ maturity: "stable", precision: 1, severity: "high" }), hit, host({}, {}), none).severity, "high", "score below the band without prod");
-  const ioc = scoreFinding(variant({ maturity: "test", precision: 0.6, severity: "high" }), hit, host({}, {}), { ...none, paths: ["/usr/bin/bash"] });
-  t.equal(ioc.exact_ioc, true);
-  t.equal(ioc.severity, "critical", "an entity from the question makes it exact");
+  t.equal(scoreFinding(variant({ maturity: "stable", precision: 1, severity: "high" }), hit, prod, none).severity, "high", "a precise stable high detection alone is high");
+  t.equal(scoreFinding(variant({ maturity: "stable", precision: 1, severity: "critical" }), hit, prod, none).severity, "high", "even a critical default needs a known-bad match");
+  const bad = scoreFinding(variant({ maturity: "test", precision: 0.8, severity: "high" }), { ...hit, known_bad: true }, prod, none);
+  t.equal(bad.severity, "critical", "known-bad intelligence matched");
+  t.equal(bad.exact_ioc, true);
+  t.equal(scoreFinding(variant({ maturity: "experimental", precision: 0.8, severity: "high" }), { ...hit, known_bad: true }, prod, none).severity, "critical", "known-bad is not capped by maturity");
+  const sockHit: DetectionHit = { summary: "x", evidence: [{ table: "process_open_sockets", row: { pid: "1", remote_address: "203.0.113.9" } }] };
+  const named = scoreFinding(variant({ maturity: "test", precision: 0.5, severity: "medium" }), sockHit, host({}, {}), { ...none, ips: ["203.0.113.9"] });
+  t.equal(named.severity, "high", "an IP named in the question and found lifts a medium one step");
+  const namedHigh = scoreFinding(variant({ maturity: "stable", precision: 1, severity: "high" }), sockHit, prod, { ...none, ips: ["203.0.113.9"] });
+  t.equal(namedHigh.severity, "high", "but never to critical: the question's words are not intelligence");
+  const path = scoreFinding(variant({ maturity: "test", precision: 0.5, severity: "medium" }), hit, host({}, {}), { ...none, paths: ["/usr/bin/bash"] });
+  t.equal(path.severity, "low", "a path named in the question is a place to look, not an indicator");
+  t.equal(scoreFinding(variant({ maturity: "stable", precision: 1, severity: "high" }), { ...hit, severity: "info" }, prod, none).severity, "info", "info stays info");
 });
 
 test("investigation severity: highest finding, +1 when different detections share an entity on one host", async (t) => {
@@ -58,7 +65,9 @@ test("investigation severity: highest finding, +1 when different detections shar
   t.ok(ids.has("cryptominer") && ids.has("exec-from-tmp"));
   const highest = linked.findings[0]?.severity ?? "info";
   t.ok(rank(highest) < rank("critical"), "room to step up");
-  t.equal(rank(linked.severity), rank(highest) + 1, "linked on the same process: one step above the highest finding");
+  const partner = linked.findings.filter((f) => f.detection_id !== linked.findings[0]?.detection_id)[0]?.severity ?? "info";
+  const expected = highest === "high" && partner !== "high" ? rank("high") : rank(highest) + 1;
+  t.equal(rank(linked.severity), expected, "linked on the same process: one step up, critical only when both agree at high");
   t.match(linked.severity_reason ?? "", /share (pid:4242|path:\/tmp\/kswapd0)/);
 
   const apart = runInvestigation(
