@@ -3,14 +3,15 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server build run test check typecheck lint bench calibrate openapi lock clean
+.PHONY: help deps nats-server build run test check typecheck lint bench calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
 	@echo "make test       build and run the whole test suite"
 	@echo "make check      typecheck (tests included) + house-rule lint + tests"
 	@echo "make bench      benchmarks; results in bench/results.md"
-	@echo "make calibrate  recompute the detection calibration table from scenarios/"
+	@echo "make evaluate   the engine on the generated corpus; prints confusion tables, writes docs/evaluation.md"
+	@echo "make calibrate  recompute the detection calibration table from the corpus's calibrate split"
 	@echo "make openapi    regenerate openapi.json"
 	@echo "make lock       update package-lock.json after a dependency change"
 
@@ -46,8 +47,11 @@ check: typecheck lint test
 bench: deps build
 	PATH="$$PATH:/usr/sbin" node dist/bench/run.js
 
-calibrate: build
+calibrate: deps build
 	node dist/scripts/calibrate.js
+
+evaluate: deps build
+	node dist/scripts/evaluate.js --check
 
 openapi: deps build
 	PATH="$$PATH:/usr/sbin" node dist/scripts/openapi.js

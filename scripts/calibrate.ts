@@ -1,40 +1,20 @@
-// Recomputes the detection calibration table from the scenario corpus.
-// Usage (from the repository root): npx tsc -p tsconfig.json && node dist/scripts/calibrate.js [--check]
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+// make calibrate: recomputes shared/engine/detections/calibration.ts from the calibrate split of the corpus.
+// `--check` only compares (exit 1 when the committed table is stale).
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { computeCalibration, parseCorpus, renderCalibrationMarkdown, renderCalibrationModule } from "../shared/engine/calibration-corpus.js";
-import { allDetections } from "../shared/engine/detections/registry.js";
+import { generateCorpus } from "../corpus/generate.js";
+import { computeCalibration, renderCalibrationModule } from "../evaluation/calibrate.js";
+import { allDetections } from "../shared/engine/index.js";
 
-const root = process.cwd();
-const scenarioDir = join(root, "scenarios");
-const moduleFile = join(root, "shared", "engine", "detections", "calibration.ts");
-const markdownFile = join(scenarioDir, "CALIBRATION.md");
-
-const files = readdirSync(scenarioDir)
-  .filter((name) => name.endsWith(".json"))
-  .sort()
-  .map((name) => ({ name, json: JSON.parse(readFileSync(join(scenarioDir, name), "utf8")) as unknown }));
-const result = computeCalibration(parseCorpus(files), allDetections());
-const moduleText = renderCalibrationModule(result);
-const markdownText = renderCalibrationMarkdown(result);
-
+const file = join(process.cwd(), "shared", "engine", "detections", "calibration.ts");
+const result = computeCalibration(generateCorpus(), allDetections());
+const text = renderCalibrationModule(result);
 if (process.argv.includes("--check")) {
-  const stale = [moduleFile, markdownFile].filter((f, i) => {
-    try {
-      return readFileSync(f, "utf8") !== (i === 0 ? moduleText : markdownText);
-    } catch {
-      return true;
-    }
-  });
-  if (stale.length > 0) {
-    process.stderr.write(`calibration is stale: ${stale.join(", ")}\n`);
-    process.exitCode = 1;
-  } else process.stdout.write("calibration is current\n");
+  const current = readFileSync(file, "utf8");
+  process.stdout.write(current === text ? "calibration is current\n" : "calibration is stale: run make calibrate\n");
+  if (current !== text) process.exitCode = 1;
 } else {
-  writeFileSync(moduleFile, moduleText);
-  writeFileSync(markdownFile, markdownText);
-  for (const r of result.rows) {
-    process.stdout.write(`${r.id.padEnd(28)} precision ${r.precision.toFixed(3)} recall ${r.recall.toFixed(3)} (tp ${r.tp} fp ${r.fp} fn ${r.fn})\n`);
-  }
-  process.stdout.write(`wrote ${moduleFile} and ${markdownFile} from ${result.hosts} hosts\n`);
+  writeFileSync(file, text);
+  for (const r of result.rows) process.stdout.write(`${r.id.padEnd(28)} precision ${r.precision.toFixed(3)} recall ${r.recall.toFixed(3)} (tp ${r.tp} fp ${r.fp} fn ${r.fn} tn ${r.tn})\n`);
+  process.stdout.write(`wrote ${file} from ${result.scenarios} calibrate scenarios (${result.hosts} hosts)\n`);
 }
