@@ -12,8 +12,8 @@ export interface CategoryEntry {
 
 /** Broad words that pull in every detection of one or more categories. */
 export const CATEGORY_LEXICON: readonly CategoryEntry[] = [
-  { phrases: ["persistence", "persist", "persistent", "backdoor", "foothold", "autostart", "survive reboot", "come back", "came back", "keeps coming back", "stay on", "staying on"], categories: ["persistence"] },
-  { phrases: ["privilege escalation", "privesc", "escalate", "escalation", "root access", "get root", "become root", "gain root", "elevat*"], categories: ["privilege-escalation"] },
+  { phrases: ["persistence", "persist", "persistent", "backdoor", "foothold", "autostart", "survive reboot", "come back", "came back", "keeps coming back", "stay on", "staying on", "way back in", "way back into", "permanent way", "permanent access"], categories: ["persistence"] },
+  { phrases: ["privilege escalation", "privesc", "escalate privilege", "escalate to root", "root access", "get root", "become root", "gain root", "elevate privilege", "elevated privilege"], categories: ["privilege-escalation"] },
   { phrases: ["evasion", "evade", "hide", "hidden", "rootkit", "anti forensic", "stealth", "cover track", "under the radar", "avoid detection", "blind"], categories: ["defense-evasion"] },
   { phrases: ["command and control", "c2", "beacon", "callback", "implant", "phone home", "call home"], categories: ["command-and-control"] },
   { phrases: ["exfiltrat*", "exfil", "data theft"], categories: ["exfiltration"] },

@@ -12,6 +12,9 @@ import type { Depth, QueryEntities, Route, RoutePlan } from "./types.js";
 /** Detections the broad sweep leaves out: they need something named in the question to mean anything. */
 const NOT_IN_SWEEP: ReadonlySet<string> = new Set(["ioc-match", "vulnerable-package"]);
 
+/** Detections that answer "is this indicator here" and nothing about what it means. */
+const INDICATOR_ONLY: ReadonlySet<string> = new Set(["ioc-match", "known-bad-hash"]);
+
 /** Every detection family except those that need an indicator or an advisory named in the question. */
 export function sweepDetections(): string[] {
   return allDetections()
@@ -91,8 +94,11 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   if (tagKeys.length > 0) rationale.push(`tags ${tagKeys.map((k) => `${k}=${entities.tags[k] ?? ""}`).join(", ")} narrow the scope`);
 
   // Nothing specific asked (an open question, "where did it spread", a user named with no technique): sweep every
-  // family. An indicator named in the question (IP, hash, path) is specific enough on its own.
-  const sweep = chosen.size === 0;
+  // family. An indicator named alone ("does 1.2.3.4 show up anywhere?") sweeps too, so that whatever carries it is
+  // found by the detection that knows what it means (and lifted one step for carrying it).
+  const indicatorOnly = chosen.size > 0 && [...chosen].every((id) => INDICATOR_ONLY.has(id));
+  const sweep = chosen.size === 0 || indicatorOnly;
+  if (indicatorOnly) rationale.push("only an indicator was named, so the broad sweep runs beside the exact match");
   if (sweep) {
     for (const id of sweepDetections()) chosen.add(id);
     const open = matchedPhrases(q, OPEN_QUESTION_PHRASES);

@@ -47,6 +47,7 @@ test("the other compromised host and the lateral path show up too", async (t) =>
   t.ok(posture.findings.some((f) => f.detection_id === "ssh-authorized-key" && f.hostname === "db-01"));
   t.ok(posture.findings.some((f) => f.detection_id === "cryptominer" && f.hostname === "web-02"));
   const lateral = runInvestigation(routeQuery("did anything spread laterally?", "standard"), fleet.hosts, liveCoverage(fleet), "standard", { directory: fleet.agents });
-  t.ok(lateral.paths.some((p) => p.nodes.at(-1) === "host:ag-db-01"));
+  t.ok(lateral.paths.some((p) => p.nodes[0]?.includes("ag-web-02") && p.nodes.at(-1)?.startsWith("host:")), "a path leaves web-02 for another host");
+  t.ok(lateral.findings.some((f) => f.hostname === "db-01"), "db-01, reached over SSH from web-02, has its own findings");
   t.same(lateral.proposed_scope?.filter.agent_ids, ["ag-backup-01"], "the offline backup host was reached: re-run there");
 });

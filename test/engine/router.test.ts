@@ -66,7 +66,8 @@ test("entities are extracted and seed the pathfinder", async (t) => {
 
   const plan = routeQuery("is 203.0.113.66 talking to us?", "standard");
   t.equal(plan.route, "both", "an indicator seeds the pathfinder and is matched exactly");
-  t.same(plan.detection_ids, ["ioc-match"], "the indicator is matched exactly");
+  t.ok(plan.detection_ids.includes("ioc-match"), "the indicator is matched exactly");
+  t.equal(plan.sweep, true, "an indicator alone: the sweep runs beside it, so what carries it is explained");
   const both = routeQuery("reverse shell to 203.0.113.66?", "standard");
   t.equal(both.route, "both");
   t.same(both.detection_ids, ["ioc-match", "reverse-shell"]);

@@ -64,8 +64,6 @@ export interface DetectionSpec<Id extends string = string> {
   false_positives: string;
   /** Advice for the report's next steps; `{hosts}` is replaced with the affected hostnames. */
   advice: Partial<NextSteps>;
-  /** The hit is an exact indicator match (may be critical regardless of maturity). */
-  exact_ioc?: boolean;
   /** The host tag that carries this detection's baseline (its absence is a coverage gap). */
   baseline_tag?: string;
   evaluate(host: HostData, ctx?: DetectionContext): DetectionHit[];

@@ -1,72 +1,161 @@
-// Exact matches of the indicators named in the question (IPs, sha256, paths) against the rows.
+// Exact matches of the indicators named in the question (IPs, sha256, file paths) against the rows: addresses in
+// socket and login columns and as whole tokens in command lines, cron lines, history and unit files; hashes in the
+// hash table; paths as executables, files, mapped libraries, mounts and inside command lines. A path named in the
+// question is a place to look, not an indicator: a match is low on its own, and system directories named as places
+// ("/tmp", "/usr/lib") are left to the detections that know what is wrong there.
 import { rowsOf, str } from "../rows.js";
 import { normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
-/** Where each kind of indicator can appear: table -> columns. */
-const IP_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+/** Columns holding exactly one address. */
+const IP_EXACT: Readonly<Record<string, readonly string[]>> = {
   process_open_sockets: ["remote_address"],
   last: ["host"],
   logged_in_users: ["host"],
   etc_hosts: ["address"],
 };
-const PATH_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+/** Columns of free text where an address appears as a token (command lines, cron, history, unit files, options). */
+const TEXT_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  processes: ["cmdline"],
+  crontab: ["command"],
+  shell_history: ["command"],
+  augeas: ["value"],
+  authorized_keys: ["options"],
+  process_envs: ["value"],
+};
+/** Columns holding exactly one path. */
+const PATH_EXACT: Readonly<Record<string, readonly string[]>> = {
   processes: ["path"],
   hash: ["path"],
   suid_bin: ["path"],
+  file: ["path"],
+  process_memory_map: ["path"],
+  systemd_units: ["fragment_path"],
+  docker_container_mounts: ["source"],
 };
 
-function scan(host: HostData, columns: Readonly<Record<string, readonly string[]>>, wanted: (value: string) => string | undefined): Map<string, EvidenceRow[]> {
-  const found = new Map<string, EvidenceRow[]>();
+/** Directories people name as places to look ("anything in /tmp?"); never an indicator by themselves. */
+const PLACES: ReadonlySet<string> = new Set([
+  "/", "/tmp", "/var/tmp", "/dev/shm", "/dev", "/etc", "/var", "/var/lib", "/var/log", "/var/run", "/run", "/usr", "/usr/lib",
+  "/usr/lib64", "/lib", "/lib64", "/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/share", "/usr/local", "/usr/local/bin",
+  "/usr/local/lib", "/opt", "/home", "/root", "/srv", "/boot", "/proc", "/etc/cron.d", "/etc/systemd/system", "/var/spool/cron",
+  "/etc/ssh", "/var/www", "/var/www/html",
+]);
+
+function merge(into: Map<string, EvidenceRow[]>, key: string, row: EvidenceRow): void {
+  const list = into.get(key) ?? [];
+  if (!list.some((e) => e.row === row.row)) list.push(row);
+  into.set(key, list);
+}
+
+function scan(host: HostData, columns: Readonly<Record<string, readonly string[]>>, wanted: (value: string) => string[], into: Map<string, EvidenceRow[]>): void {
   for (const table of Object.keys(columns).sort()) {
     for (const row of rowsOf(host, table)) {
-      for (const column of columns[table] ?? []) {
-        const ioc = wanted(str(row, column));
-        if (ioc !== undefined) found.set(ioc, [...(found.get(ioc) ?? []), { table, row }]);
-      }
+      for (const column of columns[table] ?? []) for (const ioc of wanted(str(row, column))) merge(into, ioc, { table, row });
     }
   }
-  return found;
+}
+
+/** Addresses appearing in free text as whole tokens (not part of a longer number or address). */
+function ipsInText(text: string, wanted: ReadonlySet<string>): string[] {
+  if (text === "") return [];
+  const out: string[] = [];
+  for (const ip of wanted) {
+    let at = text.indexOf(ip);
+    while (at >= 0) {
+      const before = text[at - 1] ?? "";
+      const after = text[at + ip.length] ?? "";
+      if (!/[\w.:]/.test(before) && !/[\w]/.test(after) && !(after === "." && /\d/.test(text[at + ip.length + 1] ?? ""))) {
+        out.push(ip);
+        break;
+      }
+      at = text.indexOf(ip, at + 1);
+    }
+  }
+  return out;
+}
+
+function pathHit(value: string, paths: readonly string[]): string[] {
+  const clean = value.replace(/ \(deleted\)$/, "");
+  return paths.filter((p) => clean === p || clean.startsWith(`${p}/`));
+}
+
+function pathsInText(text: string, paths: readonly string[]): string[] {
+  return paths.filter((p) => {
+    const at = text.indexOf(p);
+    if (at < 0) return false;
+    const after = text[at + p.length] ?? "";
+    return after === "" || /[\s/'";|&)]/.test(after);
+  });
 }
 
 export const iocMatch = defineDetection({
   id: "ioc-match",
   title: "Indicator from the question found",
-  reads: { processes: ["path"], process_open_sockets: ["remote_address"], hash: ["path", "sha256"], last: ["host"], logged_in_users: ["host"], etc_hosts: ["address"], suid_bin: ["path"] },
-  severity: "high",
+  reads: {
+    processes: ["path", "cmdline"],
+    process_open_sockets: ["remote_address"],
+    hash: ["path", "sha256"],
+    last: ["host"],
+    logged_in_users: ["host"],
+    etc_hosts: ["address"],
+    suid_bin: ["path"],
+    file: ["path"],
+    process_memory_map: ["path"],
+    systemd_units: ["fragment_path"],
+    docker_container_mounts: ["source"],
+    crontab: ["command"],
+    shell_history: ["command"],
+    augeas: ["value"],
+    authorized_keys: ["options"],
+    process_envs: ["value"],
+  },
+  severity: "medium",
   attack: [],
   maturity: "stable",
   category: "indicator",
   keywords: [],
-  false_positives: "Indicators that are shared infrastructure (CDN or cloud addresses) rather than attacker-owned.",
+  false_positives: "Indicators that are shared infrastructure (CDN or cloud addresses) rather than attacker-owned; paths that are ordinary places.",
   advice: {
     triage: ["Confirm the indicator's provenance (threat report, alert) and its first and last sighting on {hosts}."],
     containment: ["Block the indicator at the egress and isolate {hosts} if it is attacker infrastructure."],
     investigation: ["Follow the indicator through the pathfinder to the processes and hosts it touches."],
     remediation: ["Add the indicator to the blocklist and to standing questions."],
   },
-  exact_ioc: true,
   evaluate(host, ctx) {
     if (!ctx) return [];
     const ips = new Set(ctx.entities.ips.map(normalizeIp));
     const hashes = new Set(ctx.entities.sha256.map((h) => h.toLowerCase()));
-    const paths = ctx.entities.paths.filter((p) => p.length > 1);
+    const paths = ctx.entities.paths.filter((p) => p.length > 1 && !PLACES.has(p.replace(/\/+$/, "")));
     const hits: DetectionHit[] = [];
-    const emit = (kind: string, found: Map<string, EvidenceRow[]>): void => {
+    const emit = (kind: "address" | "hash" | "path", found: Map<string, EvidenceRow[]>): void => {
       for (const ioc of [...found.keys()].sort()) {
         const evidence = found.get(ioc) ?? [];
         hits.push({
-          summary: `The ${kind} ${ioc} from the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
+          summary: `The ${kind} ${ioc} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
           evidence,
+          severity: kind === "path" ? "low" : "medium",
           entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : "path"}:${ioc}`,
         });
       }
     };
-    if (ips.size > 0) emit("address", scan(host, IP_COLUMNS, (v) => (ips.has(normalizeIp(v)) ? normalizeIp(v) : undefined)));
-    if (hashes.size > 0) emit("hash", scan(host, { hash: ["sha256"] }, (v) => (hashes.has(v.toLowerCase()) ? v.toLowerCase() : undefined)));
+    if (ips.size > 0) {
+      const found = new Map<string, EvidenceRow[]>();
+      scan(host, IP_EXACT, (v) => (ips.has(normalizeIp(v)) ? [normalizeIp(v)] : []), found);
+      scan(host, TEXT_COLUMNS, (v) => ipsInText(v, ips), found);
+      emit("address", found);
+    }
+    if (hashes.size > 0) {
+      const found = new Map<string, EvidenceRow[]>();
+      scan(host, { hash: ["sha256"] }, (v) => (hashes.has(v.toLowerCase()) ? [v.toLowerCase()] : []), found);
+      emit("hash", found);
+    }
     if (paths.length > 0) {
-      emit("path", scan(host, PATH_COLUMNS, (v) => paths.find((p) => v === p || v.startsWith(p.endsWith("/") ? p : `${p}/`))));
+      const found = new Map<string, EvidenceRow[]>();
+      scan(host, PATH_EXACT, (v) => pathHit(v, paths), found);
+      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"] }, (v) => pathsInText(v, paths), found);
+      emit("path", found);
     }
     return hits;
   },

@@ -26,7 +26,6 @@ export const knownBadHash = defineDetection({
     investigation: ["Find how the file arrived and whether it ran (processes with the same path, shell history)."],
     remediation: ["Remove the file and its persistence; reimage if it executed."],
   },
-  exact_ioc: true,
   evaluate(host) {
     const hits: DetectionHit[] = [];
     for (const row of rowsOf(host, "hash")) {
@@ -37,6 +36,7 @@ export const knownBadHash = defineDetection({
         summary: `${str(row, "path") || "A file"} has sha256 ${sha.slice(0, 16)}…, known as: ${name}.`,
         evidence: [{ table: "hash", row }],
         entity: `path:${str(row, "path")}`,
+        known_bad: true,
       });
     }
     return hits;
