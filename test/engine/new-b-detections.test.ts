@@ -223,6 +223,17 @@ test("ld-so-preload variants", async (t) => {
     [],
     "conda's own libraries shared by conda programs",
   );
+  // A rootkit under a plausible name in a system library directory (libprocesshider renamed, Atomic T1574.006):
+  // the file exists, the library is in most programs; its path fits the file's size and shell history wrote it.
+  const hider = "/usr/lib64/libdbus-helper.so.2";
+  const listed = r({ file: [{ ...preload, size: String(hider.length + 1) }], process_memory_map: everywhere(hider) });
+  t.ok(findings(listed).some((h) => h.severity === "high" && h.evidence.some((e) => e.table === "process_memory_map" && e.row.path === hider)), "a preloaded library in /usr/lib64 is named");
+  const written = run("ld-so-preload", host({ shell_history: [{ uid: "0", command: "echo /lib/libext4fs.so >> /etc/ld.so.preload", history_file: "/root/.bash_history" }] }));
+  t.ok(findings(written).some((h) => h.severity === "high" && h.summary.includes("/lib/libext4fs.so")), "history writing a library into the file");
+  // Benign twin: jemalloc preloaded system-wide, libc and libz in every program: libc/libz are never named.
+  const allocator = r({ file: [preload], process_memory_map: [...everywhere("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"), ...everywhere("/usr/lib/x86_64-linux-gnu/libc.so.6"), ...everywhere("/usr/lib/x86_64-linux-gnu/libz.so.1")] });
+  t.same(findings(allocator), [], "jemalloc preload with libc and libz everywhere stays a note");
+  t.same(run("ld-so-preload", host({ shell_history: [{ uid: "0", command: "cat /etc/ld.so.preload", history_file: "/root/.bash_history" }] })), [], "reading the file is not writing it");
 });
 
 test("fake-kernel-thread variants", async (t) => {

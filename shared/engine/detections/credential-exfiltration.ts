@@ -3,8 +3,10 @@
 // Facts: Sigma "Suspicious Curl File Upload - Linux" (proc_creation_lnx_susp_curl_fileupload.yml) and
 // "Data Exfiltration with Wget" (lnx_auditd_data_exfil_wget.yml), Atomic Red Team T1048 / T1105 "curl upload",
 // Cado and Unit 42 write-ups on TeamTNT shipping .aws/credentials and .docker/config.json with curl -F.
+// Two-step theft counts too: credentials packed into an archive (tar czf /tmp/.x.tgz ~/.ssh ~/.aws, zip, 7z) and that
+// archive shipped by a later command (ATT&CK T1560.001 "Archive via Utility" followed by T1048).
 import { CREDENTIAL_FILES } from "../intel/credential-theft.js";
-import { clip, commandHit, commandSources, HISTORY_COLUMNS, isLoopbackUrl, PROCESS_COLUMNS, shellWords, simpleCommands, urlsOf, USER_COLUMNS, userMaps, type SimpleCommand } from "./command-lines.js";
+import { clip, commandHit, commandSources, CURL_UPLOAD, HISTORY_COLUMNS, isLoopbackUrl, WGET_POST, PROCESS_COLUMNS, shellWords, simpleCommands, urlsOf, USER_COLUMNS, userMaps, type SimpleCommand } from "./command-lines.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { NETCAT_LIKE } from "./patterns.js";
 
@@ -25,8 +27,6 @@ function dropUsedKeys(program: string, raw: string): string {
   return once.replace(USED_BY.any ?? /$^/, " ");
 }
 
-const CURL_UPLOAD = /(?:^|\s)(?:-[a-zA-Z]*[dFT]|--data(?:-\w+)?|--form(?:-string)?|--upload-file|--json)(?:\s|=|@|$)/;
-const WGET_POST = /--(?:post|body)-(?:file|data)\b/;
 
 /** What a credential file is, when the text names one (after dropping the keys a tool only uses). */
 function namedCredential(text: string): string | undefined {
@@ -63,13 +63,46 @@ function copySources(cmd: SimpleCommand): string | undefined {
   return words.slice(0, -1).join(" ");
 }
 
+/** The archive a command writes and what it packs: `tar czf A srcs`, `tar -c -f A srcs`, `zip -r A srcs`, `7z a A srcs`. */
+function archiveOf(cmd: SimpleCommand): { archive: string; sources: string } | undefined {
+  const words = cmd.args;
+  if (cmd.program === "tar" || cmd.program === "bsdtar") {
+    const bundle = words.findIndex((w) => /^-?[A-Za-z]*c[A-Za-z]*f$/.test(w) && !w.startsWith("--"));
+    const fileOpt = bundle >= 0 ? bundle : words.findIndex((w) => w === "-f" || w === "--file");
+    if (fileOpt < 0 || !words.some((w) => /^-?[A-Za-z]*c/.test(w) && !w.startsWith("--") || w === "--create")) return undefined;
+    const archive = words[fileOpt + 1];
+    if (archive === undefined || archive === "-") return undefined;
+    return { archive, sources: words.filter((_, i) => i !== fileOpt && i !== fileOpt + 1).join(" ") };
+  }
+  if (cmd.program === "zip" || cmd.program === "7z" || cmd.program === "7za") {
+    const plain = words.filter((w) => !w.startsWith("-") && !(cmd.program !== "zip" && w === "a"));
+    const archive = plain[0];
+    return archive === undefined ? undefined : { archive, sources: plain.slice(1).join(" ") };
+  }
+  return undefined;
+}
+
+/** Archives of credentials written on the host (archive path -> what it holds), from every command seen. */
+function credentialArchives(texts: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const text of texts) {
+    for (const cmd of simpleCommands(text)) {
+      const a = archiveOf(cmd);
+      if (a === undefined) continue;
+      const file = namedCredential(` ${a.sources} `);
+      if (file !== undefined) out.set(a.archive, file);
+    }
+  }
+  return out;
+}
+
 interface Exfil {
   file: string;
   dest: string;
   how: string;
 }
 
-function judge(text: string): Exfil | undefined {
+function judge(text: string, archives: ReadonlyMap<string, string> = new Map()): Exfil | undefined {
   const commands = simpleCommands(text);
   for (const [i, cmd] of commands.entries()) {
     let sender = false;
@@ -84,7 +117,9 @@ function judge(text: string): Exfil | undefined {
     const own = namedCredential(copySources(cmd) ?? dropUsedKeys(cmd.program, cmd.raw));
     const fed = commands.slice(Math.max(0, i - 3), i).map((c) => namedCredential(dropUsedKeys(c.program, c.raw))).find((f) => f !== undefined);
     const inline = /\$\(|`/.test(text) ? namedCredential(dropUsedKeys("", text)) : undefined;
-    const file = own ?? fed ?? inline;
+    const packed = [...archives.keys()].find((a) => cmd.raw.split(/[\s=@'"]+/).includes(a));
+    const archived = packed !== undefined ? `${packed} (an archive of ${archives.get(packed) ?? "credentials"})` : undefined;
+    const file = own ?? fed ?? inline ?? archived;
     if (file === undefined) continue;
     return { file, dest, how: cmd.program };
   }
@@ -118,8 +153,10 @@ export const credentialExfiltration = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
-    for (const src of commandSources(host, userMaps(host))) {
-      const exfil = judge(src.text);
+    const sources = commandSources(host, userMaps(host));
+    const archives = credentialArchives(sources.map((src) => src.text));
+    for (const src of sources) {
+      const exfil = judge(src.text, archives);
       if (exfil === undefined) continue;
       hits.push(commandHit(src, `${src.who} sends ${exfil.file} to ${clip(exfil.dest, 60)} with ${exfil.how}: ${clip(src.text)}.`));
     }

@@ -1,5 +1,9 @@
-// Commands that clear or disable shell history.
-import { rowsOf, str } from "../rows.js";
+// Commands that clear or disable shell history, and the state they leave: a history file replaced by a link to
+// /dev/null (`ln -sf /dev/null ~/.bash_history`), and shells running with HISTFILE=/dev/null or a zero history size
+// (process_envs). Facts: ATT&CK T1070.003 procedure examples, Atomic Red Team T1070.003 tests 1-4 and 9
+// ("rm -rf ~/.bash_history", "ln -sf /dev/null", "unset HISTFILE", "HISTFILESIZE=0", "set +o history").
+import { basename, rowsOf, str } from "../rows.js";
+import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
 const TAMPER_RE = /\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bHISTSIZE=0\b|\bHISTFILESIZE=0\b|\bset\s+\+o\s+history\b|(?:rm|shred|truncate)\b[^\n;|]*\.(?:bash|zsh|sh)_history|ln\s+-sf?\s+\/dev\/null\s+\S*_history|>\s*~?\/?\S*\.bash_history/;
@@ -7,7 +11,12 @@ const TAMPER_RE = /\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\
 export const historyTampering = defineDetection({
   id: "history-tampering",
   title: "Shell history tampering",
-  reads: { shell_history: ["uid", "command", "history_file"], users: ["uid", "username"] },
+  reads: {
+    shell_history: ["uid", "command", "history_file"],
+    users: ["uid", "username"],
+    file: ["path", "type", "symlink", "symlink_target_path", "size"],
+    process_envs: ["pid", "key", "value"],
+  },
   severity: "medium",
   attack: ["T1070.003"],
   maturity: "test",
@@ -33,6 +42,40 @@ export const historyTampering = defineDetection({
         evidence: [{ table: "shell_history", row }],
         severity: uid === "0" ? "high" : undefined,
         entity: `user:${user}`,
+      });
+    }
+    // A history file that is a link to /dev/null: whatever the shell writes is discarded.
+    for (const row of rowsOf(host, "file")) {
+      const path = str(row, "path");
+      // Shell histories only: linking ~/.mysql_history or ~/.psql_history to /dev/null is documented hardening
+      // (MySQL Reference Manual, "End-User Guidelines for Password Security").
+      if (!/^\.(?:bash|zsh|sh|ash|ksh|mksh)_history$|^\.history$/.test(basename(path))) continue;
+      const link = str(row, "type") === "symlink" || str(row, "symlink") === "1";
+      const target = str(row, "symlink_target_path");
+      if (!link || !/^\/dev\/(?:null|zero)$/.test(target)) continue;
+      hits.push({
+        summary: `${path} is a link to ${target}: that account's shell history is discarded.`,
+        evidence: [{ table: "file", row }],
+        severity: path.startsWith("/root/") ? "high" : undefined,
+        entity: `path:${path}`,
+      });
+    }
+    // Shells running with history disabled in their environment.
+    const disabled = new Map<string, Row[]>();
+    for (const row of rowsOf(host, "process_envs")) {
+      const key = str(row, "key");
+      const value = str(row, "value").trim();
+      const off = (key === "HISTFILE" && /^(?:\/dev\/null|\/dev\/zero)?$/.test(value)) || ((key === "HISTSIZE" || key === "HISTFILESIZE" || key === "SAVEHIST") && value === "0");
+      if (!off) continue;
+      const label = `${key}=${value === "" ? '""' : value}`;
+      disabled.set(label, [...(disabled.get(label) ?? []), row]);
+    }
+    for (const [label, rows] of disabled) {
+      const pids = [...new Set(rows.map((r) => str(r, "pid")))];
+      hits.push({
+        summary: `${pids.length} process${pids.length === 1 ? "" : "es"} (pid ${pids.slice(0, 5).join(", ")}) run with ${label} in the environment: commands typed there are not saved to shell history.`,
+        evidence: rows.slice(0, 5).map((row) => ({ table: "process_envs", row })),
+        entity: `pid:${pids[0] ?? "?"}`,
       });
     }
     return hits;

@@ -1,5 +1,10 @@
 // A system-wide preload: a non-empty /etc/ld.so.preload, and the library it injects showing up in the memory maps of
 // most processes (libprocesshider, Kinsing's libsystem.so, a libc look-alike in /usr/local/lib, a hidden file in /lib).
+// osquery cannot read the file's lines, so the listed library is recognised by what it does: mapped into most
+// programs without being the C runtime, written into the file in shell history (`echo /x.so >> /etc/ld.so.preload`,
+// Atomic Red Team T1574.006), or a path whose length is exactly the file's size. Rootkits hide in system library
+// directories under plausible names (/usr/lib64/libdbus-helper.so.2, /lib/libext4fs.so), so a library directory
+// does not clear a library the file preloads.
 import { preloadBaseline } from "../baselines/preload-libraries.js";
 import { CORE_LIBRARY_NAME, preloadRootkit } from "../intel/preload-rootkits.js";
 import { compareText } from "../order.js";
@@ -33,6 +38,14 @@ function root(path: string): string {
   return path.split("/").slice(0, 3).join("/");
 }
 
+/** Paths a shell command writes into /etc/ld.so.preload (echo/printf redirected, tee, sed -i ... a). */
+function writtenToPreload(command: string): string[] {
+  if (!command.includes(PRELOAD_FILE)) return [];
+  const writes = />>?\s*\/etc\/ld\.so\.preload\b|\btee\b[^|;&]*\/etc\/ld\.so\.preload\b/.test(command);
+  if (!writes) return [];
+  return [...command.matchAll(/\/[^\s'"|;&>]+\.so(?:\.[\w.]*)?(?=$|[\s'"|;&>])/g)].map((m) => m[0]).filter((p) => p !== PRELOAD_FILE);
+}
+
 interface Library {
   path: string;
   pids: Set<string>;
@@ -47,6 +60,7 @@ export const ldSoPreload = defineDetection({
     file: ["path", "size", "mtime", "uid", "mode"],
     process_memory_map: ["pid", "path"],
     processes: ["pid", "path"],
+    shell_history: ["uid", "command", "history_file"],
   },
   severity: "high",
   attack: ["T1574.006", "T1014"],
@@ -113,6 +127,20 @@ export const ldSoPreload = defineDetection({
 
     const preload = rowsOf(host, "file").find((r) => str(r, "path") === PRELOAD_FILE && (num(r, "size") ?? 1) > 0);
     const hits: DetectionHit[] = [];
+    const history = rowsOf(host, "shell_history").map((row) => ({ row, paths: writtenToPreload(str(row, "command")) })).filter((h) => h.paths.length > 0);
+    const written = new Set(history.flatMap((h) => h.paths));
+    const fileOf = new Map(rowsOf(host, "file").map((r) => [str(r, "path"), r] as const));
+    if (preload) {
+      // A library the file lists: named in a history line that wrote the file, or one in most programs that is not
+      // the C runtime and not a known preload (a packaged directory does not clear it when the file exists).
+      const size = num(preload, "size");
+      const fits = (lib: Library): boolean => size !== undefined && (lib.path.length + 1 === size || lib.path.length === size);
+      const known = new Set([...strong.map((s) => s.lib), ...widespread, ...explained.map((e) => e.lib)]);
+      for (const lib of [...libs.values()].sort((a, b) => compareText(a.path, b.path))) {
+        if (known.has(lib) || CORE_LIBRARY_NAME.test(basename(lib.path)) || /^ld-linux|^ld64\.so/.test(basename(lib.path))) continue;
+        if (written.has(lib.path) || (wide(lib) && (fits(lib) || explained.length === 0))) widespread.push(lib);
+      }
+    }
     const mapped = (lib: Library): string => `${lib.path} (mapped into ${lib.pids.size} process${lib.pids.size === 1 ? "" : "es"} of ${lib.exes.size} program${lib.exes.size === 1 ? "" : "s"})`;
     const evidenceOf = (list: Library[]): EvidenceRow[] => list.flatMap((l) => l.rows.slice(0, 5).map((row) => ({ table: "process_memory_map", row })));
 
@@ -126,11 +154,15 @@ export const ldSoPreload = defineDetection({
       const mtime = num(preload, "mtime");
       if (mtime !== undefined && mtime > 0) notes.push(`modified ${new Date(mtime * 1000).toISOString()}`);
       const size = num(preload, "size");
-      const what = culprits.length > 0 ? `; the preloaded code is likely ${culprits.map(mapped).join(", ")}` : explained.length > 0 ? `; the library in most processes is ${explained.map((e) => mapped(e.lib)).join(", ")}` : "";
+      const unmapped = [...written].filter((p) => !culprits.some((l) => l.path === p));
+      const named = [...culprits.map(mapped), ...unmapped.map((p) => `${p} (written into the file in shell history)`)];
+      const what = named.length > 0 ? `; the preloaded code is likely ${named.join(", ")}` : explained.length > 0 ? `; the library in most processes is ${explained.map((e) => mapped(e.lib)).join(", ")}` : "";
       const summary = `${PRELOAD_FILE} exists${size !== undefined ? ` (${size} bytes)` : ""}${notes.length > 0 ? `, ${notes.join(", ")}` : ""}: every dynamically linked program loads what it lists${what}.`;
-      const evidence: EvidenceRow[] = [{ table: "file", row: preload }, ...evidenceOf(culprits.length > 0 ? culprits : explained.map((e) => e.lib))];
+      const libFiles = culprits.flatMap((l) => (fileOf.has(l.path) ? [{ table: "file", row: fileOf.get(l.path) as Row }] : []));
+      const historyRows = history.map((h) => ({ table: "shell_history", row: h.row }));
+      const evidence: EvidenceRow[] = [{ table: "file", row: preload }, ...libFiles, ...historyRows, ...evidenceOf(culprits.length > 0 ? culprits : explained.map((e) => e.lib))];
       const entity = `path:${PRELOAD_FILE}`;
-      if (culprits.length === 0 && explained.length > 0 && explained[0]) hits.push({ summary, evidence, entity, severity: "info", kept_by: explained[0].id });
+      if (culprits.length === 0 && unmapped.length === 0 && explained.length > 0 && explained[0]) hits.push({ summary, evidence, entity, severity: "info", kept_by: explained[0].id });
       else hits.push({ summary, evidence, entity, severity: "high", known_bad: strong.some((s) => s.known_bad) || undefined });
     }
     for (const s of strong) {
@@ -143,6 +175,14 @@ export const ldSoPreload = defineDetection({
       });
     }
     if (!preload) {
+      for (const h of history) {
+        hits.push({
+          summary: `A shell history line writes ${h.paths.join(", ")} into ${PRELOAD_FILE} (${str(h.row, "history_file") || "shell history"}): every dynamically linked program would load it.`,
+          evidence: [{ table: "shell_history", row: h.row }, ...h.paths.flatMap((p) => (fileOf.has(p) ? [{ table: "file", row: fileOf.get(p) as Row }] : []))],
+          entity: `path:${h.paths[0] ?? PRELOAD_FILE}`,
+          severity: "high",
+        });
+      }
       for (const lib of widespread) {
         const severity: Severity = "medium";
         hits.push({

@@ -1,4 +1,8 @@
-// A shell (or netcat-like tool) holding a connection to a remote address.
+// A shell (or netcat-like tool) holding a connection to a remote address, or an interpreter one-liner that opens a
+// socket and hands it a shell (perl `use Socket` + `exec("/bin/sh -i")`, python socket + dup2/pty, ruby TCPSocket,
+// php fsockopen, lua socket.tcp, node net.Socket + child_process, awk /inet/tcp).
+// Facts: PayloadsAllTheThings "Reverse Shell Cheatsheet", Atomic Red Team T1059.004/T1059.006, Sigma
+// proc_creation_lnx_perl_reverse_shell / proc_creation_lnx_python_reverse_shell / proc_creation_lnx_php_reverse_shell.
 import { basename, num, processLabel, rowsOf, str } from "../rows.js";
 import { isRemotePeer } from "../net.js";
 import type { Row } from "../types.js";
@@ -6,6 +10,17 @@ import { defineDetection, type DetectionHit } from "./detection.js";
 import { NETCAT_LIKE, SHELLS } from "./patterns.js";
 
 const REVERSE_CMDLINE = /\/dev\/tcp\/|\bbash\s+-i\b|\b(?:nc|ncat|netcat)\b[^\n]*\s-[a-z]*e\s|socket\.socket|pty\.spawn|\bexec:|\bsystem:/i;
+/** Script interpreters that run inline code (`-e`, `-c`, `-r`, `BEGIN{}`). */
+const INTERPRETER = /^(?:python[0-9.]*|perl[0-9.]*|php[0-9.]*(?:-cli)?|ruby[0-9.]*|lua[0-9.]*|luajit|node|nodejs|[gmn]?awk|tclsh[0-9.]*)$/;
+/** Inline code that opens a network socket. */
+const SOCKET_CODE = /\buse\s+Socket\b|IO::Socket|socket\.socket|\bsocket\s*\(|TCPSocket|fsockopen|stream_socket_client|socket\.tcp\s*\(|net\.Socket|net\.connect|require\(\s*['"]net['"]\s*\)|\/inet\/tcp\//i;
+/** Inline code that wires that socket to a shell or to the process's standard streams. */
+const SHELL_CODE = /\/bin\/(?:ba|da|z)?sh\b|\bsh\s+-i\b|pty\.spawn|\bdup2\b|open\s*\(\s*STD(?:IN|OUT|ERR)|\bexec\s*\(|\bsystem\s*\(|\bpopen\b|\bspawn\s*\(|child_process|\bproc_open\b|\|&/i;
+
+/** Whether a command line looks like a reverse shell: a known shell redirection, or interpreter code doing both halves. */
+export function reverseShellCommand(cmdline: string): boolean {
+  return REVERSE_CMDLINE.test(cmdline) || (SOCKET_CODE.test(cmdline) && SHELL_CODE.test(cmdline));
+}
 
 function established(row: Row): boolean {
   const state = str(row, "state").toUpperCase();
@@ -21,7 +36,7 @@ export const reverseShell = defineDetection({
   maturity: "stable",
   category: "command-and-control",
   keywords: ["reverse shell", "backconnect", "c2", "command and control", "interactive access"],
-  false_positives: "socat/netcat used as a plain port forwarder; shells spawned by tools that inherit a socket.",
+  false_positives: "socat/netcat used as a plain port forwarder; shells spawned by tools that inherit a socket. Interpreters running scripts from files (gunicorn, munin-node, node servers) are only judged when their inline code both opens a socket and starts a shell.",
   advice: {
     triage: ["On {hosts}, record the remote address and the process tree of the shell before acting."],
     containment: ["Isolate {hosts} from the network (EDR containment) and block the remote address at the egress."],
@@ -41,8 +56,8 @@ export const reverseShell = defineDetection({
       const name = basename(str(proc, "name") || str(proc, "path"));
       const cmdline = str(proc, "cmdline");
       const sockets = byPid.get(pid) ?? [];
-      const shellish = SHELLS.has(name) || NETCAT_LIKE.has(name) || /^python[0-9.]*$|^perl$|^php$/.test(name);
-      const patterned = REVERSE_CMDLINE.test(cmdline);
+      const shellish = SHELLS.has(name) || NETCAT_LIKE.has(name) || INTERPRETER.test(name);
+      const patterned = reverseShellCommand(cmdline);
       if (sockets.length === 0 || !(SHELLS.has(name) || NETCAT_LIKE.has(name) || (shellish && patterned))) continue;
       const first = sockets[0];
       const peer = `${str(first, "remote_address")}:${str(first, "remote_port")}`;

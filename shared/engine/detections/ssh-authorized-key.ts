@@ -26,6 +26,19 @@ function parts(row: Row): { body: string; comment: string; options: string } {
 
 /** Default key comments of attacker distributions' installs (user@kali...). */
 const ATTACKER_HOST_COMMENT = /@(?:kali|parrot|blackarch)\b/i;
+/**
+ * A key generated on a freshly booted cloud instance: ssh-keygen's default comment is user@hostname, and cloud
+ * images name hosts after their private address (AWS "ip-172-31-5-9", GCP/Azure numbered hostnames) unless renamed.
+ * Sources: AWS EC2 User Guide "Amazon EC2 instance hostname types" (IP name: ip-<private-ipv4>), ssh-keygen(1).
+ */
+const CLOUD_INSTANCE_COMMENT = /^([a-z_][\w.-]*)@(?:ip|i)-(?:\d{1,3}-){3}\d{1,3}(?:\.[\w.-]+)?$|^([a-z_][\w.-]*)@i-[0-9a-f]{8,17}$/i;
+
+/** A key made on a throwaway cloud instance by another user than the account it opens (ubuntu@ip-172-31-x on alice). */
+export function foreignCloudKey(comment: string, account: string): boolean {
+  const m = CLOUD_INSTANCE_COMMENT.exec(comment.trim());
+  const who = m?.[1] ?? m?.[2];
+  return who !== undefined && who !== account;
+}
 
 export const sshAuthorizedKey = defineDetection({
   id: "ssh-authorized-key",
@@ -77,6 +90,7 @@ export const sshAuthorizedKey = defineDetection({
       const others = [...(uidsByKey.get(body) ?? [])].filter((u) => u !== uid);
       if (others.length > 0) signals.push(`the same key is authorized for ${others.map((u) => str(users.get(u), "username") || `uid ${u}`).join(", ")}`);
       if (ATTACKER_HOST_COMMENT.test(comment)) signals.push("its comment names an attacker distribution's default host");
+      if (foreignCloudKey(comment, name)) signals.push(`it was generated on an unnamed cloud instance by ${comment.split("@")[0] ?? "another user"}, not by ${name}`);
       const strong = signals.length > 0;
       if (!strong && allowed.some((a) => a !== "" && (comment === a || body === a || body.includes(a)))) {
         keep("listed in the host's allowed_ssh_keys tag", tagBaseline("allowed_ssh_keys"));

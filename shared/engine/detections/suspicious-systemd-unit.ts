@@ -1,7 +1,12 @@
 // systemd units defined in odd places or whose Exec lines download, decode or run from temp or hidden directories.
 // Unit contents come from osquery's augeas table (Systemd lens), joined by file path to systemd_units.fragment_path.
+// A unit whose program sits directly in a data or library directory (/var/lib/x, /usr/local/lib/x, /etc/x) is a
+// dropped binary, not an installed one: packages put programs in bin/sbin/libexec or their own subdirectory
+// (FHS 3.0: /var/lib holds state, /usr/lib object files and internal binaries in a package's own subdirectory).
+// When that program is also running with a connection to a public address, the unit is a persistent implant.
 import { packagedUnitFile } from "../baselines/index.js";
-import { basename, rowsOf, str } from "../rows.js";
+import { isPublic } from "../net.js";
+import { basename, processIndex, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { commandSignals, inTmpDir } from "./patterns.js";
@@ -36,6 +41,21 @@ export function unitExecLines(rows: readonly Row[]): Map<string, ExecLine[]> {
   return byPath;
 }
 
+/** Directories that hold data, state or libraries: a program directly inside one was put there by hand. */
+const DATA_DIRS: ReadonlySet<string> = new Set([
+  "/var", "/var/lib", "/var/cache", "/var/spool", "/var/log", "/var/backups", "/var/mail", "/var/opt", "/var/run", "/run",
+  "/etc", "/usr/share", "/usr/local/share", "/usr/local/lib", "/usr/local/lib64", "/usr/lib", "/usr/lib64", "/lib", "/lib64", "/dev", "/boot",
+]);
+
+/** Where a program sits when that place is a data or library directory (the program file directly inside it). */
+export function dataDirProgram(program: string): string | undefined {
+  if (!program.startsWith("/")) return undefined;
+  const dir = program.slice(0, program.lastIndexOf("/")) || "/";
+  // /etc/rc.local is the script systemd's rc-local generator runs by design (systemd-rc-local-generator(8)).
+  if (program === "/etc/rc.local") return undefined;
+  return DATA_DIRS.has(dir) ? dir : undefined;
+}
+
 function render(line: ExecLine): string {
   return [line.command, ...line.args.sort((a, b) => a[0] - b[0]).map(([, v]) => v)].join(" ").trim();
 }
@@ -43,7 +63,12 @@ function render(line: ExecLine): string {
 export const suspiciousSystemdUnit = defineDetection({
   id: "suspicious-systemd-unit",
   title: "Suspicious systemd unit",
-  reads: { systemd_units: ["id", "fragment_path"], augeas: ["node", "value", "path"] },
+  reads: {
+    systemd_units: ["id", "fragment_path"],
+    augeas: ["node", "value", "path"],
+    processes: ["pid", "path"],
+    process_open_sockets: ["pid", "remote_address", "remote_port"],
+  },
   severity: "medium",
   attack: ["T1543.002"],
   maturity: "test",
@@ -63,12 +88,23 @@ export const suspiciousSystemdUnit = defineDetection({
       const fragment = str(row, "fragment_path");
       if (fragment !== "" && !units.has(fragment)) units.set(fragment, row);
     }
+    // Running programs with a connection to a public address (program path -> process and socket rows).
+    const procs = processIndex(host);
+    const online = new Map<string, Row[]>();
+    for (const sock of rowsOf(host, "process_open_sockets")) {
+      if (!isPublic(str(sock, "remote_address")) || str(sock, "remote_port") === "" || str(sock, "remote_port") === "0") continue;
+      const proc = procs.get(str(sock, "pid"));
+      const exe = str(proc, "path");
+      if (proc === undefined || exe === "") continue;
+      online.set(exe, [...(online.get(exe) ?? []), proc, sock]);
+    }
     const hits: DetectionHit[] = [];
     for (const path of [...new Set([...units.keys(), ...exec.keys()])].sort()) {
       const unit = units.get(path);
       const lines = exec.get(path) ?? [];
       const reasons: string[] = [];
       let strong = false;
+      const netEvidence: EvidenceRow[] = [];
       if (inTmpDir(path)) {
         reasons.push(`unit file lives in ${path}`);
         strong = true;
@@ -85,11 +121,22 @@ export const suspiciousSystemdUnit = defineDetection({
         const program = command.split(/\s+/)[0]?.replace(/^[-@:+!]+/, "") ?? "";
         if (inTmpDir(program)) strong = true;
         if (/\/\.[A-Za-z0-9_-]+\//.test(program)) reasons.push(`${key} runs from a hidden directory`);
+        const dataDir = dataDirProgram(program);
+        if (dataDir !== undefined) {
+          reasons.push(`${key} runs ${program}, a program dropped directly in ${dataDir} (a data or library directory)`);
+          const live = online.get(program);
+          if (live && live[1]) {
+            reasons.push(`it is running and connected to ${str(live[1], "remote_address")}:${str(live[1], "remote_port")}`);
+            strong = true;
+            netEvidence.push(...live.slice(0, 4).map((row, i) => ({ table: i % 2 === 0 ? "processes" : "process_open_sockets", row })));
+          }
+        }
       }
       if (reasons.length === 0) continue;
       const evidence: EvidenceRow[] = [
         ...(unit ? [{ table: "systemd_units", row: unit }] : []),
         ...lines.flatMap((l) => l.rows.map((row) => ({ table: "augeas", row }))),
+        ...netEvidence,
       ];
       const name = str(unit, "id") || basename(path);
       const shown = commands.length > 0 ? ` (${commands.join(" | ").slice(0, 100)})` : "";

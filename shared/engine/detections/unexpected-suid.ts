@@ -1,9 +1,13 @@
 // SUID/SGID binaries that no package installs with that mode: copied shells and interpreters, or files in temp,
 // home and hidden directories, are the privilege-escalation backdoors this looks for.
+// osquery's suid_bin walks only /bin, /sbin, /usr/bin, /usr/sbin, /usr/local/bin, /usr/local/sbin and /tmp
+// (osquery/tables/system/posix/suid_bin.cpp, kBinarySearchPaths), so a SUID copy in /dev/shm, /var/tmp or a home
+// directory shows only in the `file` table (mode 4xxx/2xxx) and in processes running with euid 0 for another uid.
 import { packagedSuid, tagBaseline } from "../baselines/index.js";
 import { canonicalBinPath } from "../baselines/suid.js";
 import { GTFOBINS_SUID_SOURCE, gtfobinsName } from "../intel/gtfobins-suid.js";
 import { rowsOf, str, tagList } from "../rows.js";
+import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { SHELLS, inTmpDir } from "./patterns.js";
 
@@ -20,7 +24,11 @@ function writableOrHidden(path: string): string | undefined {
 export const unexpectedSuid = defineDetection({
   id: "unexpected-suid",
   title: "Unexpected SUID/SGID binary",
-  reads: { suid_bin: ["path", "username", "groupname", "permissions"] },
+  reads: {
+    suid_bin: ["path", "username", "groupname", "permissions"],
+    file: ["path", "mode", "type", "uid", "gid"],
+    processes: ["pid", "path", "uid", "euid"],
+  },
   severity: "medium",
   attack: ["T1548.001"],
   maturity: "test",
@@ -37,12 +45,33 @@ export const unexpectedSuid = defineDetection({
   evaluate(host) {
     const allowed = new Set(tagList(host.tags, "allowed_suid").map(canonicalBinPath));
     const hits: DetectionHit[] = [];
-    for (const row of rowsOf(host, "suid_bin")) {
+    // SUID/SGID regular files from the file table that suid_bin did not list (it walks a few directories only).
+    const listed = new Set(rowsOf(host, "suid_bin").map((r) => str(r, "path")));
+    const candidates: Array<{ path: string; table: string; row: Row; mode: string }> = rowsOf(host, "suid_bin").map((row) => ({
+      path: str(row, "path"),
+      table: "suid_bin",
+      row,
+      mode: `${str(row, "permissions") || "S?"}, ${str(row, "username") || "?"}:${str(row, "groupname") || "?"}`,
+    }));
+    for (const row of rowsOf(host, "file")) {
       const path = str(row, "path");
+      const bits = /^0?([0-7])[0-7]{3}$/.exec(str(row, "mode").trim())?.[1];
+      const type = str(row, "type");
+      if (path === "" || listed.has(path) || bits === undefined || (Number(bits) & 6) === 0 || (type !== "" && type !== "regular")) continue;
+      listed.add(path);
+      candidates.push({ path, table: "file", row, mode: `mode ${str(row, "mode")}, uid ${str(row, "uid") || "?"}:gid ${str(row, "gid") || "?"}` });
+    }
+    const running = new Map<string, Row>();
+    for (const p of rowsOf(host, "processes")) {
+      const uid = str(p, "uid");
+      const euid = str(p, "euid");
+      if (euid !== "" && uid !== "" && euid !== uid && !running.has(str(p, "path"))) running.set(str(p, "path"), p);
+    }
+    for (const { path, table, row, mode } of candidates) {
       if (path === "") continue;
-      const evidence = [{ table: "suid_bin", row }];
+      const proc = running.get(path);
+      const evidence: Array<{ table: string; row: Row }> = [{ table, row }, ...(proc ? [{ table: "processes", row: proc }] : [])];
       const entity = `path:${path}`;
-      const mode = `${str(row, "permissions") || "S?"}, ${str(row, "username") || "?"}:${str(row, "groupname") || "?"}`;
       const where = writableOrHidden(path);
       const gtfo = gtfobinsName(path);
       const packaged = where === undefined ? packagedSuid(path) : undefined;
@@ -58,6 +87,7 @@ export const unexpectedSuid = defineDetection({
       const why = [
         gtfo !== undefined ? `${gtfo} gives a root shell or root file access when SUID (${GTFOBINS_SUID_SOURCE})` : "",
         where !== undefined ? `it lives in ${where}` : "",
+        proc ? `pid ${str(proc, "pid")} runs it as uid ${str(proc, "uid")} with euid ${str(proc, "euid")}` : "",
       ].filter((s) => s !== "");
       hits.push({
         summary: `${path} is SUID/SGID (${mode}) and no package installs it so${why.length > 0 ? `; ${why.join("; ")}` : ""}.`,
