@@ -107,6 +107,7 @@ export const VENDOR_INSTALLERS: readonly CommandPattern[] = [
 /** Programs that legitimately execute from temp directories, by the path layout their docs describe. */
 export const TEMP_EXECUTION: readonly CommandPattern[] = [
   { id: "tmp-exec:go-run", re: /^\/tmp\/go-build\d+\/b\d+\/exe\/[^/]+$/, source: { kind: "doc", name: "Go command docs: go run compiles into a temporary work directory ($GOTMPDIR, go-build*)", url: "https://pkg.go.dev/cmd/go#hdr-Compile_and_run_Go_program" } },
+  { id: "tmp-exec:cargo-install", re: /^\/tmp\/cargo-install[A-Za-z0-9]+\/(?:release|debug)\/build\/[^/]+\/build-script-[^/]+$/, source: { kind: "doc", name: "The Cargo Book, cargo install: builds in a temporary target directory and runs build scripts from it", url: "https://doc.rust-lang.org/cargo/commands/cargo-install.html" } },
   { id: "tmp-exec:appimage", re: /^\/tmp\/\.mount_[A-Za-z0-9]{6}\/[^/]+(?:\/[^/]+)*$/, source: { kind: "doc", name: "AppImage docs: the runtime mounts the image at /tmp/.mount_XXXXXX and runs AppRun", url: "https://docs.appimage.org/introduction/concepts.html" } },
   { id: "tmp-exec:pyinstaller", re: /^\/tmp\/_MEI\d+\/[^/]+$/, source: { kind: "doc", name: "PyInstaller docs: one-file bundles unpack to a _MEIxxxxxx folder in the temp directory", url: "https://pyinstaller.org/en/stable/operating-mode.html#how-the-one-file-program-works" } },
 ];

@@ -44,7 +44,9 @@ export const hostsRedirection = defineDetection({
       hits.push({
         summary: `/etc/hosts maps ${suspicious.join(", ")} to ${address}${blocked ? " (blocks the name)" : ""}${sensitive.length > 0 ? "; these are update, code-hosting or security names" : ""}.`,
         evidence: [{ table: "etc_hosts", row }],
-        severity: sensitive.length > 0 ? "high" : "low",
+        // Blocking a name (loopback or 0.0.0.0) that is not an update, code-hosting or security name is what
+        // admins do to vendor telemetry and ads: an observation. Redirecting a name to another address is not.
+        severity: sensitive.length > 0 ? "high" : blocked ? "info" : "low",
         entity: `ip:${address}`,
       });
     }

@@ -41,6 +41,12 @@ const PLACES: ReadonlySet<string> = new Set([
   "/usr/lib64", "/lib", "/lib64", "/usr/bin", "/usr/sbin", "/bin", "/sbin", "/usr/share", "/usr/local", "/usr/local/bin",
   "/usr/local/lib", "/opt", "/home", "/root", "/srv", "/boot", "/proc", "/etc/cron.d", "/etc/systemd/system", "/var/spool/cron",
   "/etc/ssh", "/var/www", "/var/www/html",
+  // System files people name as where to look ("check /etc/hosts for ..."), not as indicators.
+  "/etc/hosts", "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers", "/etc/sudoers.d", "/etc/crontab",
+  "/etc/ld.so.preload", "/etc/ssh/sshd_config", "/etc/resolv.conf", "/etc/rc.local", "/etc/profile", "/etc/bash.bashrc",
+  "/root/.ssh", "/root/.ssh/authorized_keys", "/root/.bash_history", "/var/run/docker.sock", "/run/docker.sock",
+  "/var/log/auth.log", "/var/log/secure", "/var/log/syslog", "/var/log/wtmp", "/var/log/btmp", "/var/log/lastlog",
+  "/proc/self/environ", "/etc/cron.hourly", "/etc/cron.daily", "/var/spool/cron/crontabs",
 ]);
 
 function merge(into: Map<string, EvidenceRow[]>, key: string, row: EvidenceRow): void {

@@ -51,7 +51,9 @@ export const unexpectedListener = defineDetection({
       const kernel = g.pid === "" || Number(g.pid) <= 0;
       const name = str(proc, "name");
       const exe = basename(path);
-      const shellish = SHELLS.has(name) || SHELLS.has(exe) || NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe);
+      // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
+      const inlineCode = /\b(?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
+      const shellish = SHELLS.has(name) || SHELLS.has(exe) || NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe) || inlineCode;
       const risky = BIND_SHELL_PORTS.includes(g.port) || inTmpDir(path) || shellish;
       const where = `${[...new Set(g.addresses)].join(", ")}`;
       const entity = `pid:${g.pid}`;
