@@ -1,5 +1,5 @@
 // How analysts ask for each kind of finding: phrases (matched on word stems, in order, small gaps allowed) that pick
-// detections. A detection's own `keywords` route too; this table adds the synonyms, intents and slang around them.
+// detections. The one routing lexicon: detections carry no keywords of their own, so every routing word is here.
 // Phrases are written as people write them; the matcher stems both sides ("hiding" = "hide", "logged in" = "log in").
 
 export interface Intent {

@@ -19,7 +19,6 @@ export const ciRunnerEgress = defineDetection({
   attack: ["T1041", "T1195.002"],
   maturity: "experimental",
   category: "exfiltration",
-  keywords: ["ci", "ci runner", "runner", "runners", "pipeline", "build agent", "egress", "exfiltration", "supply chain", "github actions"],
   false_positives: "Builds that pull from registries or caches on non-standard ports (a registry on 5000, a cache on 8080); a job posting to a self-hosted service by public IP instead of by name.",
   advice: {
     triage: ["Map the connection on {hosts} to the job that ran at the time (repository, workflow, commit)."],

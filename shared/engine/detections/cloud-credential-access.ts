@@ -48,11 +48,6 @@ export const cloudCredentialAccess = defineDetection({
   attack: ["T1552.005", "T1552.001"],
   maturity: "test",
   category: "credential-access",
-  keywords: [
-    "cloud credentials", "metadata", "instance metadata", "imds", "169.254.169.254", "iam role", "security credentials",
-    "aws keys", "access key", "service account token", "managed identity", "credential theft", "teamtnt", "harvest credentials",
-    "aws credentials", ".aws/credentials", "cloud keys", "gcloud", "azure", "creds", "instance role", "metadata endpoint", "ssrf",
-  ],
   false_positives:
     "The clouds' own agents (amazon-ssm-agent, google_guest_agent, waagent, cloud-init, the AWS CLI and SDKs) fetch these paths without the path in a command line and are ignored; a CI job piping a GCP token into docker login and a boot script written by the owner still show (info).",
   advice: {

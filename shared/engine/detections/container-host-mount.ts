@@ -57,19 +57,6 @@ export const containerHostMount = defineDetection({
   attack: ["T1611"],
   maturity: "test",
   category: "privilege-escalation",
-  keywords: [
-    "host mount",
-    "hostpath",
-    "host path",
-    "mounted host filesystem",
-    "host root",
-    "bind mount",
-    "escape the container",
-    "container escape",
-    "container breakout",
-    "container",
-    "kubernetes",
-  ],
   false_positives:
     "Node agents that document host mounts: node-exporter (/ read-only at /host), CNI/CSI/kube-proxy DaemonSets (/lib/modules, /run/xtables.lock, the kubelet directory), log shippers (/var/log) — see baselines/container-images.ts; debugging containers an administrator started with -v /:/host.",
   advice: {

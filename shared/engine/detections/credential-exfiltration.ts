@@ -138,11 +138,6 @@ export const credentialExfiltration = defineDetection({
   attack: ["T1048", "T1552"],
   maturity: "test",
   category: "exfiltration",
-  keywords: [
-    "exfiltration", "exfiltrate", "exfil", "credential theft", "stolen credentials", "leaked keys", "upload", "sent out",
-    "aws keys", "shadow", "private key", "teamtnt", "data theft",
-    "credentials sent", "sent off the host", "secrets", "leaking secrets", "kubeconfig", "shipped out", "paste site", "pastebin", "outside server", "leaving the network", "ssh keys",
-  ],
   false_positives:
     "Keys used rather than sent (scp -i, curl --key, kubectl --kubeconfig) and public keys (.pub) never match; an admin deliberately copying a kubeconfig or registry config to another host with scp still does.",
   advice: {

@@ -95,12 +95,6 @@ export const credentialFileAccess = defineDetection({
   attack: ["T1003.008", "T1552.004", "T1552.003"],
   maturity: "test",
   category: "credential-access",
-  keywords: [
-    "credential", "credentials", "credential theft", "credential access", "dumping passwords", "password dump", "password hashes",
-    "shadow", "/etc/shadow", "unshadow", "john the ripper", "mimipenguin", "lazagne", "private key", "ssh key theft",
-    "stolen keys", "environ", "harvest credentials",
-    "id_rsa", "pgpass", "keyring", "ssh keys", "keys that aren't theirs", "reading keys",
-  ],
   false_positives:
     "passwd/chage/useradd, pwck, sudo -l, visudo/sudoedit and metadata-only commands (ls, stat, chmod) are not readers and never match; Debian's daily /etc/shadow backup to /var/backups is ignored. Root reading another user's key to fix a deployment, or an admin reading one process's /proc/<pid>/environ while debugging, still show (medium / info).",
   advice: {

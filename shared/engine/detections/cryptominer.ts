@@ -16,7 +16,6 @@ export const cryptominer = defineDetection({
   attack: ["T1496"],
   maturity: "test",
   category: "impact",
-  keywords: ["miner", "miners", "mining", "cryptominer", "cryptomining", "crypto mining", "xmrig", "monero", "stratum", "cpu usage", "high cpu"],
   false_positives: "Legitimate services on a public host that happens to use a pool port (4444, 5555); sanctioned research mining.",
   advice: {
     triage: ["Record the pool address and wallet from the miner's command line on {hosts}."],

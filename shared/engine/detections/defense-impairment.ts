@@ -86,11 +86,6 @@ export const defenseImpairment = defineDetection({
   attack: ["T1562.001", "T1562.004", "T1222.002"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: [
-    "disable the firewall", "firewall disabled", "ufw disable", "iptables flush", "selinux", "setenforce", "apparmor", "disable security",
-    "killed the agent", "edr disabled", "auditd", "tamper", "impair defenses", "chattr", "immutable", "kinsing", "teamtnt",
-    "firewall", "flushed", "iptables", "edr", "edr agent", "security agent", "security tooling", "falcon", "sensor", "stop the agent",
-  ],
   false_positives:
     "iptables run by Docker, kube-proxy, firewalld, fail2ban or ufw itself and flushes of their own chains are ignored; restarting a service is not stopping it. On Kubernetes nodes disabling the firewall and SELinux is a documented kubeadm prerequisite (info). Admins troubleshooting with setenforce 0 show as low.",
   advice: {

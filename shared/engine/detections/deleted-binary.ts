@@ -12,7 +12,6 @@ export const deletedBinaryRunning = defineDetection({
   attack: ["T1070.004", "T1620"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: ["deleted binary", "deleted", "fileless", "memory only", "on disk"],
   false_positives: "Daemons still running after their package was upgraded in place (the old binary is unlinked until restart): reported at info.",
   advice: {
     triage: ["On {hosts}, copy /proc/<pid>/exe before the process exits: it is the only copy of the binary."],

@@ -59,8 +59,6 @@ export interface DetectionSpec<Id extends string = string> {
   attack: readonly string[];
   maturity: Maturity;
   category: Category;
-  /** Lexicon words and phrases that route a question to this detection. */
-  keywords: readonly string[];
   false_positives: string;
   /** Advice for the report's next steps; `{hosts}` is replaced with the affected hostnames. */
   advice: Partial<NextSteps>;

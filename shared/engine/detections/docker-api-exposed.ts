@@ -59,19 +59,6 @@ export const dockerApiExposed = defineDetection({
   attack: ["T1190", "T1610"],
   maturity: "test",
   category: "initial-access",
-  keywords: [
-    "exposed docker api",
-    "docker api",
-    "docker daemon",
-    "dockerd",
-    "port 2375",
-    "2375",
-    "2376",
-    "remote api",
-    "unauthenticated docker",
-    "exposed",
-    "docker",
-  ],
   false_positives:
     "A TLS-verified daemon on 2376 (--tlsverify) reported as info; dockerd bound to a management VLAN behind a firewall; a docker:dind service container in CI publishing 2375 on a private network.",
   advice: {

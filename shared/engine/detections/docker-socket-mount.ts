@@ -32,20 +32,6 @@ export const dockerSocketMount = defineDetection({
   attack: ["T1611", "T1610"],
   maturity: "test",
   category: "privilege-escalation",
-  keywords: [
-    "docker socket",
-    "docker.sock",
-    "containerd.sock",
-    "crio.sock",
-    "socket mount",
-    "mounted socket",
-    "escape the container",
-    "container escape",
-    "container breakout",
-    "docker in docker",
-    "container",
-    "docker",
-  ],
   false_positives:
     "Monitoring, log and management agents that read the Docker API (cAdvisor, Datadog, Portainer agent, Traefik, Promtail, Watchtower, GitLab Runner with socket binding) — listed in baselines/container-images.ts; images pulled through a private mirror under another registry name.",
   advice: {

@@ -16,7 +16,6 @@ export const downloadExecute = defineDetection({
   attack: ["T1105", "T1059.004"],
   maturity: "test",
   category: "execution",
-  keywords: ["download", "downloaded", "curl", "wget", "pipe to shell", "curl bash", "payload", "dropper"],
   false_positives: "Internal bootstrap scripts fetched with curl | bash from an artifact server.",
   advice: {
     triage: ["Fetch (without running) the URL from the command on {hosts} and hash the content."],

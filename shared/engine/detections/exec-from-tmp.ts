@@ -12,7 +12,6 @@ export const execFromTmp = defineDetection({
   attack: ["T1059.004", "T1036.005"],
   maturity: "test",
   category: "execution",
-  keywords: ["tmp", "temp directory", "dev shm", "/tmp", "/dev/shm", "/var/tmp", "dropped binary", "dropper"],
   false_positives: "Self-extracting installers and build tools outside the temp-execution baseline (go run, AppImage and PyInstaller layouts are kept quiet).",
   advice: {
     triage: ["List the files under the temp directory used on {hosts} and hash the running binary."],

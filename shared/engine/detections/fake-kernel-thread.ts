@@ -18,18 +18,6 @@ export const fakeKernelThread = defineDetection({
   attack: ["T1036.004", "T1036.005"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: [
-    "pretending to be a kernel thread",
-    "fake kernel thread",
-    "kernel thread",
-    "kworker",
-    "kthreadd",
-    "kswapd0",
-    "masquerading",
-    "masquerade",
-    "disguised process",
-    "hidden process",
-  ],
   false_positives:
     "A userland daemon that shares a kernel thread's name (troglobit's watchdogd in /usr/sbin is allowed); a collector that renders kernel threads ps-style ([name]) with an empty path and parent 2 is recognised as a kernel thread.",
   advice: {

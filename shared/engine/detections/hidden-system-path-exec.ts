@@ -80,11 +80,6 @@ export const hiddenSystemPathExec = defineDetection({
   attack: ["T1564.001", "T1036.005"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: [
-    "hidden directory", "hidden file", "hidden folder", "dot directory", "hidden binary", "hidden path", "hiding", "concealed",
-    "masquerade", "dropped a tool", "implant",
-    "dot folder", "dot-folder", "dotdir", "dotdirs", "system path", "hidden system directory", "tucked away",
-  ],
   false_positives:
     "Toolchains and editor servers in home directories (~/.vscode-server, ~/.nvm, ~/.cargo, ~/.local/bin, ~/.dotnet, ~/.acme.sh), virtualenvs (.venv) and node_modules/.bin shims are baseline. Other tools that install into an unlisted dot-directory of a user's home show as low.",
   advice: {

@@ -21,7 +21,6 @@ export const historyTampering = defineDetection({
   attack: ["T1070.003"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: ["history", "shell history", "bash history", "cover tracks", "anti forensics", "tampering", "cleared"],
   false_positives: "Administrators who clear history by habit (history -c) after typing a secret.",
   advice: {
     triage: ["Ask the account owner on {hosts} about the history clearing; note the surrounding commands."],

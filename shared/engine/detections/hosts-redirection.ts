@@ -15,7 +15,6 @@ export const hostsRedirection = defineDetection({
   attack: ["T1565.001", "T1562.001"],
   maturity: "experimental",
   category: "defense-evasion",
-  keywords: ["/etc/hosts", "etc hosts", "hosts file", "dns", "redirection", "redirect", "hijack"],
   false_positives: "Developers pinning a public name to a test address; split-horizon pins for internal endpoints.",
   advice: {
     triage: ["Compare /etc/hosts on {hosts} with the image default and the configuration-management template."],

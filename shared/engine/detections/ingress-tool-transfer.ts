@@ -91,11 +91,6 @@ export const ingressToolTransfer = defineDetection({
   attack: ["T1105"],
   maturity: "test",
   category: "command-and-control",
-  keywords: [
-    "dropped a tool", "downloaded a tool", "tool transfer", "ingress", "download", "downloaded", "wget", "curl", "tftp", "dropper",
-    "payload", "staged", "/tmp", "/dev/shm", "pulled down",
-    "linpeas", "pspy", "chisel", "own tools", "brought tools", "paste site", "pastebin", "staged payload",
-  ],
   false_positives:
     "Downloads from well-known release hosts (nodejs.org, go.dev, dl.k8s.io, GitHub release assets, distribution mirrors) and hosts listed in the allowed_download_hosts tag are ignored; package managers write to /var/cache, not /tmp. Admins fetching tools over https from other vendors into /tmp show as info.",
   advice: {

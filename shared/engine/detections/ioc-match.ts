@@ -121,7 +121,6 @@ export const iocMatch = defineDetection({
   attack: [],
   maturity: "stable",
   category: "indicator",
-  keywords: [],
   false_positives: "Indicators that are shared infrastructure (CDN or cloud addresses) rather than attacker-owned; paths that are ordinary places.",
   advice: {
     triage: ["Confirm the indicator's provenance (threat report, alert) and its first and last sighting on {hosts}."],

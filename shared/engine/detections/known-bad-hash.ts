@@ -12,7 +12,6 @@ export const knownBadHash = defineDetection({
   attack: ["T1204.002", "T1588.001"],
   maturity: "stable",
   category: "indicator",
-  keywords: ["malware", "known bad", "ioc", "iocs", "indicator", "indicators", "hash", "hashes", "sha256", "virus"],
   false_positives: "Antivirus test files (EICAR) placed on purpose; security tooling that stores samples.",
   advice: {
     triage: ["Confirm the file on {hosts} still exists and is not a quarantined copy."],

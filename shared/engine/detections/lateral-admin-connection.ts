@@ -18,7 +18,6 @@ export const lateralAdminConnection = defineDetection({
   attack: ["T1021.004", "T1021"],
   maturity: "experimental",
   category: "lateral-movement",
-  keywords: ["lateral", "lateral movement", "pivot", "pivoting", "spread", "spreading", "internal ssh", "hopping"],
   false_positives: "Application hosts that fetch git over SSH from an internal server; backup jobs using rsync over SSH.",
   advice: {
     triage: ["Identify the account and command behind the outbound admin session on {hosts}."],

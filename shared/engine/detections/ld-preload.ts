@@ -13,7 +13,6 @@ export const ldPreload = defineDetection({
   attack: ["T1574.006"],
   maturity: "test",
   category: "persistence",
-  keywords: ["ld_preload", "ld preload", "preload", "rootkit", "library injection", "hooking"],
   false_positives: "APM and profiling agents outside the preload baseline; allocators installed outside the system library path.",
   advice: {
     triage: ["Hash the preloaded library on {hosts} and find which package (dpkg -S) or deploy put it there."],

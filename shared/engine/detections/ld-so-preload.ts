@@ -66,18 +66,6 @@ export const ldSoPreload = defineDetection({
   attack: ["T1574.006", "T1014"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: [
-    "ld.so.preload",
-    "preload",
-    "libprocesshider",
-    "userland rootkit",
-    "rootkit",
-    "hidden process",
-    "hide process",
-    "library injection",
-    "shared library hijack",
-    "hooking",
-  ],
   false_positives:
     "Snoopy command logger, Dynatrace OneAgent and allocators (jemalloc, tcmalloc) that administrators preload system-wide — see baselines/preload-libraries.ts; a temporary workaround preload left behind by an administrator.",
   advice: {

@@ -96,11 +96,6 @@ export const logWiping = defineDetection({
   attack: ["T1070.002", "T1070.003"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: [
-    "log wiping", "wiped the logs", "cleared logs", "clear logs", "deleted logs", "log tampering", "cover their tracks", "cover tracks",
-    "anti forensics", "wtmp", "btmp", "lastlog", "auth.log", "journal", "indicator removal",
-    "shred", "logs deleted", "deleted logs", "/var/log", "truncated", "wiped", "nuked", "journal",
-  ],
   false_positives:
     "logrotate and its postrotate scripts, deleting rotated archives (*.gz, *.1), find -mtime retention jobs and journalctl --vacuum-size/--vacuum-time with routine limits are ignored; an admin emptying one application's log to free disk shows as info.",
   advice: {

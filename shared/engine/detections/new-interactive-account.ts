@@ -21,7 +21,6 @@ export const newInteractiveAccount = defineDetection({
   attack: ["T1136.001"],
   maturity: "experimental",
   category: "persistence",
-  keywords: ["new account", "new user", "interactive account", "user account", "accounts", "users", "login shell"],
   false_positives: "Service accounts given a shell by hand; people not yet listed in the known_users tag.",
   advice: {
     triage: ["Confirm with the owners of {hosts} who created the account and why it has a login shell."],

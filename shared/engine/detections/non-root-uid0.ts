@@ -10,7 +10,6 @@ export const nonRootUid0 = defineDetection({
   attack: ["T1136.001", "T1078.003"],
   maturity: "stable",
   category: "persistence",
-  keywords: ["uid 0", "uid0", "root account", "backdoor account", "root equivalent", "accounts", "account", "users"],
   false_positives: "Legacy 'toor' style rescue accounts created on purpose (rare on Linux).",
   advice: {
     triage: ["Check /etc/passwd and /etc/shadow on {hosts} for the account and its password hash."],

@@ -45,20 +45,6 @@ export const packetSocketBackdoor = defineDetection({
   attack: ["T1205.002", "T1014"],
   maturity: "test",
   category: "command-and-control",
-  keywords: [
-    "magic packet backdoor",
-    "magic packet",
-    "bpfdoor",
-    "bpf backdoor",
-    "passive backdoor",
-    "packet socket",
-    "raw socket",
-    "af_packet",
-    "sniffer",
-    "packet capture",
-    "port knocking",
-    "backdoor",
-  ],
   false_positives:
     "Tools that read raw frames (DHCP clients and servers, tcpdump/dumpcap, keepalived, lldpd, IDS sensors, cilium, MetalLB, ptp4l) from their packaged paths — baselines/packet-socket-programs.ts; ad-hoc scapy or pcap scripts run by administrators (medium).",
   advice: {

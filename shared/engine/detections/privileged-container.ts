@@ -12,7 +12,6 @@ export const privilegedContainer = defineDetection({
   attack: ["T1611", "T1610"],
   maturity: "test",
   category: "privilege-escalation",
-  keywords: ["container", "containers", "docker", "privileged", "container escape", "kubernetes"],
   false_positives: "Monitoring, runtime-security and CI docker-in-docker images run privileged by design (the documented ones are kept quiet).",
   advice: {
     triage: ["Identify who started the container on {hosts} and from which image and registry."],

@@ -17,7 +17,6 @@ export const processMasquerading = defineDetection({
   attack: ["T1036.005", "T1036.004"],
   maturity: "experimental",
   category: "defense-evasion",
-  keywords: ["masquerading", "masquerade", "disguised", "fake process", "impersonat", "kworker", "hidden process"],
   false_positives: "Daemons built from source into /usr/local or /opt (a custom sshd); containers with non-standard layouts.",
   advice: {
     triage: ["Compare the process name with its executable path on {hosts}; hash the binary."],

@@ -59,20 +59,6 @@ export const publicInteractiveLogin = defineDetection({
   attack: ["T1078", "T1021.004"],
   maturity: "test",
   category: "initial-access",
-  keywords: [
-    "logged in from the internet",
-    "login from the internet",
-    "public ip login",
-    "external login",
-    "internet facing ssh",
-    "ssh from the internet",
-    "who logged in",
-    "remote login",
-    "ssh login",
-    "logins",
-    "login",
-    "valid accounts",
-  ],
   false_positives:
     "Hosts meant to take logins from the internet (bastions: tag role=bastion) and administrators' fixed public egress addresses (list them in the allowed_login_sources tag as CIDRs); the test networks 192.0.2/24, 198.51.100/24, 203.0.113/24 count as public.",
   advice: {

@@ -18,7 +18,6 @@ export const remoteRootLogin = defineDetection({
   attack: ["T1078.003", "T1021.004"],
   maturity: "test",
   category: "initial-access",
-  keywords: ["root login", "logged in as root", "remote login", "logins", "login", "logged in", "ssh login", "who logged"],
   false_positives: "Administrators logging in as root from a bastion not listed in the allowed_root_from tag.",
   advice: {
     triage: ["Identify who controls the source address of the root login on {hosts}."],

@@ -35,7 +35,6 @@ export const reverseShell = defineDetection({
   attack: ["T1059.004", "T1071"],
   maturity: "stable",
   category: "command-and-control",
-  keywords: ["reverse shell", "backconnect", "c2", "command and control", "interactive access"],
   false_positives: "socat/netcat used as a plain port forwarder; shells spawned by tools that inherit a socket. Interpreters running scripts from files (gunicorn, munin-node, node servers) are only judged when their inline code both opens a socket and starts a shell.",
   advice: {
     triage: ["On {hosts}, record the remote address and the process tree of the shell before acting."],

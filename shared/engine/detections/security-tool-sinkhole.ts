@@ -23,22 +23,6 @@ export const securityToolSinkhole = defineDetection({
   attack: ["T1562.001", "T1565"],
   maturity: "test",
   category: "defense-evasion",
-  keywords: [
-    "blocking the antivirus",
-    "block the antivirus",
-    "blocking security",
-    "disable security agent",
-    "security agent blocked",
-    "edr blocked",
-    "sinkhole",
-    "aliyundun",
-    "aegis",
-    "impair defenses",
-    "/etc/hosts",
-    "hosts file",
-    "monitoring blocked",
-    "updates blocked",
-  ],
   false_positives:
     "Desktop hosts-file block lists (thousands of 0.0.0.0 lines) that include monitoring beacons (info unless a security agent is blocked); an air-gapped host whose administrators deliberately black-hole the public package mirrors (medium, not high); a lab machine testing an agent's offline behaviour. Ad-block lists (doubleclick.net -> 0.0.0.0) and internal mirror pins to private addresses do not match.",
   advice: {

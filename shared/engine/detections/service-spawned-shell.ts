@@ -21,11 +21,6 @@ export const serviceSpawnedShell = defineDetection({
   attack: ["T1059.004", "T1190"],
   maturity: "test",
   category: "initial-access",
-  keywords: [
-    "postgres", "postgresql", "mysql", "mariadb", "redis", "mongodb", "elasticsearch", "rabbitmq", "activemq", "database",
-    "copy from program", "exploited service", "exploited database", "rce", "remote code execution", "kinsing", "service spawned shell",
-    "spawning shells", "spawn a shell", "database user", "child shells", "redis exploited",
-  ],
   false_positives:
     "PostgreSQL archive_command/restore_command (cp, rsync, pgBackRest, WAL-G, Barman), Galera SST scripts and RabbitMQ's disk checks are ignored; custom archive scripts or UDFs a DBA installed on purpose can still match.",
   advice: {

@@ -48,7 +48,6 @@ export const sshAuthorizedKey = defineDetection({
   attack: ["T1098.004"],
   maturity: "test",
   category: "persistence",
-  keywords: ["ssh key", "authorized key", "authorized_keys", "ssh keys", "ssh access", "ssh"],
   false_positives: "Root or service-account keys used by automation under a name outside the baselines and the allowed_ssh_keys tag.",
   advice: {
     triage: ["Ask the owners of {hosts} whether the key's comment and origin are known; compare with the key inventory."],

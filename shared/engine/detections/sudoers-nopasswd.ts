@@ -13,7 +13,6 @@ export const sudoersNopasswdAll = defineDetection({
   attack: ["T1548.003"],
   maturity: "test",
   category: "privilege-escalation",
-  keywords: ["sudo", "sudoers", "nopasswd", "passwordless sudo", "privilege escalation", "privesc"],
   false_positives: "Deploy and configuration-management accounts given passwordless sudo on purpose (cloud-init and GCE default rules are kept quiet).",
   advice: {
     triage: ["Check which file on {hosts} holds the rule (sudoers.d) and whether configuration management owns it."],

@@ -13,7 +13,6 @@ export const suspiciousCron = defineDetection({
   attack: ["T1053.003"],
   maturity: "test",
   category: "persistence",
-  keywords: ["cron", "crontab", "cron job", "scheduled task", "scheduled job"],
   false_positives: "Site scripts that fetch with curl/wget or stage files in /tmp (packaged jobs, backup tools and heartbeat pings are kept quiet).",
   advice: {
     triage: ["Read the full crontab entry on {hosts} and fetch (without executing) the URL or file it references."],

@@ -73,7 +73,6 @@ export const suspiciousSystemdUnit = defineDetection({
   attack: ["T1543.002"],
   maturity: "test",
   category: "persistence",
-  keywords: ["systemd", "service unit", "systemd unit", "unit file", "services", "daemon"],
   false_positives: "Vendor installers that ship units under /etc/systemd/system running from hidden directories or fetching with curl.",
   advice: {
     triage: ["Print the unit (systemctl cat) on {hosts} and hash the binary it starts."],

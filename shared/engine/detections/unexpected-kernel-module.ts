@@ -12,7 +12,6 @@ export const unexpectedKernelModule = defineDetection({
   attack: ["T1547.006", "T1014"],
   maturity: "experimental",
   category: "persistence",
-  keywords: ["kernel module", "kernel modules", "lkm", "rootkit", "kernel", "insmod", "modprobe"],
   false_positives: "Vendor drivers not in the baselines (in-tree names, DKMS and vendor modules are kept quiet); add them to allowed_kmods.",
   advice: {
     triage: ["Run modinfo on the module on {hosts}: signer, file path, package owner."],

@@ -18,7 +18,6 @@ export const unexpectedListener = defineDetection({
   attack: ["T1571", "T1205"],
   maturity: "test",
   category: "command-and-control",
-  keywords: ["listening", "listener", "listen", "open port", "ports", "port", "bind shell", "exposed service", "exposed"],
   false_positives: "Services on non-default ports (an exporter moved to 9200, an app on 8081) not yet in the host's allowed_ports tag.",
   advice: {
     triage: ["Identify the owner of the listening process on {hosts} and whether the port is in the service inventory."],

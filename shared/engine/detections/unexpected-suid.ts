@@ -33,7 +33,6 @@ export const unexpectedSuid = defineDetection({
   attack: ["T1548.001"],
   maturity: "test",
   category: "privilege-escalation",
-  keywords: ["suid", "setuid", "sgid", "setgid", "suid binary", "privilege escalation", "privesc"],
   false_positives: "Vendor software that ships SUID helpers outside the packaged baseline (browser sandboxes under /opt, VirtualBox, vendor agents).",
   advice: {
     triage: ["Check the package owning the binary on {hosts} (dpkg -S) and its hash."],

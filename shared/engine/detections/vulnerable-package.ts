@@ -12,7 +12,6 @@ export const vulnerablePackage = defineDetection({
   attack: ["T1190", "T1068"],
   maturity: "stable",
   category: "vulnerability",
-  keywords: ["vulnerable", "vulnerability", "vulnerabilities", "cve", "advisory", "advisories", "unpatched", "patch", "patched", "exposure", "xz", "regresshion", "openssh"],
   false_positives: "Internally rebuilt packages carrying a backported fix under a version the advisory does not know.",
   advice: {
     triage: ["Confirm the installed version on {hosts} (dpkg -l) and whether the vulnerable service is exposed."],

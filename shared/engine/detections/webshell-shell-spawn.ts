@@ -38,11 +38,6 @@ export const webshellShellSpawn = defineDetection({
   attack: ["T1505.003", "T1059.004"],
   maturity: "test",
   category: "persistence",
-  keywords: [
-    "webshell", "web shell", "web server", "php shell", "china chopper", "backdoor", "nginx", "apache", "tomcat", "php",
-    "exploited web app", "rce", "remote code execution", "www-data", "log4shell",
-    "web app", "web user", "spawning shells", "spawn a shell", "shells under", "httpd", "popped", "recon commands",
-  ],
   false_positives:
     "Apache piped logs (rotatelogs) and PHP mail() run through /bin/sh -c and are ignored; CGI scripts, web apps that shell out to converters, and Node/Python/Ruby apps that run system tools can still match.",
   advice: {
