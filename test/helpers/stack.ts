@@ -104,7 +104,16 @@ export async function api(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  } catch (err) {
+    // A pooled keep-alive socket the gateway closed while this process was blocked (a synchronous `cli()`
+    // call on a loaded machine outlasts the server's 10 s idle timeout): an idempotent request is sent again
+    // on a fresh connection, as HTTP clients do.
+    if (!IDEMPOTENT.has(method) || !isStaleSocket(err)) throw err;
+    res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  }
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -113,6 +122,13 @@ export async function api(
     json = null;
   }
   return { status: res.status, headers: res.headers, text, json };
+}
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+
+function isStaleSocket(err: unknown): boolean {
+  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === "UND_ERR_SOCKET";
 }
 
 /** Polls until `check` returns a value (not undefined) or the deadline passes. */
