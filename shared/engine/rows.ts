@@ -90,3 +90,37 @@ export function processLabel(row: Row | undefined, pid: string): string {
   const path = str(row, "path");
   return path !== "" ? basename(path) : `pid ${pid}`;
 }
+
+/** Processes by pid and by parent pid (one pass), for walking who spawned whom. */
+export function processTree(host: HostData): { byPid: Map<string, Row>; children: Map<string, Row[]> } {
+  const byPid = new Map<string, Row>();
+  const children = new Map<string, Row[]>();
+  for (const p of rowsOf(host, "processes")) {
+    const pid = str(p, "pid");
+    if (pid !== "" && !byPid.has(pid)) byPid.set(pid, p);
+    const parent = str(p, "parent");
+    const list = children.get(parent);
+    if (list) list.push(p);
+    else children.set(parent, [p]);
+  }
+  return { byPid, children };
+}
+
+/** Containers by id, and the bind mounts (docker_container_mounts) that `keep` accepts, grouped by container id. */
+export function containerBindMounts(host: HostData, keep: (mount: Row) => boolean): { containers: Map<string, Row>; byContainer: Map<string, Row[]> } {
+  const containers = new Map<string, Row>();
+  for (const row of rowsOf(host, "docker_containers")) {
+    const id = str(row, "id");
+    if (id !== "" && !containers.has(id)) containers.set(id, row);
+  }
+  const byContainer = new Map<string, Row[]>();
+  for (const row of rowsOf(host, "docker_container_mounts")) {
+    const type = str(row, "type");
+    if ((type !== "" && type !== "bind") || !keep(row)) continue;
+    const id = str(row, "id");
+    const list = byContainer.get(id);
+    if (list) list.push(row);
+    else byContainer.set(id, [row]);
+  }
+  return { containers, byContainer };
+}

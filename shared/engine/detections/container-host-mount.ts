@@ -2,7 +2,7 @@
 // kubelet credential on the host from inside the container).
 import { containerImageBaseline } from "../baselines/container-images.js";
 import { compareText } from "../order.js";
-import { flag, rowsOf, str, tagList } from "../rows.js";
+import { flag, str, tagList, containerBindMounts } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { mountReadOnly, taggedImage } from "./docker-socket-mount.js";
@@ -67,23 +67,12 @@ export const containerHostMount = defineDetection({
   },
   baseline_tag: "allowed_privileged_images",
   evaluate(host) {
-    const containers = new Map<string, Row>();
-    for (const row of rowsOf(host, "docker_containers")) {
-      const id = str(row, "id");
-      if (id !== "" && !containers.has(id)) containers.set(id, row);
-    }
     const allowed = tagList(host.tags, "allowed_privileged_images");
-    const byContainer = new Map<string, Row[]>();
-    for (const row of rowsOf(host, "docker_container_mounts")) {
-      const type = str(row, "type");
-      if (type !== "" && type !== "bind") continue;
+    const { containers, byContainer } = containerBindMounts(host, (row) => {
       const source = normalize(str(row, "source"));
-      if (!source.startsWith("/")) continue;
-      const readOnly = mountReadOnly(row);
-      if (readOnly ? !SECRET_READ.includes(source) : !sensitive(source)) continue;
-      const id = str(row, "id");
-      byContainer.set(id, [...(byContainer.get(id) ?? []), row]);
-    }
+      if (!source.startsWith("/")) return false;
+      return mountReadOnly(row) ? SECRET_READ.includes(source) : sensitive(source);
+    });
     const hits: DetectionHit[] = [];
     for (const [id, mounts] of [...byContainer.entries()].sort(([a], [b]) => compareText(a, b))) {
       const container = containers.get(id);

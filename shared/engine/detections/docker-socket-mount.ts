@@ -2,7 +2,7 @@
 // code in it can start a privileged container on the host (root on the host).
 import { containerImageBaseline } from "../baselines/container-images.js";
 import { compareText } from "../order.js";
-import { flag, rowsOf, str, tagList } from "../rows.js";
+import { flag, str, tagList, containerBindMounts } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
@@ -42,20 +42,8 @@ export const dockerSocketMount = defineDetection({
   },
   baseline_tag: "allowed_privileged_images",
   evaluate(host) {
-    const containers = new Map<string, Row>();
-    for (const row of rowsOf(host, "docker_containers")) {
-      const id = str(row, "id");
-      if (id !== "" && !containers.has(id)) containers.set(id, row);
-    }
     const allowed = tagList(host.tags, "allowed_privileged_images");
-    const byContainer = new Map<string, Row[]>();
-    for (const row of rowsOf(host, "docker_container_mounts")) {
-      const type = str(row, "type");
-      if (type !== "" && type !== "bind") continue;
-      if (!RUNTIME_SOCKET.test(str(row, "source").trim())) continue;
-      const id = str(row, "id");
-      byContainer.set(id, [...(byContainer.get(id) ?? []), row]);
-    }
+    const { containers, byContainer } = containerBindMounts(host, (row) => RUNTIME_SOCKET.test(str(row, "source").trim()));
     const hits: DetectionHit[] = [];
     for (const [id, mounts] of [...byContainer.entries()].sort(([a], [b]) => compareText(a, b))) {
       const container = containers.get(id);

@@ -3,7 +3,7 @@
 // ActiveMQ (CVE-2023-46604) exploitation all end with the service process starting /bin/sh or curl.
 // Facts: PostgreSQL docs (COPY FROM PROGRAM runs through the shell; archive_command too), Trend Micro and Aqua
 // write-ups on Kinsing/TeamTNT abusing PostgreSQL and Redis, Rapid7 on CVE-2023-46604.
-import { basename, rowsOf, str } from "../rows.js";
+import { basename, rowsOf, str, processTree } from "../rows.js";
 import type { Row } from "../types.js";
 import { DB_INTERNAL_HELPERS, POSTGRES_ARCHIVE } from "../baselines/service-helpers.js";
 import { clip } from "./command-lines.js";
@@ -34,14 +34,7 @@ export const serviceSpawnedShell = defineDetection({
   },
   evaluate(host) {
     const procs = rowsOf(host, "processes");
-    const byPid = new Map<string, Row>();
-    const children = new Map<string, Row[]>();
-    for (const p of procs) {
-      const pid = str(p, "pid");
-      if (pid !== "" && !byPid.has(pid)) byPid.set(pid, p);
-      const parent = str(p, "parent");
-      children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
+    const { byPid, children } = processTree(host);
     /** The data service a process belongs to: its parent, or its grandparent through erl_child_setup (Erlang). */
     const serviceOf = (child: Row): { row: Row; label: string } | undefined => {
       let parent = byPid.get(str(child, "parent"));

@@ -2,7 +2,7 @@
 // web shell (or an exploited web app) leaves behind. Facts: Sigma "Linux Webshell Indicators"
 // (rules/linux/process_creation/proc_creation_lnx_webshell_detection.yml), Sigma "Webshell Remote Command
 // Execution" (auditd, euid 33), NSA/ASD "Detect and prevent web shell malware" (2020).
-import { basename, rowsOf, str } from "../rows.js";
+import { basename, rowsOf, str, processTree } from "../rows.js";
 import type { Row } from "../types.js";
 import { WEB_HELPERS } from "../baselines/service-helpers.js";
 import { clip } from "./command-lines.js";
@@ -51,14 +51,7 @@ export const webshellShellSpawn = defineDetection({
   },
   evaluate(host) {
     const procs = rowsOf(host, "processes");
-    const byPid = new Map<string, Row>();
-    const children = new Map<string, Row[]>();
-    for (const p of procs) {
-      const pid = str(p, "pid");
-      if (pid !== "" && !byPid.has(pid)) byPid.set(pid, p);
-      const parent = str(p, "parent");
-      children.set(parent, [...(children.get(parent) ?? []), p]);
-    }
+    const { byPid, children } = processTree(host);
     const hits: DetectionHit[] = [];
     for (const child of procs) {
       const parent = byPid.get(str(child, "parent"));
