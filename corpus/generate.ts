@@ -35,10 +35,10 @@ function rowsContain(host: CorpusHost, needle: string): boolean {
   return false;
 }
 
-function buildFamily(fam: Family): Scenario[] {
+function buildFamily(fam: Family, seed: string, scale: number): Scenario[] {
   const out: Scenario[] = [];
-  for (let i = 0; i < fam.count; i++) {
-    const rng = new Rng(`${CORPUS_SEED}:${fam.name}:${i}`);
+  for (let i = 0; i < fam.count * scale; i++) {
+    const rng = new Rng(`${seed}:${fam.name}:${i}`);
     const fleet = makeFleet(rng.fork("fleet"));
     const now = BASE_NOW + rng.int(0, 86_400 * 120);
     const built = fam.build(makeCtx(rng, fleet, now));
@@ -58,7 +58,11 @@ function buildFamily(fam: Family): Scenario[] {
   return out;
 }
 
-export function generateCorpus(): Scenario[] {
-  const all = FAMILIES.flatMap(buildFamily);
+/**
+ * The corpus. Another seed (with a scale, a multiple of each family's count) gives a fresh development corpus of the
+ * same families with other random variants and phrasings: tune on that or on the calibrate split, never on holdout.
+ */
+export function generateCorpus(seed: string = CORPUS_SEED, scale = 1): Scenario[] {
+  const all = FAMILIES.flatMap((f) => buildFamily(f, seed, scale));
   return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -43,7 +43,7 @@ export function computeCalibration(corpus: readonly Scenario[], detections: read
     for (const s of scenarios) {
       const exercised = s.attack.some((a) => d.attack.some((x) => a === x || a.startsWith(`${x}.`) || x.startsWith(`${a}.`)));
       for (const h of s.hosts) {
-        const hits = d.evaluate(h, { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {} } });
+        const hits = d.evaluate(h, { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } });
         const alerts = hits.filter((x) => x.kept_by === undefined && (x.severity ?? d.severity) !== "info");
         const named = alerts.some((x) => namesArtifact(x, h));
         if (h.compromised) {

@@ -44,7 +44,7 @@ export function renderConsole(e: Evaluation): string {
   return lines.join("\n");
 }
 
-export function renderMarkdown(e: Evaluation, deterministic: boolean): string {
+export function renderMarkdown(e: Evaluation, deterministic: boolean, contractOnly?: Evaluation): string {
   const out: string[] = [
     "# Engine evaluation",
     "",
@@ -68,6 +68,19 @@ export function renderMarkdown(e: Evaluation, deterministic: boolean): string {
     ...(["holdout", "calibrate"] as const).map((s) => countsRow(`${s} (${e.scenarios[s]} scenarios)`, e.bySplit[s])),
     "",
   ];
+  if (contractOnly) {
+    out.push(
+      "## Contract tables only",
+      "",
+      "The same corpus with every host reduced to the core tables every agent reports (evaluation/contract-view.ts):",
+      "no augeas, file, process_memory_map or docker_container_mounts. The drop from the table above is the recall that",
+      "rests on those extra tables; a fleet that does not carry them should expect figures like these.",
+      "",
+      ...COUNTS_HEAD,
+      ...(["holdout", "calibrate"] as const).map((s) => countsRow(s, contractOnly.bySplit[s])),
+      "",
+    );
+  }
   for (const split of ["holdout", "calibrate"] as const) {
     out.push(`## ${split}: by phrasing`, "", ...COUNTS_HEAD, ...Object.entries(e.byPhrasing[split]).sort().map(([k, c]) => countsRow(k, c)), "");
     out.push(`## ${split}: by scenario family`, "", ...COUNTS_HEAD, ...Object.entries(e.byFamily[split]).sort().map(([k, c]) => countsRow(k, c)), "");

@@ -32,12 +32,30 @@ const NOT_A_USER: ReadonlySet<string> = new Set([
 ]);
 
 
+/**
+ * Public suffixes under which a bare name is taken for a domain ("webhook.site", "transfer.sh"): generic and
+ * country suffixes common in threat reports. Internal names (.internal, .local, .lan, .corp) are never domains here:
+ * they name our own hosts, the scope of a question.
+ */
+const PUBLIC_SUFFIXES = new Set(["com", "net", "org", "io", "sh", "site", "st", "at", "app", "me", "xyz", "ru", "cn", "top", "info", "biz", "cc", "su", "pw", "tk", "ws", "online", "live", "fun", "pro", "link"]);
+
+function extractDomains(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]+@)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+)/gi)) {
+    if (!/^\d+(?:\.\d+){3}$/.test(m[1] ?? "")) out.push((m[1] ?? "").toLowerCase());
+  }
+  for (const m of text.matchAll(/(?<![\w./@:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+([a-z]{2,}))(?![\w-]|\.[a-z0-9])/gi)) {
+    if (PUBLIC_SUFFIXES.has((m[2] ?? "").toLowerCase())) out.push((m[1] ?? "").toLowerCase());
+  }
+  return out;
+}
+
 function uniqueSorted<T extends string | number>(values: Iterable<T>): T[] {
   return [...new Set(values)].sort((a, b) => (typeof a === "number" && typeof b === "number" ? a - b : compareText(String(a), String(b))));
 }
 
 export function emptyEntities(): QueryEntities {
-  return { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {} };
+  return { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} };
 }
 
 const NAME = String.raw`["'\x60]?([a-z_][a-z0-9_.-]{0,31})["'\x60]?`;
@@ -82,9 +100,11 @@ export function extractEntities(query: string): QueryEntities {
   }
   for (const m of text.matchAll(/(?<![\w.])(?:\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})\b/g)) ports.push(Number(m[1]));
   const paths = [...text.matchAll(/(?:^|[\s"'`(=])(\/(?:[A-Za-z0-9._@+-]+\/?)+)/g)]
-    .map((m) => (m[1] ?? "").replace(/[.,;:!?)]+$/, ""))
+    // Trailing punctuation ends a sentence, except a last component of dots only: "/tmp/..." is a real hiding place.
+    .map((m) => (/\/\.{3,}$/.test(m[1] ?? "") ? (m[1] ?? "").replace(/\.+$/, "...") : (m[1] ?? "").replace(/[.,;:!?)]+$/, "")))
     .map((p) => (p.length > 1 ? p.replace(/\/+$/, "") : p))
     .filter((p) => p.length > 1);
+  const domains = extractDomains(text);
   const tags: Record<string, string> = {};
   for (const m of text.matchAll(/(?<![\w/.-])([A-Za-z][A-Za-z0-9_.-]*)=([A-Za-z0-9_.:\/@-]+)/g)) {
     const key = m[1] ?? "";
@@ -100,6 +120,7 @@ export function extractEntities(query: string): QueryEntities {
     users: uniqueSorted(users),
     ports: uniqueSorted(ports.filter((p) => Number.isInteger(p) && p > 0 && p <= 65535)),
     paths: uniqueSorted(paths),
+    domains: uniqueSorted(domains),
     tags: sortedTags,
   };
 }
@@ -111,5 +132,5 @@ export function hasSeedEntities(e: QueryEntities): boolean {
 
 /** Entities an exact indicator match can look for. */
 export function hasIndicatorEntities(e: QueryEntities): boolean {
-  return e.ips.length + e.sha256.length + e.paths.length > 0;
+  return e.ips.length + e.sha256.length + e.paths.length + e.domains.length > 0;
 }

@@ -52,6 +52,8 @@ export interface QueryEntities {
   users: string[];
   ports: number[];
   paths: string[];
+  /** Domains named in the question: the host of a URL, or a bare name under a public suffix (webhook.site). */
+  domains: string[];
   tags: Record<string, string>;
 }
 

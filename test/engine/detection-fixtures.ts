@@ -207,6 +207,25 @@ export const FIXTURES: Record<string, DetectionFixture> = {
     positive: host({ hash: [{ path: "/srv/eicar.com", sha256: "275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f" }] }),
     benign: host({ hash: [{ path: "/usr/bin/bash", sha256: "0d2a3c1f6b0e1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d" }] }),
   },
+  "offensive-tool-present": {
+    positive: host({
+      hash: [{ path: "/usr/local/bin/chisel", sha256: "9f2c0e7d1b4a3c5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6" }],
+      processes: [proc(4242, "bash", "/usr/bin/bash", "bash /dev/shm/linpeas.sh -a", { uid: "33" })],
+    }),
+    // An engineer's bastion: Teleport's tsh, nmap, socat, tcpdump, and a Python package named chisel (a directory).
+    benign: host({
+      hash: [
+        { path: "/usr/local/bin/tsh", sha256: "1111111111111111111111111111111111111111111111111111111111111111" },
+        { path: "/usr/bin/nmap", sha256: "2222222222222222222222222222222222222222222222222222222222222222" },
+        { path: "/usr/lib/python3/dist-packages/chisel/__init__.py", sha256: "3333333333333333333333333333333333333333333333333333333333333333" },
+      ],
+      processes: [
+        proc(700, "socat", "/usr/bin/socat", "socat TCP-LISTEN:8080,fork TCP:127.0.0.1:80"),
+        proc(701, "tcpdump", "/usr/bin/tcpdump", "tcpdump -i eth0 port 53"),
+        proc(702, "tsh", "/usr/local/bin/tsh", "tsh ssh ops@db-01"),
+      ],
+    }),
+  },
   "privileged-container": {
     positive: host({ docker_containers: [{ id: "abc", name: "/dbg", image: "alpine:latest", privileged: "1" }] }),
     // Docker host with cAdvisor (documented --privileged) and a GitLab CI docker:dind service next to a web app.

@@ -10,7 +10,7 @@ const ALL_FIXTURES: Record<string, DetectionFixture> = { ...FIXTURES, ...FIXTURE
 const SCHEMA = JSON.parse(readRepoFile("reference/osquery-linux-schema.json")) as { tables: Record<string, { columns: string[] }> };
 
 function entities(partial: Partial<QueryEntities> = {}): QueryEntities {
-  return { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {}, ...partial };
+  return { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {}, ...partial };
 }
 
 /** The host with every row wrapped so that reading a column the detection did not declare throws. */

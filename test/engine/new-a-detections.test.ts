@@ -18,7 +18,7 @@ const DETECTIONS: Detection[] = [
   defenseImpairment, ingressToolTransfer, hiddenSystemPathExec,
 ];
 const byId = new Map(DETECTIONS.map((d) => [d.id as string, d]));
-const ctx = { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {} } as QueryEntities };
+const ctx = { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } as QueryEntities };
 const RANK: Record<Severity, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };
 
 /** Run a detection over rows wrapped in proxies that record every column read; returns hits and stray reads. */

@@ -28,7 +28,7 @@ const get = (id: string): Detection => {
   if (!d) throw new Error(`no detection ${id}`);
   return d;
 };
-const ctx = (partial: Partial<QueryEntities> = {}) => ({ entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {}, ...partial } });
+const ctx = (partial: Partial<QueryEntities> = {}) => ({ entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {}, ...partial } });
 const findings = (hits: DetectionHit[]): DetectionHit[] => hits.filter((h) => h.kept_by === undefined);
 const run = (id: string, h: HostData): DetectionHit[] => get(id).evaluate(h, ctx());
 

@@ -70,7 +70,7 @@ test("each detection reads only what it declares", async (t) => {
     const undeclared = new Set<string>();
     const fixture = FIXTURES[d.id];
     const hosts = [...(fixture ? [fixture.positive, fixture.benign] : []), ...corpusHosts];
-    const ctx = { entities: { ips: ["203.0.113.7"], sha256: [], advisories: [], users: [], ports: [], paths: ["/tmp"], tags: {} } };
+    const ctx = { entities: { ips: ["203.0.113.7"], sha256: [], advisories: [], users: [], ports: [], paths: ["/tmp"], domains: ["webhook.site"], tags: {} } };
     for (const h of hosts) d.evaluate(guarded(h, d.reads, undeclared), ctx);
     t.same([...undeclared].sort(), [], `${d.id} reads only its declared columns`);
   }

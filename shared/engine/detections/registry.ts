@@ -10,6 +10,7 @@ import { historyTampering } from "./history-tampering.js";
 import { hostsRedirection } from "./hosts-redirection.js";
 import { iocMatch } from "./ioc-match.js";
 import { knownBadHash } from "./known-bad-hash.js";
+import { offensiveToolPresent } from "./offensive-tool-present.js";
 import { lateralAdminConnection } from "./lateral-admin-connection.js";
 import { ldPreload } from "./ld-preload.js";
 import { newInteractiveAccount } from "./new-interactive-account.js";
@@ -62,6 +63,7 @@ export const DETECTIONS = [
   historyTampering,
   downloadExecute,
   knownBadHash,
+  offensiveToolPresent,
   privilegedContainer,
   sudoersNopasswdAll,
   hostsRedirection,

@@ -3,7 +3,7 @@
 import { cloudDefaultUser, knownAutomation, tagBaseline } from "../baselines/index.js";
 import { stableHash } from "../fingerprint.js";
 import { num, rowsOf, str, tagList } from "../rows.js";
-import type { Row } from "../types.js";
+import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { commandSignals, isInteractiveShell } from "./patterns.js";
 
@@ -22,6 +22,30 @@ function parts(row: Row): { body: string; comment: string; options: string } {
   const comment = str(row, "comment") || (i >= 0 ? tokens.slice(i + 1).join(" ") : "");
   const options = str(row, "options") || (i > 1 ? tokens.slice(0, i - 1).join(" ") : "");
   return { body, comment, options };
+}
+
+/** An authorized_keys file written from a shell line: echo/printf/cat ... >> file, or tee -a file (Atomic T1098.004). */
+const APPEND_TO_KEYS = /(?:>>?\s*|\btee\s+(?:-a\s+|--append\s+)?)(["']?)((?:~|\$HOME|\/)[^\s"';|&]*\/\.ssh\/authorized_keys2?)\1/;
+
+interface HandAppend {
+  file: string;
+  line: string;
+  row: Row;
+}
+
+/** Shell-history lines that wrote a key into an authorized_keys file, with the file resolved to a full path. */
+function handAppends(host: HostData): HandAppend[] {
+  const homes = new Map(rowsOf(host, "users").map((u) => [str(u, "uid"), str(u, "directory").replace(/\/+$/, "")] as const));
+  const out: HandAppend[] = [];
+  for (const row of rowsOf(host, "shell_history")) {
+    const line = str(row, "command");
+    const m = APPEND_TO_KEYS.exec(line);
+    if (!m || !/\b(?:echo|printf|cat|tee)\b/.test(line)) continue;
+    const home = homes.get(str(row, "uid")) || (str(row, "uid") === "0" ? "/root" : "");
+    const file = (m[2] ?? "").replace(/^(?:~|\$HOME)(?=\/)/, home);
+    out.push({ file, line, row });
+  }
+  return out;
 }
 
 /** Default key comments of attacker distributions' installs (user@kali...). */
@@ -43,7 +67,11 @@ export function foreignCloudKey(comment: string, account: string): boolean {
 export const sshAuthorizedKey = defineDetection({
   id: "ssh-authorized-key",
   title: "SSH authorized key planted for persistence",
-  reads: { authorized_keys: ["uid", "key", "options", "comment", "key_file"], users: ["uid", "username", "shell", "directory"] },
+  reads: {
+    authorized_keys: ["uid", "key", "options", "comment", "key_file"],
+    users: ["uid", "username", "shell", "directory"],
+    shell_history: ["uid", "command", "history_file"],
+  },
   severity: "medium",
   attack: ["T1098.004"],
   maturity: "test",
@@ -68,6 +96,7 @@ export const sshAuthorizedKey = defineDetection({
       if (knownAutomation({ kind: "ssh-key-options", options: options || str(row, "key") })) continue;
       uidsByKey.set(body, (uidsByKey.get(body) ?? new Set<string>()).add(str(row, "uid")));
     }
+    const appended = handAppends(host);
     const hits: DetectionHit[] = [];
     for (const row of keyRows) {
       const { body, comment, options } = parts(row);
@@ -90,6 +119,11 @@ export const sshAuthorizedKey = defineDetection({
       if (others.length > 0) signals.push(`the same key is authorized for ${others.map((u) => str(users.get(u), "username") || `uid ${u}`).join(", ")}`);
       if (ATTACKER_HOST_COMMENT.test(comment)) signals.push("its comment names an attacker distribution's default host");
       if (foreignCloudKey(comment, name)) signals.push(`it was generated on an unnamed cloud instance by ${comment.split("@")[0] ?? "another user"}, not by ${name}`);
+      const byHand = appended.find((a) => a.file === file || (a.line.includes(body.slice(0, 40)) && body.length >= 40));
+      if (byHand) {
+        signals.push(`a shell appended a key to ${byHand.file} by hand (\`${byHand.line.slice(0, 70)}\`)`);
+        evidence.push({ table: "shell_history", row: byHand.row });
+      }
       const strong = signals.length > 0;
       if (!strong && allowed.some((a) => a !== "" && (comment === a || body === a || body.includes(a)))) {
         keep("listed in the host's allowed_ssh_keys tag", tagBaseline("allowed_ssh_keys"));

@@ -7,7 +7,7 @@
 import { packagedUnitFile } from "../baselines/index.js";
 import { isPublic } from "../net.js";
 import { basename, processIndex, rowsOf, str } from "../rows.js";
-import type { Row } from "../types.js";
+import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { commandSignals, inTmpDir } from "./patterns.js";
 
@@ -20,6 +20,8 @@ interface ExecLine {
   command: string;
   args: Array<[number, string]>;
   rows: Row[];
+  /** Where the line was read: the unit file (augeas) or, without augeas rows, the unit's running processes. */
+  table: "augeas" | "processes";
 }
 
 /** Exec lines per unit file, rebuilt from augeas rows (command plus ordered arguments). */
@@ -30,7 +32,7 @@ export function unitExecLines(rows: readonly Row[]): Map<string, ExecLine[]> {
     if (!m) continue;
     const path = str(row, "path") || (m[1] ?? "");
     const key = `${path}|${m[2] ?? ""}`;
-    const line = lines.get(key) ?? { path, key: m[2] ?? "", command: "", args: [], rows: [] };
+    const line = lines.get(key) ?? { path, key: m[2] ?? "", command: "", args: [], rows: [], table: "augeas" as const };
     if (m[3] === "command") line.command = str(row, "value");
     else line.args.push([Number(m[4] ?? 0), str(row, "value")]);
     line.rows.push(row);
@@ -39,6 +41,28 @@ export function unitExecLines(rows: readonly Row[]): Map<string, ExecLine[]> {
   const byPath = new Map<string, ExecLine[]>();
   for (const line of lines.values()) byPath.set(line.path, [...(byPath.get(line.path) ?? []), line]);
   return byPath;
+}
+
+/** A service's control group as systemd names it: /system.slice/<unit> (nested slices allowed). */
+const SERVICE_CGROUP = /\/system\.slice\/(?:[^/]+\.slice\/)*([^/]+\.service)$/;
+
+/**
+ * Without the unit file's contents (no augeas rows for it), what the unit runs is seen in its processes: systemd
+ * puts every process of a service in the control group named after the unit (processes.cgroup_path). Their command
+ * lines stand in for the Exec lines, one line per distinct command line.
+ */
+export function unitProcessLines(host: HostData): Map<string, ExecLine[]> {
+  const byUnit = new Map<string, ExecLine[]>();
+  for (const row of rowsOf(host, "processes")) {
+    const unit = SERVICE_CGROUP.exec(str(row, "cgroup_path"))?.[1];
+    const command = str(row, "cmdline") || str(row, "path");
+    if (unit === undefined || command === "") continue;
+    const lines = byUnit.get(unit) ?? [];
+    if (lines.length >= 3 || lines.some((l) => l.command === command)) continue;
+    lines.push({ path: "", key: "running process", command, args: [], rows: [row], table: "processes" });
+    byUnit.set(unit, lines);
+  }
+  return byUnit;
 }
 
 /** Directories that hold data, state or libraries: a program directly inside one was put there by hand. */
@@ -66,7 +90,7 @@ export const suspiciousSystemdUnit = defineDetection({
   reads: {
     systemd_units: ["id", "fragment_path"],
     augeas: ["node", "value", "path"],
-    processes: ["pid", "path"],
+    processes: ["pid", "path", "cmdline", "cgroup_path"],
     process_open_sockets: ["pid", "remote_address", "remote_port"],
   },
   severity: "medium",
@@ -82,6 +106,7 @@ export const suspiciousSystemdUnit = defineDetection({
   },
   evaluate(host) {
     const exec = unitExecLines(rowsOf(host, "augeas"));
+    const running = unitProcessLines(host);
     const units = new Map<string, Row>();
     for (const row of rowsOf(host, "systemd_units")) {
       const fragment = str(row, "fragment_path");
@@ -100,7 +125,7 @@ export const suspiciousSystemdUnit = defineDetection({
     const hits: DetectionHit[] = [];
     for (const path of [...new Set([...units.keys(), ...exec.keys()])].sort()) {
       const unit = units.get(path);
-      const lines = exec.get(path) ?? [];
+      const lines = exec.get(path) ?? running.get(str(unit, "id")) ?? [];
       const reasons: string[] = [];
       let strong = false;
       const netEvidence: EvidenceRow[] = [];
@@ -134,7 +159,7 @@ export const suspiciousSystemdUnit = defineDetection({
       if (reasons.length === 0) continue;
       const evidence: EvidenceRow[] = [
         ...(unit ? [{ table: "systemd_units", row: unit }] : []),
-        ...lines.flatMap((l) => l.rows.map((row) => ({ table: "augeas", row }))),
+        ...lines.flatMap((l) => l.rows.map((row) => ({ table: l.table, row }))),
         ...netEvidence,
       ];
       const name = str(unit, "id") || basename(path);

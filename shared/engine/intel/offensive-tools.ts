@@ -17,7 +17,17 @@ export const OFFENSIVE_TOOLS: readonly OffensiveTool[] = [
   { name: "frp", pattern: /\bfrpc(?:\.ini|\.toml)?\b/i, source: "https://github.com/fatedier/frp (Fast Reverse Proxy, ATT&CK S1144)" },
   { name: "gsocket", pattern: /\bgs-netcat\b|\bgsocket\b|gsocket\.io/i, source: "https://github.com/hackerschoice/gsocket (used by TeamTNT-like miners for backdoor access)" },
   { name: "traitor", pattern: /\btraitor-(?:amd64|386|arm64)\b/i, source: "https://github.com/liamg/traitor" },
+  { name: "mimipenguin", pattern: /\bmimipenguin(?:\.sh|\.py)?\b/i, source: "https://github.com/huntergregal/mimipenguin (dumps login passwords from memory; ATT&CK T1003.007)" },
+  { name: "LaZagne", pattern: /\blazagne(?:\.py)?\b/i, source: "https://github.com/AlessandroZ/LaZagne (ATT&CK S0349)" },
+  { name: "pnscan", pattern: /^pnscan$/i, source: "https://github.com/ptrrkssn/pnscan (the scanner TeamTNT and Kinsing-style worms drop to find exposed Redis and Docker: Cado Security, TeamTNT reports 2021)" },
+  { name: "Sliver", pattern: /\bsliver-(?:client|server)(?:_linux)?\b/i, source: "https://github.com/BishopFox/sliver (ATT&CK S0633)" },
 ];
+
+/** The tool whose file name this is (the base name only: directories named after a tool are not enough). */
+export function offensiveToolFile(path: string): OffensiveTool | undefined {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base === "" ? undefined : OFFENSIVE_TOOLS.find((t) => t.pattern.test(base));
+}
 
 export function offensiveTool(text: string): OffensiveTool | undefined {
   return OFFENSIVE_TOOLS.find((t) => t.pattern.test(text));

