@@ -3,12 +3,8 @@
 // fleet may not carry the extra tables, so the evaluation also reports this view: the drop shows how much recall rests
 // on them. A compromised host whose artifacts all live in removed tables is not counted (nothing left to find).
 import type { CorpusHost, Scenario } from "../corpus/types.js";
+import { CORE_TABLES } from "../shared/engine/core-tables.js";
 
-export const CONTRACT_TABLES: ReadonlySet<string> = new Set([
-  "processes", "listening_ports", "process_open_sockets", "users", "crontab", "authorized_keys", "suid_bin", "kernel_modules",
-  "logged_in_users", "last", "shell_history", "deb_packages", "hash", "process_envs", "systemd_units", "sudoers", "etc_hosts",
-  "docker_containers",
-]);
 
 function contains(host: CorpusHost, needle: string): boolean {
   for (const rows of Object.values(host.tables)) for (const r of rows) for (const v of Object.values(r)) if (String(v).includes(needle)) return true;
@@ -19,7 +15,7 @@ export function contractView(corpus: readonly Scenario[]): Scenario[] {
   return corpus.map((s) => ({
     ...s,
     hosts: s.hosts.map((h) => {
-      const tables = Object.fromEntries(Object.entries(h.tables).filter(([t]) => CONTRACT_TABLES.has(t)));
+      const tables = Object.fromEntries(Object.entries(h.tables).filter(([t]) => CORE_TABLES.has(t)));
       const stripped: CorpusHost = { ...h, tables };
       const artifacts = h.artifacts.filter((a) => contains(stripped, a));
       return { ...stripped, artifacts, compromised: h.compromised && artifacts.length > 0 };

@@ -1,6 +1,7 @@
 // make evaluate: the engine over the whole corpus, both splits; prints the summary and the confusion tables'
 // headline, writes docs/evaluation.md. `--check` exits non-zero when the holdout split falls below the committed
-// floor in evaluation/holdout-floor.json.
+// floor in evaluation/holdout-floor.json. `--dev <seed>` evaluates a fresh development corpus instead (same families,
+// other variants and phrasings, three times the size): tune on that or on the calibrate split, never on holdout.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateCorpus } from "../corpus/generate.js";
@@ -10,6 +11,13 @@ import { evaluate, precision, recall } from "../evaluation/score.js";
 
 const root = process.cwd();
 const started = Date.now();
+const devAt = process.argv.indexOf("--dev");
+if (devAt >= 0) {
+  const seed = process.argv[devAt + 1] ?? "inquest-dev-1";
+  const dev = evaluate(generateCorpus(seed, 3));
+  process.stdout.write(`${renderConsole(dev)}\n(development corpus ${seed}: both of its splits are for tuning)\n`);
+  process.exit(0);
+}
 const corpus = generateCorpus();
 const first = evaluate(corpus);
 const second = evaluate(generateCorpus());

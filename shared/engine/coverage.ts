@@ -1,4 +1,5 @@
 // Coverage gaps: unreachable agents, tables a host did not return, detections that ran without a baseline tag.
+import { isCoreTable } from "./core-tables.js";
 import { compareText } from "./order.js";
 import type { Detection } from "./detections/detection.js";
 import { hasTable } from "./rows.js";
@@ -25,17 +26,25 @@ export function coverageSummary(tables: readonly string[], hosts: readonly HostD
   if (unaccounted > 0) gaps.push(`${unaccounted} targeted agent${unaccounted === 1 ? "" : "s"} neither answered nor were reported unreachable.`);
   if (hosts.length === 0) gaps.push(answered > 0 ? "No answering host matched the tags in the question: nothing was examined." : "No agent answered: nothing was examined.");
 
+  // Only core tables count against coverage; a missing supplementary table is noted once for all hosts.
+  const needed = tables.filter(isCoreTable);
+  const supplementary = tables.filter((t) => !isCoreTable(t));
   const missingTables = new Map<string, string[]>();
   let present = 0;
   for (const host of hosts) {
-    const missing = tables.filter((t) => !hasTable(host, t));
-    present += tables.length - missing.length;
+    const missing = needed.filter((t) => !hasTable(host, t));
+    present += needed.length - missing.length;
     if (missing.length > 0) {
       missingTables.set(host.agent_id, missing);
       gaps.push(`${host.hostname} (${host.agent_id}) returned no ${missing.join(", ")} table${missing.length === 1 ? "" : "s"}.`);
     }
   }
-  const pairs = hosts.length * tables.length;
+  const skipped = supplementary.filter((t) => hosts.some((h) => !hasTable(h, t)));
+  if (skipped.length > 0) {
+    const without = hosts.filter((h) => skipped.some((t) => !hasTable(h, t))).length;
+    gaps.push(`${without} host${without === 1 ? "" : "s"} returned no ${skipped.join(", ")} (supplementary tables): the deeper checks that read them were skipped there.`);
+  }
+  const pairs = hosts.length * needed.length;
   const tableCoverage = pairs === 0 ? (hosts.length > 0 ? 1 : 0) : present / pairs;
 
   for (const d of [...detections].sort((a, b) => compareText(a.id, b.id))) {

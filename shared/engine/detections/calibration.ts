@@ -21,7 +21,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "cryptominer": { precision: 0.9, recall: 0.727, tp: 8, fp: 0, fn: 3, tn: 233 },
   "defense-impairment": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 233 },
   "deleted-binary-running": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 233 },
-  "docker-api-exposed": { precision: 0.5, recall: 0, tp: 0, fp: 0, fn: 13, tn: 233 },
+  "docker-api-exposed": { precision: 0.75, recall: 0.154, tp: 2, fp: 0, fn: 11, tn: 233 },
   "docker-socket-mount": { precision: 0.667, recall: 0.143, tp: 1, fp: 0, fn: 6, tn: 233 },
   "download-execute": { precision: 0.917, recall: 0.286, tp: 10, fp: 0, fn: 25, tn: 233 },
   "exec-from-tmp": { precision: 0.941, recall: 0.484, tp: 15, fp: 0, fn: 16, tn: 233 },

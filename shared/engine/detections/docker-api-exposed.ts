@@ -5,6 +5,7 @@ import { basename, num, processIndex, rowsOf, str } from "../rows.js";
 import { isLoopback, isPublic, isWildcard } from "../net.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
+import { commandSignals } from "./patterns.js";
 
 const DOCKER_PORTS = new Set([2375, 2376]);
 /**
@@ -54,6 +55,8 @@ export const dockerApiExposed = defineDetection({
   reads: {
     listening_ports: ["pid", "port", "protocol", "address"],
     processes: ["pid", "name", "path", "cmdline"],
+    process_open_sockets: ["pid", "remote_address", "remote_port", "local_port"],
+    docker_containers: ["id", "name", "image", "command"],
   },
   severity: "high",
   attack: ["T1190", "T1610"],
@@ -118,6 +121,11 @@ export const dockerApiExposed = defineDetection({
       const g = group(pid);
       g.endpoints.push(...endpoints);
     }
+    // What came through an open API: clients at public addresses connected to the daemon, and containers whose
+    // command fetches and runs a script (the Kinsing/TeamTNT pattern: alpine or ubuntu running curl | sh).
+    const clients = (pid: string): Row[] =>
+      rowsOf(host, "process_open_sockets").filter((r) => str(r, "pid") === pid && isPublic(str(r, "remote_address"))).slice(0, 4);
+    const launched = rowsOf(host, "docker_containers").filter((r) => commandSignals(str(r, "command")).some((x) => x.strong)).slice(0, 4);
     const hits: DetectionHit[] = [];
     for (const g of [...groups.values()].sort((a, b) => compareText(a.pid, b.pid))) {
       if (g.endpoints.length === 0) continue;
@@ -151,7 +159,20 @@ export const dockerApiExposed = defineDetection({
         severity = "high";
         why = `serves the Docker API without TLS on ${list}: anyone who reaches it runs containers as root on the host`;
       }
-      hits.push({ summary: `${n} (pid ${g.pid}) ${why}.`, evidence, severity, entity });
+      const abuse: string[] = [];
+      if (n !== "docker-proxy" && severity !== "info") {
+        const from = clients(g.pid);
+        if (from.length > 0) {
+          abuse.push(`clients at public addresses are connected (${from.map((r) => str(r, "remote_address")).join(", ")})`);
+          evidence.push(...from.map((row) => ({ table: "process_open_sockets", row })));
+        }
+        if (launched.length > 0) {
+          abuse.push(`containers run download-and-execute commands (${launched.map((r) => `${str(r, "name") || str(r, "id").slice(0, 12)}: ${str(r, "command").slice(0, 60)}`).join("; ")})`);
+          evidence.push(...launched.map((row) => ({ table: "docker_containers", row })));
+        }
+        if (abuse.length > 0) severity = "high";
+      }
+      hits.push({ summary: `${n} (pid ${g.pid}) ${why}${abuse.length > 0 ? `; ${abuse.join("; ")}` : ""}.`, evidence, severity, entity });
     }
     return hits;
   },

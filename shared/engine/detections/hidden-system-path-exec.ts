@@ -75,6 +75,7 @@ export const hiddenSystemPathExec = defineDetection({
     processes: ["pid", "name", "path", "cmdline"],
     crontab: ["command", "path"],
     augeas: ["node", "value", "path"],
+    file: ["path", "type", "mode"],
   },
   severity: "high",
   attack: ["T1564.001", "T1036.005"],
@@ -129,7 +130,32 @@ export const hiddenSystemPathExec = defineDetection({
       const first = args.get(node.replace(/\/command$/, ""));
       if (first !== undefined && INTERPRETER.test(basename(command))) note(first, "augeas", row, `started by systemd unit ${unit} (${basename(command)})`);
     }
+    // Executable files sitting in a hidden directory under a system path, running or not (a stashed toolkit):
+    // one hit per hidden directory, medium, since nothing shows them running.
+    const stashed = new Map<string, { hidden: Hidden; rows: Row[] }>();
+    for (const row of rowsOf(host, "file")) {
+      const path = str(row, "path");
+      const mode = /^0?[0-7]?([0-7]{3})$/.exec(str(row, "mode").trim())?.[1];
+      const type = str(row, "type");
+      if (found.has(path) || mode === undefined || (Number.parseInt(mode, 8) & 0o111) === 0 || (type !== "" && type !== "regular")) continue;
+      const hidden = hiddenExec(path);
+      if (hidden === undefined || hidden.severity !== "high" || path.endsWith(`/${hidden.segment}`)) continue;
+      const dir = path.slice(0, path.indexOf(`/${hidden.segment}/`) + hidden.segment.length + 1);
+      if ([...found.keys()].some((p) => p.startsWith(`${dir}/`))) continue;
+      const entry = stashed.get(dir) ?? { hidden, rows: [] };
+      entry.rows.push(row);
+      stashed.set(dir, entry);
+    }
     const hits: DetectionHit[] = [];
+    for (const [dir, { hidden, rows }] of [...stashed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const names = rows.map((r) => basename(str(r, "path")));
+      hits.push({
+        summary: `The hidden directory ${dir} under ${hidden.where} holds ${rows.length} executable file${rows.length === 1 ? "" : "s"} (${names.slice(0, 5).join(", ")}).`,
+        evidence: rows.slice(0, 6).map((row) => ({ table: "file", row })),
+        severity: "medium",
+        entity: `path:${dir}`,
+      });
+    }
     for (const [path, { hidden, evidence, how }] of [...found.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const severity = hidden.severity;
       hits.push({

@@ -1,12 +1,13 @@
 // Commands that clear or disable shell history, and the state they leave: a history file replaced by a link to
 // /dev/null (`ln -sf /dev/null ~/.bash_history`), and shells running with HISTFILE=/dev/null or a zero history size
 // (process_envs). Facts: ATT&CK T1070.003 procedure examples, Atomic Red Team T1070.003 tests 1-4 and 9
-// ("rm -rf ~/.bash_history", "ln -sf /dev/null", "unset HISTFILE", "HISTFILESIZE=0", "set +o history").
+// ("rm -rf ~/.bash_history", "ln -sf /dev/null", "unset HISTFILE", "HISTFILESIZE=0", "set +o history",
+// "history -w /dev/null", "cat /dev/null > ~/.bash_history").
 import { basename, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
-const TAMPER_RE = /\bhistory\s+-c\b|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bHISTSIZE=0\b|\bHISTFILESIZE=0\b|\bset\s+\+o\s+history\b|(?:rm|shred|truncate)\b[^\n;|]*\.(?:bash|zsh|sh)_history|ln\s+-sf?\s+\/dev\/null\s+\S*_history|>\s*~?\/?\S*\.bash_history/;
+const TAMPER_RE = /\bhistory\s+-c\b|\bhistory\s+-[wa]\s+\/dev\/null\b|\bhistory\s+-d\s+-?\d+|\bexport\s+HISTSIZE=0\b|\bcat\s+\/dev\/null\s*>\s*\S*_history|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bHISTSIZE=0\b|\bHISTFILESIZE=0\b|\bset\s+\+o\s+history\b|(?:rm|shred|truncate)\b[^\n;|]*\.(?:bash|zsh|sh)_history|ln\s+-sf?\s+\/dev\/null\s+\S*_history|>\s*~?\/?\S*\.bash_history/;
 
 export const historyTampering = defineDetection({
   id: "history-tampering",

@@ -73,7 +73,7 @@ export function dataServiceRole(row: Row): string | undefined {
 /** Host reconnaissance programs an intruder runs first (Sigma "Linux Webshell Indicators" children, plus a few). */
 export const RECON_PROGRAMS: ReadonlySet<string> = new Set([
   "id", "whoami", "uname", "hostname", "ifconfig", "ip", "netstat", "ss", "route", "arp", "iptables", "crontab", "w", "who",
-  "pwd", "groups", "getent", "lsb_release", "hostnamectl",
+  "pwd", "groups", "getent", "lsb_release", "hostnamectl", "ps", "lsof", "printenv",
 ]);
 export const DOWNLOADERS: ReadonlySet<string> = new Set(["curl", "wget", "tftp", "ftp", "fetch", "lwp-download"]);
 const INTERPRETER = /^(?:python[0-9.]*|perl|ruby|php[0-9.]*|lua|node)$/;

@@ -3,7 +3,11 @@ import { cloudSudoRule } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
-const NOPASSWD_ALL = /NOPASSWD\s*:\s*ALL\s*$/i;
+/**
+ * NOPASSWD for every command, or for a shell or interpreter (a root shell with no argument restriction is ALL by
+ * another name: GTFOBins "Sudo" entries for bash, sh, su, python, perl, env).
+ */
+const NOPASSWD_ALL = /NOPASSWD\s*:\s*(?:[^,]*,\s*)*(?:ALL|(?:\/usr)?\/s?bin\/(?:(?:ba|da|z|k|c|tc)?sh|su|python[\d.]*|perl|ruby|env))\s*(?:,|$)/i;
 
 export const sudoersNopasswdAll = defineDetection({
   id: "sudoers-nopasswd-all",

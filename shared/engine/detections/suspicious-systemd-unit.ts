@@ -65,6 +65,14 @@ export function unitProcessLines(host: HostData): Map<string, ExecLine[]> {
   return byUnit;
 }
 
+/** Unit names that borrow a system component's name with a suffix (udev-worker, systemd-update, dbus-broker-helper). */
+const SYSTEM_NAME = /^(systemd|udev|dbus|sshd?|rsyslog|syslog|network|networkd|cron|polkit|snapd|kworker|kthread|journald|logind|getty|gnome|kubelet|containerd|dockerd?)[-_][\w.-]*\.service$/;
+
+/** Programs where Debian packages put them (a system component's own binary lives here). */
+function packagedProgram(program: string): boolean {
+  return /^\/(?:usr\/)?s?bin\/[^/]+$/.test(program) || /^\/usr\/libexec\//.test(program) || /^\/(?:usr\/)?lib\/systemd\/systemd-[^/]+$/.test(program) || /^\/opt\//.test(program);
+}
+
 /** Directories that hold data, state or libraries: a program directly inside one was put there by hand. */
 const DATA_DIRS: ReadonlySet<string> = new Set([
   "/var", "/var/lib", "/var/cache", "/var/spool", "/var/log", "/var/backups", "/var/mail", "/var/opt", "/var/run", "/run",
@@ -146,9 +154,18 @@ export const suspiciousSystemdUnit = defineDetection({
         if (inTmpDir(program)) strong = true;
         if (/\/\.[A-Za-z0-9_-]+\//.test(program)) reasons.push(`${key} runs from a hidden directory`);
         const dataDir = dataDirProgram(program);
+        const live = online.get(program);
+        const imitated = SYSTEM_NAME.exec(str(unit, "id") || basename(path))?.[1];
+        if (dataDir === undefined && imitated !== undefined && path.startsWith("/etc/systemd/system/") && live?.[1] !== undefined && !packagedProgram(program)) {
+          // A unit named like a system component (udev-worker, dbus-broker-helper), defined by hand in /etc, whose
+          // program no package installs there and which holds a connection to a public address: an implant.
+          reasons.push(`the unit is named like the ${imitated} system component but is defined in /etc/systemd/system and runs ${program}, which no package installs there`);
+          reasons.push(`it is running and connected to ${str(live[1], "remote_address")}:${str(live[1], "remote_port")}`);
+          strong = true;
+          netEvidence.push(...live.slice(0, 4).map((row, i) => ({ table: i % 2 === 0 ? "processes" : "process_open_sockets", row })));
+        }
         if (dataDir !== undefined) {
           reasons.push(`${key} runs ${program}, a program dropped directly in ${dataDir} (a data or library directory)`);
-          const live = online.get(program);
           if (live && live[1]) {
             reasons.push(`it is running and connected to ${str(live[1], "remote_address")}:${str(live[1], "remote_port")}`);
             strong = true;

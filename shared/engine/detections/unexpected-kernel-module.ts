@@ -2,12 +2,18 @@
 import { isPackagedKernelModule, tagBaseline } from "../baselines/index.js";
 import { knownRootkitModule } from "../intel/rootkits.js";
 import { rowsOf, str, tagList } from "../rows.js";
+import { moduleTraces } from "./kernel-module-traces.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 export const unexpectedKernelModule = defineDetection({
   id: "unexpected-kernel-module",
   title: "Unexpected kernel module",
-  reads: { kernel_modules: ["name", "status", "used_by"] },
+  reads: {
+    kernel_modules: ["name", "status", "used_by"],
+    shell_history: ["uid", "command", "history_file"],
+    file: ["path", "mode", "size", "mtime"],
+    processes: ["pid", "path"],
+  },
   severity: "medium",
   attack: ["T1547.006", "T1014"],
   maturity: "experimental",
@@ -60,6 +66,17 @@ export const unexpectedKernelModule = defineDetection({
         summary: `Kernel module ${name} (${str(row, "status") || "status unknown"}${usedBy !== "" && usedBy !== "-" ? `, used by ${usedBy}` : ""}) is neither in Debian's kernel tree nor a known DKMS or vendor module.`,
         evidence,
         entity,
+      });
+    }
+    // Modules that hide from /proc/modules still leave an insmod line, a .ko file or a kit's userland behind.
+    const listed = new Set(rowsOf(host, "kernel_modules").map((r) => str(r, "name")));
+    for (const t of moduleTraces(host)) {
+      if (listed.has(t.name) && t.rootkit !== undefined) continue;
+      hits.push({
+        summary: `Kernel module ${t.name}: ${t.why}${t.rootkit ? `; the name of the ${t.rootkit.family} (${t.rootkit.source})` : ""}${listed.has(t.name) ? "" : "; it is not in the loaded module list (hidden, or unloaded since)"}.`,
+        evidence: t.evidence,
+        entity: `kmod:${t.name}`,
+        ...(t.strong ? { severity: "high" as const } : {}),
       });
     }
     if (inTree.rows.length > 0) {
