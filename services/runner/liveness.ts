@@ -8,6 +8,7 @@ import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
+import { startPeriodic, type Periodic } from "../../shared/periodic.js";
 
 export function isOverdue(a: AgentRecord, nowMs: number): boolean {
   if (a.status !== "online" || !a.last_seen_at) return false;
@@ -16,8 +17,7 @@ export function isOverdue(a: AgentRecord, nowMs: number): boolean {
 
 export class LivenessMonitor implements Component {
   readonly name = "agent-liveness";
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> = Promise.resolve();
+  private sweeps: Periodic | null = null;
 
   constructor(
     private readonly deps: { agents: JsonKv<AgentRecord>; listAgents(): AgentRecord[]; js: JetStreamClient; clock: Clock; log: Logger },
@@ -25,14 +25,12 @@ export class LivenessMonitor implements Component {
   ) {}
 
   async start(): Promise<void> {
-    this.timer = setInterval(() => {
-      this.sweeping = this.sweeping.then(() => this.sweep()).catch((err: unknown) => this.deps.log.warn({ err }, "liveness sweep failed"));
-    }, this.intervalMs);
+    // A sweep slower than the interval (a slow bucket) skips the ticks that come meanwhile.
+    this.sweeps = startPeriodic(this.intervalMs, () => this.sweep(), (err) => this.deps.log.warn({ err }, "liveness sweep failed"));
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeping;
+    await this.sweeps?.stop();
   }
 
   async sweep(): Promise<void> {
@@ -46,5 +44,4 @@ export class LivenessMonitor implements Component {
       if (isOverdue(a, now) || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
     }
   }
-
 }
