@@ -54,19 +54,26 @@ export async function collect(deps: CollectDeps, req: CollectRequest, progress: 
       progress("responded");
     }
   };
-  await Promise.all([
-    ...live.map(async (a) => settle(a, await livePlan(deps.nc, a, req))),
-    ...cached.map(async (a) => settle(a, await latestSnapshot(deps.jsm, a, req.tables))),
-  ]);
+  // One abort listener for the whole collection, however many agents it asks (a listener per request
+  // trips MaxListenersExceededWarning beyond ten agents and lingers until each request ends).
+  const cancelled = whenAborted(req.signal);
+  try {
+    await Promise.all([
+      ...live.map(async (a) => settle(a, await livePlan(deps.nc, a, req, cancelled.promise))),
+      ...cached.map(async (a) => settle(a, await latestSnapshot(deps.jsm, a, req.tables))),
+    ]);
+  } finally {
+    cancelled.release();
+  }
   const byId = (x: { agent_id: string }, y: { agent_id: string }): number => (x.agent_id < y.agent_id ? -1 : x.agent_id > y.agent_id ? 1 : 0);
   return { hosts: hosts.sort(byId), unreachable: unreachable.sort(byId) };
 }
 
-async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest): Promise<HostData | string> {
+async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, cancelled: Promise<null>): Promise<HostData | string> {
   if (req.signal.aborted) return "cancelled";
   const plan: PlanRequest = { investigation_id: req.investigationId, tables: req.tables, deadline_ms: req.deadlineMs };
   try {
-    const msg = await abortable(nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: req.deadlineMs }), req.signal);
+    const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: req.deadlineMs }), cancelled]);
     if (msg === null) return "cancelled";
     const reply = planReply.check(decodeJson<unknown>(msg.data));
     if (!reply.ok) return "invalid plan answer";
@@ -96,21 +103,13 @@ function pick(tables: Record<string, Array<Record<string, unknown>>>, wanted: st
   return out;
 }
 
-/** Resolves with null as soon as the investigation is cancelled, instead of waiting for the deadline. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  if (signal.aborted) return Promise.resolve(null);
-  return new Promise<T | null>((resolve, reject) => {
-    const onAbort = (): void => resolve(null);
+/** A promise that resolves with null once `signal` aborts (never, otherwise), and the release of its one listener. */
+function whenAborted(signal: AbortSignal): { promise: Promise<null>; release(): void } {
+  if (signal.aborted) return { promise: Promise.resolve(null), release: () => {} };
+  let onAbort: () => void = () => {};
+  const promise = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      },
-    );
   });
+  return { promise, release: () => signal.removeEventListener("abort", onAbort) };
 }

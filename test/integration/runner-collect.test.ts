@@ -1,0 +1,82 @@
+// Collecting from many agents at once puts one listener on the run's AbortSignal, not one per agent (which tripped
+// MaxListenersExceededWarning past ten agents and kept listeners until every request ended); a cancel still ends
+// every pending plan at once.
+import { test } from "tap";
+import { getEventListeners } from "node:events";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import { SUBJECTS } from "../../shared/nats/catalog.js";
+import { collect } from "../../services/runner/collect.js";
+
+let nats: NatsServer;
+let nc: NatsConnection;
+const AGENTS = 25;
+
+function agent(id: string): AgentRecord {
+  const now = new Date().toISOString();
+  return { agent_id: id, hostname: id, tags: {}, edr_device_id: null, status: "online", registered_at: now, last_seen_at: now, snapshot_collected_at: null, heartbeat_interval_ms: 1_000 };
+}
+
+test("setup", async () => {
+  nats = await startNats();
+  nc = await connectTo(nats.url);
+});
+
+test(`a live collection from ${AGENTS} agents: one abort listener, none left after; no MaxListenersExceededWarning`, async (t) => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.name);
+  process.on("warning", onWarning);
+  t.teardown(() => void process.off("warning", onWarning));
+  const agents = Array.from({ length: AGENTS }, (_, i) => agent(`many-${i}`));
+  let listening = 0;
+  let asked = 0;
+  const subs = agents.map((a) =>
+    nc.subscribe(SUBJECTS.plan(a.agent_id), {
+      callback: (_e, m) => {
+        asked++;
+        // Every request is in flight before the first answer: the moment the old code held one listener per agent.
+        if (asked === AGENTS) listening = getEventListeners(controller.signal, "abort").length;
+        setTimeout(() => m.respond(JSON.stringify({ agent_id: a.agent_id, collected_at: new Date().toISOString(), tables: {} })), 100);
+      },
+    }),
+  );
+  t.teardown(() => subs.forEach((s) => s.unsubscribe()));
+  await nc.flush();
+  const controller = new AbortController();
+  const result = await collect(
+    { nc, jsm: await jetstreamManager(nc) },
+    { investigationId: "inv_many", agents, tables: ["processes"], mode: "live", deadlineMs: 5_000, signal: controller.signal },
+    () => {},
+  );
+  await new Promise((r) => setImmediate(r));
+  t.equal(result.hosts.length, AGENTS, "every agent answered");
+  t.equal(listening, 1, "one listener while every plan is pending");
+  t.equal(getEventListeners(controller.signal, "abort").length, 0, "released once the collection ended");
+  t.notOk(warnings.includes("MaxListenersExceededWarning"), `no listener-leak warning (${warnings.join(", ")})`);
+});
+
+test("a cancel ends every pending plan at once", async (t) => {
+  const agents = Array.from({ length: 12 }, (_, i) => agent(`slow-${i}`));
+  const subs = agents.map((a) => nc.subscribe(SUBJECTS.plan(a.agent_id), { callback: () => {} })); // never answer
+  t.teardown(() => subs.forEach((s) => s.unsubscribe()));
+  await nc.flush();
+  const controller = new AbortController();
+  let settled = 0;
+  const run = collect(
+    { nc, jsm: await jetstreamManager(nc) },
+    { investigationId: "inv_cancel", agents, tables: ["processes"], mode: "live", deadlineMs: 60_000, signal: controller.signal },
+    () => void settled++,
+  );
+  setTimeout(() => controller.abort("cancelled"), 200);
+  const result = await run;
+  t.equal(result.unreachable.length, 12);
+  t.ok(result.unreachable.every((u) => u.reason === "cancelled"), "each pending plan ends as cancelled");
+  t.equal(getEventListeners(controller.signal, "abort").length, 0);
+});
+
+test("teardown", async () => {
+  await nc.close();
+  await nats.stop();
+});
