@@ -61,13 +61,13 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   let app: App | null = null;
 
   const buildWith = (publicUrl: string): App => {
-    const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, publicUrl, clock });
+    const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, clock });
     return buildApp({
       log,
       auth: keys,
       publicUrl,
       trigger,
-      cancel: { nc, js: rt.js, investigations: rt.investigations, clock, publicUrl },
+      cancel: { nc, js: rt.js, investigations: rt.investigations, clock },
       investigations: rt.investigations,
       investigationIndex: index,
       listAgents: async () => agents.list(),

@@ -1,10 +1,10 @@
-import { commonEnv, duration, int, loadConfig, optUrl, withDefault } from "../../shared/config.js";
+import { commonEnv, duration, int, loadConfig } from "../../shared/config.js";
 
 export const runnerEnv = {
   ...commonEnv,
-  INQUEST_PUBLIC_URL: withDefault(optUrl("base used in links inside events"), "http://127.0.0.1:8080"),
   INQUEST_RUNNER_CONCURRENCY: int(4, 1, 256, "investigations one runner works on at once"),
   INQUEST_RUNNER_ACK_WAIT: duration("30s", "how long a silent runner keeps a run before another takes it over"),
+  INQUEST_ENGINE_WORKERS: int(2, 1, 64, "engine worker threads per runner (evaluations at once; the rest wait for one)"),
   INQUEST_PLAN_TIMEOUT: duration("10s", "live plan deadline at depth standard (quick: half, deep: double)"),
   INQUEST_LIVENESS_INTERVAL: duration("2s", "how often missed agent heartbeats are checked"),
 };

@@ -1,7 +1,2 @@
-// The engine as the runner uses it.
-import { diffFindings, routeQuery, runInvestigation } from "../../shared/engine/index.js";
-import type { Engine } from "./execute.js";
-
-export const engine: Engine = { routeQuery, runInvestigation };
-
-export { diffFindings };
+// The parts of the engine the runner's main thread uses (the evaluation itself runs in engine-worker.ts).
+export { diffFindings, routeQuery } from "../../shared/engine/index.js";

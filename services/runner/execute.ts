@@ -1,6 +1,7 @@
 // Running one investigation: queued -> running -> completed | failed (or cancelled from outside).
 // Safe to repeat after a crash: state moves by compare-and-set, event ids are fixed in the record before
-// they are published, and a terminal record only republishes its events.
+// they are published, and a terminal record only republishes its events. One run attempt at a time: the
+// attempt that starts the run holds its lease (lease.ts) and every later write checks it still does.
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { AgentRecord } from "../../shared/agents/record.js";
@@ -15,11 +16,16 @@ import type { JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
 import { isTerminal, type Finding, type Progress } from "../../shared/schemas/investigation.js";
 import { collect } from "./collect.js";
-import type { CoverageInput, EngineFinding, HostData, Report, RoutePlan } from "../../shared/engine/types.js";
+import type { CoverageInput, EngineFinding, Report, RoutePlan } from "../../shared/engine/types.js";
+import type { EvaluationInput } from "./engine-protocol.js";
+import { EvaluationAbortedError } from "./engine-pool.js";
+import { holdsLease, keepLease, leaseView, newLeaseToken, withLease, type LeaseView } from "./lease.js";
+import { startProgressFlusher } from "./progress.js";
 
 export interface Engine {
   routeQuery(query: string, depth: "quick" | "standard" | "deep"): RoutePlan;
-  runInvestigation(plan: RoutePlan, hosts: HostData[], coverage: CoverageInput, depth: "quick" | "standard" | "deep"): Report;
+  /** The evaluation of the collected rows (on a worker thread); rejects with EvaluationAbortedError on abort. */
+  evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Report>;
 }
 
 export interface ExecuteDeps {
@@ -31,64 +37,122 @@ export interface ExecuteDeps {
   engine: Engine;
   clock: Clock;
   log: Logger;
-  publicUrl: string;
   /** Live plan deadline per depth. */
   deadlines: Record<"quick" | "standard" | "deep", number>;
+  /** How long a run attempt owns its investigation without renewing (the work queue's ack_wait). */
+  leaseMs: number;
+  /** A run started this many times (its runners crashed or stalled) is marked failed instead of started again. */
+  maxAttempts: number;
   /** Findings of the previous run of the same curiosity item, to mark what is new (null: not a curiosity run). */
   previousFindings?(record: InvestigationRecord): Promise<EngineFinding[] | null>;
   markNew?(previous: EngineFinding[], current: EngineFinding[]): boolean[];
 }
 
-export type ExecuteOutcome = "done" | "not_found" | "duplicate";
+export type ExecuteOutcome =
+  | { kind: "done" }
+  | { kind: "not_found" }
+  /** Another work message for a run a live attempt is working on (acknowledge it: the run has its own). */
+  | { kind: "duplicate" }
+  /** This message came back while a live attempt still works the run: look again once its lease may have expired. */
+  | { kind: "busy"; retryInMs: number }
+  /** This attempt lost its lease to another (it stalled past it): it stopped and leaves the message alone. */
+  | { kind: "superseded" };
 
 export interface WorkMessage {
   /** The initial record the trigger queued with the work (written here if the trigger crashed before it). */
   carried: InvestigationRecord | null;
-  /** First delivery of this message: a run already `running` then belongs to another message. */
+  /** First delivery of this message: a run already held by a live attempt then belongs to another message. */
   firstDelivery: boolean;
 }
 
-export async function executeInvestigation(deps: ExecuteDeps, id: string, signal: AbortSignal, work: WorkMessage): Promise<ExecuteOutcome> {
-  const now = deps.clock.now();
+/** Why a run's controller was aborted: the investigation was cancelled, or the attempt lost its lease. */
+export const ABORT_CANCELLED = "cancelled";
+export const ABORT_SUPERSEDED = "superseded";
+
+/** A busy message looks again this long after the holder's lease would expire. */
+const BUSY_MARGIN_MS = 500;
+
+/**
+ * Runs investigation `id` once. `run` is this attempt's controller: abort it with ABORT_CANCELLED to stop the run
+ * (what was collected is kept as a partial report, an evaluation in progress is stopped).
+ */
+export async function executeInvestigation(deps: ExecuteDeps, id: string, run: AbortController, work: WorkMessage): Promise<ExecuteOutcome> {
   let initial = await deps.investigations.get(id);
   if (!initial && work.carried?.investigation_id === id) {
     await deps.investigations.create(id, work.carried);
     initial = await deps.investigations.get(id);
   }
-  if (!initial) return "not_found";
-  // A second work message for the same run (a replayed trigger after the duplicate window) must not start
-  // it again while the first is running; a crashed run comes back as a redelivery of its own message.
-  if (work.firstDelivery && initial.value.status === "running") return "duplicate";
-  // The trigger may have crashed after writing the record and before announcing it; repeats keep the event id.
-  await publishQueuedEvent(deps, initial.value);
+  if (!initial) return { kind: "not_found" };
+  const token = newLeaseToken();
+  const claimed = await claimRun(deps, id, token, work);
+  if (claimed.kind !== "claimed") return claimed;
+  const keeper = keepLease(deps, id, token, deps.leaseMs, () => run.abort(ABORT_SUPERSEDED));
+  try {
+    return await workRun(deps, claimed.record, token, run);
+  } finally {
+    await keeper.stop();
+  }
+}
+
+/** Starts the run for this attempt (queued or abandoned -> running, with our lease), or says why not. */
+async function claimRun(deps: ExecuteDeps, id: string, token: string, work: WorkMessage): Promise<{ kind: "claimed"; record: InvestigationRecord } | ExecuteOutcome> {
+  const now = deps.clock.now();
+  const seen: { view: LeaseView; exhausted: boolean } = { view: { kind: "free" }, exhausted: false };
   const started = await deps.investigations.update(id, (r) => {
     if (isTerminal(r.status)) return null;
-    return {
-      ...r,
-      status: "running",
-      running_at: r.running_at ?? iso(now),
-      progress: { phase: "resolving", plans_total: 0, plans_completed: 0, agents_targeted: 0, agents_responded: 0, agents_unreachable: 0 },
-      internal: { ...r.internal, run_attempts: r.internal.run_attempts + 1, events: { ...r.internal.events, started: r.internal.events.started ?? newId("evt", now) } },
-    };
+    seen.view = leaseView(r, token, now);
+    if (seen.view.kind === "held") return null;
+    // Running without a live lease: the attempts before crashed or stalled.
+    seen.exhausted = r.status === "running" && r.internal.run_attempts >= deps.maxAttempts;
+    if (seen.exhausted) return null;
+    return withLease(
+      {
+        ...r,
+        status: "running",
+        running_at: r.running_at ?? iso(now),
+        progress: { phase: "resolving", plans_total: 0, plans_completed: 0, agents_targeted: 0, agents_responded: 0, agents_unreachable: 0 },
+        internal: { ...r.internal, run_attempts: r.internal.run_attempts + 1, events: { ...r.internal.events, started: r.internal.events.started ?? newId("evt", now) } },
+      },
+      token,
+      now,
+      deps.leaseMs,
+    );
   });
-  if (!started) return "not_found";
-  let record = started.value;
-  if (isTerminal(record.status)) {
-    await republishTerminal(deps, record);
-    return "done";
+  if (!started) return { kind: "not_found" };
+  if (started.changed) return { kind: "claimed", record: started.value };
+  if (isTerminal(started.value.status)) {
+    await republishTerminal(deps, started.value);
+    return { kind: "done" };
   }
+  if (seen.exhausted) {
+    await failInvestigation(deps, id, "runner_crashed", `the run was interrupted ${deps.maxAttempts} times; giving up`);
+    return { kind: "done" };
+  }
+  // A live attempt works it. A second work message (a trigger replayed after the duplicate window) is done with;
+  // this message coming back (its runner missed a heartbeat) waits for the lease: if that runner is gone, the
+  // next delivery finds the lease expired and takes over.
+  if (work.firstDelivery) return { kind: "duplicate" };
+  const untilMs = seen.view.kind === "held" ? seen.view.untilMs : now + deps.leaseMs;
+  return { kind: "busy", retryInMs: Math.max(0, untilMs - now) + BUSY_MARGIN_MS };
+}
+
+async function workRun(deps: ExecuteDeps, claimed: InvestigationRecord, token: string, run: AbortController): Promise<ExecuteOutcome> {
+  const id = claimed.investigation_id;
+  let record = claimed;
+  // The trigger may have crashed after writing the record and before announcing it; repeats keep the event id.
+  await publishQueuedEvent(deps, record);
   const startedEvent = record.internal.events.started as string;
-  await publishEvent(deps.js, envelope(startedEvent, "investigation.started", Date.parse(record.running_at ?? record.started_at), eventData(record, deps.publicUrl)));
+  await publishEvent(deps.js, envelope(startedEvent, "investigation.started", Date.parse(record.running_at ?? record.started_at), eventData(record)));
 
   const plan = deps.engine.routeQuery(record.query, record.depth);
   const agents = resolveScope(deps.listAgents(), record.scope);
   const progress: Progress = { phase: "collecting", plans_total: agents.length, plans_completed: 0, agents_targeted: agents.length, agents_responded: 0, agents_unreachable: 0 };
-  record = (await writeProgress(deps, id, progress)) ?? record;
+  record = (await writeProgress(deps, id, token, progress)) ?? record;
 
-  const flusher = startProgressFlusher(deps, id, progress);
+  const flusher = startProgressFlusher(() => writeProgress(deps, id, token, progress), deps.log.child({ investigation_id: id }));
   const collected = await collect(
     { nc: deps.nc, jsm: deps.jsm },
-    { investigationId: id, agents, tables: plan.tables, mode: record.mode, deadlineMs: deps.deadlines[record.depth], signal },
+    { investigationId: id, agents, tables: plan.tables, mode: record.mode, deadlineMs: deps.deadlines[record.depth], signal: run.signal },
     (kind) => {
       progress.plans_completed += 1;
       if (kind === "responded") progress.agents_responded += 1;
@@ -97,10 +161,20 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, signal
     },
   );
   await flusher.stop();
+  if (run.signal.reason === ABORT_SUPERSEDED) return { kind: "superseded" };
 
   progress.phase = "analysing";
+  await writeProgress(deps, id, token, progress);
   const coverage: CoverageInput = { mode: record.mode, agents_targeted: agents.length, agents_responded: collected.hosts.length, unreachable: collected.unreachable };
-  const report = deps.engine.runInvestigation(plan, collected.hosts, coverage, record.depth);
+  let report: Report;
+  try {
+    // A cancel that came while collecting still gets a partial report of what was collected; one that comes
+    // during the evaluation stops it.
+    report = await deps.engine.evaluate({ plan, hosts: collected.hosts, coverage, depth: record.depth }, run.signal.aborted ? undefined : run.signal);
+  } catch (err) {
+    if (!(err instanceof EvaluationAbortedError)) throw err;
+    return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
+  }
   const previous = deps.previousFindings ? await deps.previousFindings(record) : null;
   const isNew = previous && deps.markNew ? deps.markNew(previous, report.findings) : null;
   const end = deps.clock.now();
@@ -108,7 +182,12 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, signal
   const { findings: _omit, ...reportRest } = report;
   void _omit;
 
+  const lost = { value: false };
   const final = await deps.investigations.update(id, (r) => {
+    if (!holdsLease(r, token)) {
+      lost.value = !isTerminal(r.status);
+      return null;
+    }
     if (r.status === "cancelled") {
       // Cancelled while collecting: keep what was found as partial results.
       if (r.findings.length > 0 || r.report) return null;
@@ -126,8 +205,9 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, signal
       internal: { ...r.internal, events: { ...r.internal.events, terminal: newId("evt", end), findings: Object.fromEntries(findings.map((f) => [f.finding_id, newId("evt", end)])) } },
     };
   });
+  if (lost.value) return { kind: "superseded" };
   if (final) await republishTerminal(deps, final.value);
-  return "done";
+  return { kind: "done" };
 }
 
 /** Marks a run failed (a bug or repeated crashes), keeping whatever progress it had. */
@@ -149,32 +229,11 @@ async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord): Pro
       if (eventId) await publishEvent(deps.js, envelope(eventId, "finding.discovered", Date.parse(r.completed_at ?? r.started_at), { investigation_id: r.investigation_id, finding: f }));
     }
   }
-  await publishTerminalEvent(deps.js, r, deps.publicUrl);
+  await publishTerminalEvent(deps.js, r);
 }
 
-async function writeProgress(deps: ExecuteDeps, id: string, progress: Progress): Promise<InvestigationRecord | null> {
+async function writeProgress(deps: ExecuteDeps, id: string, token: string, progress: Progress): Promise<InvestigationRecord | null> {
   const snapshot = { ...progress };
-  const result = await deps.investigations.update(id, (r) => (r.status === "running" ? { ...r, progress: snapshot } : null));
+  const result = await deps.investigations.update(id, (r) => (r.status === "running" && holdsLease(r, token) ? { ...r, progress: snapshot } : null));
   return result?.value ?? null;
-}
-
-/** Coalesces progress writes: at most one every 200 ms while answers arrive. */
-function startProgressFlusher(deps: ExecuteDeps, id: string, progress: Progress): { dirty(): void; stop(): Promise<void> } {
-  let pending = false;
-  let writing: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    if (!pending) return;
-    pending = false;
-    writing = writing.then(() => writeProgress(deps, id, progress)).catch((err: unknown) => deps.log.warn({ err, id }, "progress write failed"));
-  }, 200);
-  return {
-    dirty: () => {
-      pending = true;
-    },
-    async stop() {
-      clearInterval(timer);
-      await writing;
-      await writeProgress(deps, id, progress);
-    },
-  };
 }

@@ -1,75 +1,75 @@
-// The runner's consumer: pulls investigation ids from the work queue, runs each with a heartbeat that keeps
-// the message from being redelivered while it works, and acks only when the run reached a terminal state.
-// A runner killed mid-run leaves the message unacked: after ack_wait another runner picks it up and
-// starts the run again (never stuck in `running`).
-import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from "@nats-io/jetstream";
+// The runner's consumer: pulls investigation ids from the work queue through the shared pooled consumer (which
+// keeps every message in hand reported in progress), runs each, and acks only when the run reached a terminal
+// state. A runner killed mid-run leaves the message unacked: after ack_wait another runner picks it up and, once
+// the dead attempt's lease has expired, starts the run again (never stuck in `running`). Cancels reach every
+// attempt of an investigation running here.
+import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
 import type { Subscription } from "@nats-io/transport-node";
 import type { Component } from "../../shared/lifecycle.js";
 import { CONSUMERS, SUBJECTS, WorkItem } from "../../shared/nats/catalog.js";
 import { tryDecodeJson } from "../../shared/nats/kvjson.js";
+import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { checker } from "../../shared/validate.js";
-import { executeInvestigation, failInvestigation, type ExecuteDeps } from "./execute.js";
+import { ABORT_CANCELLED, executeInvestigation, type ExecuteDeps, type ExecuteOutcome } from "./execute.js";
 
 const workItem = checker(WorkItem);
-const PULL_EXPIRES_MS = 5_000;
+const NS_PER_MS = 1_000_000;
 
 export interface RunnerOptions {
   concurrency: number;
   ackWaitMs: number;
-  /** A run that crashed its runner this many times is marked failed instead of retried forever. */
-  maxAttempts: number;
+  /** How often held work messages are reported in progress; default a third of ack_wait (tests set it). */
+  workingIntervalMs?: number;
 }
 
 export class Runner implements Component {
   readonly name = "runner";
-  private running = new Map<string, AbortController>();
-  private loops: Array<Promise<void>> = [];
-  private stopped = false;
+  /** Every attempt running here, by investigation (a redelivered message can briefly add a second one). */
+  private readonly running = new Map<string, Set<AbortController>>();
   private cancelSub: Subscription | null = null;
-  private consumer: Consumer | null = null;
+  private readonly pool: PooledConsumer;
 
-  constructor(private readonly deps: ExecuteDeps, private readonly opts: RunnerOptions) {}
+  constructor(private readonly deps: ExecuteDeps, opts: RunnerOptions) {
+    this.pool = new PooledConsumer({
+      name: this.name,
+      js: deps.js,
+      jsm: deps.jsm,
+      stream: CONSUMERS.runner.stream,
+      config: {
+        durable_name: CONSUMERS.runner.durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: opts.ackWaitMs * NS_PER_MS,
+        max_ack_pending: 10_000,
+      },
+      concurrency: opts.concurrency,
+      // Nothing fetched ahead: a message waiting here is one another runner could be working on.
+      buffer: 0,
+      ...(opts.workingIntervalMs === undefined ? {} : { workingIntervalMs: opts.workingIntervalMs }),
+      log: deps.log,
+      handle: (msg) => this.handle(msg),
+    });
+  }
 
   async start(): Promise<void> {
-    const { jsm, js, nc } = this.deps;
-    await jsm.consumers.add(CONSUMERS.runner.stream, {
-      durable_name: CONSUMERS.runner.durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: this.opts.ackWaitMs * 1_000_000,
-      max_ack_pending: 10_000,
-    });
-    this.consumer = await js.consumers.get(CONSUMERS.runner.stream, CONSUMERS.runner.durable);
-    this.cancelSub = nc.subscribe(SUBJECTS.cancelAll, {
+    this.cancelSub = this.deps.nc.subscribe(SUBJECTS.cancelAll, {
       callback: (_err, msg) => {
         const id = msg.subject.split(".")[2];
-        if (id) this.running.get(id)?.abort();
+        for (const run of (id && this.running.get(id)) || []) run.abort(ABORT_CANCELLED);
       },
     });
-    for (let i = 0; i < this.opts.concurrency; i++) this.loops.push(this.loop());
+    await this.pool.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.cancelSub?.unsubscribe();
-    await Promise.all(this.loops);
+    await this.pool.stop();
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      let msg: JsMsg | null = null;
-      try {
-        // A 5 s pull (2.5 s idle heartbeat) tolerates event-loop pauses while other runs analyse rows; an idle
-        // loop notices a stop within that time.
-        msg = (await this.consumer?.next({ expires: PULL_EXPIRES_MS })) ?? null;
-      } catch (err) {
-        if (!this.stopped) this.deps.log.warn({ err }, "work queue pull failed; retrying");
-        await new Promise((r) => setTimeout(r, 500));
-        continue;
-      }
-      if (msg) await this.handle(msg);
-    }
+  /** Work messages in hand (tests, metrics). */
+  get load(): { running: number; waiting: number } {
+    return this.pool.load;
   }
 
   private async handle(msg: JsMsg): Promise<void> {
@@ -81,25 +81,48 @@ export class Runner implements Component {
     }
     const id = parsed.value.investigation_id;
     const log = this.deps.log.child({ investigation_id: id, delivery: msg.info.deliveryCount });
-    const controller = new AbortController();
-    if (!this.running.has(id)) this.running.set(id, controller);
-    const heartbeat = setInterval(() => msg.working(), Math.max(1_000, Math.floor(this.opts.ackWaitMs / 3)));
+    const run = new AbortController();
+    const runs = this.running.get(id) ?? new Set<AbortController>();
+    runs.add(run);
+    this.running.set(id, runs);
+    let outcome: ExecuteOutcome;
     try {
-      if (msg.info.deliveryCount > this.opts.maxAttempts) {
-        await failInvestigation(this.deps, id, "runner_crashed", `the run was interrupted ${this.opts.maxAttempts} times; giving up`);
-      } else {
-        const carried = (parsed.value.record ?? null) as InvestigationRecord | null;
-        const outcome = await executeInvestigation(this.deps, id, controller.signal, { carried, firstDelivery: msg.info.deliveryCount === 1 });
-        if (outcome === "not_found") log.warn("work item without a record and without a carried record dropped");
-        if (outcome === "duplicate") log.info("second work item for a running investigation acknowledged");
-      }
-      msg.ack();
+      const carried = (parsed.value.record ?? null) as InvestigationRecord | null;
+      outcome = await executeInvestigation(this.deps, id, run, { carried, firstDelivery: msg.info.deliveryCount === 1 });
     } catch (err) {
       log.error({ err }, "run failed; will retry");
       msg.nak(1_000);
+      return;
     } finally {
-      clearInterval(heartbeat);
-      if (this.running.get(id) === controller) this.running.delete(id);
+      runs.delete(run);
+      if (runs.size === 0 && this.running.get(id) === runs) this.running.delete(id);
+    }
+    switch (outcome.kind) {
+      case "done":
+        msg.ack();
+        return;
+      case "not_found":
+        log.warn("work item without a record and without a carried record dropped");
+        msg.ack();
+        return;
+      case "duplicate":
+        log.info("second work item for a running investigation acknowledged");
+        msg.ack();
+        return;
+      case "busy":
+        log.info({ retry_in_ms: outcome.retryInMs }, "another runner is working on this investigation; looking again after its lease");
+        msg.nak(outcome.retryInMs);
+        return;
+      case "superseded":
+        // Another attempt took the run over while this one stalled; the message is now its to acknowledge.
+        log.warn("this runner stalled past its lease and another took the run over; stopped");
+        return;
+      default:
+        assertNever(outcome);
     }
   }
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
 }

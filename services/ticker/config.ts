@@ -1,9 +1,8 @@
 // The ticker's environment (README has the table).
-import { commonEnv, int, loadConfig, optUrl, withDefault } from "../../shared/config.js";
+import { commonEnv, int, loadConfig } from "../../shared/config.js";
 
 export const tickerEnv = {
   ...commonEnv,
-  INQUEST_PUBLIC_URL: withDefault(optUrl("base used in links inside events"), "http://127.0.0.1:8080"),
   INQUEST_MAX_BACKLOG: int(1000, 1, 10_000_000, "queued investigations before a trigger is refused (the run waits)"),
 };
 

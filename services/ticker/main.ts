@@ -28,7 +28,7 @@ await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
       isLeader: () => lease.isLeader(),
       store: new CuriosityStore(items),
       investigations: rt.investigations,
-      trigger: triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, publicUrl: config.INQUEST_PUBLIC_URL, clock }),
+      trigger: triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, clock }),
       clock,
       log,
     },

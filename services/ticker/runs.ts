@@ -65,7 +65,15 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
     idempotencyKey: triggerId,
     idempotencyScope: CURIOSITY_IDEMPOTENCY_SCOPE,
     ownerKeyId: record.internal.owner_key_id,
-    context: { trigger_source: "curiosity", trigger_id: triggerId, curiosity_id: record.id, inbound_endpoint_id: null },
+    // The run compares its findings with the item's previous completed run (the item records it only when a run
+    // ends, so it is the same now as while this run executes): the runner reads it from here, not the item.
+    context: {
+      trigger_source: "curiosity",
+      trigger_id: triggerId,
+      curiosity_id: record.id,
+      inbound_endpoint_id: null,
+      previous_investigation_id: record.internal.last_completed_investigation_id,
+    },
   });
   const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
   switch (outcome.kind) {

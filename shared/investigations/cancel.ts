@@ -17,7 +17,6 @@ export interface CancelDeps {
   js: JetStreamClient;
   investigations: JsonKv<InvestigationRecord>;
   clock: Clock;
-  publicUrl: string;
 }
 
 export async function cancelInvestigation(deps: CancelDeps, id: string): Promise<CancelOutcome> {
@@ -39,15 +38,15 @@ export async function cancelInvestigation(deps: CancelDeps, id: string): Promise
   if (result.changed) {
     // Tell a runner working on it to stop now; the runner also re-checks the record before every write.
     deps.nc.publish(SUBJECTS.cancel(id));
-    await publishTerminalEvent(deps.js, record, deps.publicUrl);
+    await publishTerminalEvent(deps.js, record);
   }
   return { kind: "done", ok: record.status === "cancelled", status: record.status };
 }
 
 /** Publishes the event of a terminal state; repeats carry the same event id. */
-export async function publishTerminalEvent(js: JetStreamClient, r: InvestigationRecord, publicUrl: string): Promise<void> {
+export async function publishTerminalEvent(js: JetStreamClient, r: InvestigationRecord): Promise<void> {
   const eventId = r.internal.events.terminal;
   if (!eventId || !isTerminal(r.status)) return;
   const type = r.status === "completed" ? "investigation.completed" : r.status === "failed" ? "investigation.failed" : "investigation.cancelled";
-  await publishEvent(js, envelope(eventId, type, Date.parse(r.completed_at ?? r.started_at), eventData(r, publicUrl)));
+  await publishEvent(js, envelope(eventId, type, Date.parse(r.completed_at ?? r.started_at), eventData(r)));
 }

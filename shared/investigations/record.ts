@@ -26,6 +26,11 @@ export interface InvestigationRecord {
     events: { queued: string; started: string | null; terminal: string | null; findings: Record<string, string> };
     /** How many times a runner has started this run (a crash restarts it). */
     run_attempts: number;
+    /**
+     * The runner working on it: a token per run attempt, renewed while it works (absent on records written
+     * before leases). A running record whose lease has not expired belongs to that attempt and no other.
+     */
+    lease?: { token: string; until: string } | null;
   };
 }
 
@@ -58,19 +63,27 @@ export function toDetail(r: InvestigationRecord, publicUrl: string): Investigati
   return { ...toListItem(r, publicUrl), findings: r.findings, report: r.report };
 }
 
-/** The event payload of investigation.* events: the investigation as the list shows it (CONTRACT §5). */
-export function eventData(r: InvestigationRecord, publicUrl: string): Record<string, unknown> {
-  const item = toListItem(r, publicUrl);
+/** The event payload of investigation.* events: the investigation as the list shows it, without links (CONTRACT §5). */
+export function eventData(r: InvestigationRecord): Record<string, unknown> {
   return {
-    investigation_id: item.investigation_id,
-    status: item.status,
-    query: item.query,
-    depth: item.depth,
-    mode: item.mode,
-    scope: item.scope,
-    context: item.context,
-    started_at: item.started_at,
-    completed_at: item.completed_at,
-    summary: item.summary,
+    investigation_id: r.investigation_id,
+    status: r.status,
+    query: r.query,
+    depth: r.depth,
+    mode: r.mode,
+    scope: r.scope,
+    context: r.context,
+    started_at: r.started_at,
+    completed_at: r.completed_at,
+    summary: r.summary,
   };
+}
+
+/**
+ * The 202 answer to a trigger as the gateway sends it: the trigger's stored body (ids only) with the links added.
+ * A body stored before triggers stopped rendering links gets them replaced in place, so replays stay identical.
+ */
+export function queuedResponseBody(storedBody: string, publicUrl: string): string {
+  const { freshness, ...rest } = JSON.parse(storedBody) as Record<string, unknown>;
+  return JSON.stringify({ ...rest, links: links(publicUrl, String(rest.investigation_id)), ...(freshness === undefined ? {} : { freshness }) });
 }

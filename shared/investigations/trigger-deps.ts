@@ -6,7 +6,16 @@ import { workBacklog, type Runtime } from "../runtime.js";
 import { BacklogGauge } from "./backlog.js";
 import type { TriggerDeps } from "./trigger.js";
 
-export function triggerDeps(opts: { rt: Runtime; listAgents(): AgentRecord[]; maxBacklog: number; publicUrl: string; clock: Clock }): TriggerDeps {
+export interface TriggerDepsOptions {
+  rt: Runtime;
+  listAgents(): AgentRecord[];
+  maxBacklog: number;
+  clock: Clock;
+  /** Ignored: triggers deal in ids and only the gateway renders links. Accepted until the ingestor stops passing it. */
+  publicUrl?: string;
+}
+
+export function triggerDeps(opts: TriggerDepsOptions): TriggerDeps {
   const { rt, clock } = opts;
   const backlog = new BacklogGauge(() => workBacklog(rt), clock);
   return {
@@ -18,7 +27,6 @@ export function triggerDeps(opts: { rt: Runtime; listAgents(): AgentRecord[]; ma
     backlog: () => backlog.current(),
     noteQueued: () => backlog.noteQueued(),
     maxBacklog: opts.maxBacklog,
-    publicUrl: opts.publicUrl.replace(/\/+$/, ""),
     clock,
   };
 }

@@ -13,7 +13,7 @@ import { encodeJson, type JsonKv } from "../nats/kvjson.js";
 import type { Depth, Mode, Scope } from "../schemas/common.js";
 import type { Context, Freshness } from "../schemas/investigation.js";
 import { computeFreshness, type FreshnessPlanner } from "./freshness.js";
-import { eventData, links, type InvestigationRecord } from "./record.js";
+import { eventData, type InvestigationRecord } from "./record.js";
 
 export interface TriggerRequest {
   query: string;
@@ -34,13 +34,14 @@ export interface TriggerInput {
 }
 
 export type TriggerOutcome =
+  /** `body`: the 202 answer without links (services deal in ids; the gateway renders it with queuedResponseBody). */
   | { kind: "queued"; investigationId: string; body: string; replayed: boolean }
   | { kind: "conflict" }
   | { kind: "rate_limited"; retryAfterSeconds: number };
 
 export interface IdempotencyRecord {
   request_hash: string;
-  /** The original 202 body, returned byte for byte to a retry. */
+  /** The original 202 body without links (the gateway adds them: queuedResponseBody), the same for a retry. */
   response_body: string;
   record: InvestigationRecord;
   created_at: string;
@@ -57,7 +58,6 @@ export interface TriggerDeps {
   /** Told after each new investigation is queued (lets a cached backlog count forward). */
   noteQueued?(): void;
   maxBacklog: number;
-  publicUrl: string;
   clock: Clock;
 }
 
@@ -130,7 +130,6 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
     investigation_id: id,
     status: "queued",
     estimated_completion_seconds: mode === "cached" ? 2 : ESTIMATE_SECONDS[depth],
-    links: links(deps.publicUrl, id),
   };
   if (freshness) response.freshness = freshness;
   return { record, body: JSON.stringify(response) };
@@ -142,7 +141,7 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
  * finish on its own (it writes the record from the message when it is missing). A replay whose record exists
  * repeats only the announcement: its work was queued before the record was written.
  */
-export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations" | "publicUrl">, record: InvestigationRecord, replay = false): Promise<void> {
+export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations">, record: InvestigationRecord, replay = false): Promise<void> {
   const id = record.investigation_id;
   if (!(replay && (await deps.investigations.get(id)))) {
     await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
@@ -157,9 +156,9 @@ export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigation
 }
 
 /** The investigation.queued event; the runner repeats it when it starts, in case the trigger crashed before it. */
-export async function publishQueuedEvent(deps: Pick<TriggerDeps, "js" | "publicUrl">, record: InvestigationRecord): Promise<void> {
+export async function publishQueuedEvent(deps: Pick<TriggerDeps, "js">, record: InvestigationRecord): Promise<void> {
   const queued: InvestigationRecord = { ...record, status: "queued", running_at: null, completed_at: null, progress: null, summary: null, error: null };
-  await publishEvent(deps.js, envelope(record.internal.events.queued, "investigation.queued", Date.parse(record.started_at), eventData(queued, deps.publicUrl)));
+  await publishEvent(deps.js, envelope(record.internal.events.queued, "investigation.queued", Date.parse(record.started_at), eventData(queued)));
 }
 
 function sanitize(scope: string): string {

@@ -91,6 +91,11 @@ export const Context = Type.Object({
   trigger_id: Type.Union([Type.String(), Type.Null()]),
   curiosity_id: Type.Union([Type.String(), Type.Null()]),
   inbound_endpoint_id: Type.Union([Type.String(), Type.Null()]),
+  previous_investigation_id: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: "Curiosity runs only: the item's previous completed run, the one `new_since_last_run` compares with (null on its first run).",
+    }),
+  ),
 });
 export type Context = Static<typeof Context>;
 

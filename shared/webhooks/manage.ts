@@ -79,7 +79,7 @@ export async function sendTestDelivery(deps: ManageDeps, id: string): Promise<Qu
   const type = found?.value.events[0];
   if (!found || type === undefined) return { kind: "not_found" };
   const now = deps.clock.now();
-  const record = newDeliveryRecord({ deliveryId: newId("dlv", now), subscriptionId: id, envelope: testEnvelope(newId("evt", now), type, now, deps.publicUrl), nowMs: now });
+  const record = newDeliveryRecord({ deliveryId: newId("dlv", now), subscriptionId: id, envelope: testEnvelope(newId("evt", now), type, now), nowMs: now });
   await enqueueDelivery(deps.stores, record);
   return { kind: "queued", deliveryId: record.delivery_id, status: record.status };
 }

@@ -73,14 +73,14 @@ const INVESTIGATION_STATUS: Partial<Record<EventType, InvestigationStatus>> = {
   "investigation.cancelled": "cancelled",
 };
 
-function placeholderData(type: EventType, at: string, publicUrl: string): Record<string, unknown> {
+function placeholderData(type: EventType, at: string): Record<string, unknown> {
   switch (type) {
     case "investigation.queued":
     case "investigation.started":
     case "investigation.completed":
     case "investigation.failed":
     case "investigation.cancelled":
-      return eventData(placeholderInvestigation(INVESTIGATION_STATUS[type] ?? "queued", at), publicUrl);
+      return eventData(placeholderInvestigation(INVESTIGATION_STATUS[type] ?? "queued", at));
     case "finding.discovered":
       return { investigation_id: PLACEHOLDER_INVESTIGATION, finding: placeholderFinding(at) };
     case "agent.registered":
@@ -92,8 +92,8 @@ function placeholderData(type: EventType, at: string, publicUrl: string): Record
   }
 }
 
-export function testEnvelope(eventId: string, type: EventType, nowMs: number, publicUrl: string): EventEnvelope {
-  return { ...envelope(eventId, type, nowMs, placeholderData(type, iso(nowMs), publicUrl)), test: true };
+export function testEnvelope(eventId: string, type: EventType, nowMs: number): EventEnvelope {
+  return { ...envelope(eventId, type, nowMs, placeholderData(type, iso(nowMs))), test: true };
 }
 
 function assertNever(x: never): never {

@@ -39,7 +39,6 @@ function triggerDeps(overrides: Partial<TriggerDeps> = {}): TriggerDeps {
     planner: { tablesFor: () => ["processes"], ttlSeconds: () => 3600 },
     backlog: async () => 0,
     maxBacklog: 1000,
-    publicUrl: "http://inquest.test",
     clock,
     ...overrides,
   };
@@ -154,7 +153,7 @@ test("one run in flight; when it ends (completed, failed or cancelled) next_run_
   const third = (await runsOf(item.id))[2] as InvestigationRecord;
   t.equal(third.context.trigger_id, `${item.id}:3`);
   now += 3 * S;
-  const cancelled = await cancelInvestigation({ nc, js: rt.js, investigations: rt.investigations, clock, publicUrl: "http://inquest.test" }, third.investigation_id);
+  const cancelled = await cancelInvestigation({ nc, js: rt.js, investigations: rt.investigations, clock }, third.investigation_id);
   t.same(cancelled, { kind: "done", ok: true, status: "cancelled" });
   await pass(tk);
   r = await store.get(item.id);

@@ -11,7 +11,7 @@ const INVESTIGATION_KEYS = ["completed_at", "context", "depth", "investigation_i
 test("every event type has a test envelope of the real shape", async (t) => {
   const envelope = checker(EventEnvelope);
   for (const type of EVENT_TYPES) {
-    const e = testEnvelope("evt_01", type, T0, "http://127.0.0.1:8080");
+    const e = testEnvelope("evt_01", type, T0);
     t.ok(envelope.check(e).ok, `${type}: a valid envelope`);
     t.equal(e.test, true);
     t.equal(e.type, type);

@@ -1,7 +1,7 @@
 // /v1/investigations (spec 4.2; CONTRACT §3).
 
 import { cancelInvestigation, type CancelDeps } from "../../../shared/investigations/cancel.js";
-import { toDetail, toListItem, type InvestigationRecord } from "../../../shared/investigations/record.js";
+import { queuedResponseBody, toDetail, toListItem, type InvestigationRecord } from "../../../shared/investigations/record.js";
 import { triggerInvestigation, type TriggerDeps } from "../../../shared/investigations/trigger.js";
 import type { JsonKv } from "../../../shared/nats/kvjson.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
@@ -67,7 +67,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         });
         switch (outcome.kind) {
           case "queued":
-            return { status: 202, raw: outcome.body, headers: { location: `${deps.publicUrl}/v1/investigations/${outcome.investigationId}` } };
+            return { status: 202, raw: queuedResponseBody(outcome.body, deps.publicUrl), headers: { location: `${deps.publicUrl}/v1/investigations/${outcome.investigationId}` } };
           case "conflict":
             return fail(409, "idempotency_conflict", "this idempotency key was used with a different body in the last 24 hours");
           case "rate_limited":

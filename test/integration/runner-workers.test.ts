@@ -1,0 +1,190 @@
+// Two runners on one work queue never work one investigation twice: not when a runner misses its heartbeats (its
+// message is redelivered to the other while it still works), and not when an evaluation takes longer than ack_wait
+// (it runs on a worker thread, so the heartbeats go on). A cancel stops a run in the middle of its evaluation.
+import { test } from "tap";
+import pino from "pino";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import { eventually } from "../helpers/stack.js";
+import { readEvents } from "../helpers/events.js";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import { systemClock } from "../../shared/clock.js";
+import { newId } from "../../shared/ids.js";
+import { cancelInvestigation } from "../../shared/investigations/cancel.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import { ensureQueued } from "../../shared/investigations/trigger.js";
+import { SUBJECTS } from "../../shared/nats/catalog.js";
+import { openRuntime, type Runtime } from "../../shared/runtime.js";
+import { routeQuery } from "../../services/runner/engine-adapter.js";
+import { EnginePool } from "../../services/runner/engine-pool.js";
+import type { ExecuteDeps } from "../../services/runner/execute.js";
+import { Runner, type RunnerOptions } from "../../services/runner/runner.js";
+
+const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+const ACK_WAIT_MS = 1_000;
+const SLOW_WORKER = new URL("../helpers/slow-engine-worker.js", import.meta.url);
+const QUESTION = "are any hosts running processes that listen on unexpected ports?";
+
+let nats: NatsServer;
+let nc: NatsConnection;
+let rt: Runtime;
+const plans = new Map<string, number>();
+
+function agent(id: string): AgentRecord {
+  const now = new Date().toISOString();
+  return { agent_id: id, hostname: `${id}.lab`, tags: {}, edr_device_id: null, status: "online", registered_at: now, last_seen_at: now, snapshot_collected_at: null, heartbeat_interval_ms: 600_000 };
+}
+
+/** An agent answering each plan after `replyAfterMs`, counting the plans it was sent. */
+function serveAgent(id: string, replyAfterMs: number): void {
+  nc.subscribe(SUBJECTS.plan(id), {
+    callback: (_e, m) => {
+      plans.set(id, (plans.get(id) ?? 0) + 1);
+      const rows = {
+        processes: [{ pid: 4242, name: "kworker", path: "/tmp/.x/kworker", cmdline: "/tmp/.x/kworker -l 4444", uid: 33, parent: 1, on_disk: 1 }],
+        listening_ports: [{ pid: 4242, port: 4444, protocol: 6, address: "0.0.0.0" }],
+      };
+      setTimeout(() => m.respond(JSON.stringify({ agent_id: id, collected_at: new Date().toISOString(), tables: rows })), replyAfterMs);
+    },
+  });
+}
+
+interface TestRunner {
+  runner: Runner;
+  engine: EnginePool;
+  stop(): Promise<void>;
+}
+
+/** A runner of its own (own NATS connection, own engine threads) on the shared work queue. */
+async function startRunner(agents: AgentRecord[], spinMs: number, opts: Partial<RunnerOptions> = {}): Promise<TestRunner> {
+  const conn = await connectTo(nats.url);
+  const own = await openRuntime(conn);
+  const engine = new EnginePool({ size: 1, workerUrl: SLOW_WORKER, workerData: { spinMs }, log });
+  await engine.start();
+  const deps: ExecuteDeps = {
+    nc: conn,
+    js: own.js,
+    jsm: own.jsm,
+    investigations: own.investigations,
+    listAgents: () => agents,
+    engine: { routeQuery, evaluate: (input, signal) => engine.evaluate(input, signal) },
+    clock: systemClock,
+    log,
+    deadlines: { quick: 10_000, standard: 10_000, deep: 10_000 },
+    leaseMs: ACK_WAIT_MS,
+    maxAttempts: 5,
+  };
+  const runner = new Runner(deps, { concurrency: 2, ackWaitMs: ACK_WAIT_MS, ...opts });
+  await runner.start();
+  return {
+    runner,
+    engine,
+    async stop() {
+      await runner.stop();
+      await engine.stop();
+      await conn.close();
+    },
+  };
+}
+
+async function queue(agentIds: string[]): Promise<string> {
+  const now = Date.now();
+  const id = newId("inv", now);
+  const record: InvestigationRecord = {
+    investigation_id: id, status: "queued", query: QUESTION, depth: "standard", mode: "live",
+    scope: { type: "selector", filter: { agent_ids: agentIds } },
+    context: { trigger_source: "api", trigger_id: null, curiosity_id: null, inbound_endpoint_id: null },
+    started_at: new Date(now).toISOString(), running_at: null, completed_at: null, progress: null, summary: null, freshness: null,
+    error: null, findings: [], report: null,
+    internal: { owner_key_id: null, seeds: [], events: { queued: newId("evt", now), started: null, terminal: null, findings: {} }, run_attempts: 0 },
+  };
+  await ensureQueued({ js: rt.js, investigations: rt.investigations }, record);
+  return id;
+}
+
+const recordOf = async (id: string): Promise<InvestigationRecord | undefined> => (await rt.investigations.get(id))?.value;
+const until = (id: string, test: (r: InvestigationRecord) => boolean, timeoutMs = 30_000): Promise<InvestigationRecord> =>
+  eventually(async () => {
+    const r = await recordOf(id);
+    return r && test(r) ? r : undefined;
+  }, timeoutMs);
+const eventsOf = async (id: string): Promise<string[]> => (await readEvents(nc)).filter((e) => e.data.investigation_id === id).map((e) => e.type);
+const workPending = async (): Promise<number> => (await rt.jsm.streams.info("INQ_WORK")).state.messages;
+
+test("setup", async () => {
+  nats = await startNats();
+  nc = await connectTo(nats.url);
+  rt = await openRuntime(nc);
+});
+
+test("a runner that misses its heartbeats keeps its run: the redelivered message does not start it a second time", async (t) => {
+  serveAgent("hb-1", 3_000);
+  const agents = [agent("hb-1")];
+  // A never reports progress on its message (as if its heartbeats were lost), so after ack_wait the server hands
+  // the message to B (or back to A) while A is still collecting: a delivery count above 1 for a live run.
+  const a = await startRunner(agents, 0, { workingIntervalMs: 600_000 });
+  t.teardown(() => a.stop());
+  const id = await queue(["hb-1"]);
+  await until(id, (r) => r.status === "running");
+  const b = await startRunner(agents, 0);
+  t.teardown(() => b.stop());
+  const done = await until(id, (r) => r.status === "completed" || r.status === "failed");
+  t.equal(done.status, "completed");
+  t.equal(done.internal.run_attempts, 1, "started once");
+  await eventually(async () => ((await workPending()) === 0 ? true : undefined), 15_000);
+  t.equal(plans.get("hb-1"), 1, "the agent was asked once");
+  const events = await eventsOf(id);
+  t.equal(events.filter((e) => e === "investigation.started").length, 1);
+  t.equal(events.filter((e) => e === "investigation.completed").length, 1);
+});
+
+test("an evaluation slower than ack_wait runs on a worker thread: heartbeats go on, one runner works the run once", async (t) => {
+  serveAgent("ev-1", 0);
+  const agents = [agent("ev-1")];
+  const spinMs = 4 * ACK_WAIT_MS;
+  const a = await startRunner(agents, spinMs);
+  const b = await startRunner(agents, spinMs);
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+  });
+  const id = await queue(["ev-1"]);
+  const done = await until(id, (r) => r.status === "completed" || r.status === "failed");
+  t.equal(done.status, "completed");
+  t.equal(done.internal.run_attempts, 1, "never started by a second runner");
+  t.ok(done.findings.length > 0, "the evaluation's findings are stored");
+  await eventually(async () => ((await workPending()) === 0 ? true : undefined), 15_000);
+  t.equal(plans.get("ev-1"), 1, "the agent was asked once");
+  const events = await eventsOf(id);
+  t.equal(events.filter((e) => e === "investigation.started").length, 1);
+  t.equal(events.filter((e) => e === "investigation.completed").length, 1);
+});
+
+test("DELETE stops a run in the middle of a long evaluation", async (t) => {
+  serveAgent("cx-1", 0);
+  const agents = [agent("cx-1")];
+  const a = await startRunner(agents, 120_000);
+  const b = await startRunner(agents, 120_000);
+  t.teardown(async () => {
+    await a.stop();
+    await b.stop();
+  });
+  const id = await queue(["cx-1"]);
+  await until(id, (r) => r.status === "running" && r.progress?.phase === "analysing");
+  const cancelled = await cancelInvestigation({ nc, js: rt.js, investigations: rt.investigations, clock: systemClock }, id);
+  t.same(cancelled, { kind: "done", ok: true, status: "cancelled" });
+  // The evaluation would take two minutes: the run ends long before, its worker terminated and replaced.
+  await eventually(async () => (a.engine.aborted + b.engine.aborted === 1 && a.runner.load.running + b.runner.load.running === 0 ? true : undefined), 15_000);
+  await eventually(async () => ((await workPending()) === 0 ? true : undefined), 15_000);
+  const r = await recordOf(id);
+  t.equal(r?.status, "cancelled", "stays cancelled");
+  t.equal(r?.internal.run_attempts, 1);
+  const events = await eventsOf(id);
+  t.notOk(events.includes("investigation.completed"));
+  t.equal(events.filter((e) => e === "investigation.cancelled").length, 1);
+});
+
+test("teardown", async () => {
+  await nc.close();
+  await nats.stop();
+});
