@@ -3,6 +3,7 @@
 // it as message id and a KV create, so a redelivered event creates nothing twice), and only then acks the event.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
+import { forEachLimited } from "../../shared/concurrency.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { tryDecodeJson } from "../../shared/nats/kvjson.js";
@@ -31,11 +32,22 @@ export interface FanoutDeps {
   deliveryIdKey: Buffer;
 }
 
+export interface FanoutOptions {
+  /** Events fanned out at once. */
+  concurrency: number;
+  /** Deliveries one event creates at once (an event for thousands of subscriptions does not flood NATS). */
+  perEvent?: number;
+}
+
+const DEFAULT_PER_EVENT = 16;
+
 export class FanoutConsumer implements Component {
   readonly name = "fanout-consumer";
   private readonly pool: PooledConsumer;
+  private readonly perEvent: number;
 
-  constructor(private readonly deps: FanoutDeps, opts: { concurrency: number }) {
+  constructor(private readonly deps: FanoutDeps, opts: FanoutOptions) {
+    this.perEvent = opts.perEvent ?? DEFAULT_PER_EVENT;
     const { stream, durable, filter } = WEBHOOK_CONSUMERS.fanout;
     this.pool = new PooledConsumer({
       name: this.name,
@@ -81,20 +93,18 @@ export class FanoutConsumer implements Component {
     const recheck = msg.redelivered;
     try {
       const targets = (await this.deps.subscriptions(receivedAt)).filter((s) => wantsEvent(s, event, storedAtMs));
-      await Promise.all(
-        targets.map((sub) =>
-          enqueueDelivery(
-            this.deps.stores,
-            newDeliveryRecord({
-              deliveryId: deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey),
-              subscriptionId: sub.id,
-              envelope: event,
-              nowMs: this.deps.clock.now(),
-            }),
-            { recheck },
-          ),
-        ),
-      );
+      await forEachLimited(targets, this.perEvent, async (sub) => {
+        await enqueueDelivery(
+          this.deps.stores,
+          newDeliveryRecord({
+            deliveryId: deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey),
+            subscriptionId: sub.id,
+            envelope: event,
+            nowMs: this.deps.clock.now(),
+          }),
+          { recheck },
+        );
+      });
       msg.ack();
     } catch (err) {
       this.deps.log.warn({ err, event_id: event.event_id }, "fan-out failed; the event will be fanned out again");

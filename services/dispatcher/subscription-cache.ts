@@ -1,8 +1,10 @@
 // The dispatcher's copy of the subscriptions bucket, kept current by a watch. `fresh(since)` waits until the
 // copy holds every write the bucket had when a check that started after `since` ran, so an event received
 // after a subscription was created or changed is always fanned out against that change. Checks are shared by
-// every caller waiting at the same time.
+// every caller waiting at the same time. Opened secrets are kept a short while (TTL), for a bounded number of
+// subscriptions (least recently used go first), and dropped as soon as their subscription changes or is deleted.
 import type { KV } from "@nats-io/kv";
+import { systemClock, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
@@ -13,10 +15,29 @@ import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 /** A check never waits longer than this for the watch (a lagging watch is logged, not fatal). */
 const CATCH_UP_TIMEOUT_MS = 2_000;
 
+export interface SecretCacheOptions {
+  /** How long an opened secret is kept. */
+  ttlMs: number;
+  /** Opened secrets kept at most (the least recently used is dropped first). */
+  maxEntries: number;
+  clock: Clock;
+}
+
+const DEFAULT_SECRET_CACHE: SecretCacheOptions = { ttlMs: 5 * 60_000, maxEntries: 1_000, clock: systemClock };
+
+interface OpenedSecret {
+  sealed: string;
+  secret: string;
+  expiresAt: number;
+}
+
 export class SubscriptionCache implements Component {
   readonly name = "subscription-cache";
   private readonly mirror: BucketMirror<SubscriptionRecord>;
-  private secrets = new Map<string, string>();
+  /** Opened secrets by subscription id, least recently used first. */
+  private readonly secrets = new Map<string, OpenedSecret>();
+  /** Secrets opened (decrypted) so far (tests, metrics). */
+  opened = 0;
   /** performance.now() at which the newest completed check started. */
   private verifiedAt = -Infinity;
   private check: { startedAt: number; promise: Promise<void> } | null = null;
@@ -26,8 +47,10 @@ export class SubscriptionCache implements Component {
     private readonly store: JsonKv<SubscriptionRecord>,
     private readonly masterKey: Buffer,
     private readonly log: Logger,
+    private readonly secretCache: SecretCacheOptions = DEFAULT_SECRET_CACHE,
   ) {
-    this.mirror = new BucketMirror<SubscriptionRecord>(kv, log);
+    // A changed or deleted subscription's opened secret goes at once (a rotated secret is never served stale).
+    this.mirror = new BucketMirror<SubscriptionRecord>(kv, log, (id) => this.secrets.delete(id));
   }
 
   start(): Promise<void> {
@@ -68,13 +91,27 @@ export class SubscriptionCache implements Component {
     return this.mirror.get(id) ?? (await this.store.get(id))?.value ?? null;
   }
 
-  /** The plain secret of a subscription (opened once per sealed value). */
+  /** The plain secret of a subscription (opened again after the TTL, or when the sealed value changed). */
   secretOf(sub: SubscriptionRecord): string {
-    let secret = this.secrets.get(sub.secret_sealed);
-    if (secret === undefined) {
-      secret = decryptSecret(this.masterKey, sub.secret_sealed);
-      this.secrets.set(sub.secret_sealed, secret);
+    const now = this.secretCache.clock.now();
+    const kept = this.secrets.get(sub.id);
+    this.secrets.delete(sub.id);
+    if (kept && kept.sealed === sub.secret_sealed && kept.expiresAt > now) {
+      this.secrets.set(sub.id, kept); // most recently used: last
+      return kept.secret;
+    }
+    const secret = decryptSecret(this.masterKey, sub.secret_sealed);
+    this.opened++;
+    this.secrets.set(sub.id, { sealed: sub.secret_sealed, secret, expiresAt: now + this.secretCache.ttlMs });
+    for (const id of this.secrets.keys()) {
+      if (this.secrets.size <= this.secretCache.maxEntries) break;
+      this.secrets.delete(id);
     }
     return secret;
+  }
+
+  /** Opened secrets held now (tests, metrics). */
+  get secretsHeld(): number {
+    return this.secrets.size;
   }
 }
