@@ -22,7 +22,7 @@ interface Inv {
   status: string;
   started_at: string;
   completed_at: string | null;
-  context: { trigger_source: string; trigger_id: string; curiosity_id: string | null; inbound_endpoint_id: string | null };
+  context: { trigger_source: string; trigger_id: string; curiosity_id: string | null; inbound_endpoint_id: string | null; previous_investigation_id?: string | null };
   findings?: Array<{ agent_id: string; detection_id: string; new_since_last_run?: boolean }>;
 }
 
@@ -61,7 +61,9 @@ test("runs are investigations triggered within 1 s of next_run_at, re-queued at 
     return r.length >= 3 && r.slice(0, 3).every((i) => i.completed_at) ? r : undefined;
   }, 20_000);
   const [first, second, third] = runs as [Inv, Inv, Inv];
-  t.same(first.context, { trigger_source: "curiosity", trigger_id: `${standing}:1`, curiosity_id: standing, inbound_endpoint_id: null });
+  t.same(first.context, { trigger_source: "curiosity", trigger_id: `${standing}:1`, curiosity_id: standing, inbound_endpoint_id: null, previous_investigation_id: null });
+  t.equal(second.context.previous_investigation_id, first.investigation_id, "the ticker names the run the next one compares with");
+  t.equal(third.context.previous_investigation_id, second.investigation_id);
   t.same(runs.map(runNumber), runs.map((_, i) => i + 1), "run numbers 1, 2, 3... each once");
   const lag1 = ms(first.started_at) - ms(created.json.next_run_at);
   t.ok(lag1 >= 0 && lag1 < 1000, `first run ${lag1} ms after next_run_at`);

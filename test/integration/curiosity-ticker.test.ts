@@ -101,7 +101,7 @@ test("a due item triggers an investigation exactly as the trigger endpoint would
   t.equal(inv.depth, "quick");
   t.equal(inv.mode, "auto");
   t.same(inv.scope, { type: "selector", filter: { tags: { env: "prod" } } });
-  t.same(inv.context, { trigger_source: "curiosity", trigger_id: `${item.id}:1`, curiosity_id: item.id, inbound_endpoint_id: null });
+  t.same(inv.context, { trigger_source: "curiosity", trigger_id: `${item.id}:1`, curiosity_id: item.id, inbound_endpoint_id: null, previous_investigation_id: null });
   t.equal(inv.started_at, iso(T0 + 10 * S));
   t.ok(inv.freshness, "freshness computed as for an auto-mode trigger");
   t.equal(inv.internal.owner_key_id, "key_test", "owned by the key that created the item");
