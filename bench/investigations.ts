@@ -1,15 +1,16 @@
 // The investigation bench: a real nats-server (JetStream, temp store, free port), the compiled gateway and
 // runner as child processes, and the raw uWebSockets.js hello-world as the ceiling. Everything it starts is
 // registered in a `Resources` so that it is stopped and removed even when a step fails.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { canConnect, freePort } from "../shared/net.js";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect as natsConnect } from "@nats-io/transport-node";
+import { natsServerBin, spawnChild, type Child } from "../scripts/dev/processes.js";
 import { runLoad, type LoadResult } from "./http-load.js";
 
 /** dist/ (this file runs from dist/bench). */
@@ -43,14 +44,7 @@ export function benchSettings(env: Record<string, string | undefined> = process.
 // ---------------------------------------------------------------------------------------------------------
 // Processes and temp dirs
 
-export interface Child {
-  label: string;
-  proc: ChildProcess;
-  output(): string;
-  /** The first output line starting with `prefix`, without the prefix. */
-  line(prefix: string, timeoutMs?: number): Promise<string>;
-  stop(): Promise<void>;
-}
+export type { Child };
 
 export class Resources {
   private readonly children: Child[] = [];
@@ -63,57 +57,7 @@ export class Resources {
   }
 
   spawn(label: string, command: string, args: string[], env: Record<string, string>): Child {
-    const proc = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    const waiters = new Set<() => void>();
-    const onData = (d: Buffer): void => {
-      out += d.toString();
-      if (out.length > 256 * 1024) out = out.slice(-128 * 1024);
-      for (const w of waiters) w();
-    };
-    proc.stdout?.on("data", onData);
-    proc.stderr?.on("data", onData);
-    proc.stdin?.on("error", () => {}); // EPIPE when the child is gone
-    proc.on("error", (err) => {
-      out += `\n[spawn error] ${err.message}\n`;
-      for (const w of waiters) w();
-    });
-    const child: Child = {
-      label,
-      proc,
-      output: () => out,
-      line(prefix, timeoutMs = 20_000) {
-        return new Promise((resolveLine, reject) => {
-          const check = (): boolean => {
-            const found = out.split("\n").find((l) => l.startsWith(prefix));
-            if (found === undefined) return false;
-            finish();
-            resolveLine(found.slice(prefix.length).trim());
-            return true;
-          };
-          const onExit = (code: number | null, signal: string | null): void => {
-            if (check()) return;
-            finish();
-            reject(new Error(`${label} exited (${code ?? signal}) before printing ${prefix}; output:\n${out}`));
-          };
-          const timer = setTimeout(() => {
-            finish();
-            reject(new Error(`${label}: no line starting ${prefix} within ${timeoutMs} ms; output:\n${out}`));
-          }, timeoutMs);
-          const finish = (): void => {
-            clearTimeout(timer);
-            waiters.delete(waiter);
-            proc.off("exit", onExit);
-          };
-          const waiter = (): void => void check();
-          if (check()) return;
-          waiters.add(waiter);
-          proc.on("exit", onExit);
-          if (proc.exitCode !== null || proc.signalCode !== null) onExit(proc.exitCode, proc.signalCode);
-        });
-      },
-      stop: () => stopProcess(proc),
-    };
+    const child = spawnChild(label, command, args, { env, maxOutputChars: 256 * 1024, lineTimeoutMs: 20_000 });
     this.children.push(child);
     return child;
   }
@@ -134,35 +78,9 @@ export class Resources {
   }
 }
 
-function stopProcess(proc: ChildProcess): Promise<void> {
-  return new Promise((resolveStop) => {
-    if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return resolveStop();
-    const hard = setTimeout(() => proc.kill("SIGKILL"), 5_000);
-    proc.once("exit", () => {
-      clearTimeout(hard);
-      resolveStop();
-    });
-    proc.kill("SIGTERM");
-  });
-}
-
 export { freePort };
 
-/** NATS_SERVER_BIN, else `nats-server` on PATH, else the Debian package's /usr/sbin/nats-server. */
-export function natsServerBin(): string {
-  if (process.env.NATS_SERVER_BIN) return process.env.NATS_SERVER_BIN;
-  const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), "/usr/sbin", "/usr/local/sbin", "/usr/local/bin"];
-  for (const dir of dirs) {
-    const candidate = join(dir, "nats-server");
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      /* next */
-    }
-  }
-  throw new Error("nats-server not found: install it (apt-get install nats-server) or set NATS_SERVER_BIN");
-}
+export { natsServerBin };
 
 export function natsServerVersion(): string {
   try {
@@ -287,7 +205,7 @@ export async function benchInvestigations(res: Resources, log: (line: string) =>
   };
   const gateway = startService(res, "gateway", env);
   const baseUrl = await gateway.line("INQUEST_GATEWAY_URL=");
-  const runner = startService(res, "runner", { ...env, INQUEST_PUBLIC_URL: baseUrl });
+  const runner = startService(res, "runner", env);
   await waitFor("gateway /readyz", async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined));
   log(`stack: ${nats.url}, gateway ${baseUrl} (pid ${gateway.proc.pid}), runner (pid ${runner.proc.pid})`);
 

@@ -5,6 +5,7 @@ import { freePort } from "../../shared/net.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { natsServerBin } from "../../scripts/dev/processes.js";
 
 export { freePort };
 
@@ -47,7 +48,7 @@ export async function startNats(): Promise<NatsServer> {
 }
 
 async function launch(port: number, storeDir: string): Promise<ChildProcess> {
-  const bin = process.env.NATS_SERVER_BIN ?? "nats-server";
+  const bin = natsServerBin();
   const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], { stdio: "ignore" });
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
