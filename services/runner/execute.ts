@@ -89,9 +89,18 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
   const keeper = keepLease(deps, id, token, deps.leaseMs, () => run.abort(ABORT_SUPERSEDED));
   try {
     return await workRun(deps, claimed.record, token, run);
+  } catch (err) {
+    // The message goes back for a retry: hand the run over at once rather than when the lease would expire.
+    await keeper.stop();
+    await releaseLease(deps, id, token).catch(() => {});
+    throw err;
   } finally {
     await keeper.stop();
   }
+}
+
+async function releaseLease(deps: ExecuteDeps, id: string, token: string): Promise<void> {
+  await deps.investigations.update(id, (r) => (r.status === "running" && holdsLease(r, token) ? { ...r, internal: { ...r.internal, lease: null } } : null));
 }
 
 /** Starts the run for this attempt (queued or abandoned -> running, with our lease), or says why not. */

@@ -1,0 +1,81 @@
+// The runner's engine pool (evaluations on worker threads) and the run lease's rules.
+import { test } from "tap";
+import pino from "pino";
+import { routeQuery } from "../../shared/engine/index.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import { EnginePool, EvaluationAbortedError, EvaluationFailedError } from "../../services/runner/engine-pool.js";
+import type { EvaluationInput } from "../../services/runner/engine-protocol.js";
+import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
+
+const log = pino({ level: "silent" });
+const WORKER = new URL("../../services/runner/engine-worker.js", import.meta.url);
+const SLOW = new URL("../helpers/slow-engine-worker.js", import.meta.url);
+
+function input(): EvaluationInput {
+  const plan = routeQuery("are any hosts listening on unexpected ports?", "quick");
+  const hosts = [{
+    agent_id: "a-1", hostname: "a-1", tags: {}, collected_at: "2026-11-22T10:00:00.000Z",
+    tables: {
+      processes: [{ pid: 4242, name: "kworker", path: "/tmp/.x/kworker", cmdline: "/tmp/.x/kworker -l 4444", uid: 33, parent: 1, on_disk: 1 }],
+      listening_ports: [{ pid: 4242, port: 4444, protocol: 6, address: "0.0.0.0" }],
+    },
+  }];
+  return { plan, hosts, coverage: { mode: "live", agents_targeted: 1, agents_responded: 1, unreachable: [] }, depth: "quick" };
+}
+
+test("the compiled engine worker evaluates plain JSON in, plain JSON out", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: WORKER, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const report = await pool.evaluate(input());
+  t.ok(report.findings.some((f) => f.detection_id === "unexpected-listener"), "the engine's findings come back");
+  t.type(report.narrative, "string");
+});
+
+test("an engine error fails its evaluation; the pool goes on", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: WORKER, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const broken = { ...input(), plan: null } as unknown as EvaluationInput;
+  await t.rejects(pool.evaluate(broken), EvaluationFailedError);
+  t.ok((await pool.evaluate(input())).findings.length > 0);
+});
+
+test("aborting a running evaluation terminates its worker; queued ones run on the fresh worker", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { spinMs: 60_000 }, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const first = new AbortController();
+  const queued = new AbortController();
+  const running = pool.evaluate(input(), first.signal);
+  const waiting = pool.evaluate(input(), queued.signal);
+  queued.abort();
+  await t.rejects(waiting, EvaluationAbortedError, "a queued evaluation is dropped");
+  first.abort();
+  await t.rejects(running, EvaluationAbortedError, "the running one is stopped, not waited for");
+  t.equal(pool.aborted, 1);
+  await t.rejects(pool.evaluate(input(), AbortSignal.abort()), EvaluationAbortedError, "an aborted signal never starts");
+});
+
+test("a worker that dies fails its evaluation and is replaced", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { crash: true }, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  await t.rejects(pool.evaluate(input()), EvaluationFailedError);
+  await t.rejects(pool.evaluate(input()), EvaluationFailedError, "the replacement (same crashing module) is used");
+});
+
+const record = (status: InvestigationRecord["status"], lease: { token: string; until: string } | null): InvestigationRecord =>
+  ({ status, internal: { owner_key_id: null, seeds: [], events: { queued: "e", started: null, terminal: null, findings: {} }, run_attempts: 1, lease } }) as unknown as InvestigationRecord;
+
+test("lease: a running record belongs to the attempt holding an unexpired lease", async (t) => {
+  const now = Date.parse("2026-11-22T10:00:00.000Z");
+  const held = withLease(record("running", null), "tok-a", now, 30_000);
+  t.same(leaseView(held, "tok-a", now), { kind: "mine" });
+  t.same(leaseView(held, "tok-b", now + 29_999), { kind: "held", untilMs: now + 30_000 });
+  t.same(leaseView(held, "tok-b", now + 30_000), { kind: "free" }, "expired: its runner crashed or stalled");
+  t.same(leaseView(record("running", null), "tok-b", now), { kind: "free" }, "a record from before leases");
+  t.same(leaseView({ ...held, status: "queued" }, "tok-b", now), { kind: "free" });
+  t.ok(holdsLease(held, "tok-a"));
+  t.notOk(holdsLease(held, "tok-b"));
+});
