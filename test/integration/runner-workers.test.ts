@@ -21,7 +21,8 @@ import type { ExecuteDeps } from "../../services/runner/execute.js";
 import { Runner, type RunnerOptions } from "../../services/runner/runner.js";
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-const ACK_WAIT_MS = 1_000;
+/** Small, so a run outlasts it several times; not so small that a loaded machine misses heartbeats. */
+const ACK_WAIT_MS = 2_000;
 const SLOW_WORKER = new URL("../helpers/slow-engine-worker.js", import.meta.url);
 const QUESTION = "are any hosts running processes that listen on unexpected ports?";
 
@@ -118,7 +119,7 @@ test("setup", async () => {
 });
 
 test("a runner that misses its heartbeats keeps its run: the redelivered message does not start it a second time", async (t) => {
-  serveAgent("hb-1", 3_000);
+  serveAgent("hb-1", 2.5 * ACK_WAIT_MS);
   const agents = [agent("hb-1")];
   // A never reports progress on its message (as if its heartbeats were lost), so after ack_wait the server hands
   // the message to B (or back to A) while A is still collecting: a delivery count above 1 for a live run.
@@ -141,7 +142,7 @@ test("a runner that misses its heartbeats keeps its run: the redelivered message
 test("an evaluation slower than ack_wait runs on a worker thread: heartbeats go on, one runner works the run once", async (t) => {
   serveAgent("ev-1", 0);
   const agents = [agent("ev-1")];
-  const spinMs = 4 * ACK_WAIT_MS;
+  const spinMs = 3 * ACK_WAIT_MS;
   const a = await startRunner(agents, spinMs);
   const b = await startRunner(agents, spinMs);
   t.teardown(async () => {
