@@ -83,12 +83,17 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
     initial = await deps.investigations.get(id);
   }
   if (!initial) return { kind: "not_found" };
+  // What the run asks of whom (the question and scope never change after the trigger): known before it starts,
+  // so the record never shows a running investigation with nothing targeted.
+  const plan = deps.engine.routeQuery(initial.value.query, initial.value.depth);
+  const agents = resolveScope(deps.listAgents(), initial.value.scope);
+  const progress: Progress = { phase: "collecting", plans_total: agents.length, plans_completed: 0, agents_targeted: agents.length, agents_responded: 0, agents_unreachable: 0 };
   const token = newLeaseToken();
-  const claimed = await claimRun(deps, id, token, work);
+  const claimed = await claimRun(deps, id, token, work, progress);
   if (claimed.kind !== "claimed") return claimed;
   const keeper = keepLease(deps, id, token, deps.leaseMs, () => run.abort(ABORT_SUPERSEDED));
   try {
-    return await workRun(deps, claimed.record, token, run);
+    return await workRun(deps, { record: claimed.record, token, plan, agents, progress }, run);
   } catch (err) {
     // The message goes back for a retry: hand the run over at once rather than when the lease would expire.
     await keeper.stop();
@@ -104,7 +109,7 @@ async function releaseLease(deps: ExecuteDeps, id: string, token: string): Promi
 }
 
 /** Starts the run for this attempt (queued or abandoned -> running, with our lease), or says why not. */
-async function claimRun(deps: ExecuteDeps, id: string, token: string, work: WorkMessage): Promise<{ kind: "claimed"; record: InvestigationRecord } | ExecuteOutcome> {
+async function claimRun(deps: ExecuteDeps, id: string, token: string, work: WorkMessage, progress: Progress): Promise<{ kind: "claimed"; record: InvestigationRecord } | ExecuteOutcome> {
   const now = deps.clock.now();
   const seen: { view: LeaseView; exhausted: boolean } = { view: { kind: "free" }, exhausted: false };
   const started = await deps.investigations.update(id, (r) => {
@@ -119,7 +124,7 @@ async function claimRun(deps: ExecuteDeps, id: string, token: string, work: Work
         ...r,
         status: "running",
         running_at: r.running_at ?? iso(now),
-        progress: { phase: "resolving", plans_total: 0, plans_completed: 0, agents_targeted: 0, agents_responded: 0, agents_unreachable: 0 },
+        progress: { ...progress },
         internal: { ...r.internal, run_attempts: r.internal.run_attempts + 1, events: { ...r.internal.events, started: r.internal.events.started ?? newId("evt", now) } },
       },
       token,
@@ -145,18 +150,22 @@ async function claimRun(deps: ExecuteDeps, id: string, token: string, work: Work
   return { kind: "busy", retryInMs: Math.max(0, untilMs - now) + BUSY_MARGIN_MS };
 }
 
-async function workRun(deps: ExecuteDeps, claimed: InvestigationRecord, token: string, run: AbortController): Promise<ExecuteOutcome> {
-  const id = claimed.investigation_id;
-  let record = claimed;
+interface ClaimedRun {
+  record: InvestigationRecord;
+  token: string;
+  plan: RoutePlan;
+  agents: AgentRecord[];
+  /** Written with the claim; updated here as answers arrive. */
+  progress: Progress;
+}
+
+async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortController): Promise<ExecuteOutcome> {
+  const { record, token, plan, agents, progress } = claimed;
+  const id = record.investigation_id;
   // The trigger may have crashed after writing the record and before announcing it; repeats keep the event id.
   await publishQueuedEvent(deps, record);
   const startedEvent = record.internal.events.started as string;
   await publishEvent(deps.js, envelope(startedEvent, "investigation.started", Date.parse(record.running_at ?? record.started_at), eventData(record)));
-
-  const plan = deps.engine.routeQuery(record.query, record.depth);
-  const agents = resolveScope(deps.listAgents(), record.scope);
-  const progress: Progress = { phase: "collecting", plans_total: agents.length, plans_completed: 0, agents_targeted: agents.length, agents_responded: 0, agents_unreachable: 0 };
-  record = (await writeProgress(deps, id, token, progress)) ?? record;
 
   const flusher = startProgressFlusher(() => writeProgress(deps, id, token, progress), deps.log.child({ investigation_id: id }));
   const collected = await collect(

@@ -149,8 +149,18 @@ test("an evaluation slower than ack_wait runs on a worker thread: heartbeats go 
     await a.stop();
     await b.stop();
   });
+  const seen: InvestigationRecord[] = [];
+  const watch = await rt.buckets.investigations.watch();
+  const watching = (async () => {
+    for await (const e of watch) if (e.operation === "PUT") seen.push(e.json<InvestigationRecord>());
+  })();
   const id = await queue(["ev-1"]);
   const done = await until(id, (r) => r.status === "completed" || r.status === "failed");
+  watch.stop();
+  await watching;
+  const running = seen.filter((r) => r.investigation_id === id && r.status === "running");
+  t.ok(running.length > 0);
+  t.ok(running.every((r) => r.progress?.agents_targeted === 1), "a running record always shows whom it asks (never 0 targeted)");
   t.equal(done.status, "completed");
   t.equal(done.internal.run_attempts, 1, "never started by a second runner");
   t.ok(done.findings.length > 0, "the evaluation's findings are stored");
