@@ -10,7 +10,7 @@ import { loadFleetFile } from "../services/agent/fleet.js";
 import { parseTags } from "../services/agent/host.js";
 import { fleetAgents, hostAgent } from "../services/agent/start.js";
 import { flag, UsageError, type Args } from "./args.js";
-import { applyReplicas, resolveNatsUrl } from "./nats-url.js";
+import { natsReplicas, resolveNatsUrl } from "./nats-url.js";
 
 export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const heartbeatMs = parseDuration(flag(args, "heartbeat") ?? "5s");
@@ -35,10 +35,10 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
     tags = parsed;
   }
   const log = createLogger(kind, env.LOG_LEVEL ?? "info");
-  applyReplicas(env);
+  const replicas = natsReplicas(env);
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: `inquest-${kind}`, log });
   const life = new Lifecycle({ log, nc });
-  const rt = await openRuntime(nc);
+  const rt = await openRuntime(nc, { replicas });
   const deps = { nc, js: rt.js, registry: rt.agents, clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, heartbeatMs)

@@ -6,7 +6,7 @@ import { createLogger } from "../shared/log.js";
 import { connectNats } from "../shared/nats/connect.js";
 import { openRuntime } from "../shared/runtime.js";
 import { flag, UsageError, type Args } from "./args.js";
-import { applyReplicas, resolveNatsUrl } from "./nats-url.js";
+import { natsReplicas, resolveNatsUrl } from "./nats-url.js";
 
 export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const [, sub, id] = args.positionals;
@@ -18,10 +18,10 @@ export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<n
     if (typeof scopes === "string") throw new UsageError(scopes);
   }
   if (sub === "revoke" && !id) throw new UsageError("usage: inquest keys revoke <key id>");
-  applyReplicas(env);
+  const replicas = natsReplicas(env);
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000 });
   try {
-    const rt = await openRuntime(nc);
+    const rt = await openRuntime(nc, { replicas });
     if (sub === "create") {
       const { key, record } = await createApiKey(rt.apiKeys, systemClock, { name: flag(args, "name") ?? "unnamed", scopes: scopes as Exclude<typeof scopes, string> });
       process.stderr.write(`created ${record.id} (${record.name}) with scopes ${record.scopes.join(",")}; the key is shown once:\n`);

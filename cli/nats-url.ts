@@ -1,7 +1,6 @@
 // Where CLI commands find NATS: --nats, else NATS_URL, else the URL `make run` wrote into the data dir.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { setReplicas } from "../shared/nats/provision.js";
 import { flag, UsageError, type Args } from "./args.js";
 
 export function dataDir(env: NodeJS.ProcessEnv): string {
@@ -22,9 +21,9 @@ export function resolveNatsUrl(args: Args, env: NodeJS.ProcessEnv): string {
 }
 
 /** INQUEST_NATS_REPLICAS as the services read it, so the CLI never provisions with another replica count. */
-export function applyReplicas(env: NodeJS.ProcessEnv): void {
+export function natsReplicas(env: NodeJS.ProcessEnv): number {
   const raw = env.INQUEST_NATS_REPLICAS;
   const n = raw === undefined || raw === "" ? 1 : Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 5) throw new UsageError(`INQUEST_NATS_REPLICAS: expected an integer in 1..5, got ${JSON.stringify(raw)}`);
-  setReplicas(n);
+  return n;
 }

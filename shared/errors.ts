@@ -33,3 +33,19 @@ export class ConflictError extends Error {
     this.name = "ConflictError";
   }
 }
+
+/**
+ * The message bus failed under a write, with what is known of its effect: `nothing` when no state anyone can
+ * see was written (a retry is safe), `unknown` when the server may have stored it (a retry with the same
+ * idempotency key finds out; one without may do the work twice). The gateway answers both with 503 and says
+ * which.
+ */
+export class BusUnavailableError extends Error {
+  readonly code = "bus_unavailable";
+  readonly changed: "nothing" | "unknown";
+  constructor(message: string, options: { cause: unknown; changed: "nothing" | "unknown" }) {
+    super(message, { cause: options.cause });
+    this.name = "BusUnavailableError";
+    this.changed = options.changed;
+  }
+}

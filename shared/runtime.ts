@@ -19,15 +19,18 @@ export interface Runtime {
   investigations: JsonKv<InvestigationRecord>;
   idempotency: JsonKv<IdempotencyRecord>;
   agents: JsonKv<AgentRecord>;
+  /** How many copies of each stream and bucket (INQUEST_NATS_REPLICAS); capability stores provision with it too. */
+  replicas: number;
 }
 
 /** Provisions every stream and bucket (idempotent; replicas may race) and opens them. */
-export async function openRuntime(nc: NatsConnection): Promise<Runtime> {
+export async function openRuntime(nc: NatsConnection, opts: { replicas: number }): Promise<Runtime> {
+  const { replicas } = opts;
   const jsm = await jetstreamManager(nc);
-  for (const spec of Object.values(STREAMS)) await ensureStream(jsm, spec);
+  for (const spec of Object.values(STREAMS)) await ensureStream(jsm, spec, replicas);
   const buckets = {} as Record<keyof typeof BUCKETS, KV>;
   for (const [name, spec] of Object.entries(BUCKETS) as Array<[keyof typeof BUCKETS, BucketSpec]>) {
-    buckets[name] = await ensureBucket(nc, spec);
+    buckets[name] = await ensureBucket(nc, spec, replicas);
   }
   return {
     nc,
@@ -38,6 +41,7 @@ export async function openRuntime(nc: NatsConnection): Promise<Runtime> {
     investigations: new JsonKv(buckets.investigations),
     idempotency: new JsonKv(buckets.idempotency),
     agents: new JsonKv(buckets.agents),
+    replicas,
   };
 }
 

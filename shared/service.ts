@@ -4,7 +4,6 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Lifecycle } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log.js";
 import { connectNats } from "./nats/connect.js";
-import { setReplicas } from "./nats/provision.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 
 export async function runService(name: string, level: string | undefined, start: (log: Logger, life: (l: Lifecycle) => void) => Promise<void>): Promise<void> {
@@ -34,10 +33,9 @@ export async function connectService(
   log: Logger,
   register: (l: Lifecycle) => void,
 ): Promise<{ nc: NatsConnection; life: Lifecycle; rt: Runtime }> {
-  setReplicas(config.INQUEST_NATS_REPLICAS);
   const nc = await connectNats({ servers: config.NATS_URL, name: `inquest-${name}`, log });
   const life = new Lifecycle({ log, nc });
   register(life);
-  const rt = await openRuntime(nc);
+  const rt = await openRuntime(nc, { replicas: config.INQUEST_NATS_REPLICAS });
   return { nc, life, rt };
 }

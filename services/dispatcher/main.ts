@@ -31,7 +31,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
   const { nc, life, rt } = await connectService("dispatcher", config, log, register);
-  const stores = await openWebhookStores(nc, rt.jsm, rt.js);
+  const stores = await openWebhookStores(nc, rt.jsm, rt.js, rt.replicas);
 
   const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);
   const sender = createSender({ allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS });

@@ -45,10 +45,10 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const lmdb = openLmdb(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"));
   const index = new ReadModel(lmdb, rt.buckets.investigations, investigationIndex, log);
-  const curiosityKv = await openCuriosityItems(nc);
+  const curiosityKv = await openCuriosityItems(nc, rt.replicas);
   const curiosity = new ReadModel(lmdb, curiosityKv, curiosityIndex, log);
-  const inbound = await openInboundBuckets(nc);
-  const webhooks = await openWebhookStores(nc, rt.jsm, rt.js);
+  const inbound = await openInboundBuckets(nc, rt.replicas);
+  const webhooks = await openWebhookStores(nc, rt.jsm, rt.js, rt.replicas);
   const deliveries = new ReadModel(lmdb, webhooks.deliveriesKv, deliveryIndex, log);
   const resolveHost = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
   const capabilityStreams = [

@@ -16,7 +16,7 @@ await runService("ingestor", process.env.LOG_LEVEL, async (log, register) => {
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
   const clock = systemClock;
   const { nc, life, rt } = await connectService("ingestor", config, log, register);
-  const buckets = await openInboundBuckets(nc);
+  const buckets = await openInboundBuckets(nc, rt.replicas);
   const endpoints = new InboundEndpointStore(buckets.endpoints);
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, publicUrl: config.INQUEST_PUBLIC_URL, clock });

@@ -5,6 +5,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { PlanReply, SUBJECTS, STREAMS, Snapshot, type PlanRequest } from "../../shared/nats/catalog.js";
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
+import { isNoResponders, isNotFound, isTimeout } from "../../shared/nats/errors.js";
 import type { Mode } from "../../shared/schemas/common.js";
 import { checker } from "../../shared/validate.js";
 import type { HostData } from "../../shared/engine/types.js";
@@ -79,8 +80,7 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
     if (!reply.ok) return "invalid plan answer";
     return { agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at, tables: pick(reply.value.tables, req.tables) };
   } catch (err) {
-    const text = err instanceof Error ? err.message : String(err);
-    return /no responders|503/i.test(text) ? "offline (no agent answered)" : /timeout/i.test(text) ? "timed out" : `plan failed: ${text}`;
+    return isNoResponders(err) ? "offline (no agent answered)" : isTimeout(err) ? "timed out" : `plan failed: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 
@@ -92,8 +92,7 @@ async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables:
     if (!snap.ok) return "unreadable snapshot";
     return { agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at, tables: pick(snap.value.tables, tables) };
   } catch (err) {
-    const text = err instanceof Error ? err.message : String(err);
-    return /not found|10037/i.test(text) ? "no snapshot" : `snapshot unreadable: ${text}`;
+    return isNotFound(err) ? "no snapshot" : `snapshot unreadable: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 

@@ -17,10 +17,10 @@ export const CURIOSITY_BUCKETS = {
 
 export const LEADER_KEY = "ticker";
 
-export async function openCuriosityItems(nc: NatsConnection): Promise<KV> {
-  return ensureBucket(nc, CURIOSITY_BUCKETS.items);
+export async function openCuriosityItems(nc: NatsConnection, replicas: number): Promise<KV> {
+  return ensureBucket(nc, CURIOSITY_BUCKETS.items, replicas);
 }
 
-export async function openTickerLease(nc: NatsConnection): Promise<KV> {
-  return ensureBucket(nc, CURIOSITY_BUCKETS.leader);
+export async function openTickerLease(nc: NatsConnection, replicas: number): Promise<KV> {
+  return ensureBucket(nc, CURIOSITY_BUCKETS.leader, replicas);
 }

@@ -35,9 +35,9 @@ export interface InboundBuckets {
 }
 
 /** Provisions (idempotently; replicas may race) and opens the inbound buckets. */
-export async function openInboundBuckets(nc: NatsConnection): Promise<InboundBuckets> {
+export async function openInboundBuckets(nc: NatsConnection, replicas: number): Promise<InboundBuckets> {
   return {
-    endpoints: await ensureBucket(nc, INBOUND_BUCKETS.endpoints),
-    spill: await ensureBucket(nc, INBOUND_BUCKETS.spill),
+    endpoints: await ensureBucket(nc, INBOUND_BUCKETS.endpoints, replicas),
+    spill: await ensureBucket(nc, INBOUND_BUCKETS.spill, replicas),
   };
 }

@@ -9,6 +9,8 @@ import { iso, type Clock } from "../clock.js";
 import { envelope, publishEvent } from "../events.js";
 import { newId } from "../ids.js";
 import { SUBJECTS } from "../nats/catalog.js";
+import { BusUnavailableError } from "../errors.js";
+import { isNoResponders, isUnavailable } from "../nats/errors.js";
 import { encodeJson, type JsonKv } from "../nats/kvjson.js";
 import type { Depth, Mode, Scope } from "../schemas/common.js";
 import type { Context, Freshness } from "../schemas/investigation.js";
@@ -63,25 +65,43 @@ export interface TriggerDeps {
 
 const ESTIMATE_SECONDS: Record<Depth, number> = { quick: 5, standard: 15, deep: 45 };
 
+/**
+ * A bus failure before the work is published changed nothing anyone can see: the only write that may have
+ * happened is the idempotency claim, and a retry with the same key finds it and queues the work then.
+ */
+async function beforeQueueing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isUnavailable(err)) throw new BusUnavailableError("the message bus is unavailable; the investigation was not queued", { cause: err, changed: "nothing" });
+    throw err;
+  }
+}
+
+/**
+ * Triggers an investigation. Throws BusUnavailableError when the bus fails before the work is known to be
+ * queued (`changed` says whether it may have been); once the work message is acknowledged the answer is
+ * `queued`, whatever fails after it (see ensureQueued).
+ */
 export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInput): Promise<TriggerOutcome> {
   const requestHash = sha256Hex(canonicalJson(input.request));
   const idemKey = input.idempotencyKey === undefined ? null : `${sanitize(input.idempotencyScope)}.${sha256Hex(input.idempotencyKey)}`;
 
   for (let attempt = 0; attempt < 5; attempt++) {
     if (idemKey) {
-      const existing = await deps.idempotency.get(idemKey);
+      const existing = await beforeQueueing(() => deps.idempotency.get(idemKey));
       if (existing) {
         if (existing.value.request_hash !== requestHash) return { kind: "conflict" };
         await ensureQueued(deps, existing.value.record, true);
         return { kind: "queued", investigationId: existing.value.record.investigation_id, body: existing.value.response_body, replayed: true };
       }
     }
-    const backlog = await deps.backlog();
+    const backlog = await beforeQueueing(() => deps.backlog());
     if (backlog >= deps.maxBacklog) return { kind: "rate_limited", retryAfterSeconds: 5 };
 
-    const { record, body } = await draft(deps, input);
+    const { record, body } = await beforeQueueing(() => draft(deps, input));
     if (idemKey) {
-      const claimed = await deps.idempotency.create(idemKey, { request_hash: requestHash, response_body: body, record, created_at: record.started_at });
+      const claimed = await beforeQueueing(() => deps.idempotency.create(idemKey, { request_hash: requestHash, response_body: body, record, created_at: record.started_at }));
       if (claimed === null) continue; // a concurrent identical request won: answer as it did
     }
     await ensureQueued(deps, record);
@@ -140,12 +160,32 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
  * so a crash at any point leaves either nothing (the caller got no 202 and may retry) or work the runner can
  * finish on its own (it writes the record from the message when it is missing). A replay whose record exists
  * repeats only the announcement: its work was queued before the record was written.
+ *
+ * What a bus failure means here, decided by its type:
+ *  - the publish found no stream (no responders): nothing was queued -> BusUnavailableError `nothing`;
+ *  - the publish got no acknowledgement (timeout, connection lost): the server may have stored the message
+ *    -> BusUnavailableError `unknown` (a retry with the same idempotency key republishes under the same
+ *    msgID, which the stream deduplicates);
+ *  - the publish was acknowledged and the record create failed: the investigation is queued and its record is
+ *    written by the runner from the message, so the answer is queued (the record appears when the runner
+ *    takes the work), not "nothing was changed".
  */
 export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations">, record: InvestigationRecord, replay = false): Promise<void> {
   const id = record.investigation_id;
-  if (!(replay && (await deps.investigations.get(id)))) {
-    await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
-    await deps.investigations.create(id, record);
+  if (!(replay && (await beforeQueueing(() => deps.investigations.get(id))))) {
+    try {
+      await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
+    } catch (err) {
+      if (!isUnavailable(err)) throw err;
+      const changed = isNoResponders(err) ? "nothing" : "unknown";
+      throw new BusUnavailableError(`the message bus did not acknowledge the work of ${id}`, { cause: err, changed });
+    }
+    try {
+      await deps.investigations.create(id, record);
+    } catch (err) {
+      if (!isUnavailable(err)) throw err;
+      // Queued: the work message carries the record and the runner creates it when missing (execute.ts).
+    }
   }
   try {
     await publishQueuedEvent(deps, record);

@@ -1,6 +1,10 @@
 // JSON documents in a KV bucket, with compare-and-set updates.
 import type { KV } from "@nats-io/kv";
 import { ConflictError } from "../errors.js";
+import { isCasConflict } from "./errors.js";
+
+/** Kept here too for callers that import it with the JSON helpers. */
+export { isCasConflict };
 
 export interface Versioned<T> {
   value: T;
@@ -25,12 +29,6 @@ export function tryDecodeJson(bytes: Uint8Array): unknown {
   } catch {
     return null;
   }
-}
-
-/** Whether the error is JetStream's "wrong last sequence" / "key exists" answer to a lost CAS. */
-export function isCasConflict(err: unknown): boolean {
-  const text = err instanceof Error ? `${err.message} ${String((err as { code?: unknown }).code ?? "")}` : String(err);
-  return /wrong last sequence|key exists|10071/i.test(text);
 }
 
 export class JsonKv<T> {

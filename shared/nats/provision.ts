@@ -5,24 +5,15 @@ import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ProvisioningError } from "../errors.js";
 import type { BucketSpec, StreamSpec } from "./catalog.js";
-
-function isNotFound(err: unknown): boolean {
-  return err instanceof Error && /not found|10059/i.test(`${err.message} ${String((err as { code?: unknown }).code ?? "")}`);
-}
+import { isNotFound } from "./errors.js";
 
 const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard", "num_replicas"];
 
-let replicas = 1;
-
 /**
- * How many copies of every stream and bucket this process provisions (INQUEST_NATS_REPLICAS): 1 for a single
- * server, 3 on a three-node cluster. Set once at start-up, before anything is provisioned.
+ * `replicas` is how many copies of every stream and bucket the caller provisions (INQUEST_NATS_REPLICAS): 1 for
+ * a single server, 3 on a three-node cluster. Every service passes the same configured number.
  */
-export function setReplicas(n: number): void {
-  replicas = n;
-}
-
-export async function ensureStream(jsm: JetStreamManager, base: StreamSpec): Promise<void> {
+export async function ensureStream(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {
   const spec: StreamSpec = { ...base, num_replicas: replicas };
   const wanted: Partial<StreamConfig> & { name: string } = { ...spec };
   let config: StreamConfig;
@@ -52,7 +43,7 @@ export async function ensureStream(jsm: JetStreamManager, base: StreamSpec): Pro
   }
 }
 
-export async function ensureBucket(nc: NatsConnection, spec: BucketSpec): Promise<KV> {
+export async function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number): Promise<KV> {
   const kvm = new Kvm(nc);
   let kv: KV;
   try {

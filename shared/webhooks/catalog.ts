@@ -76,10 +76,10 @@ export interface WebhookStores {
 }
 
 /** Provisions and opens the outbound-webhook stream and buckets. */
-export async function openWebhookStores(nc: NatsConnection, jsm: JetStreamManager, js: JetStreamClient): Promise<WebhookStores> {
-  for (const spec of Object.values(WEBHOOK_STREAMS)) await ensureStream(jsm, spec);
-  const subscriptionsKv = await ensureBucket(nc, WEBHOOK_BUCKETS.subscriptions);
-  const deliveriesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.deliveries);
+export async function openWebhookStores(nc: NatsConnection, jsm: JetStreamManager, js: JetStreamClient, replicas: number): Promise<WebhookStores> {
+  for (const spec of Object.values(WEBHOOK_STREAMS)) await ensureStream(jsm, spec, replicas);
+  const subscriptionsKv = await ensureBucket(nc, WEBHOOK_BUCKETS.subscriptions, replicas);
+  const deliveriesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.deliveries, replicas);
   return {
     js,
     subscriptionsKv,

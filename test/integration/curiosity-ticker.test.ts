@@ -45,7 +45,7 @@ function triggerDeps(overrides: Partial<TriggerDeps> = {}): TriggerDeps {
 }
 
 async function ticker(trigger: TriggerDeps = triggerDeps()): Promise<CuriosityTicker> {
-  const items = await openCuriosityItems(nc);
+  const items = await openCuriosityItems(nc, 1);
   const t = new CuriosityTicker(
     { nc, items, isLeader: () => true, store, investigations: rt.investigations, trigger, clock, log },
     { maxIdleMs: 250, sweepMs: 60_000, concurrency: 32 },
@@ -79,8 +79,8 @@ async function endRun(id: string, status: "completed" | "failed", endedAt: numbe
 test("setup", async () => {
   nats = await startNats();
   nc = await connectTo(nats.url);
-  rt = await openRuntime(nc);
-  store = new CuriosityStore(await openCuriosityItems(nc));
+  rt = await openRuntime(nc, { replicas: 1 });
+  store = new CuriosityStore(await openCuriosityItems(nc, 1));
 });
 
 test("a due item triggers an investigation exactly as the trigger endpoint would, at its time and not before", async (t) => {

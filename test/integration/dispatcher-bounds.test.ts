@@ -26,8 +26,8 @@ let stores: WebhookStores;
 test("setup", async () => {
   server = await startNats();
   nc = await connectTo(server.url);
-  await openRuntime(nc);
-  stores = await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc));
+  await openRuntime(nc, { replicas: 1 });
+  stores = await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc), 1);
 });
 
 const sub = (id: string, secret: string, at = Date.now() - 60_000): SubscriptionRecord =>

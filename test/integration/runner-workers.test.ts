@@ -59,7 +59,7 @@ interface TestRunner {
 /** A runner of its own (own NATS connection, own engine threads) on the shared work queue. */
 async function startRunner(agents: AgentRecord[], spinMs: number, opts: Partial<RunnerOptions> = {}): Promise<TestRunner> {
   const conn = await connectTo(nats.url);
-  const own = await openRuntime(conn);
+  const own = await openRuntime(conn, { replicas: 1 });
   const engine = new EnginePool({ size: 1, workerUrl: SLOW_WORKER, workerData: { spinMs }, log });
   await engine.start();
   const deps: ExecuteDeps = {
@@ -115,7 +115,7 @@ const workPending = async (): Promise<number> => (await rt.jsm.streams.info("INQ
 test("setup", async () => {
   nats = await startNats();
   nc = await connectTo(nats.url);
-  rt = await openRuntime(nc);
+  rt = await openRuntime(nc, { replicas: 1 });
 });
 
 test("a runner that misses its heartbeats keeps its run: the redelivered message does not start it a second time", async (t) => {

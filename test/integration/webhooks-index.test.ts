@@ -26,7 +26,7 @@ let n = 0;
 test("setup", async () => {
   server = await startNats();
   nc = await connectTo(server.url);
-  stores = await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc));
+  stores = await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc), 1);
 });
 
 const subId = () => `sub_IDX${String(n++).padStart(23, "0")}`;

@@ -1,9 +1,12 @@
 // The request pipeline, in the contract's order: route (404/405), API key (401), scope (403),
 // media type (415), size (413), JSON (400), schema (400), handler. Unexpected errors become 503 when
-// NATS is unreachable (nothing was half-written) and 500 otherwise, never a stack trace.
+// NATS is unreachable (saying "nothing was changed" only when the operation decided so, see BusUnavailableError)
+// and 500 otherwise, never a stack trace.
 import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
+import { BusUnavailableError } from "../../../shared/errors.js";
 import { isId } from "../../../shared/ids.js";
 import type { Logger } from "../../../shared/log.js";
+import { isUnavailable } from "../../../shared/nats/errors.js";
 import { fail } from "./reply.js";
 import type { Match, Router } from "./router.js";
 import type { RawRequest, Reply, Route } from "./types.js";
@@ -104,16 +107,18 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   return route.handle({ params, query, headers: req.headers, body, rawBody: req.body, auth });
 }
 
+const UNAVAILABLE_MESSAGE: Record<BusUnavailableError["changed"] | "unsaid", string> = {
+  nothing: "the message bus is unavailable; nothing was changed, retry shortly",
+  unknown: "the message bus did not confirm the write; it may have been applied: retry with the same Idempotency-Key to learn its outcome",
+  unsaid: "the message bus is unavailable; retry shortly",
+};
+
 function unexpected(log: Logger, err: unknown, route: string): Reply {
-  if (isNatsUnavailable(err)) {
+  const changed = err instanceof BusUnavailableError ? err.changed : isUnavailable(err) ? "unsaid" : null;
+  if (changed !== null) {
     log.warn({ err, route }, "NATS unavailable");
-    return fail(503, "unavailable", "the message bus is unavailable; nothing was changed, retry shortly", undefined, { "retry-after": "1" });
+    return fail(503, "unavailable", UNAVAILABLE_MESSAGE[changed], undefined, { "retry-after": "1" });
   }
   log.error({ err, route }, "unexpected error");
   return fail(500, "internal", "internal error");
-}
-
-function isNatsUnavailable(err: unknown): boolean {
-  const text = err instanceof Error ? `${err.name} ${err.message} ${String((err as { code?: unknown }).code ?? "")}` : "";
-  return /TIMEOUT|timeout|CONNECTION_CLOSED|closed|disconnect|no responders|503|DRAINING/i.test(text);
 }

@@ -1,0 +1,75 @@
+// What a NATS failure means, decided from the client's error classes and JetStream's API error codes, never
+// from the words of a message. nats-core throws TimeoutError, RequestError (its `cause` says why: a
+// NoRespondersError, a PermissionViolationError, or none when the connection went away under the request),
+// ClosedConnectionError, DrainingConnectionError and ConnectionError; JetStream answers JetStreamApiError
+// with `code` (the server's err_code, e.g. 10071) and `status` (the HTTP-like code, e.g. 404, 503), and
+// turns a request nobody answered into JetStreamNotEnabled with the RequestError as its cause (so causes are
+// followed).
+import { JetStreamApiCodes, JetStreamApiError } from "@nats-io/jetstream";
+import {
+  AuthorizationError,
+  ClosedConnectionError,
+  ConnectionError,
+  DrainingConnectionError,
+  NoRespondersError,
+  PermissionViolationError,
+  RequestError,
+  TimeoutError,
+} from "@nats-io/transport-node";
+
+/** The error and its causes, outermost first (bounded: a cycle of causes cannot loop). */
+function chain(err: unknown): unknown[] {
+  const out: unknown[] = [];
+  let e: unknown = err;
+  while (e !== undefined && e !== null && out.length < 8 && !out.includes(e)) {
+    out.push(e);
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return out;
+}
+
+const apiCode = (err: unknown): number | null => (err instanceof JetStreamApiError ? err.code : null);
+
+/** A compare-and-set lost: a KV create on an existing key, an update or publish on a stale revision. */
+export function isCasConflict(err: unknown): boolean {
+  const code = apiCode(err);
+  return code === JetStreamApiCodes.StreamWrongLastSequence || code === JetStreamApiCodes.StreamWrongLastSequenceUnknown;
+}
+
+const NOT_FOUND_CODES: readonly number[] = [JetStreamApiCodes.StreamNotFound, JetStreamApiCodes.ConsumerNotFound, JetStreamApiCodes.NoMessageFound];
+
+/** JetStream has no such stream, consumer or stored message. */
+export function isNotFound(err: unknown): boolean {
+  const code = apiCode(err);
+  return code !== null && NOT_FOUND_CODES.includes(code);
+}
+
+/** Nobody subscribes to the subject: no service or agent listens, or no stream takes the subject. */
+export function isNoResponders(err: unknown): boolean {
+  return chain(err).some((e) => e instanceof NoRespondersError);
+}
+
+/** The request got no answer in time (the far side may still have acted on it). */
+export function isTimeout(err: unknown): boolean {
+  return chain(err).some((e) => e instanceof TimeoutError);
+}
+
+/**
+ * The bus could not carry the operation: no answer in time, nobody listening, the connection closed,
+ * draining or lost under the request, or JetStream answering 503. Permission and authorization refusals are
+ * not unavailability (retrying will not help).
+ */
+export function isUnavailable(err: unknown): boolean {
+  const all = chain(err);
+  if (all.some((e) => e instanceof PermissionViolationError || e instanceof AuthorizationError)) return false;
+  return all.some(
+    (e) =>
+      e instanceof TimeoutError ||
+      e instanceof NoRespondersError ||
+      e instanceof ClosedConnectionError ||
+      e instanceof DrainingConnectionError ||
+      e instanceof ConnectionError ||
+      e instanceof RequestError ||
+      (e instanceof JetStreamApiError && e.status === 503),
+  );
+}
