@@ -68,7 +68,8 @@ test("unavailable: the server goes away under a connection, then the connection 
   const c = await connect({ servers: other.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
   const kv = await new Kvm(c).create("ERRS_DOWN");
   await other.down();
-  holds(t, await thrown(() => kv.get("k")), ["isTimeout", "isUnavailable"], "a KV read while the server is down");
+  const err = await thrown(() => jetstream(c).publish("errs.down", new Uint8Array(), { timeout: 300 }));
+  holds(t, err, ["isTimeout", "isUnavailable"], "a JetStream publish while the server is down");
   holds(t, await thrown(() => c.flush()), ["isUnavailable"], "a flush while disconnected (RequestError without a cause)");
   await c.close();
   holds(t, await thrown(() => c.request("x")), ["isUnavailable"], "a request on a closed connection");

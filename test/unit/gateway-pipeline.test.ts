@@ -2,7 +2,9 @@
 import { test } from "tap";
 import { Type } from "typebox";
 import { pino } from "pino";
+import { TimeoutError } from "@nats-io/transport-node";
 import type { ApiKeyRecord } from "../../shared/auth/keys.js";
+import { BusUnavailableError } from "../../shared/errors.js";
 import { checker } from "../../shared/validate.js";
 import { handleRequest } from "../../services/gateway/http/pipeline.js";
 import { Router } from "../../services/gateway/http/router.js";
@@ -86,4 +88,22 @@ test("pagination: limits, and cursors bound to their list", async (t) => {
   t.ok(isReply(other) && other.status === 400);
   t.ok(isReply(q("cursor=%%%")));
   t.equal(encodeCursor(null), null);
+});
+
+test("a bus failure is a 503 that says 'nothing was changed' only when the operation decided so", async (t) => {
+  const throwing = (err: unknown): Route => ({ method: "GET", path: "/bus", access: "public", doc: { summary: "", tags: [], responses: {} }, handle: async () => Promise.reject(err) });
+  const answer = async (err: unknown) => {
+    const reply = await handleRequest({ ...deps, router: new Router([throwing(err)]) }, req({ method: "GET", path: "/bus" }));
+    return { status: reply.status, message: (reply.body as { error: { message: string } }).error.message };
+  };
+  const nothing = await answer(new BusUnavailableError("x", { cause: null, changed: "nothing" }));
+  t.equal(nothing.status, 503);
+  t.match(nothing.message, /nothing was changed/);
+  const unknown = await answer(new BusUnavailableError("x", { cause: null, changed: "unknown" }));
+  t.equal(unknown.status, 503);
+  t.notMatch(unknown.message, /nothing was changed/, "the write may have happened");
+  const plain = await answer(new TimeoutError());
+  t.equal(plain.status, 503, "an undecided bus failure is still a 503");
+  t.notMatch(plain.message, /nothing was changed/, "but claims nothing");
+  t.equal((await answer(new Error("timeout: no responders, connection closed"))).status, 500, "words in a message decide nothing");
 });
