@@ -41,7 +41,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     if (record.revoked_at) log.warn({ key_id: record.id }, "INQUEST_BOOTSTRAP_KEY was revoked and stays revoked; set a new one");
   }
 
-  const keys = new KeyCache(rt.buckets.apiKeys, log);
+  const keys = new KeyCache(rt.buckets.apiKeys, log, { clock });
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const lmdb = openLmdb(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"));
   const index = new ReadModel(lmdb, rt.buckets.investigations, investigationIndex, log);

@@ -51,6 +51,9 @@ test("order: route, key, scope, media type, size, JSON, schema, handler", async 
   t.same(await code({ headers: { authorization: "Bearer good", ...json }, bodyTooLarge: true }), [413, "payload_too_large"]);
   t.same(await code({ headers: { authorization: "Bearer good", ...json }, body: Buffer.from("{") }), [400, "invalid_json"]);
   t.same(await code({ headers: { authorization: "Bearer good", ...json }, body: Buffer.from('{"name":""}') }), [400, "validation_failed"]);
+  const badUtf8 = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+  t.same(await code({ headers: { authorization: "Bearer good", ...json }, body: badUtf8 }), [400, "invalid_json"], "invalid UTF-8 is not JSON");
+  t.same(await code({ headers: { authorization: "Bearer good", ...json }, body: Buffer.from('\ufeff{"name":"x"}') }), [400, "invalid_json"], "a BOM stays invalid JSON");
   t.same(calls, [], "the handler never ran for a rejected request");
   const ok = await handleRequest(deps, req({ headers: { authorization: "bearer good", "content-type": "application/json; charset=utf-8" }, body: Buffer.from('{"name":"x"}') }));
   t.equal(ok.status, 201);

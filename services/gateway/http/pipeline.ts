@@ -13,6 +13,9 @@ import type { RawRequest, Reply, Route } from "./types.js";
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
+/** Strict UTF-8: a body with invalid bytes is not JSON (a lenient decode would turn them into U+FFFD). */
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 export interface Authenticator {
   /** The key record for a presented bearer token, or null when missing/unknown/revoked. */
   authenticate(token: string): Promise<ApiKeyRecord | null>;
@@ -96,7 +99,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   let body: unknown = undefined;
   if (route.body) {
     try {
-      body = JSON.parse(req.body.toString("utf8"));
+      body = JSON.parse(utf8.decode(req.body));
     } catch {
       return fail(400, "invalid_json", "the body is not valid JSON");
     }
