@@ -45,25 +45,13 @@ export async function openRuntime(nc: NatsConnection, opts: { replicas: number }
   };
 }
 
+/** The streams and buckets (as their streams) every service relies on; see nats/readiness.ts. */
+export function coreStreams(): string[] {
+  return [...Object.values(STREAMS).map((s) => s.name), ...Object.values(BUCKETS).map((b) => bucketStream(b.name))];
+}
+
 /** The stream behind a KV bucket. */
 export const bucketStream = (bucket: string): string => `KV_${bucket}`;
-
-/**
- * Readiness: NATS connected and every stream and bucket the caller relies on present (one listing request).
- * `extraStreams` names the capability streams and buckets (`bucketStream(name)`) beyond the core ones.
- */
-export async function checkRuntime(rt: Runtime, extraStreams: string[] = []): Promise<{ ok: boolean; reason?: string }> {
-  if (rt.nc.isClosed()) return { ok: false, reason: "NATS connection closed" };
-  const wanted = [...Object.values(STREAMS).map((s) => s.name), ...Object.values(BUCKETS).map((b) => bucketStream(b.name)), ...extraStreams];
-  try {
-    const present = new Set<string>();
-    for await (const name of rt.jsm.streams.names()) present.add(name);
-    const missing = wanted.filter((n) => !present.has(n));
-    return missing.length === 0 ? { ok: true } : { ok: false, reason: `missing streams: ${missing.join(", ")}` };
-  } catch (err) {
-    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
-  }
-}
 
 /** Messages waiting in the investigation work queue (the trigger's backlog limit). */
 export async function workBacklog(rt: Runtime): Promise<number> {

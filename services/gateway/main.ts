@@ -6,7 +6,8 @@ import { createApiKey } from "../../shared/auth/keys.js";
 import { SCOPES } from "../../shared/auth/scopes.js";
 import { systemClock } from "../../shared/clock.js";
 import { ReadModel, openLmdb } from "../../shared/readmodel.js";
-import { bucketStream, checkRuntime } from "../../shared/runtime.js";
+import { bucketStream, coreStreams } from "../../shared/runtime.js";
+import { Readiness } from "../../shared/nats/readiness.js";
 import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { parseMasterKey } from "../../shared/secrets.js";
 import { connectService, runService } from "../../shared/service.js";
@@ -57,7 +58,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     ...Object.values(WEBHOOK_BUCKETS).map((b) => bucketStream(b.name)),
     ...Object.values(WEBHOOK_STREAMS).map((st) => st.name),
   ];
-  const ready = () => checkRuntime(rt, capabilityStreams);
+  const readiness = new Readiness(nc, () => [...coreStreams(), ...capabilityStreams]);
+  const ready = () => readiness.check();
   let app: App | null = null;
 
   const buildWith = (publicUrl: string): App => {
@@ -95,6 +97,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
 
   let server: HttpServer | null = null;
   await life.start([
+    readiness,
     keys,
     agents,
     { name: "investigation-index", start: () => index.start(), stop: async () => { await index.stop(); await lmdb.close(); } },
