@@ -7,6 +7,7 @@ import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import type { Logger } from "./log.js";
 import { AppliedRevision } from "./nats/applied.js";
 import { followBucket, type Follower } from "./nats/follow.js";
+import { startPeriodic, type Periodic } from "./periodic.js";
 
 export type IndexKey = Array<string | number>;
 
@@ -41,10 +42,16 @@ export class ReadModel<T> {
   private meta: Database<number, string>;
   private readonly applied: AppliedRevision;
   private follower: Follower | null = null;
-  private pruneTimer: ReturnType<typeof setInterval> | null = null;
-  /** The running (or last) prune of expired documents; stop() waits for it. */
+  /** The periodic prune of expired documents (one at a time: a slow prune makes the next tick skip). */
+  private pruner: Periodic | null = null;
+  /** The first prune, once the bucket's contents are applied; stop() waits for it. */
   private pruning: Promise<void> = Promise.resolve();
   private stopped = false;
+  /**
+   * The lowest revision whose LMDB write failed since start: the checkpoint never moves past it, so a restart
+   * replays it (later entries replay too; applying an entry twice is a no-op).
+   */
+  private firstFailed: number | null = null;
 
   constructor(
     root: RootDatabase,
@@ -73,30 +80,28 @@ export class ReadModel<T> {
     const expiry = this.spec.expiry;
     if (expiry) {
       this.stopped = false;
-      const pruneExpired = (): Promise<void> => {
-        this.pruning = this.pruning
-          .then(() => (this.stopped ? 0 : this.prune((doc) => expiry.expired(doc, Date.now()))))
-          .then(
-            () => undefined,
-            (err: unknown) => this.log.error({ err, model: this.spec.name }, "read model prune failed"),
+      // Once at start, when what the bucket holds is applied (in the background: start-up does not wait),
+      // then every `everyMs`.
+      this.pruning = this.catchUp(PRUNE_CATCH_UP_MS)
+        .then(
+          () => undefined,
+          () => undefined,
+        )
+        .then(() => {
+          if (this.stopped) return;
+          this.pruner = startPeriodic(
+            expiry.everyMs,
+            async () => void (await this.prune((doc) => expiry.expired(doc, Date.now()))),
+            (err) => this.log.error({ err, model: this.spec.name }, "read model prune failed"),
           );
-        return this.pruning;
-      };
-      // Once at start, when what the bucket holds is applied (in the background: start-up does not wait).
-      this.pruning = this.catchUp(PRUNE_CATCH_UP_MS).then(
-        () => undefined,
-        () => undefined,
-      );
-      void pruneExpired();
-      this.pruneTimer = setInterval(() => void pruneExpired(), expiry.everyMs);
-      this.pruneTimer.unref();
+          return this.pruner.runNow();
+        });
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
-    this.pruneTimer = null;
+    await this.pruner?.stop();
     await this.follower?.stop();
     this.applied.release();
     await this.pruning;
@@ -114,25 +119,45 @@ export class ReadModel<T> {
   /**
    * Applies one bucket entry; an older revision than the stored one is ignored (replicas may race).
    * Entries are written in asynchronous LMDB transactions, which lmdb batches into one commit per turn of the
-   * event loop, in order; the entry counts as applied (for `catchUp`) once its commit is done.
+   * event loop, in order; the entry counts as applied (for `catchUp`) once its commit is done. A write that
+   * fails pins the checkpoint below its revision (see `firstFailed`); the transactions run in order, so one
+   * that fails inside its callback is known to every later one.
    */
   apply(key: string, revision: number, value: T | null): Promise<void> {
+    const failed = (): void => {
+      this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
+    };
     const committed = this.docs.transaction(() => {
-      const old = this.docs.get(key);
-      if (!old || old.revision < revision) {
-        if (old) for (const k of this.spec.indexKeys(old.doc)) void this.index.remove(k);
-        if (value === null) {
-          void this.docs.remove(key);
-        } else {
-          void this.docs.put(key, { revision, doc: value });
-          for (const k of this.spec.indexKeys(value)) void this.index.put(k, key);
+      try {
+        const old = this.docs.get(key);
+        if (!old || old.revision < revision) {
+          // The document is written last: lmdb keeps the writes a failing callback made before it threw, and
+          // a replay skips a key whose stored revision is current, so the index must be complete first.
+          if (old) for (const k of this.spec.indexKeys(old.doc)) void this.index.remove(k);
+          if (value !== null) for (const k of this.spec.indexKeys(value)) void this.index.put(k, key);
+          if (value === null) void this.docs.remove(key);
+          else void this.docs.put(key, { revision, doc: value });
         }
+        const checkpoint = this.firstFailed === null ? revision : Math.min(revision, this.firstFailed - 1);
+        if (checkpoint > (this.meta.get("checkpoint") ?? 0)) void this.meta.put("checkpoint", checkpoint);
+      } catch (err) {
+        failed();
+        throw err;
       }
-      if (revision > (this.meta.get("checkpoint") ?? 0)) void this.meta.put("checkpoint", revision);
     });
     return committed.then(
       () => this.applied.advance(revision),
-      (err: unknown) => this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed"),
+      (err: unknown) => {
+        // A failed commit (e.g. a full disk) fails every write batched into it, and batches whose callbacks ran
+        // before it was known may have moved the checkpoint on: set it back (lmdb commits in order, so this
+        // write lands after them).
+        failed();
+        const ceiling = (this.firstFailed ?? revision) - 1;
+        void this.meta.transaction(() => {
+          if ((this.meta.get("checkpoint") ?? 0) > ceiling) void this.meta.put("checkpoint", ceiling);
+        }).catch(() => undefined);
+        this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed; it is replayed at next start");
+      },
     );
   }
 
