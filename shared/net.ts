@@ -1,12 +1,12 @@
 // Loopback helpers for the all-in-one runner, tests and benchmarks.
 import { connect, createServer } from "node:net";
 
-/** A TCP port that was free on 127.0.0.1 a moment ago. */
-export function freePort(): Promise<number> {
+/** A TCP port that was free on `host` (default 127.0.0.1) a moment ago. */
+export function freePort(host = "127.0.0.1"): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
+    srv.listen(0, host, () => {
       const addr = srv.address();
       const port = typeof addr === "object" && addr ? addr.port : 0;
       srv.close(() => resolve(port));

@@ -15,6 +15,7 @@ import { buildApp, type App } from "./app.js";
 import { KeyCache } from "./auth.js";
 import { loadGatewayConfig } from "./config.js";
 import { listen, isNativeUws, type HttpServer } from "./http/server.js";
+import { freePort } from "../../shared/net.js";
 import { investigationIndex } from "./investigation-index.js";
 import { inboundRoutes } from "./routes/inbound.js";
 import { INBOUND_BUCKETS, openInboundBuckets } from "../../shared/inbound/catalog.js";
@@ -27,9 +28,6 @@ import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_STREAMS } from "../../share
 import { checkTarget } from "../../shared/webhooks/targets.js";
 import { deliveryIndex, pendingDeliveryIds } from "./delivery-index.js";
 import { webhookRoutes } from "./routes/webhooks.js";
-
-/** Answers requests that arrive between listening and the app being built. */
-const STARTING = { bodyLimit: 0, handle: async () => ({ status: 503, body: { error: { code: "unavailable", message: "starting" } } }) };
 
 await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
@@ -60,8 +58,6 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   ];
   const readiness = new Readiness(nc, () => [...coreStreams(), ...capabilityStreams]);
   const ready = () => readiness.check();
-  let app: App | null = null;
-
   const buildWith = (publicUrl: string): App => {
     const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, clock });
     return buildApp({
@@ -95,6 +91,25 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     });
   };
 
+  /**
+   * The app is built before the socket listens, so every request meets it. Links need the public URL; without
+   * INQUEST_PUBLIC_URL it names the port, so port 0 takes a free port first (and another if that one was taken
+   * before the listen).
+   */
+  const listenWithApp = async (): Promise<{ server: HttpServer; publicUrl: string }> => {
+    for (let attempt = 1; ; attempt++) {
+      const port = config.INQUEST_PORT !== 0 || config.INQUEST_PUBLIC_URL ? config.INQUEST_PORT : await freePort(config.INQUEST_HOST);
+      const publicUrl = (config.INQUEST_PUBLIC_URL ?? `http://${config.INQUEST_HOST}:${port}`).replace(/\/+$/, "");
+      const app: App = buildWith(publicUrl);
+      try {
+        return { server: await listen({ host: config.INQUEST_HOST, port, log, prepare: (method, path) => app.prepare(method, path) }), publicUrl };
+      } catch (err) {
+        if (port === config.INQUEST_PORT || attempt >= 5) throw err;
+        log.warn({ port }, "the free port was taken before the gateway listened; trying another");
+      }
+    }
+  };
+
   let server: HttpServer | null = null;
   await life.start([
     readiness,
@@ -106,14 +121,9 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     {
       name: "http",
       async start() {
-        server = await listen({
-          host: config.INQUEST_HOST,
-          port: config.INQUEST_PORT,
-          log,
-          prepare: (method, path) => app?.prepare(method, path) ?? STARTING,
-        });
-        const publicUrl = (config.INQUEST_PUBLIC_URL ?? `http://${config.INQUEST_HOST}:${server.port}`).replace(/\/+$/, "");
-        app = buildWith(publicUrl);
+        const listening = await listenWithApp();
+        server = listening.server;
+        const publicUrl = listening.publicUrl;
         log.info({ port: server.port, publicUrl, uws: isNativeUws() ? "native" : "fallback" }, "gateway listening");
         // One plain line for scripts and the all-in-one runner.
         process.stdout.write(`INQUEST_GATEWAY_URL=${publicUrl}\n`);
