@@ -7,7 +7,8 @@ export function openApiDocument(routes: Route[], version: string): Record<string
   for (const r of routes) {
     const path = r.path.replace(/:([A-Za-z_]+)/g, "{$1}");
     const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
-    const query = r.doc.query ? queryParams(r.doc.query) : [];
+    const querySchema = r.query ?? r.doc.query;
+    const query = querySchema ? queryParams(querySchema) : [];
     const responses: Record<string, unknown> = {};
     for (const [status, resp] of Object.entries(r.doc.responses)) {
       responses[status] = resp.schema ? { description: resp.description, content: { "application/json": { schema: plain(resp.schema) } } } : { description: resp.description };

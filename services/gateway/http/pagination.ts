@@ -1,14 +1,14 @@
 // Cursor pagination (CONTRACT §2): limit 1..200 default 50; an opaque cursor that encodes the last index key.
 import type { IndexKey } from "../../../shared/readmodel.js";
 import { fail } from "./reply.js";
-import type { Reply } from "./types.js";
+import type { Query, Reply } from "./types.js";
 
 export interface PageRequest {
   limit: number;
   after: IndexKey | null;
 }
 
-export function parsePage(query: URLSearchParams, prefix: IndexKey): PageRequest | Reply {
+export function parsePage(query: Query<"cursor" | "limit">, prefix: IndexKey): PageRequest | Reply {
   const rawLimit = query.get("limit");
   let limit = 50;
   if (rawLimit !== null) {

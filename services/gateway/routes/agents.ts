@@ -4,7 +4,7 @@ import { agentView, type AgentRecord } from "../../../shared/agents/record.js";
 import { NextCursor, NullableTimestamp } from "../../../shared/schemas/common.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { ok } from "../http/reply.js";
-import type { Route } from "../http/types.js";
+import { route, type Route } from "../http/types.js";
 
 const AgentView = Type.Object({
   agent_id: Type.String(),
@@ -18,14 +18,14 @@ const AgentView = Type.Object({
 
 export function agentRoutes(deps: { listAgents(): Promise<AgentRecord[]> }): Route[] {
   return [
-    {
+    route({
       method: "GET",
       path: "/v1/agents",
       access: "investigations:read",
+      query: Type.Object({ cursor: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) }),
       doc: {
         summary: "List registered agents",
         tags: ["agents"],
-        query: Type.Object({ cursor: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) }),
         responses: { 200: { description: "A page of agents", schema: Type.Object({ agents: Type.Array(AgentView), next_cursor: NextCursor }) } },
       },
       async handle(ctx) {
@@ -39,6 +39,6 @@ export function agentRoutes(deps: { listAgents(): Promise<AgentRecord[]> }): Rou
         const next = rest.length > page.limit && last ? encodeCursor(["agents", last.agent_id]) : null;
         return ok({ agents: items.map(agentView), next_cursor: next });
       },
-    },
+    }),
   ];
 }

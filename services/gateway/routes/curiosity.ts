@@ -8,11 +8,10 @@ import type { CuriosityStore } from "../../../shared/curiosity/store.js";
 import { newId } from "../../../shared/ids.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
-import { checker } from "../../../shared/validate.js";
 import { CURIOSITY_PREFIX } from "../curiosity-index.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
-import type { Reply, Route } from "../http/types.js";
+import { route, type Reply, type Route } from "../http/types.js";
 
 export interface CuriosityRouteDeps {
   store: CuriosityStore;
@@ -36,14 +35,14 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
     return checked.ok ? null : invalid([{ path: "/first_run_at", message: checked.message }], "the request body is not valid");
   };
   return [
-    {
+    route({
       method: "GET",
       path: "/v1/curiosity",
       access: "curiosity:read",
+      query: CuriosityListQuery,
       doc: {
         summary: "List curiosity items, soonest next_run_at first",
         tags: ["curiosity"],
-        query: CuriosityListQuery,
         responses: { 200: { description: "A page", schema: CuriosityList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
@@ -53,19 +52,19 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         const result = deps.index.page(CURIOSITY_PREFIX, { after: page.after, limit: page.limit, reverse: false });
         return ok({ items: result.items.map(toItem), next_cursor: encodeCursor(result.next) });
       },
-    },
-    {
+    }),
+    route({
       method: "POST",
       path: "/v1/curiosity",
       access: "curiosity:write",
-      body: checker(CuriosityCreate),
+      body: CuriosityCreate,
       doc: {
         summary: "Create a curiosity item (first run at first_run_at, or now)",
         tags: ["curiosity"],
         responses: { 201: { description: "Created", schema: CuriosityItem }, 400: err("Validation error") },
       },
       async handle(ctx) {
-        const body = ctx.body as CuriosityCreate;
+        const body = ctx.body;
         const problem = intervalProblem(body.interval) ?? firstRunAtProblem(body.first_run_at);
         if (problem) return problem;
         const now = deps.clock.now();
@@ -73,8 +72,8 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         await deps.store.create(record);
         return ok(toItem(record), 201);
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/v1/curiosity/:id",
       ids: { id: "cur" },
@@ -85,32 +84,32 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         responses: { 200: { description: "The item", schema: CuriosityItem }, 404: err("Not found") },
       },
       async handle(ctx) {
-        const id = ctx.params.id as string;
+        const id = ctx.params.id;
         const record = await deps.store.get(id);
         return record ? ok(toItem(record)) : notFound("curiosity item");
       },
-    },
-    {
+    }),
+    route({
       method: "PATCH",
       path: "/v1/curiosity/:id",
       ids: { id: "cur" },
       access: "curiosity:write",
-      body: checker(CuriosityPatch),
+      body: CuriosityPatch,
       doc: {
         summary: "Change a curiosity item: interval or first_run_at re-queue it, active pauses or resumes it",
         tags: ["curiosity"],
         responses: { 200: { description: "The updated item", schema: CuriosityItem }, 400: err("Validation error"), 404: err("Not found") },
       },
       async handle(ctx) {
-        const body = ctx.body as CuriosityPatch;
+        const body = ctx.body;
         const problem = intervalProblem(body.interval) ?? firstRunAtProblem(body.first_run_at);
         if (problem) return problem;
-        const id = ctx.params.id as string;
+        const id = ctx.params.id;
         const outcome = await deps.store.patch(id, body, deps.clock.now());
         return outcome.kind === "gone" ? notFound("curiosity item") : ok(toItem(outcome.record));
       },
-    },
-    {
+    }),
+    route({
       method: "DELETE",
       path: "/v1/curiosity/:id",
       ids: { id: "cur" },
@@ -121,9 +120,9 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         responses: { 204: { description: "Deleted" }, 404: err("Not found") },
       },
       async handle(ctx) {
-        const id = ctx.params.id as string;
+        const id = ctx.params.id;
         return (await deps.store.remove(id)) ? noContent() : notFound("curiosity item");
       },
-    },
+    }),
   ];
 }

@@ -16,10 +16,9 @@ import {
   TRIGGER_SOURCES,
   TriggerResponse,
 } from "../../../shared/schemas/investigation.js";
-import { checker } from "../../../shared/validate.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { fail, invalid, notFound, ok } from "../http/reply.js";
-import type { Route } from "../http/types.js";
+import { route, type Route } from "../http/types.js";
 import { investigationPrefix } from "../investigation-index.js";
 
 export interface InvestigationRouteDeps {
@@ -34,11 +33,11 @@ const err = (description: string) => ({ description, schema: ErrorBody });
 
 export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
   return [
-    {
+    route({
       method: "POST",
       path: "/v1/investigations",
       access: "investigations:trigger",
-      body: checker(InvestigationRequest),
+      body: InvestigationRequest,
       doc: {
         summary: "Trigger an investigation",
         tags: ["investigations"],
@@ -50,7 +49,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         },
       },
       async handle(ctx) {
-        const { idempotency_key: bodyKey, ...request } = ctx.body as InvestigationRequest;
+        const { idempotency_key: bodyKey, ...request } = ctx.body;
         const headerKey = ctx.headers["idempotency-key"];
         if (headerKey !== undefined && (headerKey.length === 0 || headerKey.length > 255)) {
           return invalid([{ path: "/headers/idempotency-key", message: "must be 1 to 255 characters" }]);
@@ -76,15 +75,15 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
             return assertNever(outcome);
         }
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/v1/investigations",
       access: "investigations:read",
+      query: InvestigationListQuery,
       doc: {
         summary: "List investigations, newest first",
         tags: ["investigations"],
-        query: InvestigationListQuery,
         responses: { 200: { description: "A page", schema: InvestigationList }, 400: err("Bad filter, limit or cursor") },
       },
       async handle(ctx) {
@@ -103,8 +102,8 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         const result = deps.index.page(prefix, { after: page.after, limit: page.limit, reverse: true });
         return ok({ investigations: result.items.map((r) => toListItem(r, deps.publicUrl)), next_cursor: encodeCursor(result.next) });
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/v1/investigations/:id",
       ids: { id: "inv" },
@@ -115,12 +114,12 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         responses: { 200: { description: "The investigation", schema: InvestigationDetail }, 404: err("Not found") },
       },
       async handle(ctx) {
-        const id = ctx.params.id as string;
+        const id = ctx.params.id;
         const found = await deps.investigations.get(id);
         return found ? ok(toDetail(found.value, deps.publicUrl)) : notFound("investigation");
       },
-    },
-    {
+    }),
+    route({
       method: "DELETE",
       path: "/v1/investigations/:id",
       ids: { id: "inv" },
@@ -131,10 +130,10 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         responses: { 200: { description: "Cancelled, or already terminal", schema: CancelResponse }, 404: err("Not found") },
       },
       async handle(ctx) {
-        const outcome = await cancelInvestigation(deps.cancel, ctx.params.id as string);
+        const outcome = await cancelInvestigation(deps.cancel, ctx.params.id);
         return outcome.kind === "not_found" ? notFound("investigation") : ok({ ok: outcome.ok, status: outcome.status });
       },
-    },
+    }),
   ];
 }
 

@@ -3,7 +3,6 @@
 import type { Clock } from "../../../shared/clock.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
-import { checker } from "../../../shared/validate.js";
 import type { WebhookStores } from "../../../shared/webhooks/catalog.js";
 import { deliveryDetail, deliveryView, type DeliveryRecord } from "../../../shared/webhooks/delivery.js";
 import {
@@ -33,7 +32,7 @@ import { subscriptionView } from "../../../shared/webhooks/subscription.js";
 import { deliveryPrefix, isRetained } from "../delivery-index.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
-import type { Reply, Route } from "../http/types.js";
+import { route, type Reply, type Route } from "../http/types.js";
 
 export interface WebhookRouteDeps {
   manage: ManageDeps;
@@ -59,30 +58,30 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
 
 function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
   return [
-    {
+    route({
       method: "POST",
       path: SUBS,
       access: "webhooks:manage",
-      body: checker(CreateSubscriptionRequest),
+      body: CreateSubscriptionRequest,
       doc: {
         summary: "Create an outbound webhook subscription (the secret is shown only here)",
         tags,
         responses: { 201: { description: "Created", schema: CreatedSubscription }, 400: err("Validation error, bad or private URL") },
       },
       async handle(ctx) {
-        const outcome = await createSubscription(deps.manage, ctx.body as CreateSubscriptionRequest);
+        const outcome = await createSubscription(deps.manage, ctx.body);
         if (outcome.kind === "bad_url") return badUrl(outcome.message);
         return ok({ ...outcome.subscription, secret: outcome.secret }, 201);
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: SUBS,
       access: "webhooks:manage",
+      query: SubscriptionListQuery,
       doc: {
         summary: "List subscriptions (oldest first; never the secret)",
         tags,
-        query: SubscriptionListQuery,
         responses: { 200: { description: "A page", schema: SubscriptionList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
@@ -106,31 +105,31 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
         }
         return ok({ subscriptions: items, next_cursor: more && last !== null ? encodeCursor([...prefix, last]) : null });
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: `${SUBS}/:id`,
       ids: { id: "sub" },
       access: "webhooks:manage",
       doc: { summary: "Read a subscription (never the secret)", tags, responses: { 200: { description: "The subscription", schema: SubscriptionView }, 404: err("Not found") } },
       async handle(ctx) {
-        const found = await deps.stores.subscriptions.get(ctx.params.id as string);
+        const found = await deps.stores.subscriptions.get(ctx.params.id);
         return found ? ok(subscriptionView(found.value)) : notFound("subscription");
       },
-    },
-    {
+    }),
+    route({
       method: "PATCH",
       path: `${SUBS}/:id`,
       ids: { id: "sub" },
       access: "webhooks:manage",
-      body: checker(PatchSubscriptionRequest),
+      body: PatchSubscriptionRequest,
       doc: {
         summary: "Change a subscription: only the included fields change; events and filters are replaced whole",
         tags,
         responses: { 200: { description: "The updated subscription", schema: SubscriptionView }, 400: err("Validation error"), 404: err("Not found") },
       },
       async handle(ctx) {
-        const outcome = await updateSubscription(deps.manage, ctx.params.id as string, ctx.body as PatchSubscriptionRequest);
+        const outcome = await updateSubscription(deps.manage, ctx.params.id, ctx.body);
         switch (outcome.kind) {
           case "updated":
             return ok(outcome.subscription);
@@ -142,8 +141,8 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
             return assertNever(outcome);
         }
       },
-    },
-    {
+    }),
+    route({
       method: "DELETE",
       path: `${SUBS}/:id`,
       ids: { id: "sub" },
@@ -151,11 +150,11 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
       doc: { summary: "Delete a subscription; its pending deliveries end failed_permanent", tags, responses: { 204: { description: "Deleted" }, 404: err("Not found") } },
       async handle(ctx) {
         await deps.deliveryIndex.catchUp();
-        const outcome = await deleteSubscription(deps.manage, ctx.params.id as string);
+        const outcome = await deleteSubscription(deps.manage, ctx.params.id);
         return outcome.kind === "deleted" ? noContent() : notFound("subscription");
       },
-    },
-    {
+    }),
+    route({
       method: "POST",
       path: `${SUBS}/:id/test`,
       ids: { id: "sub" },
@@ -166,22 +165,22 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
         responses: { 202: { description: "Queued", schema: TestDeliveryResponse }, 404: err("Not found") },
       },
       async handle(ctx) {
-        return queued(await sendTestDelivery(deps.manage, ctx.params.id as string), "subscription", (o) => ({ delivery_id: o.deliveryId }));
+        return queued(await sendTestDelivery(deps.manage, ctx.params.id), "subscription", (o) => ({ delivery_id: o.deliveryId }));
       },
-    },
+    }),
   ];
 }
 
 function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
   return [
-    {
+    route({
       method: "GET",
       path: DELIVERIES,
       access: "webhooks:manage",
+      query: DeliveryListQuery,
       doc: {
         summary: "List outbound deliveries, newest first (status=failed_permanent is the dead-letter queue)",
         tags,
-        query: DeliveryListQuery,
         responses: { 200: { description: "A page", schema: DeliveryList }, 400: err("Bad filter, limit or cursor") },
       },
       async handle(ctx) {
@@ -198,19 +197,19 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         const result = deps.deliveryIndex.page(prefix, { after: page.after, limit: page.limit, reverse: true, accept: (r) => isRetained(r, now) });
         return ok({ deliveries: result.items.map(deliveryView), next_cursor: encodeCursor(result.next) });
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: `${DELIVERIES}/:id`,
       ids: { id: "dlv" },
       access: "webhooks:manage",
       doc: { summary: "Read a delivery with the envelope it sends", tags, responses: { 200: { description: "The delivery", schema: DeliveryDetail }, 404: err("Not found") } },
       async handle(ctx) {
-        const found = await deps.stores.deliveries.get(ctx.params.id as string);
+        const found = await deps.stores.deliveries.get(ctx.params.id);
         return found ? ok(deliveryDetail(found.value)) : notFound("delivery");
       },
-    },
-    {
+    }),
+    route({
       method: "POST",
       path: `${DELIVERIES}/:id/replay`,
       ids: { id: "dlv" },
@@ -221,9 +220,9 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         responses: { 202: { description: "Queued", schema: ReplayResponse }, 404: err("Not found") },
       },
       async handle(ctx) {
-        return queued(await replayDelivery(deps.manage, ctx.params.id as string), "delivery", (o) => ({ delivery_id: o.deliveryId, status: o.status }));
+        return queued(await replayDelivery(deps.manage, ctx.params.id), "delivery", (o) => ({ delivery_id: o.deliveryId, status: o.status }));
       },
-    },
+    }),
   ];
 }
 
