@@ -28,6 +28,7 @@ import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_STREAMS } from "../../share
 import { checkTarget } from "../../shared/webhooks/targets.js";
 import { deliveryIndex, pendingDeliveryIds } from "./delivery-index.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+import { subscriptionIndex } from "./subscription-index.js";
 
 await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
@@ -49,6 +50,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const inbound = await openInboundBuckets(nc, rt.replicas);
   const webhooks = await openWebhookStores(nc, rt.jsm, rt.js, rt.replicas);
   const deliveries = new ReadModel(lmdb, webhooks.deliveriesKv, deliveryIndex, log);
+  const subscriptions = new ReadModel(lmdb, webhooks.subscriptionsKv, subscriptionIndex, log);
   const resolveHost = async (host: string) => (await lookup(host, { all: true })).map((a) => a.address);
   const capabilityStreams = [
     bucketStream(CURIOSITY_BUCKETS.items.name),
@@ -85,6 +87,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
           },
           stores: webhooks,
           deliveryIndex: deliveries,
+          subscriptionIndex: subscriptions,
           clock,
         }),
       ],
@@ -118,6 +121,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     { name: "investigation-index", start: () => index.start(), stop: async () => { await index.stop(); await lmdb.close(); } },
     { name: "curiosity-index", start: () => curiosity.start(), stop: () => curiosity.stop() },
     { name: "delivery-index", start: () => deliveries.start(), stop: () => deliveries.stop() },
+    { name: "subscription-index", start: () => subscriptions.start(), stop: () => subscriptions.stop() },
     {
       name: "http",
       async start() {

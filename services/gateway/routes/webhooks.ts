@@ -28,8 +28,9 @@ import {
   SubscriptionView,
   TestDeliveryResponse,
 } from "../../../shared/webhooks/schemas.js";
-import { subscriptionView } from "../../../shared/webhooks/subscription.js";
+import { subscriptionView, type SubscriptionRecord } from "../../../shared/webhooks/subscription.js";
 import { deliveryPrefix, isRetained } from "../delivery-index.js";
+import { SUBSCRIPTION_PREFIX } from "../subscription-index.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
@@ -38,6 +39,7 @@ export interface WebhookRouteDeps {
   manage: ManageDeps;
   stores: Pick<WebhookStores, "subscriptions" | "deliveries">;
   deliveryIndex: ReadModel<DeliveryRecord>;
+  subscriptionIndex: ReadModel<SubscriptionRecord>;
   clock: Clock;
 }
 
@@ -85,25 +87,11 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
         responses: { 200: { description: "A page", schema: SubscriptionList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
-        const prefix = ["subscriptions"];
-        const page = parsePage(ctx.query, prefix);
+        const page = parsePage(ctx.query, SUBSCRIPTION_PREFIX);
         if (isReply(page)) return page;
-        const after = page.after === null ? null : String(page.after[1]);
-        const ids = (await deps.stores.subscriptions.keys()).filter((id) => after === null || id > after).sort();
-        const items: SubscriptionView[] = [];
-        let last: string | null = null;
-        let more = false;
-        for (const id of ids) {
-          if (items.length === page.limit) {
-            more = true;
-            break;
-          }
-          const found = await deps.stores.subscriptions.get(id);
-          if (!found) continue;
-          items.push(subscriptionView(found.value));
-          last = id;
-        }
-        return ok({ subscriptions: items, next_cursor: more && last !== null ? encodeCursor([...prefix, last]) : null });
+        await deps.subscriptionIndex.catchUp();
+        const result = deps.subscriptionIndex.page(SUBSCRIPTION_PREFIX, { after: page.after, limit: page.limit, reverse: false });
+        return ok({ subscriptions: result.items.map(subscriptionView), next_cursor: encodeCursor(result.next) });
       },
     }),
     route({
