@@ -23,17 +23,11 @@ export const CuriosityCreate = Type.Object(
 );
 export type CuriosityCreate = Static<typeof CuriosityCreate>;
 
-export const CuriosityPatch = Type.Object(
-  {
-    query: Type.Optional(Query),
-    interval: Type.Optional(Interval),
-    scope: Type.Optional(ItemScope),
-    depth: Type.Optional(Depth),
-    first_run_at: Type.Optional(FirstRunAt),
-    active: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false, description: "Any subset of the create fields; only included fields change." },
-);
+/** The create fields, each optional (derived, so the two cannot drift apart). */
+export const CuriosityPatch = Type.Partial(CuriosityCreate, {
+  additionalProperties: false,
+  description: "Any subset of the create fields; only included fields change.",
+});
 export type CuriosityPatch = Static<typeof CuriosityPatch>;
 
 export const CuriosityItem = Type.Object({

@@ -10,7 +10,7 @@ import { STREAMS, type BucketSpec, type StreamSpec } from "../nats/catalog.js";
 import { JsonKv } from "../nats/kvjson.js";
 import { ensureBucket, ensureStream } from "../nats/provision.js";
 import { EventEnvelope } from "../schemas/events.js";
-import type { DeliveryRecord } from "./delivery.js";
+import type { DeliveryRecord } from "./delivery-record.js";
 import type { SubscriptionRecord } from "./subscription.js";
 
 const SECOND_NS = 1_000_000_000;

@@ -1,7 +1,7 @@
 // The delivery state table (spec 3.1, 8.1) as pure functions: an attempt's result in, the next record and
 // what to do with the job out. The dispatcher maps `JobAction` to ack / nak(delay) / term in one place.
 import { iso } from "../clock.js";
-import type { DeliveryRecord } from "./delivery.js";
+import type { DeliveryRecord } from "./delivery-record.js";
 
 /** What one POST came to. Only the status code of an answer is inspected. */
 export type AttemptResult =

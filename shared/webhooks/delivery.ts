@@ -6,21 +6,10 @@ import { iso } from "../clock.js";
 import { encodeJson } from "../nats/kvjson.js";
 import type { EventEnvelope } from "../schemas/events.js";
 import { DELIVERY_RETENTION_MS, WEBHOOK_SUBJECTS, type DeliveryJob, type WebhookStores } from "./catalog.js";
+import type { DeliveryRecord } from "./delivery-record.js";
 import type { Attempt, DeliveryStatus, DeliveryView } from "./schemas.js";
 
-export interface DeliveryRecord extends DeliveryView {
-  /** The exact envelope this delivery sends (stable across replays). */
-  envelope: EventEnvelope;
-  /** Not shown. */
-  internal: {
-    /**
-     * Stream sequence of the job that owns this delivery, set with its first recorded attempt. A second job
-     * for the same delivery (a republish after a crash, outside the duplicate window) sees another owner and
-     * is dropped, so attempts are never counted twice.
-     */
-    job_seq: number | null;
-  };
-}
+export type { DeliveryRecord };
 
 export function newDeliveryRecord(input: {
   deliveryId: string;

@@ -27,15 +27,11 @@ export const CreateSubscriptionRequest = Type.Object(
 );
 export type CreateSubscriptionRequest = Static<typeof CreateSubscriptionRequest>;
 
-export const PatchSubscriptionRequest = Type.Object(
-  {
-    url: Type.Optional(Url),
-    events: Type.Optional(Events),
-    filters: Type.Optional(Filters),
-    active: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false, description: "Only the included fields change; events and filters are replaced as a whole." },
-);
+/** The create fields, each optional (derived, so the two cannot drift apart). */
+export const PatchSubscriptionRequest = Type.Partial(CreateSubscriptionRequest, {
+  additionalProperties: false,
+  description: "Only the included fields change; events and filters are replaced as a whole.",
+});
 export type PatchSubscriptionRequest = Static<typeof PatchSubscriptionRequest>;
 
 export const SubscriptionView = Type.Object({

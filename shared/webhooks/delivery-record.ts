@@ -1,0 +1,18 @@
+// The stored delivery record (spec 2.5). In a file of its own so the catalog (which types the deliveries
+// bucket) and delivery.ts (which uses the catalog's subjects) do not import each other.
+import type { EventEnvelope } from "../schemas/events.js";
+import type { DeliveryView } from "./schemas.js";
+
+export interface DeliveryRecord extends DeliveryView {
+  /** The exact envelope this delivery sends (stable across replays). */
+  envelope: EventEnvelope;
+  /** Not shown. */
+  internal: {
+    /**
+     * Stream sequence of the job that owns this delivery, set with its first recorded attempt. A second job
+     * for the same delivery (a republish after a crash, outside the duplicate window) sees another owner and
+     * is dropped, so attempts are never counted twice.
+     */
+    job_seq: number | null;
+  };
+}
