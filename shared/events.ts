@@ -3,11 +3,13 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { iso } from "./clock.js";
 import { SUBJECTS } from "./nats/catalog.js";
-import type { EventEnvelope, EventType } from "./schemas/events.js";
+import type { EventData, EventEnvelope, EventType } from "./schemas/events.js";
 import { encodeJson } from "./nats/kvjson.js";
 
-export function envelope(eventId: string, type: EventType, createdAtMs: number, data: Record<string, unknown>): EventEnvelope {
-  return { event_id: eventId, type, created_at: iso(createdAtMs), data };
+/** An event of `type` with that type's data (the union member is chosen by `type`). */
+export function envelope<T extends EventType>(eventId: string, type: T, createdAtMs: number, data: EventData<T>): EventEnvelope {
+  // TypeScript does not narrow a generic to one union member; the signature ties `data` to `type`.
+  return { event_id: eventId, type, created_at: iso(createdAtMs), data } as EventEnvelope;
 }
 
 export async function publishEvent(js: JetStreamClient, event: EventEnvelope): Promise<void> {

@@ -1,6 +1,7 @@
 // The stored investigation: the public detail plus bookkeeping the API never shows.
 import type { Depth, Mode, Scope } from "../schemas/common.js";
 import type { Context, Finding, Freshness, InvestigationDetail, InvestigationListItem, InvestigationStatus, Progress, Summary } from "../schemas/investigation.js";
+import type { InvestigationEventData } from "../schemas/events.js";
 
 export interface InvestigationRecord {
   investigation_id: string;
@@ -64,7 +65,7 @@ export function toDetail(r: InvestigationRecord, publicUrl: string): Investigati
 }
 
 /** The event payload of investigation.* events: the investigation as the list shows it, without links (CONTRACT §5). */
-export function eventData(r: InvestigationRecord): Record<string, unknown> {
+export function eventData(r: InvestigationRecord): InvestigationEventData {
   return {
     investigation_id: r.investigation_id,
     status: r.status,

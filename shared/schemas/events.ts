@@ -1,6 +1,7 @@
 // Outbound event types and the envelope (CONTRACT §5).
 import { Type, type Static } from "typebox";
 import { literalUnion, Timestamp } from "./common.js";
+import type { Finding, InvestigationListItem } from "./investigation.js";
 
 export const EVENT_TYPES = [
   "investigation.queued",
@@ -17,6 +18,10 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EventTypeSchema = literalUnion(EVENT_TYPES);
 
+/**
+ * The envelope as the wire carries it, validated where events are received (the dispatcher) and documented in
+ * the API: its `data` is any object, since receivers forward what producers sent.
+ */
 export const EventEnvelope = Type.Object({
   event_id: Type.String(),
   type: EventTypeSchema,
@@ -24,4 +29,46 @@ export const EventEnvelope = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown()),
   test: Type.Optional(Type.Boolean()),
 });
-export type EventEnvelope = Static<typeof EventEnvelope>;
+export type WireEnvelope = Static<typeof EventEnvelope>;
+
+export type InvestigationEventType = Extract<EventType, `investigation.${string}`>;
+export type AgentEventType = Extract<EventType, `agent.${string}`>;
+
+/** investigation.* data: the investigation as the list shows it, without progress, freshness, error or links. */
+export type InvestigationEventData = Pick<
+  InvestigationListItem,
+  "investigation_id" | "status" | "query" | "depth" | "mode" | "scope" | "context" | "started_at" | "completed_at" | "summary"
+>;
+
+export type FindingEventData = {
+  investigation_id: string;
+  finding: Finding;
+};
+
+/** agent.* data: the agent as GET /v1/agents shows it. */
+export type AgentEventData = {
+  agent_id: string;
+  hostname: string;
+  tags: Record<string, string>;
+  edr_device_id: string | null;
+  status: "online" | "offline";
+  last_seen_at: string | null;
+  snapshot_collected_at: string | null;
+};
+
+/** The data each event type carries (object types, so each is also a WireEnvelope's Record data). */
+export type EventData<T extends EventType> = T extends InvestigationEventType
+  ? InvestigationEventData
+  : T extends "finding.discovered"
+    ? FindingEventData
+    : T extends AgentEventType
+      ? AgentEventData
+      : never;
+
+/**
+ * An event as producers build it: a union keyed by `type`, so `event.type === "finding.discovered"` narrows
+ * `event.data` to its finding. Every member is a WireEnvelope.
+ */
+export type EventEnvelope = {
+  [T in EventType]: { event_id: string; type: T; created_at: string; data: EventData<T>; test?: boolean };
+}[EventType];

@@ -1,11 +1,11 @@
 // The stored delivery record (spec 2.5). In a file of its own so the catalog (which types the deliveries
 // bucket) and delivery.ts (which uses the catalog's subjects) do not import each other.
-import type { EventEnvelope } from "../schemas/events.js";
+import type { WireEnvelope } from "../schemas/events.js";
 import type { DeliveryView } from "./schemas.js";
 
 export interface DeliveryRecord extends DeliveryView {
   /** The exact envelope this delivery sends (stable across replays). */
-  envelope: EventEnvelope;
+  envelope: WireEnvelope;
   /** Not shown. */
   internal: {
     /**

@@ -4,7 +4,7 @@
 // record is not there yet creates it, and repeating both steps (a redelivered fan-out) changes nothing.
 import { iso } from "../clock.js";
 import { encodeJson } from "../nats/kvjson.js";
-import type { EventEnvelope } from "../schemas/events.js";
+import type { WireEnvelope } from "../schemas/events.js";
 import { DELIVERY_RETENTION_MS, WEBHOOK_SUBJECTS, type DeliveryJob, type WebhookStores } from "./catalog.js";
 import type { DeliveryRecord } from "./delivery-record.js";
 import type { Attempt, DeliveryStatus, DeliveryView } from "./schemas.js";
@@ -14,7 +14,7 @@ export type { DeliveryRecord };
 export function newDeliveryRecord(input: {
   deliveryId: string;
   subscriptionId: string;
-  envelope: EventEnvelope;
+  envelope: WireEnvelope;
   nowMs: number;
   replayOf?: string | null;
 }): DeliveryRecord {
@@ -64,7 +64,7 @@ export function deliveryView(r: DeliveryRecord): DeliveryView {
 }
 
 /** GET /v1/webhooks/deliveries/{id}: the list shape plus the stored envelope. */
-export function deliveryDetail(r: DeliveryRecord): DeliveryView & { envelope: EventEnvelope } {
+export function deliveryDetail(r: DeliveryRecord): DeliveryView & { envelope: WireEnvelope } {
   return { ...deliveryView(r), envelope: r.envelope };
 }
 

@@ -1,7 +1,7 @@
 // Fan-out rules (spec 6, CONTRACT §5): which subscriptions an event goes to, and the one delivery id each
 // (event, subscription) pair gets however often the fan-out runs.
 import { derivedId, idKey } from "../ids.js";
-import type { EventEnvelope } from "../schemas/events.js";
+import type { WireEnvelope } from "../schemas/events.js";
 import type { SubscriptionRecord } from "./subscription.js";
 
 export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
@@ -12,7 +12,7 @@ function rank(s: unknown): number {
 }
 
 /** A finding's severity, or a completed investigation's summary severity; null for events without one. */
-export function severityOf(event: EventEnvelope): Severity | null {
+export function severityOf(event: WireEnvelope): Severity | null {
   let value: unknown;
   if (event.type === "finding.discovered") {
     value = (event.data.finding as { severity?: unknown } | undefined)?.severity;
@@ -23,7 +23,7 @@ export function severityOf(event: EventEnvelope): Severity | null {
 }
 
 /** `filters.min_severity` drops events whose severity is below it; events without severity pass. */
-export function passesFilters(sub: Pick<SubscriptionRecord, "filters">, event: EventEnvelope): boolean {
+export function passesFilters(sub: Pick<SubscriptionRecord, "filters">, event: WireEnvelope): boolean {
   const min = sub.filters.min_severity;
   if (min === undefined) return true;
   const severity = severityOf(event);
@@ -34,7 +34,7 @@ export function passesFilters(sub: Pick<SubscriptionRecord, "filters">, event: E
  * Whether an event, stored in the EVENTS stream at `storedAtMs`, goes to `sub`: the subscription is active,
  * lists the type, existed when the event was stored (a new subscription is not sent history) and its filters pass.
  */
-export function wantsEvent(sub: SubscriptionRecord, event: EventEnvelope, storedAtMs: number): boolean {
+export function wantsEvent(sub: SubscriptionRecord, event: WireEnvelope, storedAtMs: number): boolean {
   if (!sub.active) return false;
   if (!sub.events.includes(event.type)) return false;
   if (Date.parse(sub.created_at) > storedAtMs) return false;
@@ -51,7 +51,7 @@ export function deliveryIdKey(masterKey: Buffer): Buffer {
  * event's time, and unguessable (CONTRACT §2): its random part is an HMAC under `key` (`deliveryIdKey`), so
  * knowing the event id and the subscription id is not enough to compute it.
  */
-export function deliveryIdFor(event: EventEnvelope, subscriptionId: string, storedAtMs: number, key: Buffer): string {
+export function deliveryIdFor(event: WireEnvelope, subscriptionId: string, storedAtMs: number, key: Buffer): string {
   const eventMs = Date.parse(event.created_at);
   return derivedId("dlv", Number.isFinite(eventMs) && eventMs >= 0 ? eventMs : storedAtMs, `${event.event_id}:${subscriptionId}`, key);
 }

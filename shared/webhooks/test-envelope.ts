@@ -4,7 +4,7 @@ import { agentView, type AgentRecord } from "../agents/record.js";
 import { iso } from "../clock.js";
 import { envelope } from "../events.js";
 import { eventData, type InvestigationRecord } from "../investigations/record.js";
-import type { EventEnvelope, EventType } from "../schemas/events.js";
+import type { EventEnvelope, EventType, InvestigationEventType } from "../schemas/events.js";
 import type { Finding, InvestigationStatus } from "../schemas/investigation.js";
 
 const PLACEHOLDER_INVESTIGATION = "inv_00000000000000000000000000";
@@ -65,7 +65,7 @@ function placeholderAgent(type: EventType, at: string): AgentRecord {
   };
 }
 
-const INVESTIGATION_STATUS: Partial<Record<EventType, InvestigationStatus>> = {
+const INVESTIGATION_STATUS: Record<InvestigationEventType, InvestigationStatus> = {
   "investigation.queued": "queued",
   "investigation.started": "running",
   "investigation.completed": "completed",
@@ -73,27 +73,25 @@ const INVESTIGATION_STATUS: Partial<Record<EventType, InvestigationStatus>> = {
   "investigation.cancelled": "cancelled",
 };
 
-function placeholderData(type: EventType, at: string): Record<string, unknown> {
+/** A test event of `type`: the real shape with placeholder data. */
+export function testEnvelope(eventId: string, type: EventType, nowMs: number): EventEnvelope {
+  const at = iso(nowMs);
   switch (type) {
     case "investigation.queued":
     case "investigation.started":
     case "investigation.completed":
     case "investigation.failed":
     case "investigation.cancelled":
-      return eventData(placeholderInvestigation(INVESTIGATION_STATUS[type] ?? "queued", at));
+      return { ...envelope(eventId, type, nowMs, eventData(placeholderInvestigation(INVESTIGATION_STATUS[type], at))), test: true };
     case "finding.discovered":
-      return { investigation_id: PLACEHOLDER_INVESTIGATION, finding: placeholderFinding(at) };
+      return { ...envelope(eventId, type, nowMs, { investigation_id: PLACEHOLDER_INVESTIGATION, finding: placeholderFinding(at) }), test: true };
     case "agent.registered":
     case "agent.connected":
     case "agent.disconnected":
-      return agentView(placeholderAgent(type, at)) as unknown as Record<string, unknown>;
+      return { ...envelope(eventId, type, nowMs, agentView(placeholderAgent(type, at))), test: true };
     default:
       return assertNever(type);
   }
-}
-
-export function testEnvelope(eventId: string, type: EventType, nowMs: number): EventEnvelope {
-  return { ...envelope(eventId, type, nowMs, placeholderData(type, iso(nowMs))), test: true };
 }
 
 function assertNever(x: never): never {

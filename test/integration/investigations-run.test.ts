@@ -246,7 +246,7 @@ test("a lifecycle event left in an agent's record by a crash is published by the
   const kv = new JsonKv<AgentRecord>(await new Kvm(nc).open("inq_agents"));
   const now = new Date().toISOString();
   const eventId = newId("evt");
-  const data = { agent_id: "ghost-1", hostname: "ghost", tags: {}, status: "offline" };
+  const data = { agent_id: "ghost-1", hostname: "ghost", tags: {}, edr_device_id: null, status: "offline" as const, last_seen_at: null, snapshot_collected_at: null };
   await kv.put("ghost-1", {
     agent_id: "ghost-1", hostname: "ghost", tags: {}, edr_device_id: null, status: "offline", registered_at: now, last_seen_at: null,
     snapshot_collected_at: null, heartbeat_interval_ms: 1000,

@@ -1,6 +1,7 @@
 // The test delivery's envelope (CONTRACT §5): for every event type, the real shape with placeholder data.
 import { test } from "tap";
-import { EVENT_TYPES, EventEnvelope } from "../../shared/schemas/events.js";
+import { EVENT_TYPES, EventEnvelope, type WireEnvelope } from "../../shared/schemas/events.js";
+import { envelope } from "../../shared/events.js";
 import { Finding } from "../../shared/schemas/investigation.js";
 import { checker } from "../../shared/validate.js";
 import { testEnvelope } from "../../shared/webhooks/test-envelope.js";
@@ -16,15 +17,28 @@ test("every event type has a test envelope of the real shape", async (t) => {
     t.equal(e.test, true);
     t.equal(e.type, type);
     t.equal(e.created_at, "2026-11-22T10:00:00.000Z");
+    const data: Record<string, unknown> = e.data;
     if (type.startsWith("investigation.")) {
-      t.same(Object.keys(e.data).sort(), INVESTIGATION_KEYS, `${type}: the investigation as the list shows it`);
-      t.equal(e.data.status, { queued: "queued", started: "running", completed: "completed", failed: "failed", cancelled: "cancelled" }[type.split(".")[1] as string]);
-      t.equal(e.data.summary === null, type !== "investigation.completed", "a summary only when completed");
+      t.same(Object.keys(data).sort(), INVESTIGATION_KEYS, `${type}: the investigation as the list shows it`);
+      t.equal(data.status, { queued: "queued", started: "running", completed: "completed", failed: "failed", cancelled: "cancelled" }[type.split(".")[1] as string]);
+      t.equal(data.summary === null, type !== "investigation.completed", "a summary only when completed");
     } else if (type === "finding.discovered") {
-      t.same(Object.keys(e.data).sort(), ["finding", "investigation_id"]);
-      t.ok(checker(Finding).check(e.data.finding).ok, "a Finding");
+      t.same(Object.keys(data).sort(), ["finding", "investigation_id"]);
+      t.ok(checker(Finding).check(data.finding).ok, "a Finding");
     } else {
-      t.match(e.data, { agent_id: String, hostname: String, tags: Object, status: type === "agent.disconnected" ? "offline" : "online" });
+      t.match(data, { agent_id: String, hostname: String, tags: Object, status: type === "agent.disconnected" ? "offline" : "online" });
     }
   }
+});
+
+test("EventEnvelope is a union keyed by type: the type picks the data (checked by the compiler)", async (t) => {
+  const f = testEnvelope("evt_02", "finding.discovered", T0);
+  const severities: string[] = [];
+  if (f.type === "finding.discovered") severities.push(f.data.finding.severity);
+  else if (f.type === "investigation.completed") severities.push(f.data.summary?.severity ?? "none");
+  t.same(severities, ["info"]);
+  // @ts-expect-error an agent event does not carry a finding
+  envelope("evt_03", "agent.connected", T0, { investigation_id: "inv_x", finding: null });
+  const wire: WireEnvelope = f;
+  t.equal(wire.type, "finding.discovered", "every member is a wire envelope");
 });

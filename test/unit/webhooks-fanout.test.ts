@@ -1,16 +1,16 @@
 // Fan-out rules (CONTRACT §5): event types, min_severity, subscriptions newer than the event, delivery ids.
 import { test } from "tap";
-import type { EventEnvelope } from "../../shared/schemas/events.js";
+import type { WireEnvelope } from "../../shared/schemas/events.js";
 import { derivedId, ulid } from "../../shared/ids.js";
 import { deliveryIdFor, deliveryIdKey, passesFilters, severityOf, wantsEvent } from "../../shared/webhooks/fanout.js";
 import { newSubscription, patchSubscription } from "../../shared/webhooks/subscription.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const KEY = deliveryIdKey(Buffer.alloc(32, 7)); // from a master key
-const ev = (type: EventEnvelope["type"], data: Record<string, unknown>, id = "evt_01"): EventEnvelope => ({ event_id: id, type, created_at: new Date(T0).toISOString(), data });
+const ev = (type: WireEnvelope["type"], data: Record<string, unknown>, id = "evt_01"): WireEnvelope => ({ event_id: id, type, created_at: new Date(T0).toISOString(), data });
 const finding = (severity: string) => ev("finding.discovered", { investigation_id: "inv_1", finding: { severity } });
 const completed = (severity: string | null) => ev("investigation.completed", { investigation_id: "inv_1", summary: severity === null ? null : { severity } });
-const sub = (filters: Record<string, string> = {}, events: EventEnvelope["type"][] = ["finding.discovered", "investigation.completed", "investigation.failed", "agent.connected"]) =>
+const sub = (filters: Record<string, string> = {}, events: WireEnvelope["type"][] = ["finding.discovered", "investigation.completed", "investigation.failed", "agent.connected"]) =>
   newSubscription("sub_1", { url: "https://93.184.216.34/x", events, filters: filters as never }, "sealed", T0 - 1000);
 
 test("severity: a finding's, or a completed investigation's summary; none otherwise", async (t) => {
