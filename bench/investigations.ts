@@ -102,6 +102,11 @@ export function peakRssKb(pid: number | undefined): number | null {
   }
 }
 
+/** A process that exited instead of starting: waiting longer cannot help. */
+class StartFailed extends Error {
+  override name = "StartFailed";
+}
+
 async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -110,7 +115,7 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>, tim
       const v = await check();
       if (v !== undefined) return v;
     } catch (err) {
-      if (err instanceof Error && err.message.includes("did not start")) throw err;
+      if (err instanceof StartFailed) throw err;
       last = err;
     }
     await new Promise((r) => setTimeout(r, everyMs));
@@ -127,7 +132,7 @@ async function startNats(res: Resources): Promise<{ url: string; child: Child }>
   const child = res.spawn("nats-server", natsServerBin(), ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { PATH: process.env.PATH ?? "" });
   const url = `nats://127.0.0.1:${port}`;
   await waitFor(`nats-server on ${port}`, async () => {
-    if (child.proc.exitCode !== null || child.output().includes("[spawn error]")) throw new Error(`nats-server did not start: ${child.output()}`);
+    if (child.proc.exitCode !== null || child.output().includes("[spawn error]")) throw new StartFailed(`nats-server did not start: ${child.output()}`);
     return (await canConnect(port)) ? true : undefined;
   }, 10_000, 50);
   return { url, child };

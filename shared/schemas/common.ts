@@ -51,3 +51,8 @@ export const NextCursor = Type.Union([Type.String(), Type.Null()]);
 export function literalUnion<T extends string>(values: readonly T[], description?: string) {
   return Type.Unsafe<T>({ type: "string", enum: [...values], ...(description ? { description } : {}) });
 }
+
+/** Whether `value` is one of `values` (narrows it to their union). */
+export function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}

@@ -5,7 +5,7 @@ import { queuedResponseBody, toDetail, toListItem, type InvestigationRecord } fr
 import { triggerInvestigation, type TriggerDeps } from "../../../shared/investigations/trigger.js";
 import type { JsonKv } from "../../../shared/nats/kvjson.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
-import { ErrorBody } from "../../../shared/schemas/common.js";
+import { ErrorBody, isOneOf } from "../../../shared/schemas/common.js";
 import {
   CancelResponse,
   InvestigationDetail,
@@ -89,10 +89,10 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
       async handle(ctx) {
         const status = ctx.query.get("status");
         const source = ctx.query.get("trigger_source");
-        if (status !== null && !(INVESTIGATION_STATUSES as readonly string[]).includes(status)) {
+        if (status !== null && !isOneOf(INVESTIGATION_STATUSES, status)) {
           return invalid([{ path: "/status", message: `must be one of ${INVESTIGATION_STATUSES.join(", ")}` }]);
         }
-        if (source !== null && !(TRIGGER_SOURCES as readonly string[]).includes(source)) {
+        if (source !== null && !isOneOf(TRIGGER_SOURCES, source)) {
           return invalid([{ path: "/trigger_source", message: `must be one of ${TRIGGER_SOURCES.join(", ")}` }]);
         }
         const prefix = investigationPrefix(status, source);

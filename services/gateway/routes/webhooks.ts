@@ -2,7 +2,7 @@
 // webhooks:manage. The operations live in shared/webhooks/manage.ts; this file maps their outcomes to HTTP.
 import type { Clock } from "../../../shared/clock.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
-import { ErrorBody } from "../../../shared/schemas/common.js";
+import { ErrorBody, isOneOf } from "../../../shared/schemas/common.js";
 import type { WebhookStores } from "../../../shared/webhooks/catalog.js";
 import { deliveryDetail, deliveryView, type DeliveryRecord } from "../../../shared/webhooks/delivery.js";
 import {
@@ -173,7 +173,7 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
       },
       async handle(ctx) {
         const status = ctx.query.get("status");
-        if (status !== null && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
+        if (status !== null && !isOneOf(DELIVERY_STATUSES, status)) {
           return invalid([{ path: "/status", message: `must be one of ${DELIVERY_STATUSES.join(", ")}` }]);
         }
         const prefix = deliveryPrefix({ status, subscription_id: ctx.query.get("subscription_id"), event_id: ctx.query.get("event_id") });
