@@ -112,7 +112,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
 
 const UNAVAILABLE_MESSAGE: Record<BusUnavailableError["changed"] | "unsaid", string> = {
   nothing: "the message bus is unavailable; nothing was changed, retry shortly",
-  unknown: "the message bus did not confirm the write; it may have been applied: retry with the same Idempotency-Key to learn its outcome",
+  unknown: "the message bus did not confirm the write, so it may have been applied; a retry with the same Idempotency-Key is safe",
   unsaid: "the message bus is unavailable; retry shortly",
 };
 
