@@ -99,8 +99,9 @@ export interface RouteDef<Path extends string, B extends TSchema | undefined, Q 
 /**
  * Declares a typed route (as hono's validator and fastify's type providers do): the handler sees
  * `ctx.params.id: string` for a path with `:id`, `ctx.body` as the body schema's static type, and query names
- * checked against the query schema. The pipeline validates before calling it, which is what makes the
- * handler's types true; the returned Route has them erased so routes of all shapes share one table.
+ * checked against the query schema (their values stay strings the handler checks, so each list keeps its own
+ * 400 messages). The pipeline validates the body and the id parameters before calling it, which is what makes
+ * the handler's types true; the returned Route has them erased so routes of all shapes share one table.
  */
 export function route<Path extends string, B extends TSchema | undefined = undefined, Q extends TObject | undefined = undefined>(def: RouteDef<Path, B, Q>): Route {
   const { body, handle, ...rest } = def;
