@@ -63,7 +63,8 @@ export class KeyCache implements Authenticator, Component {
     const found = (await this.store.get(hash))?.value ?? null;
     if (found === null) {
       this.misses.set(hash, now + this.missTtlMs);
-      if (this.misses.size > this.maxMisses) this.misses.delete(this.misses.keys().next().value as string);
+      const oldest = this.misses.keys().next();
+      if (this.misses.size > this.maxMisses && !oldest.done) this.misses.delete(oldest.value);
     }
     return found;
   }
