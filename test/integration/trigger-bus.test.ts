@@ -35,7 +35,6 @@ function deps(overrides: Partial<TriggerDeps> = {}): TriggerDeps {
     planner: { tablesFor: () => ["processes"], ttlSeconds: () => 3600 },
     backlog: async () => 0,
     maxBacklog: 1000,
-    publicUrl: "http://inquest.test",
     clock,
     ...overrides,
   };
