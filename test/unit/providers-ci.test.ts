@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { sign } from "@octokit/webhooks-methods";
 import { test, type Test } from "tap";
-import { ciProvider } from "../../services/ingestor/providers/ci.js";
-import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../services/ingestor/providers/types.js";
+import { ciProvider } from "../../shared/inbound/providers/ci.js";
+import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../shared/inbound/providers/types.js";
 
 // Real GitHub payloads contributed to octokit/webhooks. The package's main entry is a JSON array.
 interface WebhookDefinition {

@@ -1,7 +1,7 @@
 // The contract every inbound provider implements (CONTRACT §6). Providers are pure: the ingestor hands them the
 // request (lower-cased header names, raw bytes, the clock) and acts on the value they return.
 
-import type { ValidationDetail } from "../../../shared/validate.js";
+import type { ValidationDetail } from "../../validate.js";
 
 export type ProviderName = "generic" | "edr" | "ci";
 export type Depth = "quick" | "standard" | "deep";

@@ -3,7 +3,7 @@
 // happened; the ingestor resolves the device to the agent registered with that `edr_device_id`.
 
 import { createHash } from "node:crypto";
-import { verifyCrowdstrike } from "../../../shared/signing.js";
+import { verifyCrowdstrike } from "../../signing.js";
 import { at, clip, composeQuery, isObject, text, textOrNumber } from "./payload.js";
 import type { Provider } from "./types.js";
 

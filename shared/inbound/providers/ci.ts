@@ -1,7 +1,7 @@
 // `ci`: GitHub-compatible webhooks, so a real GitHub repository or organisation hook can point here (CONTRACT §6).
 // Signature `X-Hub-Signature-256`; event from `X-GitHub-Event`; trigger id from `X-GitHub-Delivery`.
 
-import { verifyGithubSignature } from "../../../shared/signing.js";
+import { verifyGithubSignature } from "../../signing.js";
 import { at, clip, composeQuery, isObject, text, textOrNumber } from "./payload.js";
 import type { JsonObject } from "./payload.js";
 import type { InboundEndpointView, Interpretation, Provider, Scope, Target } from "./types.js";
