@@ -1,4 +1,4 @@
-// The trigger's dependencies as every triggering service (gateway, ticker, ingestor) builds them.
+// The trigger's dependencies as every triggering service (gateway, ticker) builds them.
 import type { AgentRecord } from "../agents/record.js";
 import type { Clock } from "../clock.js";
 import { engineFreshnessPlanner } from "../engine/planner.js";

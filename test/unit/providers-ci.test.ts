@@ -111,7 +111,7 @@ test("workflow_job with runner_name targets that runner among the repository's C
     const repo = repoOf(payload);
     const job = payload["workflow_job"] as { name: string; runner_name: string | null };
     // The scope is always the repository's CI runners (no `hostname` tag: agents have a hostname field, not a
-    // tag); a named runner is a target the ingestor resolves through the agent directory within that scope.
+    // tag); a named runner is a target the receiver resolves through the agent directory within that scope.
     t.same(result.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: repo } } });
     if (job.runner_name) {
       narrowed++;
