@@ -155,13 +155,14 @@ export class Agent implements Component {
   /** Sends `message` until the registry acknowledges it (it may start after the agent), or the agent stops. */
   private async untilAcked(what: string, message: () => Promise<Ack>): Promise<void> {
     let wait = this.opts.retryMs ?? 250;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       const ack = await message();
       if (ack.ok) return;
       if (ack.error.code === "invalid_message" || ack.error.code === "agent_mismatch") {
         throw new Error(`the agent registry refused ${what}: ${ack.error.message}`);
       }
       if (this.stopped || this.deps.nc.isClosed() || this.deps.nc.isDraining()) throw new Error(`stopped before the registry acknowledged ${what}`);
+      if (attempt === 5) this.deps.log.info(`still waiting for the agent registry (it runs in every runner) to acknowledge ${what}`);
       this.deps.log.debug({ error: ack.error, retry_ms: wait }, `${what} not acknowledged yet; sending it again`);
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(MAX_RETRY_MS, wait * 2);

@@ -166,26 +166,25 @@ export class AgentRegistry implements Component {
 
   private async hello(hello: Hello): Promise<void> {
     const now = this.deps.clock.now();
-    if ((await this.deps.agents.create(hello.agent_id, registered(hello, now))) === null) {
-      await this.deps.agents.update(hello.agent_id, (r) => reintroduced(r, hello));
-    }
-    await this.flush(hello.agent_id);
+    const fresh = registered(hello, now);
+    if ((await this.deps.agents.create(hello.agent_id, fresh)) !== null) return this.flush(fresh);
+    return this.flush((await this.deps.agents.update(hello.agent_id, (r) => reintroduced(r, hello)))?.value);
   }
 
   private async heartbeat(beat: Heartbeat): Promise<void> {
     const now = this.deps.clock.now();
     const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now));
     if (result === null) throw new Refused("unknown_agent", "no such agent: say hello first");
-    await this.flush(beat.agent_id);
+    await this.flush(result.value);
   }
 
   private async bye(agentId: string): Promise<void> {
-    await this.deps.agents.update(agentId, (r) => departed(r, this.deps.clock.now()));
-    await this.flush(agentId);
+    await this.flush((await this.deps.agents.update(agentId, (r) => departed(r, this.deps.clock.now())))?.value);
   }
 
-  private flush(agentId: string): Promise<void> {
-    return flushOutbox(this.deps.agents, this.deps.js, agentId);
+  /** Publishes the record's outbox when it holds events (most heartbeats write none: no extra read). */
+  private async flush(written: AgentRecord | undefined): Promise<void> {
+    if (written !== undefined && (written.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, written.agent_id);
   }
 }
 
