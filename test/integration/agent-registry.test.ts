@@ -1,7 +1,7 @@
 // The agent registry (services/runner/registry.ts) against a real nats-server: agents register by protocol
 // message only, hello is sent until a registry acknowledges it (the registry may start after the agent), an
 // agent can only speak for itself, and a registry that lost a record hears hello again.
-import { jetstream } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { Agent, type TelemetrySource } from "../../services/agent/agent.js";
@@ -99,6 +99,28 @@ test("a registry that lost an agent's record hears hello again on the next heart
     return r?.status === "online" ? r : undefined;
   }, 5_000);
   t.equal(back.hostname, "lost-1.example");
+});
+
+test("an agent provisions nothing: on an empty server it creates no stream or bucket while it waits", async (t) => {
+  const empty = await startNats();
+  const conn = await connect({ servers: empty.url });
+  t.teardown(async () => {
+    await conn.close();
+    await empty.stop();
+  });
+  const a = new Agent({ nc: conn, js: jetstream(conn), clock, log }, { agent_id: "lonely-1", hostname: "lonely", tags: {}, edr_device_id: null }, telemetry, {
+    heartbeatMs: 60_000,
+    snapshotIntervalMs: 0,
+    online: true,
+    retryMs: 50,
+  });
+  const starting = a.start().catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 500));
+  const names: string[] = [];
+  for await (const name of (await jetstreamManager(conn)).streams.names()) names.push(name);
+  t.same(names, [], "no stream, no KV bucket");
+  await conn.drain();
+  await starting;
 });
 
 test("teardown", async () => {
