@@ -60,6 +60,8 @@ export interface AgentOptions {
 /** How long the agent waits for the registry's answer to one message. */
 const REGISTRY_TIMEOUT_MS = 2_000;
 const MAX_RETRY_MS = 5_000;
+/** A stopping agent does not hold up shutdown: without an answer the liveness sweep marks it offline. */
+const BYE_TIMEOUT_MS = 1_000;
 
 export class Agent implements Component {
   readonly name: string;
@@ -103,7 +105,7 @@ export class Agent implements Component {
     this.sub?.unsubscribe();
     this.sub = null;
     if (!this.opts.online) return;
-    const ack = await this.send(AGENT_SUBJECTS.bye(this.identity.agent_id), { agent_id: this.identity.agent_id });
+    const ack = await this.send(AGENT_SUBJECTS.bye(this.identity.agent_id), { agent_id: this.identity.agent_id }, BYE_TIMEOUT_MS);
     if (!ack.ok) this.deps.log.warn({ error: ack.error }, "could not announce the disconnect; the registry will mark the agent offline");
   }
 
@@ -170,9 +172,9 @@ export class Agent implements Component {
   }
 
   /** One request to the registry; no answer (no registry yet, timeout, NATS trouble) is an `unavailable` ack. */
-  private async send(subject: string, message: object): Promise<Ack> {
+  private async send(subject: string, message: object, timeoutMs = REGISTRY_TIMEOUT_MS): Promise<Ack> {
     try {
-      const reply = await this.deps.nc.request(subject, encodeJson(message), { timeout: REGISTRY_TIMEOUT_MS });
+      const reply = await this.deps.nc.request(subject, encodeJson(message), { timeout: timeoutMs });
       const checked = ackChecker.check(decodeJson<unknown>(reply.data));
       return checked.ok ? checked.value : { ok: false, error: { code: "unavailable", message: "the registry's answer does not match the protocol" } };
     } catch (err) {
