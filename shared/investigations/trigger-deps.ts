@@ -11,8 +11,6 @@ export interface TriggerDepsOptions {
   listAgents(): AgentRecord[];
   maxBacklog: number;
   clock: Clock;
-  /** Ignored: triggers deal in ids and only the gateway renders links. Accepted until the ingestor stops passing it. */
-  publicUrl?: string;
 }
 
 export function triggerDeps(opts: TriggerDepsOptions): TriggerDeps {
