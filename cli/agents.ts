@@ -1,16 +1,16 @@
 // inquest agent / inquest fleet: endpoint agents in this process until Ctrl-C.
+import { jetstream } from "@nats-io/jetstream";
 import { assertAgentId } from "../shared/agents/record.js";
 import { systemClock } from "../shared/clock.js";
 import { Lifecycle } from "../shared/lifecycle.js";
 import { createLogger } from "../shared/log.js";
 import { connectNats } from "../shared/nats/connect.js";
-import { openRuntime } from "../shared/runtime.js";
 import { parseDuration } from "../shared/durations.js";
 import { loadFleetFile } from "../services/agent/fleet.js";
 import { parseTags } from "../services/agent/host.js";
 import { fleetAgents, hostAgent } from "../services/agent/start.js";
 import { flag, UsageError, type Args } from "./args.js";
-import { natsReplicas, resolveNatsUrl } from "./nats-url.js";
+import { resolveNatsUrl } from "./nats-url.js";
 
 export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const heartbeatMs = parseDuration(flag(args, "heartbeat") ?? "5s");
@@ -35,11 +35,10 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
     tags = parsed;
   }
   const log = createLogger(kind, env.LOG_LEVEL ?? "info");
-  const replicas = natsReplicas(env);
+  // Agents provision nothing: they speak the agent protocol to the registry that the runners run.
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: `inquest-${kind}`, log });
   const life = new Lifecycle({ log, nc });
-  const rt = await openRuntime(nc, { replicas });
-  const deps = { nc, js: rt.js, registry: rt.agents, clock: systemClock, log };
+  const deps = { nc, js: jetstream(nc), clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, heartbeatMs)
     : [hostAgent(deps, { agentId: flag(args, "id"), tags, edrDeviceId: flag(args, "edr-device-id"), heartbeatMs, snapshotIntervalMs: 300_000 })];

@@ -1,5 +1,6 @@
 // inquest up (what `make run` runs): an embedded nats-server unless NATS_URL is set, every service as a
-// child process, the URLs and an API key printed, and a clean stop on Ctrl-C / SIGTERM.
+// child process, the URLs and an API key printed once every service says it is ready (so "running" means
+// requests are answered), and a clean stop on Ctrl-C / SIGTERM.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,7 +12,9 @@ import { dataDir } from "./nats-url.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = resolve(DIST, "..");
-const SERVICES = ["gateway", "runner", "ticker", "dispatcher", "ingestor", "agent"] as const;
+const SERVICES = ["gateway", "runner", "ticker", "dispatcher", "agent"] as const;
+/** The line a service prints once it is ready (shared/service.ts READY_LINE). */
+const READY_LINE = "INQUEST_READY=";
 
 export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
   const data = resolve(dataDir(env));
@@ -57,6 +60,7 @@ export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
   process.once("SIGTERM", () => void stopAll(0));
 
   let gatewayUrl = "";
+  const ready: Array<Promise<void>> = [];
   for (const name of SERVICES) {
     const child = spawn(process.execPath, [join(DIST, "services", name, "main.js")], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
     children.push(child);
@@ -66,6 +70,8 @@ export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
         void stopAll(1);
       }
     });
+    let markReady: () => void = () => undefined;
+    ready.push(new Promise<void>((res) => (markReady = res)));
     const urlReady = new Promise<string>((res) => {
       let buf = "";
       child.stdout?.on("data", (d: Buffer) => {
@@ -75,6 +81,7 @@ export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
           const line = buf.slice(0, nl);
           buf = buf.slice(nl + 1);
           if (line.startsWith("INQUEST_GATEWAY_URL=")) res(line.slice("INQUEST_GATEWAY_URL=".length));
+          else if (line.startsWith(READY_LINE)) markReady();
           else process.stdout.write(`${line}\n`);
         }
       });
@@ -84,6 +91,8 @@ export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
       childEnv.INQUEST_PUBLIC_URL = env.INQUEST_PUBLIC_URL ?? gatewayUrl;
     }
   }
+  // Running means every service answers: the agents are registered, the runner consumes, the gateway serves.
+  await Promise.all(ready);
   process.stdout.write(
     [
       "",

@@ -6,6 +6,9 @@ import { createLogger, type Logger } from "./log.js";
 import { connectNats } from "./nats/connect.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 
+/** The stdout line a service prints when it is ready: `INQUEST_READY=<service name>`. */
+export const READY_LINE = "INQUEST_READY=";
+
 export async function runService(name: string, level: string | undefined, start: (log: Logger, life: (l: Lifecycle) => void) => Promise<void>): Promise<void> {
   const log = createLogger(name, level && /^(trace|debug|info|warn|error|fatal|silent)$/.test(level) ? level : "info");
   let lifecycle: Lifecycle | null = null;
@@ -14,6 +17,9 @@ export async function runService(name: string, level: string | undefined, start:
       lifecycle = l;
       l.exitOnSignals();
     });
+    // One plain line once every component has started (for an agent: once the registry holds it), which
+    // `inquest up` and the test helpers wait for before they call the system running.
+    process.stdout.write(`${READY_LINE}${name}\n`);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof NatsUnavailableError || err instanceof ProvisioningError) {
       log.fatal({ code: err.code }, err.message);

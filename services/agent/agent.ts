@@ -1,20 +1,29 @@
-// One endpoint agent: registers in the agent registry, heartbeats, answers investigation plans with the
-// requested tables, and publishes telemetry snapshots for cached investigations (CONTRACT §7).
+// One endpoint agent (CONTRACT §7) speaking the agent protocol (shared/agents/protocol.ts): it says hello
+// until the registry acknowledges it, heartbeats, answers its own investigation plans with the requested
+// tables, and publishes telemetry snapshots. It writes no bucket and provisions nothing: the registry keeps
+// its record.
 import type { JetStreamClient } from "@nats-io/jetstream";
-import type { NatsConnection, Subscription } from "@nats-io/transport-node";
-import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
-import type { AgentRecord } from "../../shared/agents/record.js";
-import { iso, type Clock } from "../../shared/clock.js";
+import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
+import {
+  ackChecker,
+  AGENT_SUBJECTS,
+  planRequestChecker,
+  type Ack,
+  type Heartbeat,
+  type Hello,
+  type PlanError,
+  type PlanReply,
+  type Snapshot,
+  type Tables,
+} from "../../shared/agents/protocol.js";
+import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { PlanRequest, SUBJECTS, type PlanReply, type Snapshot } from "../../shared/nats/catalog.js";
-import { decodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
-import { checker } from "../../shared/validate.js";
+import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { fitTables } from "./fit.js";
+import { ScanGate } from "./scan-gate.js";
 
-const planRequest = checker(PlanRequest);
-
-export type Tables = Record<string, Array<Record<string, unknown>>>;
+export type { Tables };
 
 /** Where an agent's rows come from: the live host, or a fleet file. */
 export interface TelemetrySource {
@@ -32,8 +41,8 @@ export interface AgentIdentity {
 
 export interface AgentDeps {
   nc: NatsConnection;
+  /** Publishes snapshots (to the agent's own subject); no stream management. */
   js: JetStreamClient;
-  registry: JsonKv<AgentRecord>;
   clock: Clock;
   log: Logger;
 }
@@ -44,12 +53,24 @@ export interface AgentOptions {
   snapshotIntervalMs: number;
   /** false: registered but never connects (a fleet file's offline host). */
   online: boolean;
+  /** First wait before hello is sent again when no registry acknowledged it (doubles up to 5 s). */
+  retryMs?: number;
 }
+
+/** How long the agent waits for the registry's answer to one message. */
+const REGISTRY_TIMEOUT_MS = 2_000;
+const MAX_RETRY_MS = 5_000;
+/** A stopping agent does not hold up shutdown: without an answer the liveness sweep marks it offline. */
+const BYE_TIMEOUT_MS = 1_000;
 
 export class Agent implements Component {
   readonly name: string;
   private sub: Subscription | null = null;
   private timers: NodeJS.Timeout[] = [];
+  private readonly scans = new ScanGate();
+  private snapshotCollectedAt: string | null = null;
+  private beating = false;
+  private stopped = false;
 
   constructor(
     private readonly deps: AgentDeps,
@@ -60,105 +81,147 @@ export class Agent implements Component {
     this.name = `agent:${identity.agent_id}`;
   }
 
+  /** Resolves once the registry holds the agent (and, when online, has seen its first heartbeat). */
   async start(): Promise<void> {
-    await this.register();
+    this.stopped = false;
+    await this.untilAcked("hello", () => this.hello());
     if (!this.opts.online) return;
-    this.sub = this.deps.nc.subscribe(SUBJECTS.plan(this.identity.agent_id), {
+    this.sub = this.deps.nc.subscribe(AGENT_SUBJECTS.plan(this.identity.agent_id), {
       callback: (_err, msg) => {
-        this.answer(msg.data, (d) => msg.respond(d)).catch((err: unknown) => this.deps.log.error({ err }, "could not answer a plan"));
+        this.answer(msg).catch((err: unknown) => this.deps.log.error({ err }, "could not answer a plan"));
       },
     });
     await this.deps.nc.flush();
     await this.snapshot();
-    await this.connect();
+    await this.untilAcked("heartbeat", () => this.beat());
     this.timers.push(setInterval(() => void this.heartbeat(), this.opts.heartbeatMs));
     if (this.opts.snapshotIntervalMs > 0) this.timers.push(setInterval(() => void this.snapshot(), this.opts.snapshotIntervalMs));
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    this.timers = [];
     this.sub?.unsubscribe();
+    this.sub = null;
     if (!this.opts.online) return;
-    const now = this.deps.clock.now();
-    try {
-      await this.deps.registry.update(this.identity.agent_id, (r) => (r.status === "online" ? withEvent({ ...r, status: "offline" }, "agent.disconnected", now) : null));
-      await this.flush();
-    } catch (err) {
-      this.deps.log.warn({ err }, "could not announce the disconnect; a runner will mark the agent offline");
-    }
+    const ack = await this.send(AGENT_SUBJECTS.bye(this.identity.agent_id), { agent_id: this.identity.agent_id }, BYE_TIMEOUT_MS);
+    if (!ack.ok) this.deps.log.warn({ error: ack.error }, "could not announce the disconnect; the registry will mark the agent offline");
   }
 
-  private async register(): Promise<void> {
-    const now = iso(this.deps.clock.now());
-    const fresh: AgentRecord = {
-      ...this.identity,
-      status: "offline",
-      registered_at: now,
-      last_seen_at: null,
-      snapshot_collected_at: null,
-      heartbeat_interval_ms: this.opts.heartbeatMs,
-    };
-    if ((await this.deps.registry.create(this.identity.agent_id, withEvent(fresh, "agent.registered", this.deps.clock.now()))) === null) {
-      // Known agent: refresh identity (tags may have changed), keep history.
-      await this.deps.registry.update(this.identity.agent_id, (r) => ({ ...r, ...this.identity, heartbeat_interval_ms: this.opts.heartbeatMs }));
-    }
-    await this.flush();
-  }
-
-  private async connect(): Promise<void> {
-    const now = iso(this.deps.clock.now());
-    await this.deps.registry.update(this.identity.agent_id, (r) => withEvent({ ...r, status: "online", last_seen_at: now }, "agent.connected", this.deps.clock.now()));
-    await this.flush();
-  }
-
-  private async heartbeat(): Promise<void> {
-    const now = iso(this.deps.clock.now());
-    try {
-      // Marked offline while we were unreachable: announce that we are back, in the same write.
-      await this.deps.registry.update(this.identity.agent_id, (r) => {
-        const next: AgentRecord = { ...r, status: "online", last_seen_at: now };
-        return r.status === "online" ? next : withEvent(next, "agent.connected", this.deps.clock.now());
-      });
-      await this.flush();
-    } catch (err) {
-      this.deps.log.warn({ err }, "heartbeat failed");
-    }
-  }
-
+  /** Takes a periodic snapshot unless a scan is running (then the next tick takes it). */
   async snapshot(): Promise<void> {
     try {
-      const data = await this.telemetry.collect(this.telemetry.snapshotTables);
-      const snap: Snapshot = { agent_id: this.identity.agent_id, hostname: this.identity.hostname, ...data };
-      await this.deps.js.publish(SUBJECTS.snapshot(this.identity.agent_id), fitTables(snap, this.maxPayload()));
-      await this.deps.registry.update(this.identity.agent_id, (r) => ({ ...r, snapshot_collected_at: data.collected_at }));
+      const taken = await this.scans.tryRun(() => this.telemetry.collect(this.telemetry.snapshotTables));
+      if (taken === null) {
+        this.deps.log.debug("a scan is running; this snapshot is skipped");
+        return;
+      }
+      const snap: Snapshot = { agent_id: this.identity.agent_id, hostname: this.identity.hostname, ...taken };
+      await this.deps.js.publish(AGENT_SUBJECTS.snapshot(this.identity.agent_id), fitTables(snap, this.maxPayload()));
+      this.snapshotCollectedAt = taken.collected_at;
     } catch (err) {
       this.deps.log.warn({ err }, "snapshot failed");
     }
   }
 
-  private async answer(data: Uint8Array, respond: (d: Uint8Array) => boolean): Promise<void> {
+  private hello(): Promise<Ack> {
+    const hello: Hello = { ...this.identity, heartbeat_interval_ms: this.opts.heartbeatMs };
+    return this.send(AGENT_SUBJECTS.hello(this.identity.agent_id), hello);
+  }
+
+  /** One heartbeat; a registry that forgot the agent (`unknown_agent`) hears hello again first. */
+  private async beat(): Promise<Ack> {
+    const send = (): Promise<Ack> => {
+      const beat: Heartbeat = { agent_id: this.identity.agent_id, snapshot_collected_at: this.snapshotCollectedAt };
+      return this.send(AGENT_SUBJECTS.heartbeat(this.identity.agent_id), beat);
+    };
+    const ack = await send();
+    if (ack.ok || ack.error.code !== "unknown_agent") return ack;
+    const hello = await this.hello();
+    return hello.ok ? send() : hello;
+  }
+
+  /** One heartbeat per tick, never two in flight. */
+  private async heartbeat(): Promise<void> {
+    if (this.beating || this.stopped) return;
+    this.beating = true;
+    try {
+      const ack = await this.beat();
+      if (!ack.ok) this.deps.log.debug({ error: ack.error }, "heartbeat not acknowledged");
+    } finally {
+      this.beating = false;
+    }
+  }
+
+  /** Sends `message` until the registry acknowledges it (it may start after the agent), or the agent stops. */
+  private async untilAcked(what: string, message: () => Promise<Ack>): Promise<void> {
+    let wait = this.opts.retryMs ?? 250;
+    for (let attempt = 1; ; attempt++) {
+      const ack = await message();
+      if (ack.ok) return;
+      if (ack.error.code === "invalid_message" || ack.error.code === "agent_mismatch") {
+        throw new Error(`the agent registry refused ${what}: ${ack.error.message}`);
+      }
+      if (this.stopped || this.deps.nc.isClosed() || this.deps.nc.isDraining()) throw new Error(`stopped before the registry acknowledged ${what}`);
+      if (attempt === 5) this.deps.log.info(`still waiting for the agent registry (it runs in every runner) to acknowledge ${what}`);
+      this.deps.log.debug({ error: ack.error, retry_ms: wait }, `${what} not acknowledged yet; sending it again`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(MAX_RETRY_MS, wait * 2);
+    }
+  }
+
+  /** One request to the registry; no answer (no registry yet, timeout, NATS trouble) is an `unavailable` ack. */
+  private async send(subject: string, message: object, timeoutMs = REGISTRY_TIMEOUT_MS): Promise<Ack> {
+    try {
+      const reply = await this.deps.nc.request(subject, encodeJson(message), { timeout: timeoutMs });
+      const checked = ackChecker.check(decodeJson<unknown>(reply.data));
+      return checked.ok ? checked.value : { ok: false, error: { code: "unavailable", message: "the registry's answer does not match the protocol" } };
+    } catch (err) {
+      return { ok: false, error: { code: "unavailable", message: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+
+  /** Answers a plan: an invalid one at once with an error; a valid one after the running scan, if any. */
+  private async answer(msg: Msg): Promise<void> {
+    const received = this.deps.clock.now();
     let parsed: unknown = null;
     try {
-      parsed = decodeJson<unknown>(data);
+      parsed = decodeJson<unknown>(msg.data);
     } catch {
       /* answered below as invalid */
     }
-    const req = planRequest.check(parsed);
+    const req = planRequestChecker.check(parsed);
     if (!req.ok) {
-      this.deps.log.warn("invalid plan request ignored");
+      this.deps.log.warn({ details: req.details }, "invalid plan request");
+      const details = req.details.map((d) => `${d.path} ${d.message}`).join("; ");
+      msg.respond(this.planError("invalid_plan", `the plan request does not match the protocol: ${details || "not JSON"}`));
       return;
     }
-    const result = await this.telemetry.collect(req.value.tables);
+    const deadline = received + req.value.deadline_ms;
+    let result: { collected_at: string; tables: Tables };
+    try {
+      const scanned = await this.scans.run(async () => (this.deps.clock.now() > deadline ? null : this.telemetry.collect(req.value.tables)));
+      if (scanned === null) {
+        msg.respond(this.planError("deadline_passed", "the plan's deadline passed while another scan ran"));
+        return;
+      }
+      result = scanned;
+    } catch (err) {
+      this.deps.log.warn({ err }, "a plan's scan failed");
+      msg.respond(this.planError("failed", "the scan failed"));
+      return;
+    }
     const reply: PlanReply = { agent_id: this.identity.agent_id, ...result };
-    respond(fitTables(reply, this.maxPayload()));
+    msg.respond(fitTables(reply, this.maxPayload()));
+  }
+
+  private planError(code: PlanError["error"]["code"], message: string): Uint8Array {
+    const error: PlanError = { agent_id: this.identity.agent_id, error: { code, message } };
+    return encodeJson(error);
   }
 
   private maxPayload(): number {
     return this.deps.nc.info?.max_payload ?? 1024 * 1024;
   }
-
-  private flush(): Promise<void> {
-    return flushOutbox(this.deps.registry, this.deps.js, this.identity.agent_id);
-  }
-
 }

@@ -2,7 +2,7 @@
 // would make the publish throw. The largest table is halved until the message fits, and the cut tables are
 // named in `truncated` so the investigation can say its rows are partial.
 import { encodeJson } from "../../shared/nats/kvjson.js";
-import type { Tables } from "./agent.js";
+import type { Tables } from "../../shared/agents/protocol.js";
 
 /** Room kept for headers and the reply envelope. */
 const MARGIN = 4 * 1024;

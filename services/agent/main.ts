@@ -2,7 +2,10 @@
 import { systemClock } from "../../shared/clock.js";
 import { assertAgentId } from "../../shared/agents/record.js";
 import { ConfigError } from "../../shared/errors.js";
-import { connectService, runService } from "../../shared/service.js";
+import { jetstream } from "@nats-io/jetstream";
+import { Lifecycle } from "../../shared/lifecycle.js";
+import { connectNats } from "../../shared/nats/connect.js";
+import { runService } from "../../shared/service.js";
 import { loadAgentConfig } from "./config.js";
 import { loadFleetFile } from "./fleet.js";
 import { parseTags } from "./host.js";
@@ -27,8 +30,11 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
       throw new ConfigError(`INQUEST_FLEET_FILE: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  const { nc, life, rt } = await connectService("agent", config, log, register);
-  const deps = { nc, js: rt.js, registry: rt.agents, clock: systemClock, log };
+  // An agent provisions nothing and opens no bucket: it only speaks the agent protocol (shared/agents/protocol.ts).
+  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-agent", log });
+  const life = new Lifecycle({ log, nc });
+  register(life);
+  const deps = { nc, js: jetstream(nc), clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, config.INQUEST_HEARTBEAT_INTERVAL)
     : [hostAgent(deps, { agentId: config.INQUEST_AGENT_ID, tags, edrDeviceId: config.INQUEST_EDR_DEVICE_ID, heartbeatMs: config.INQUEST_HEARTBEAT_INTERVAL, snapshotIntervalMs: config.INQUEST_SNAPSHOT_INTERVAL })];

@@ -1,10 +1,8 @@
 // Building the agents of one process: the host agent, or every agent of a fleet file.
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { AgentRecord } from "../../shared/agents/record.js";
 import type { Clock } from "../../shared/clock.js";
 import type { Logger } from "../../shared/log.js";
-import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { Agent } from "./agent.js";
 import { FileTelemetry, fleetIdentity, type FleetFile } from "./fleet.js";
 import { hostIdentity, LinuxTelemetry } from "./host.js";
@@ -12,7 +10,6 @@ import { hostIdentity, LinuxTelemetry } from "./host.js";
 export interface AgentsDeps {
   nc: NatsConnection;
   js: JetStreamClient;
-  registry: JsonKv<AgentRecord>;
   clock: Clock;
   log: Logger;
 }

@@ -20,6 +20,9 @@ import { investigationIndex } from "./investigation-index.js";
 import { inboundRoutes } from "./routes/inbound.js";
 import { INBOUND_BUCKETS, openInboundBuckets } from "../../shared/inbound/catalog.js";
 import { InboundEndpointStore } from "../../shared/inbound/store.js";
+import { inboundEndpointIndex } from "./inbound-index.js";
+import { triggerInvestigation } from "../../shared/investigations/trigger.js";
+import { decryptSecret } from "../../shared/secrets.js";
 import { curiosityIndex } from "./curiosity-index.js";
 import { curiosityRoutes } from "./routes/curiosity.js";
 import { CURIOSITY_BUCKETS, openCuriosityItems } from "../../shared/curiosity/catalog.js";
@@ -48,6 +51,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const curiosityKv = await openCuriosityItems(nc, rt.replicas);
   const curiosity = new ReadModel(lmdb, curiosityKv, curiosityIndex, log);
   const inbound = await openInboundBuckets(nc, rt.replicas);
+  const inboundStore = new InboundEndpointStore(inbound.endpoints);
+  const inboundIndex = new ReadModel(lmdb, inbound.endpoints, inboundEndpointIndex, log);
   const webhooks = await openWebhookStores(nc, rt.jsm, rt.js, rt.replicas);
   const deliveries = new ReadModel(lmdb, webhooks.deliveriesKv, deliveryIndex, log);
   const subscriptions = new ReadModel(lmdb, webhooks.subscriptionsKv, subscriptionIndex, log);
@@ -74,7 +79,22 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       ready,
       extraRoutes: [
         // Capabilities add their routes here (webhooks, curiosity, inbound).
-        ...inboundRoutes({ store: new InboundEndpointStore(inbound.endpoints), forward: { nc, spill: inbound.spill, clock, log }, masterKey, publicUrl, clock }),
+        ...inboundRoutes({
+          store: inboundStore,
+          index: inboundIndex,
+          receive: {
+            byPrefix: (prefix) => inboundStore.byPrefix(prefix),
+            openSecret: (sealed) => decryptSecret(masterKey, sealed),
+            byEdrDevice: (deviceId) => agents.byEdrDevice(deviceId),
+            byHostname: (hostname) => agents.byHostname(hostname),
+            trigger: (input) => triggerInvestigation(trigger, input),
+            clock,
+            log,
+          },
+          masterKey,
+          publicUrl,
+          clock,
+        }),
         ...curiosityRoutes({ store: new CuriosityStore(curiosityKv), index: curiosity, clock, minIntervalMs: config.INQUEST_CURIOSITY_MIN_INTERVAL }),
         ...webhookRoutes({
           manage: {
@@ -122,6 +142,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     { name: "curiosity-index", start: () => curiosity.start(), stop: () => curiosity.stop() },
     { name: "delivery-index", start: () => deliveries.start(), stop: () => deliveries.stop() },
     { name: "subscription-index", start: () => subscriptions.start(), stop: () => subscriptions.stop() },
+    { name: "inbound-endpoint-index", start: () => inboundIndex.start(), stop: () => inboundIndex.stop() },
     {
       name: "http",
       async start() {

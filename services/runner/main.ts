@@ -1,4 +1,4 @@
-// Runner wiring: engine worker threads, work-queue consumer, agent liveness, shutdown.
+// Runner wiring: engine worker threads, work-queue consumer, agent registry and liveness, shutdown.
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { systemClock } from "../../shared/clock.js";
 import { previousRunFindings } from "../../shared/curiosity/previous.js";
@@ -7,6 +7,7 @@ import { loadRunnerConfig } from "./config.js";
 import { diffFindings, routeQuery } from "./engine-adapter.js";
 import { EnginePool } from "./engine-pool.js";
 import { LivenessMonitor } from "./liveness.js";
+import { AgentRegistry } from "./registry.js";
 import { Runner } from "./runner.js";
 
 /** A run started this many times (its runners crashed) is marked failed instead of started again. */
@@ -39,6 +40,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },
   );
   const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
-  await life.start([agents, engine, liveness, runner]);
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await life.start([agents, engine, registry, liveness, runner]);
   log.info({ concurrency: config.INQUEST_RUNNER_CONCURRENCY, engine_workers: config.INQUEST_ENGINE_WORKERS }, "runner ready");
 });

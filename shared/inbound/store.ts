@@ -1,5 +1,6 @@
 // Inbound endpoints in their KV bucket. A record lives under `ep.<url_key_prefix>`, so the receiver finds it
 // with one read of the prefix it parsed from the URL; `id.<id>` points back to the prefix for DELETE by id.
+// Lists are served by the gateway's read model of this bucket (services/gateway/inbound-index.ts).
 import type { KV } from "@nats-io/kv";
 import { isId } from "../ids.js";
 import { JsonKv } from "../nats/kvjson.js";
@@ -7,8 +8,16 @@ import type { InboundEndpointRecord } from "./endpoint.js";
 
 const PREFIX_KEY = /^whk_[A-Za-z0-9]{8}$/;
 
-interface IdEntry {
+/** `id.<id>` -> the prefix its record lives under. */
+export interface IdEntry {
   url_key_prefix: string;
+}
+
+/** What the bucket holds: endpoint records under `ep.*`, id pointers under `id.*`. */
+export type EndpointBucketEntry = InboundEndpointRecord | IdEntry;
+
+export function isEndpointRecord(entry: EndpointBucketEntry): entry is InboundEndpointRecord {
+  return "id" in entry;
 }
 
 export class InboundEndpointStore {
@@ -44,12 +53,6 @@ export class InboundEndpointStore {
     if (!entry) return null;
     const record = await this.byPrefix(entry.value.url_key_prefix);
     return record?.id === id ? record : null;
-  }
-
-  /** Every endpoint, oldest first (ids are time-ordered). */
-  async list(): Promise<InboundEndpointRecord[]> {
-    const all = await this.records.values("ep.*");
-    return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Removes the endpoint (its receiver URL stops working at once); false when there is no such endpoint. */

@@ -1,4 +1,4 @@
-// The trigger's dependencies as every triggering service (gateway, ticker, ingestor) builds them.
+// The trigger's dependencies as every triggering service (gateway, ticker) builds them.
 import type { AgentRecord } from "../agents/record.js";
 import type { Clock } from "../clock.js";
 import { engineFreshnessPlanner } from "../engine/planner.js";
@@ -11,8 +11,6 @@ export interface TriggerDepsOptions {
   listAgents(): AgentRecord[];
   maxBacklog: number;
   clock: Clock;
-  /** Ignored: triggers deal in ids and only the gateway renders links. Accepted until the ingestor stops passing it. */
-  publicUrl?: string;
 }
 
 export function triggerDeps(opts: TriggerDepsOptions): TriggerDeps {

@@ -1,6 +1,7 @@
 // The message catalog: every stream, bucket and subject of the system in one place, each subject with its
 // schema. Services validate what they receive against these at the edge.
 import { Type, type Static } from "typebox";
+import { AGENT_SUBJECTS } from "../agents/protocol.js";
 import { RetentionPolicy, StorageType, DiscardPolicy, type StreamConfig } from "@nats-io/jetstream";
 
 const SECOND_NS = 1_000_000_000;
@@ -62,8 +63,8 @@ export const BUCKETS = {
 export const SUBJECTS = {
   work: "work.investigations",
   event: (type: string) => `events.${type}`,
-  snapshot: (agentId: string) => `snapshots.${agentId}`,
-  plan: (agentId: string) => `agents.${agentId}.plan`,
+  snapshot: AGENT_SUBJECTS.snapshot,
+  plan: AGENT_SUBJECTS.plan,
   cancel: (investigationId: string) => `ctl.investigations.${investigationId}.cancel`,
   cancelAll: "ctl.investigations.*.cancel",
 };
@@ -72,41 +73,11 @@ export const CONSUMERS = {
   runner: { stream: STREAMS.work.name, durable: "runner" },
 };
 
+// The agent protocol (hello, heartbeat, plan, snapshot) is defined in shared/agents/protocol.ts.
+export { AGENT_ID_PATTERN, PlanReply, PlanRequest, Snapshot } from "../agents/protocol.js";
+
 // ---- message schemas ---------------------------------------------------------------------------
 
 /** A queued investigation; it carries the initial record so a trigger that crashed before writing it still runs. */
 export const WorkItem = Type.Object({ investigation_id: Type.String(), record: Type.Optional(Type.Record(Type.String(), Type.Unknown())) });
 export type WorkItem = Static<typeof WorkItem>;
-
-const Row = Type.Record(Type.String(), Type.Unknown());
-const Tables = Type.Record(Type.String(), Type.Array(Row));
-
-/** Tables cut short to fit the server's max_payload (largest tables halved first). */
-const Truncated = Type.Optional(Type.Array(Type.String()));
-
-export const Snapshot = Type.Object({
-  agent_id: Type.String(),
-  hostname: Type.String(),
-  collected_at: Type.String(),
-  tables: Tables,
-  truncated: Truncated,
-});
-export type Snapshot = Static<typeof Snapshot>;
-
-export const PlanRequest = Type.Object({
-  investigation_id: Type.String(),
-  tables: Type.Array(Type.String()),
-  deadline_ms: Type.Integer(),
-});
-export type PlanRequest = Static<typeof PlanRequest>;
-
-export const PlanReply = Type.Object({
-  agent_id: Type.String(),
-  collected_at: Type.String(),
-  tables: Tables,
-  truncated: Truncated,
-});
-export type PlanReply = Static<typeof PlanReply>;
-
-/** Agent ids travel in subject tokens. */
-export const AGENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$";

@@ -1,7 +1,7 @@
 // Inbound webhook test helpers: endpoints, signed deliveries to the receiver over real HTTP, counting investigations.
 import { createHmac } from "node:crypto";
 import { sign } from "@octokit/webhooks-methods";
-import { api, eventually, type ApiResponse, type Stack } from "./stack.js";
+import { api, type ApiResponse, type Stack } from "./stack.js";
 
 /** A well-formed URL key that no endpoint has. */
 export const UNKNOWN_URL_KEY = "whk_AAAAAAAA_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG";
@@ -28,14 +28,6 @@ export async function createEndpoint(stack: Stack, body: Record<string, unknown>
 /** POSTs exactly these bytes to a receiver path. */
 export function deliver(stack: Stack, path: string, raw: string | Buffer, headers: Record<string, string> = {}): Promise<ApiResponse> {
   return api(stack.baseUrl, "POST", path, { rawBody: raw, headers: { "content-type": "application/json", ...headers } });
-}
-
-/** Waits until an ingestor answers receipts (a 401 for an unknown key instead of 503). */
-export async function waitForIngestor(stack: Stack): Promise<void> {
-  await eventually(async () => {
-    const r = await deliver(stack, `/v1/webhooks/incoming/generic/${UNKNOWN_URL_KEY}`, "{}");
-    return r.status === 401 ? true : undefined;
-  }, 20_000);
 }
 
 export async function githubHeaders(secret: string, raw: string, event: string, delivery: string): Promise<Record<string, string>> {

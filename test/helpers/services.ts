@@ -10,17 +10,19 @@ import { spawnChild, type Child } from "../../scripts/dev/processes.js";
 export const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const REPO = resolve(DIST, "..");
 
-export type ServiceName = "gateway" | "runner" | "ticker" | "dispatcher" | "ingestor" | "agent";
+export type ServiceName = "gateway" | "runner" | "ticker" | "dispatcher" | "agent";
 
 export interface ServiceProcess extends Child {
   name: ServiceName;
+  /** Resolves once the service printed its ready line (every component started; an agent: registered). */
+  ready(timeoutMs?: number): Promise<void>;
 }
 
 export function startService(name: ServiceName, env: Record<string, string>): ServiceProcess {
   const child = spawnChild(name, process.execPath, [join(DIST, "services", name, "main.js")], {
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env },
   });
-  return { ...child, name };
+  return { ...child, name, ready: async (timeoutMs = 30_000) => void (await child.line("INQUEST_READY=", timeoutMs)) };
 }
 
 export function tempDir(prefix: string): { path: string; remove(): void } {

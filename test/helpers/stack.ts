@@ -60,6 +60,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         env.INQUEST_PUBLIC_URL = baseUrl;
       }
     }
+    // Every service ready: agents are ready once the registry (in the runner) holds them, so without a
+    // runner they are not waited for.
+    const waited = [...services.values()].filter((p) => p.name !== "agent" || wanted.includes("runner"));
+    await Promise.all(waited.map((p) => p.ready()));
   } catch (err) {
     for (const p of services.values()) await p.kill();
     await nats.stop();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "tap";
 import { api, eventually, startStack } from "../helpers/stack.js";
 import { cli, issueKey } from "../helpers/cli.js";
-import { DIST, tempDir } from "../helpers/services.js";
+import { DIST, REPO, tempDir } from "../helpers/services.js";
 
 const FLEET = {
   agents: [
@@ -78,12 +78,20 @@ test("inquest up (make run): embedded NATS, every service, URLs and key printed,
   t.match(out, /NATS URL:\s+nats:\/\/127\.0\.0\.1:\d+ \(embedded/);
   t.ok(existsSync(join(dir.path, "nats.url")));
   t.match(readFileSync(join(dir.path, "nats.url"), "utf8"), /^nats:\/\/127\.0\.0\.1:\d+/);
+  // "Running" means every service answers: no retries from here on.
+  const created = await api(baseUrl, "POST", "/v1/webhooks/incoming/endpoints", { key, body: { provider: "generic" } });
+  t.equal(created.status, 201, created.text);
+  const receipt = await api(baseUrl, "POST", new URL(created.json.url as string).pathname, { body: { query: "posted right after start" } });
+  t.equal(receipt.status, 202, `an inbound event posted right after the line is queued: ${receipt.text}`);
+  t.type(receipt.json.investigation_id, "string");
   t.equal((await api(baseUrl, "GET", "/readyz")).status, 200);
-  const agents = await eventually(async () => {
-    const r = await api(baseUrl, "GET", "/v1/agents", { key });
-    return r.status === 200 && r.json.agents.length >= 3 ? r.json.agents : undefined;
-  }, 20_000);
-  t.ok(agents.length >= 3, "the demo fleet registered");
+  const fleet = (JSON.parse(readFileSync(join(REPO, "examples", "fleet.json"), "utf8")) as { agents: Array<{ agent_id: string; online?: boolean }> }).agents;
+  const listed = await api(baseUrl, "GET", "/v1/agents?limit=200", { key });
+  t.same(
+    (listed.json.agents as Array<{ agent_id: string; status: string }>).map((a) => [a.agent_id, a.status]).sort(),
+    fleet.map((a) => [a.agent_id, a.online === false ? "offline" : "online"]).sort(),
+    "the demo fleet is registered, the online agents online",
+  );
   child.kill("SIGTERM");
   t.equal(await exited, 0, "stops cleanly on SIGTERM");
   const after = await fetch(`${baseUrl}/healthz`).then(

@@ -1,15 +1,14 @@
-// The ingestor's decision for one receipt (services/ingestor/receive.ts): the contract's order of checks with
+// The receiver's decision for one receipt (shared/inbound/receive.ts): the contract's order of checks with
 // real providers, real signatures and a real sealed secret; the endpoint lookup and the trigger are in-memory.
 import { createHmac, randomBytes } from "node:crypto";
 import { test } from "tap";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import type { InboundEndpointRecord } from "../../shared/inbound/endpoint.js";
-import type { ReceiptRequest } from "../../shared/inbound/messages.js";
 import { authenticateUrlKey } from "../../shared/inbound/url-key.js";
 import type { TriggerInput, TriggerOutcome } from "../../shared/investigations/trigger.js";
 import { createLogger } from "../../shared/log.js";
 import { decryptSecret, encryptSecret, hashToken, newInboundKey } from "../../shared/secrets.js";
-import { receive, type ReceiveDeps } from "../../services/ingestor/receive.js";
+import { receive, type ReceiptRequest, type ReceiveDeps } from "../../shared/inbound/receive.js";
 
 const NOW_MS = 1_700_000_000_000;
 const NOW = NOW_MS / 1000;
@@ -44,7 +43,6 @@ function harness(records: InboundEndpointRecord[], outcome: TriggerOutcome = { k
   ];
   const deps: ReceiveDeps = {
     byPrefix: async (prefix) => records.find((r) => r.url_key_prefix === prefix) ?? null,
-    readBody: async (body) => (body.kind === "inline" ? { ok: true, body: Buffer.from(body.base64, "base64") } : { ok: false, reason: "not inline" }),
     openSecret: (sealed) => decryptSecret(MASTER, sealed),
     byEdrDevice: (id) => agents.find((a) => a.edr_device_id === id) ?? null,
     byHostname: (hostname) => agents.filter((a) => a.hostname === hostname),
@@ -59,7 +57,7 @@ function harness(records: InboundEndpointRecord[], outcome: TriggerOutcome = { k
 }
 
 function receipt(provider: string, key: string, raw: string | null, headers: Record<string, string> = {}): ReceiptRequest {
-  return { provider, key, headers, body: raw === null ? { kind: "too_large" } : { kind: "inline", base64: Buffer.from(raw).toString("base64") } };
+  return { provider, key, headers, body: raw === null ? null : Buffer.from(raw) };
 }
 
 function edrSigned(raw: string, secret = SECRET, timestamp = NOW): Record<string, string> {

@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { sign } from "@octokit/webhooks-methods";
 import { test, type Test } from "tap";
-import { ciProvider } from "../../services/ingestor/providers/ci.js";
-import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../services/ingestor/providers/types.js";
+import { ciProvider } from "../../shared/inbound/providers/ci.js";
+import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../shared/inbound/providers/types.js";
 
 // Real GitHub payloads contributed to octokit/webhooks. The package's main entry is a JSON array.
 interface WebhookDefinition {
@@ -111,7 +111,7 @@ test("workflow_job with runner_name targets that runner among the repository's C
     const repo = repoOf(payload);
     const job = payload["workflow_job"] as { name: string; runner_name: string | null };
     // The scope is always the repository's CI runners (no `hostname` tag: agents have a hostname field, not a
-    // tag); a named runner is a target the ingestor resolves through the agent directory within that scope.
+    // tag); a named runner is a target the receiver resolves through the agent directory within that scope.
     t.same(result.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: repo } } });
     if (job.runner_name) {
       narrowed++;

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { test, type Test } from "tap";
-import { edrProvider } from "../../services/ingestor/providers/edr.js";
-import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../services/ingestor/providers/types.js";
+import { edrProvider } from "../../shared/inbound/providers/edr.js";
+import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../shared/inbound/providers/types.js";
 
 const SECRET = "edr-signing-secret";
 const NOW = 1_700_000_000;

@@ -1,6 +1,6 @@
 import { test, type Test } from "tap";
-import { genericProvider } from "../../services/ingestor/providers/generic.js";
-import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../services/ingestor/providers/types.js";
+import { genericProvider } from "../../shared/inbound/providers/generic.js";
+import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../shared/inbound/providers/types.js";
 
 const DEFAULT_SCOPE: Scope = { type: "selector", filter: { tags: { team: "payments" } } };
 const endpoint: InboundEndpointView = { id: "iep_03", provider: "generic", default_scope: DEFAULT_SCOPE, default_depth: "standard" };

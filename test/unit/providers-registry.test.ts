@@ -1,5 +1,5 @@
 import { test } from "tap";
-import { getProvider, isProviderName, lookupProvider, PROVIDER_NAMES, triggerSource } from "../../services/ingestor/providers/registry.js";
+import { getProvider, isProviderName, lookupProvider, PROVIDER_NAMES, triggerSource } from "../../shared/inbound/providers/registry.js";
 
 test("every provider is registered under its own name", async (t) => {
   t.same([...PROVIDER_NAMES].sort(), ["ci", "edr", "generic"]);

@@ -1,5 +1,6 @@
-// Inbound webhooks (spec 4.4; CONTRACT §6): endpoint management, and the public receiver, which hands each
-// request to an ingestor over NATS and maps the ingestor's outcome to HTTP here, in one place.
+// Inbound webhooks (spec 4.4; CONTRACT §6): endpoint management, and the public receiver, which decides each
+// receipt in process (shared/inbound/receive.ts: pure providers, one endpoint read, the one trigger path) and
+// maps the outcome to HTTP here, in one place.
 import { Type } from "typebox";
 import type { Clock } from "../../../shared/clock.js";
 import { iso } from "../../../shared/clock.js";
@@ -13,20 +14,23 @@ import {
   receiverUrl,
   type InboundEndpointRecord,
 } from "../../../shared/inbound/endpoint.js";
-import { forwardReceipt, type ForwardDeps } from "../../../shared/inbound/forward.js";
-import type { ReceiptOutcome } from "../../../shared/inbound/messages.js";
-import type { InboundEndpointStore } from "../../../shared/inbound/store.js";
+import { receive, type ReceiptOutcome, type ReceiveDeps } from "../../../shared/inbound/receive.js";
+import { isEndpointRecord, type EndpointBucketEntry, type InboundEndpointStore } from "../../../shared/inbound/store.js";
+import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
-import { encryptSecret, hashToken, newInboundKey, splitInboundKey } from "../../../shared/secrets.js";
+import { encryptSecret, hashToken, newInboundKey, SecretDecryptError, splitInboundKey } from "../../../shared/secrets.js";
 import { checker } from "../../../shared/validate.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { fail, invalid, noContent, notFound, ok } from "../http/reply.js";
 import type { Reply, Route } from "../http/types.js";
+import { ENDPOINTS_PREFIX } from "../inbound-index.js";
 
 export interface InboundRouteDeps {
   store: InboundEndpointStore;
-  /** NATS connection, spill bucket, clock and log of the gateway -> ingestor hand-off. */
-  forward: ForwardDeps;
+  /** The endpoints read model (services/gateway/inbound-index.ts). */
+  index: Pick<ReadModel<EndpointBucketEntry>, "page" | "catchUp">;
+  /** What deciding a receipt needs: the endpoint lookup, the agent directory, the trigger. */
+  receive: ReceiveDeps;
   masterKey: Buffer;
   publicUrl: string;
   clock: Clock;
@@ -42,7 +46,7 @@ const Receipt202 = Type.Union([
   Type.Object({ error: Type.String({ description: "Why the investigation could not be queued (e.g. rate_limited)." }) }),
 ]);
 
-/** The receiver's answer for each ingestor outcome (CONTRACT §6). */
+/** The receiver's answer for each outcome (CONTRACT §6). */
 export function receiptReply(outcome: ReceiptOutcome): Reply {
   switch (outcome.kind) {
     case "unknown_provider":
@@ -66,10 +70,6 @@ export function receiptReply(outcome: ReceiptOutcome): Reply {
       return ok({ investigation_id: outcome.investigation_id }, 202);
     case "not_queued":
       return ok({ error: outcome.reason }, 202);
-    case "unavailable":
-      return fail(503, "unavailable", outcome.message, undefined, { "retry-after": "1" });
-    case "internal":
-      return fail(500, "internal", "internal error");
     default:
       return assertNever(outcome);
   }
@@ -125,14 +125,11 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         responses: { 200: { description: "A page of endpoints", schema: EndpointList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
-        const page = parsePage(ctx.query, ["endpoints"]);
+        const page = parsePage(ctx.query, ENDPOINTS_PREFIX);
         if (isReply(page)) return page;
-        const after = page.after ? String(page.after[1]) : null;
-        const rest = (await deps.store.list()).filter((r) => after === null || r.id > after);
-        const items = rest.slice(0, page.limit);
-        const last = items[items.length - 1];
-        const next = rest.length > page.limit && last ? encodeCursor(["endpoints", last.id]) : null;
-        return ok({ endpoints: items.map(endpointView), next_cursor: next });
+        await deps.index.catchUp();
+        const result = deps.index.page(ENDPOINTS_PREFIX, { after: page.after, limit: page.limit, reverse: false, accept: isEndpointRecord });
+        return ok({ endpoints: result.items.filter(isEndpointRecord).map(endpointView), next_cursor: encodeCursor(result.next) });
       },
     },
     {
@@ -164,23 +161,22 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
           401: err("Unknown or deleted URL key, provider mismatch, or bad signature"),
           404: err("Unknown provider"),
           413: err("Body over 1 MiB"),
-          503: err("No ingestor answered"),
+          503: err("The message bus is unavailable; nothing was queued"),
         },
       },
       async handle(ctx) {
         const provider = ctx.params.provider as string;
         const key = ctx.params.key as string;
         if (!isInboundProvider(provider)) return receiptReply({ kind: "unknown_provider" });
-        // A key that cannot be one we issued needs no round trip (the ingestor checks real ones).
+        // A key that cannot be one we issued needs no round trip (receive() checks real ones).
         if (!splitInboundKey(key).ok) return receiptReply({ kind: "unauthorized" });
-        const outcome = await forwardReceipt(deps.forward, {
-          provider,
-          key,
-          headers: ctx.headers,
-          body: ctx.rawBody,
-          bodyTooLarge: ctx.bodyTooLarge ?? false,
-        });
-        return receiptReply(outcome);
+        try {
+          return receiptReply(await receive(deps.receive, { provider, key, headers: ctx.headers, body: ctx.bodyTooLarge ? null : ctx.rawBody }));
+        } catch (err) {
+          if (!(err instanceof SecretDecryptError)) throw err; // NATS trouble: the pipeline answers 503, nothing was queued
+          deps.receive.log.error({ err }, "inbound: a stored signing secret does not open with INQUEST_MASTER_KEY (was the key changed?)");
+          return fail(500, "internal", "internal error");
+        }
       },
     },
   ];

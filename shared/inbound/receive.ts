@@ -1,16 +1,17 @@
 // One receipt of the inbound receiver, checked in the contract's order (CONTRACT §6): unknown provider,
 // URL key (and provider match), body size, signature, JSON, inactive endpoint; then the provider decides and a
-// recognised event is triggered through the one trigger path. Every answer is a value the gateway maps to HTTP.
-import type { AgentRecord } from "../../shared/agents/record.js";
-import type { Clock } from "../../shared/clock.js";
-import { newId } from "../../shared/ids.js";
-import type { InboundProvider } from "../../shared/inbound/catalog.js";
-import type { ReadBody } from "../../shared/inbound/body.js";
-import type { InboundEndpointRecord } from "../../shared/inbound/endpoint.js";
-import type { ReceiptBody, ReceiptOutcome, ReceiptRequest } from "../../shared/inbound/messages.js";
-import { authenticateUrlKey } from "../../shared/inbound/url-key.js";
-import type { TriggerInput, TriggerOutcome } from "../../shared/investigations/trigger.js";
-import type { Logger } from "../../shared/log.js";
+// recognised event is triggered through the one trigger path. Every answer is a value the gateway maps to HTTP
+// (routes/inbound.ts). The providers are pure, so the gateway calls this in process: the body never crosses
+// NATS; the only round trips are the endpoint read and the trigger.
+import type { AgentRecord } from "../agents/record.js";
+import type { Clock } from "../clock.js";
+import { newId } from "../ids.js";
+import type { InboundProvider } from "./catalog.js";
+import type { InboundEndpointRecord } from "./endpoint.js";
+import type { ValidationDetail } from "../validate.js";
+import { authenticateUrlKey } from "./url-key.js";
+import type { TriggerInput, TriggerOutcome } from "../investigations/trigger.js";
+import type { Logger } from "../log.js";
 import { lookupProvider, triggerSource } from "./providers/registry.js";
 import type { InboundEndpointView, InboundRequest, ProviderName, TriggerInterpretation } from "./providers/types.js";
 import { resolveTarget } from "./target.js";
@@ -20,9 +21,32 @@ type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const providerNamesAgree: SameSet<ProviderName, InboundProvider> = true;
 void providerNamesAgree;
 
+/** One POST to `/v1/webhooks/incoming/<provider>/<key>`. */
+export interface ReceiptRequest {
+  provider: string;
+  key: string;
+  /** Lower-cased names. */
+  headers: Record<string, string>;
+  /** The raw body; null when it was over the receiver's limit and not read (answered 413 once the key checks out). */
+  body: Buffer | null;
+}
+
+/** What the receiver decided; the gateway maps each kind to HTTP in one place (routes/inbound.ts). */
+export type ReceiptOutcome =
+  | { kind: "unknown_provider" }
+  | { kind: "unauthorized" }
+  | { kind: "too_large" }
+  | { kind: "bad_signature" }
+  | { kind: "invalid_json" }
+  | { kind: "ignored"; reason: string }
+  /** `details`: every problem found (the shared validator's), when there is more than one field to name. */
+  | { kind: "invalid"; message: string; path?: string; details?: ValidationDetail[] }
+  | { kind: "queued"; investigation_id: string }
+  /** A recognised event whose investigation could not be queued (rate limit, idempotency conflict, NATS). */
+  | { kind: "not_queued"; reason: string };
+
 export interface ReceiveDeps {
   byPrefix(prefix: string): Promise<InboundEndpointRecord | null>;
-  readBody(body: ReceiptBody): Promise<ReadBody>;
   /** Opens a sealed provider signing secret with the master key. */
   openSecret(sealed: string): string;
   byEdrDevice(deviceId: string): AgentRecord | null;
@@ -40,19 +64,14 @@ export async function receive(deps: ReceiveDeps, req: ReceiptRequest): Promise<R
   if (provider === null) return { kind: "unknown_provider" };
   const endpoint = await authenticateUrlKey(req.key, (prefix) => deps.byPrefix(prefix));
   if (endpoint === null || endpoint.provider !== provider.name) return { kind: "unauthorized" };
-  if (req.body.kind === "too_large") return { kind: "too_large" };
+  if (req.body === null) return { kind: "too_large" };
 
-  const read = await deps.readBody(req.body);
-  if (!read.ok) {
-    deps.log.warn({ endpoint: endpoint.id, reason: read.reason }, "inbound: could not read the body");
-    return { kind: "unavailable", message: "the body could not be read; retry shortly" };
-  }
   const now = deps.clock.now();
-  const request: InboundRequest = { headers: req.headers, rawBody: read.body, nowSeconds: Math.floor(now / 1000) };
+  const request: InboundRequest = { headers: req.headers, rawBody: req.body, nowSeconds: Math.floor(now / 1000) };
   if (endpoint.signing_secret_sealed !== null && provider.verify(request, deps.openSecret(endpoint.signing_secret_sealed)) !== "ok") {
     return { kind: "bad_signature" };
   }
-  const body = parseJson(read.body);
+  const body = parseJson(req.body);
   if (!body.ok) return { kind: "invalid_json" };
   if (!endpoint.active) return { kind: "ignored", reason: "this endpoint is inactive" };
 

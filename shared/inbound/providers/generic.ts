@@ -2,8 +2,8 @@
 // idempotency_key?}`; no signature scheme (the URL key is the credential). CONTRACT §6.
 
 import { Type } from "typebox";
-import { Scope } from "../../../shared/schemas/common.js";
-import { checker, type ValidationDetail } from "../../../shared/validate.js";
+import { Scope } from "../../schemas/common.js";
+import { checker, type ValidationDetail } from "../../validate.js";
 import { DEPTHS, MODES } from "./types.js";
 import type { Depth, Interpretation, Mode, Provider } from "./types.js";
 import { isObject, MAX_QUERY_CHARS } from "./payload.js";

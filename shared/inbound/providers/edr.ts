@@ -1,9 +1,9 @@
 // `edr`: CrowdStrike-style alert webhooks (CONTRACT §6). Signature `X-Cs-Primary-Signature` over
 // "<X-Cs-Delivery-Timestamp>.<raw body>", timestamp within 300 s. An alert names a device and describes what
-// happened; the ingestor resolves the device to the agent registered with that `edr_device_id`.
+// happened; the receiver resolves the device to the agent registered with that `edr_device_id`.
 
 import { createHash } from "node:crypto";
-import { verifyCrowdstrike } from "../../../shared/signing.js";
+import { verifyCrowdstrike } from "../../signing.js";
 import { at, clip, composeQuery, isObject, text, textOrNumber } from "./payload.js";
 import type { Provider } from "./types.js";
 

@@ -4,8 +4,8 @@
 //   `role=ci-runner`, `repository=<full_name>`) whose `hostname` equals the runner's name.
 // When nothing matches, the investigation falls back to the provider's scope (the endpoint's default for a
 // device, the repository's CI runners for a runner) with a sentence in the query saying so (CONTRACT §6).
-import type { AgentRecord } from "../../shared/agents/record.js";
-import { matchesScope } from "../../shared/agents/record.js";
+import type { AgentRecord } from "../agents/record.js";
+import { matchesScope } from "../agents/record.js";
 import { clip, MAX_QUERY_CHARS } from "./providers/payload.js";
 import type { Scope, TriggerInterpretation } from "./providers/types.js";
 

@@ -1,7 +1,7 @@
-// The contract every inbound provider implements (CONTRACT §6). Providers are pure: the ingestor hands them the
+// The contract every inbound provider implements (CONTRACT §6). Providers are pure: the receiver hands them the
 // request (lower-cased header names, raw bytes, the clock) and acts on the value they return.
 
-import type { ValidationDetail } from "../../../shared/validate.js";
+import type { ValidationDetail } from "../../validate.js";
 
 export type ProviderName = "generic" | "edr" | "ci";
 export type Depth = "quick" | "standard" | "deep";
@@ -29,7 +29,7 @@ export interface InboundRequest {
   /** Header names lower-cased. */
   headers: Record<string, string>;
   rawBody: Buffer;
-  /** Unix seconds, from the ingestor's clock. */
+  /** Unix seconds, from the receiver's clock. */
   nowSeconds: number;
 }
 
@@ -37,7 +37,7 @@ export type Verification = "ok" | "bad_signature";
 
 /**
  * Where the investigation runs: the resolved `scope`; the agent whose `edr_device_id` matches; or the agents
- * within `scope` (a repository's CI runners) whose `hostname` equals a CI runner's name. The ingestor resolves
+ * within `scope` (a repository's CI runners) whose `hostname` equals a CI runner's name. The receiver resolves
  * the last two through the agent directory and falls back to `scope` (saying so in the query) when none matches.
  */
 export type Target =

@@ -1,0 +1,193 @@
+// The agent registry: the one writer of the agents bucket and its outbox. Agents sit outside the trust
+// boundary (they run on the hosts being investigated), so they only send protocol messages on subjects that
+// carry their own id (shared/agents/protocol.ts); the registry checks each against its schema and that the
+// agent id in the message is the one in the subject, then turns it into a compare-and-set on that agent's
+// record alone, its lifecycle event in the same write (shared/agents/outbox.ts). Every runner runs one, in one
+// queue group: each message is handled once, and concurrent writes to one record settle by compare-and-set.
+// A message is acknowledged only once its write is done, so an agent that heard "ok" is registered.
+import type { JetStreamClient } from "@nats-io/jetstream";
+import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
+import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
+import {
+  byeChecker,
+  heartbeatChecker,
+  helloChecker,
+  REGISTRY_QUEUE,
+  REGISTRY_SUBJECTS,
+  subjectAgentId,
+  type Ack,
+  type Heartbeat,
+  type Hello,
+  type RegistryErrorCode,
+  type RegistryMessageKind,
+} from "../../shared/agents/protocol.js";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import { iso, type Clock } from "../../shared/clock.js";
+import type { Component } from "../../shared/lifecycle.js";
+import type { Logger } from "../../shared/log.js";
+import { decodeJson, encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
+import type { Checked } from "../../shared/validate.js";
+
+export interface RegistryDeps {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  agents: JsonKv<AgentRecord>;
+  clock: Clock;
+  log: Logger;
+}
+
+// ---- what each message does to a record (pure) ----------------------------------------------------
+
+/** A new record (offline until its first heartbeat) with `agent.registered` queued. */
+export function registered(hello: Hello, nowMs: number): AgentRecord {
+  const fresh: AgentRecord = { ...identity(hello), status: "offline", registered_at: iso(nowMs), last_seen_at: null, snapshot_collected_at: null };
+  return withEvent(fresh, "agent.registered", nowMs);
+}
+
+/** A known agent says hello again: identity refreshed (tags may have changed), history kept; null = no change. */
+export function reintroduced(current: AgentRecord, hello: Hello): AgentRecord | null {
+  const next = { ...current, ...identity(hello) };
+  return sameIdentity(current, next) ? null : next;
+}
+
+/** Online and seen now; `agent.connected` when it was not online (first beat, or back after being marked offline). */
+export function beaten(current: AgentRecord, beat: Heartbeat, nowMs: number): AgentRecord {
+  const next: AgentRecord = {
+    ...current,
+    status: "online",
+    last_seen_at: iso(nowMs),
+    snapshot_collected_at: beat.snapshot_collected_at ?? current.snapshot_collected_at,
+  };
+  return current.status === "online" ? next : withEvent(next, "agent.connected", nowMs);
+}
+
+/** A clean stop: offline at once with `agent.disconnected`; null when it was not online. */
+export function departed(current: AgentRecord, nowMs: number): AgentRecord | null {
+  return current.status === "online" ? withEvent({ ...current, status: "offline" }, "agent.disconnected", nowMs) : null;
+}
+
+function identity(hello: Hello): Pick<AgentRecord, "agent_id" | "hostname" | "tags" | "edr_device_id" | "heartbeat_interval_ms"> {
+  return { agent_id: hello.agent_id, hostname: hello.hostname, tags: { ...hello.tags }, edr_device_id: hello.edr_device_id, heartbeat_interval_ms: hello.heartbeat_interval_ms };
+}
+
+function sameIdentity(a: AgentRecord, b: AgentRecord): boolean {
+  return (
+    a.hostname === b.hostname &&
+    a.edr_device_id === b.edr_device_id &&
+    a.heartbeat_interval_ms === b.heartbeat_interval_ms &&
+    JSON.stringify(Object.entries(a.tags).sort()) === JSON.stringify(Object.entries(b.tags).sort())
+  );
+}
+
+// ---- the component --------------------------------------------------------------------------------
+
+class Refused extends Error {
+  constructor(readonly code: RegistryErrorCode, message: string) {
+    super(message);
+  }
+}
+
+export class AgentRegistry implements Component {
+  readonly name = "agent-registry";
+  private subs: Subscription[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly deps: RegistryDeps) {}
+
+  async start(): Promise<void> {
+    for (const kind of Object.keys(REGISTRY_SUBJECTS) as RegistryMessageKind[]) {
+      this.subs.push(
+        this.deps.nc.subscribe(REGISTRY_SUBJECTS[kind], {
+          queue: REGISTRY_QUEUE,
+          callback: (err, msg) => {
+            if (err) {
+              this.deps.log.error({ err }, "agent registry: subscription error");
+              return;
+            }
+            const work = this.handle(kind, msg).finally(() => this.inFlight.delete(work));
+            this.inFlight.add(work);
+          },
+        }),
+      );
+    }
+    await this.deps.nc.flush(); // the server knows the subscriptions before the runner says it is ready
+  }
+
+  async stop(): Promise<void> {
+    await Promise.allSettled(this.subs.map((s) => s.drain()));
+    this.subs = [];
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async handle(kind: RegistryMessageKind, msg: Msg): Promise<void> {
+    let ack: Ack;
+    try {
+      const agentId = subjectAgentId(msg.subject);
+      if (agentId === null) throw new Refused("invalid_message", "the subject carries no valid agent id");
+      switch (kind) {
+        case "hello":
+          await this.hello(this.checked(helloChecker, msg, agentId));
+          break;
+        case "heartbeat":
+          await this.heartbeat(this.checked(heartbeatChecker, msg, agentId));
+          break;
+        case "bye":
+          await this.bye(this.checked(byeChecker, msg, agentId).agent_id);
+          break;
+        default:
+          return assertNever(kind);
+      }
+      ack = { ok: true };
+    } catch (err) {
+      if (err instanceof Refused) {
+        if (err.code !== "unknown_agent") this.deps.log.warn({ subject: msg.subject, code: err.code }, `agent registry refused a message: ${err.message}`);
+        ack = { ok: false, error: { code: err.code, message: err.message } };
+      } else {
+        this.deps.log.warn({ err, subject: msg.subject }, "agent registry: could not apply a message");
+        ack = { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
+      }
+    }
+    if (msg.reply) msg.respond(encodeJson(ack));
+  }
+
+  /** The message, valid against its schema, from the agent its subject names (else refused). */
+  private checked<T extends { agent_id: string }>(check: { check(value: unknown): Checked<T> }, msg: Msg, agentId: string): T {
+    let decoded: unknown;
+    try {
+      decoded = decodeJson<unknown>(msg.data);
+    } catch {
+      throw new Refused("invalid_message", "not JSON");
+    }
+    const result = check.check(decoded);
+    if (!result.ok) throw new Refused("invalid_message", `does not match the protocol: ${JSON.stringify(result.details).slice(0, 300)}`);
+    if (result.value.agent_id !== agentId) throw new Refused("agent_mismatch", `agent ${agentId} may only speak for itself`);
+    return result.value;
+  }
+
+  private async hello(hello: Hello): Promise<void> {
+    const now = this.deps.clock.now();
+    const fresh = registered(hello, now);
+    if ((await this.deps.agents.create(hello.agent_id, fresh)) !== null) return this.flush(fresh);
+    return this.flush((await this.deps.agents.update(hello.agent_id, (r) => reintroduced(r, hello)))?.value);
+  }
+
+  private async heartbeat(beat: Heartbeat): Promise<void> {
+    const now = this.deps.clock.now();
+    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now));
+    if (result === null) throw new Refused("unknown_agent", "no such agent: say hello first");
+    await this.flush(result.value);
+  }
+
+  private async bye(agentId: string): Promise<void> {
+    await this.flush((await this.deps.agents.update(agentId, (r) => departed(r, this.deps.clock.now())))?.value);
+  }
+
+  /** Publishes the record's outbox when it holds events (most heartbeats write none: no extra read). */
+  private async flush(written: AgentRecord | undefined): Promise<void> {
+    if (written !== undefined && (written.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, written.agent_id);
+  }
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unexpected message kind ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,123 @@
+// The agent protocol: everything an agent says and hears, on subjects that carry its own agent id. Agents run
+// on the hosts being investigated, so they are outside the trust boundary: they publish only these subjects
+// for their own id, answer only their own plans, and never write a bucket or provision a stream. The agent
+// registry (services/runner/registry.ts) is the one writer of the agents bucket; it checks every message
+// against these schemas and that the message's agent id is the one in its subject.
+//
+//   agents.<id>.hello      request  Hello      -> Ack    register or refresh identity (re-sent until acked)
+//   agents.<id>.heartbeat  request  Heartbeat  -> Ack    online, last seen, latest snapshot time
+//   agents.<id>.bye        request  Bye        -> Ack    a clean stop: offline at once
+//   agents.<id>.plan       request  PlanRequest -> PlanReply | PlanError   (the runner asks, the agent answers)
+//   snapshots.<id>         JetStream Snapshot            the latest telemetry, kept one per agent
+import { Type, type Static } from "typebox";
+import { literalUnion } from "../schemas/common.js";
+import { checker } from "../validate.js";
+
+/** Agent ids travel in subject tokens: letters, digits, _ and - only. */
+export const AGENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$";
+
+const AgentId = Type.String({ pattern: AGENT_ID_PATTERN });
+
+export const AGENT_SUBJECTS = {
+  hello: (agentId: string) => `agents.${agentId}.hello`,
+  heartbeat: (agentId: string) => `agents.${agentId}.heartbeat`,
+  bye: (agentId: string) => `agents.${agentId}.bye`,
+  plan: (agentId: string) => `agents.${agentId}.plan`,
+  snapshot: (agentId: string) => `snapshots.${agentId}`,
+};
+
+/** What the registry subscribes to (one queue group across runners: each message is handled once). */
+export const REGISTRY_SUBJECTS = { hello: "agents.*.hello", heartbeat: "agents.*.heartbeat", bye: "agents.*.bye" } as const;
+export const REGISTRY_QUEUE = "agent-registry";
+export type RegistryMessageKind = keyof typeof REGISTRY_SUBJECTS;
+
+/** The agent id a protocol subject carries (`agents.<id>.<verb>` or `snapshots.<id>`), or null. */
+export function subjectAgentId(subject: string): string | null {
+  const parts = subject.split(".");
+  const id = parts[0] === "agents" && parts.length === 3 ? parts[1] : parts[0] === "snapshots" && parts.length === 2 ? parts[1] : undefined;
+  return id !== undefined && new RegExp(AGENT_ID_PATTERN).test(id) ? id : null;
+}
+
+// ---- registration -------------------------------------------------------------------------------
+
+export const Hello = Type.Object({
+  agent_id: AgentId,
+  hostname: Type.String({ minLength: 1, maxLength: 255 }),
+  tags: Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.String({ maxLength: 256 }), { maxProperties: 64 }),
+  edr_device_id: Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()]),
+  /** How often the agent promises to heartbeat; it is marked offline after three missed beats. */
+  heartbeat_interval_ms: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
+});
+export type Hello = Static<typeof Hello>;
+
+export const Heartbeat = Type.Object({
+  agent_id: AgentId,
+  /** `collected_at` of the latest snapshot the agent published, or null. */
+  snapshot_collected_at: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
+});
+export type Heartbeat = Static<typeof Heartbeat>;
+
+export const Bye = Type.Object({ agent_id: AgentId });
+export type Bye = Static<typeof Bye>;
+
+export const REGISTRY_ERRORS = ["invalid_message", "agent_mismatch", "unknown_agent", "unavailable"] as const;
+export type RegistryErrorCode = (typeof REGISTRY_ERRORS)[number];
+
+/** The registry's answer. `unknown_agent` to a heartbeat: say hello again (the record is gone). */
+export const Ack = Type.Union([
+  Type.Object({ ok: Type.Literal(true) }),
+  Type.Object({
+    ok: Type.Literal(false),
+    error: Type.Object({ code: literalUnion(REGISTRY_ERRORS), message: Type.String() }),
+  }),
+]);
+export type Ack = Static<typeof Ack>;
+
+// ---- plans and snapshots --------------------------------------------------------------------------
+
+const Row = Type.Record(Type.String(), Type.Unknown());
+const TablesSchema = Type.Record(Type.String(), Type.Array(Row));
+/** osquery-shaped tables: name -> rows. */
+export type Tables = Record<string, Array<Record<string, unknown>>>;
+
+/** Tables cut short to fit the server's max_payload (largest tables halved first). */
+const Truncated = Type.Optional(Type.Array(Type.String()));
+
+export const Snapshot = Type.Object({
+  agent_id: Type.String(),
+  hostname: Type.String(),
+  collected_at: Type.String(),
+  tables: TablesSchema,
+  truncated: Truncated,
+});
+export type Snapshot = Static<typeof Snapshot>;
+
+export const PlanRequest = Type.Object({
+  investigation_id: Type.String(),
+  tables: Type.Array(Type.String()),
+  deadline_ms: Type.Integer(),
+});
+export type PlanRequest = Static<typeof PlanRequest>;
+
+export const PlanReply = Type.Object({
+  agent_id: Type.String(),
+  collected_at: Type.String(),
+  tables: TablesSchema,
+  truncated: Truncated,
+});
+export type PlanReply = Static<typeof PlanReply>;
+
+export const PLAN_ERRORS = ["invalid_plan", "deadline_passed", "failed"] as const;
+
+/** A plan the agent will not run: answered at once, so the runner does not wait out its deadline. */
+export const PlanError = Type.Object({
+  agent_id: Type.String(),
+  error: Type.Object({ code: literalUnion(PLAN_ERRORS), message: Type.String() }),
+});
+export type PlanError = Static<typeof PlanError>;
+
+export const helloChecker = checker(Hello);
+export const heartbeatChecker = checker(Heartbeat);
+export const byeChecker = checker(Bye);
+export const ackChecker = checker(Ack);
+export const planRequestChecker = checker(PlanRequest);

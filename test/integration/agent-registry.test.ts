@@ -1,0 +1,129 @@
+// The agent registry (services/runner/registry.ts) against a real nats-server: agents register by protocol
+// message only, hello is sent until a registry acknowledges it (the registry may start after the agent), an
+// agent can only speak for itself, and a registry that lost a record hears hello again.
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { test } from "tap";
+import { Agent, type TelemetrySource } from "../../services/agent/agent.js";
+import { AgentRegistry } from "../../services/runner/registry.js";
+import { AGENT_SUBJECTS, type Ack } from "../../shared/agents/protocol.js";
+import { createLogger } from "../../shared/log.js";
+import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
+import { openRuntime, type Runtime } from "../../shared/runtime.js";
+import { startNats, type NatsServer } from "../helpers/nats.js";
+import { eventually } from "../helpers/stack.js";
+
+const log = createLogger("test", "silent");
+const clock = { now: () => Date.now() };
+const telemetry: TelemetrySource = { snapshotTables: ["users"], collect: async () => ({ collected_at: new Date().toISOString(), tables: { users: [{ uid: 0 }] } }) };
+
+let nats: NatsServer;
+let nc: NatsConnection;
+let rt: Runtime;
+
+test("setup", async () => {
+  nats = await startNats();
+  nc = await connect({ servers: nats.url });
+  rt = await openRuntime(nc, { replicas: 1 });
+});
+
+function agent(id: string, opts: { online?: boolean; heartbeatMs?: number } = {}): Agent {
+  return new Agent({ nc, js: jetstream(nc), clock, log }, { agent_id: id, hostname: `${id}.example`, tags: { env: "test" }, edr_device_id: null }, telemetry, {
+    heartbeatMs: opts.heartbeatMs ?? 60_000,
+    snapshotIntervalMs: 0,
+    online: opts.online ?? true,
+    retryMs: 50,
+  });
+}
+
+async function ask(subject: string, body: unknown): Promise<Ack> {
+  return decodeJson<Ack>((await nc.request(subject, encodeJson(body), { timeout: 2_000 })).data);
+}
+
+test("an agent that starts before any registry is registered once one starts; start resolves only then", async (t) => {
+  const a = agent("early-1");
+  let started = false;
+  const starting = a.start().then(() => (started = true));
+  await new Promise((r) => setTimeout(r, 400));
+  t.equal(started, false, "not ready while nobody acknowledged its hello");
+  t.equal(await rt.agents.get("early-1"), null, "agents write no record themselves");
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  await starting;
+  const record = (await rt.agents.get("early-1"))?.value;
+  t.equal(record?.status, "online", "registered and connected when start resolves");
+  t.equal(record?.hostname, "early-1.example");
+  t.ok(record?.snapshot_collected_at, "the start-up snapshot's time, from the first heartbeat");
+  t.same(record?.outbox ?? [], [], "lifecycle events were published");
+  await a.stop();
+  t.equal((await rt.agents.get("early-1"))?.value.status, "offline", "bye: offline at once");
+});
+
+test("an agent speaks only for itself: a message whose agent id is not its subject's is refused", async (t) => {
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const victim = agent("victim-1", { online: false });
+  await victim.start();
+  const before = await rt.agents.get("victim-1");
+  const forged = { agent_id: "victim-1", hostname: "evil", tags: { env: "prod" }, edr_device_id: "stolen", heartbeat_interval_ms: 1000 };
+  const hello = await ask(AGENT_SUBJECTS.hello("attacker-1"), forged);
+  t.same(hello.ok ? null : hello.error.code, "agent_mismatch");
+  const beat = await ask(AGENT_SUBJECTS.heartbeat("attacker-1"), { agent_id: "victim-1", snapshot_collected_at: null });
+  t.same(beat.ok ? null : beat.error.code, "agent_mismatch");
+  const bye = await ask(AGENT_SUBJECTS.bye("attacker-1"), { agent_id: "victim-1" });
+  t.same(bye.ok ? null : bye.error.code, "agent_mismatch");
+  t.same(await rt.agents.get("victim-1"), before, "the victim's record is untouched");
+  t.equal(await rt.agents.get("attacker-1"), null);
+
+  const invalid = await ask(AGENT_SUBJECTS.hello("odd-1"), { agent_id: "odd-1", hostname: "" });
+  t.same(invalid.ok ? null : invalid.error.code, "invalid_message");
+  const notJson = decodeJson<Ack>((await nc.request(AGENT_SUBJECTS.heartbeat("odd-1"), new TextEncoder().encode("{"), { timeout: 2_000 })).data);
+  t.same(notJson.ok ? null : notJson.error.code, "invalid_message");
+  const unknown = await ask(AGENT_SUBJECTS.heartbeat("never-said-hello"), { agent_id: "never-said-hello", snapshot_collected_at: null });
+  t.same(unknown.ok ? null : unknown.error.code, "unknown_agent", "a heartbeat creates no record");
+  t.equal(await rt.agents.get("never-said-hello"), null);
+});
+
+test("a registry that lost an agent's record hears hello again on the next heartbeat", async (t) => {
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const a = agent("lost-1", { heartbeatMs: 200 });
+  await a.start();
+  t.teardown(() => a.stop());
+  await rt.agents.delete("lost-1");
+  const back = await eventually(async () => {
+    const r = (await rt.agents.get("lost-1"))?.value;
+    return r?.status === "online" ? r : undefined;
+  }, 5_000);
+  t.equal(back.hostname, "lost-1.example");
+});
+
+test("an agent provisions nothing: on an empty server it creates no stream or bucket while it waits", async (t) => {
+  const empty = await startNats();
+  const conn = await connect({ servers: empty.url });
+  t.teardown(async () => {
+    await conn.close();
+    await empty.stop();
+  });
+  const a = new Agent({ nc: conn, js: jetstream(conn), clock, log }, { agent_id: "lonely-1", hostname: "lonely", tags: {}, edr_device_id: null }, telemetry, {
+    heartbeatMs: 60_000,
+    snapshotIntervalMs: 0,
+    online: true,
+    retryMs: 50,
+  });
+  const starting = a.start().catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 500));
+  const names: string[] = [];
+  for await (const name of (await jetstreamManager(conn)).streams.names()) names.push(name);
+  t.same(names, [], "no stream, no KV bucket");
+  await conn.drain();
+  await starting;
+});
+
+test("teardown", async () => {
+  await nc.close();
+  await nats.stop();
+});

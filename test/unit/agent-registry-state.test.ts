@@ -1,0 +1,46 @@
+// What each agent protocol message does to the agent's record (services/runner/registry.ts), without NATS.
+import { test } from "tap";
+import { beaten, departed, registered, reintroduced } from "../../services/runner/registry.js";
+import type { Hello } from "../../shared/agents/protocol.js";
+import { subjectAgentId } from "../../shared/agents/protocol.js";
+
+const NOW = Date.parse("2026-01-01T00:00:00.000Z");
+const hello: Hello = { agent_id: "web-1", hostname: "web-1.prod", tags: { env: "prod" }, edr_device_id: null, heartbeat_interval_ms: 5000 };
+
+test("hello: a new record, offline until its first heartbeat, with agent.registered queued", async (t) => {
+  const r = registered(hello, NOW);
+  t.match(r, { agent_id: "web-1", hostname: "web-1.prod", status: "offline", registered_at: "2026-01-01T00:00:00.000Z", last_seen_at: null, snapshot_collected_at: null, heartbeat_interval_ms: 5000 });
+  t.same(r.outbox?.map((e) => e.type), ["agent.registered"]);
+});
+
+test("hello again: identity refreshed, history and status kept; no write when nothing changed", async (t) => {
+  const known = { ...registered(hello, NOW), status: "online" as const, last_seen_at: "2026-01-01T00:00:05.000Z", outbox: [] };
+  t.equal(reintroduced(known, hello), null, "same identity: no write");
+  const moved = reintroduced(known, { ...hello, tags: { env: "staging" } });
+  t.match(moved, { tags: { env: "staging" }, status: "online", registered_at: known.registered_at, last_seen_at: known.last_seen_at });
+  t.same(moved?.outbox, [], "no event");
+});
+
+test("heartbeat: online and seen now, agent.connected only when it was not online; the snapshot time kept when absent", async (t) => {
+  const fresh = { ...registered(hello, NOW), outbox: [] };
+  const first = beaten(fresh, { agent_id: "web-1", snapshot_collected_at: "2025-12-31T23:00:00.000Z" }, NOW + 1000);
+  t.match(first, { status: "online", last_seen_at: "2026-01-01T00:00:01.000Z", snapshot_collected_at: "2025-12-31T23:00:00.000Z" });
+  t.same(first.outbox?.map((e) => e.type), ["agent.connected"]);
+  const second = beaten({ ...first, outbox: [] }, { agent_id: "web-1", snapshot_collected_at: null }, NOW + 2000);
+  t.same(second.outbox, [], "already online: no event");
+  t.equal(second.snapshot_collected_at, "2025-12-31T23:00:00.000Z");
+});
+
+test("bye: offline with agent.disconnected; nothing when it was not online", async (t) => {
+  const online = { ...beaten({ ...registered(hello, NOW), outbox: [] }, { agent_id: "web-1", snapshot_collected_at: null }, NOW), outbox: [] };
+  const gone = departed(online, NOW + 1);
+  t.equal(gone?.status, "offline");
+  t.same(gone?.outbox?.map((e) => e.type), ["agent.disconnected"]);
+  t.equal(departed({ ...online, status: "offline" }, NOW), null);
+});
+
+test("the agent id a subject carries", async (t) => {
+  t.equal(subjectAgentId("agents.web-1.hello"), "web-1");
+  t.equal(subjectAgentId("snapshots.web_2"), "web_2");
+  for (const bad of ["agents.web-1", "agents.a.b.hello", "agents..hello", "other.web-1.hello", "snapshots.a.b"]) t.equal(subjectAgentId(bad), null, bad);
+});
