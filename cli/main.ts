@@ -1,4 +1,4 @@
-// The operator CLI (CONTRACT §8).
+// The operator CLI (docs/api.md#cli).
 import { ConfigError, NatsUnavailableError } from "../shared/errors.js";
 import { agentsCommand } from "./agents.js";
 import { parseArgs, UsageError } from "./args.js";

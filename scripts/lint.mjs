@@ -1,4 +1,4 @@
-// House-rule checks that TypeScript does not make (STYLE.md): run by `make check`.
+// House-rule checks that TypeScript does not make (docs/architecture.md#house-rules): run by `make check`.
 //  - process.env is read only in main.ts files, the CLI, scripts, bench and test helpers;
 //  - no `export *`;
 //  - a service never imports another service's files (shared code lives in shared/);

@@ -1,4 +1,4 @@
-// Prefixed, time-ordered, unguessable identifiers: `<prefix>_<ULID>` (CONTRACT §2).
+// Prefixed, time-ordered, unguessable identifiers: `<prefix>_<ULID>` (docs/api.md#http).
 import { createHash, createHmac, randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32

@@ -1,8 +1,8 @@
 // Webhook signatures, outbound and inbound. Pure: the clock comes in as `timestamp` / `nowSeconds`.
 //
-// Outbound (CONTRACT §5): `X-Service-Signature-256` (GitHub style, key = the whole secret string) and the
+// Outbound (docs/api.md#webhooks): `X-Service-Signature-256` (GitHub style, key = the whole secret string) and the
 // Standard Webhooks triple `webhook-id` / `webhook-timestamp` / `webhook-signature`.
-// Inbound (CONTRACT §6): GitHub `X-Hub-Signature-256` and CrowdStrike-style timestamped signatures.
+// Inbound (docs/api.md#inbound): GitHub `X-Hub-Signature-256` and CrowdStrike-style timestamped signatures.
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 
@@ -74,7 +74,7 @@ export interface SignatureInput {
   body: SignedBody;
 }
 
-/** The signature headers of one outbound delivery attempt (CONTRACT §5). */
+/** The signature headers of one outbound delivery attempt (docs/api.md#webhooks). */
 export function signatureHeaders(input: SignatureInput): Record<string, string> {
   const { secret, eventId, timestamp, body } = input;
   return {

@@ -1,4 +1,4 @@
-// One endpoint agent (CONTRACT §7) speaking the agent protocol (shared/agents/protocol.ts): it says hello
+// One endpoint agent (docs/api.md#agents) speaking the agent protocol (shared/agents/protocol.ts): it says hello
 // until the registry acknowledges it, heartbeats, answers its own investigation plans with the requested
 // tables, and publishes telemetry snapshots. It writes no bucket and provisions nothing: the registry keeps
 // its record.

@@ -1,4 +1,4 @@
-// Simulated agents from a fleet file (CONTRACT §7): each answers plans and snapshots with the rows the
+// Simulated agents from a fleet file (docs/api.md#agents): each answers plans and snapshots with the rows the
 // file gives it. Unknown tables and columns are kept.
 import { readFileSync } from "node:fs";
 import { Type, type Static } from "typebox";

@@ -9,6 +9,7 @@ import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { abandonDelivery, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import type { Send } from "./sender.js";
+import { assertNever } from "../../shared/never.js";
 
 export interface DeliverDeps {
   deliveries: JsonKv<DeliveryRecord>;
@@ -42,7 +43,7 @@ export interface Job {
 export const MISSING_RECORD_RETRY_MS = 1_000;
 export const MISSING_RECORD_DELIVERIES = 5;
 
-/** The request of one attempt: the stored envelope's bytes and every header of CONTRACT §5. */
+/** The request of one attempt: the stored envelope's bytes and every header of docs/api.md#webhooks. */
 export function buildRequest(deps: Pick<DeliverDeps, "userAgent" | "clock">, record: DeliveryRecord, secret: string): { body: Buffer; headers: Record<string, string> } {
   const body = Buffer.from(JSON.stringify(record.envelope), "utf8");
   return {
@@ -89,7 +90,7 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     case "attempt":
       break;
     default:
-      return assertNever(check);
+      return assertNever(check, "precheck");
   }
   const current = record as DeliveryRecord;
 
@@ -148,6 +149,3 @@ function openSecret(deps: DeliverDeps, sub: SubscriptionRecord, record: Delivery
   }
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected precheck ${JSON.stringify(x)}`);
-}

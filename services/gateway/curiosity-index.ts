@@ -1,4 +1,4 @@
-// The curiosity read model: items by next_run_at ascending, ties by id (CONTRACT §4, spec 4.1).
+// The curiosity read model: items by next_run_at ascending, ties by id (docs/api.md#curiosity).
 import type { CuriosityRecord } from "../../shared/curiosity/record.js";
 import type { IndexKey, ReadModelSpec } from "../../shared/readmodel.js";
 

@@ -1,5 +1,5 @@
 // The outbound deliveries read model: newest created_at first, filterable by any combination of status,
-// subscription_id and event_id (CONTRACT §5).
+// subscription_id and event_id (docs/api.md#webhooks).
 import { DELIVERY_RETENTION_MS } from "../../shared/webhooks/catalog.js";
 import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import type { IndexKey, ReadModel, ReadModelSpec } from "../../shared/readmodel.js";

@@ -27,6 +27,7 @@ import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { decodeJson, encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Checked } from "../../shared/validate.js";
+import { assertNever } from "../../shared/never.js";
 
 export interface RegistryDeps {
   nc: NatsConnection;
@@ -135,7 +136,7 @@ export class AgentRegistry implements Component {
           await this.bye(this.checked(byeChecker, msg, agentId).agent_id);
           break;
         default:
-          return assertNever(kind);
+          return assertNever(kind, "message kind");
       }
       ack = { ok: true };
     } catch (err) {
@@ -188,6 +189,3 @@ export class AgentRegistry implements Component {
   }
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected message kind ${JSON.stringify(x)}`);
-}

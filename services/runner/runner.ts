@@ -12,6 +12,7 @@ import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { checker } from "../../shared/validate.js";
 import { ABORT_CANCELLED, executeInvestigation, type ExecuteDeps, type ExecuteOutcome } from "./execute.js";
+import { assertNever } from "../../shared/never.js";
 
 const workItem = checker(WorkItem);
 const NS_PER_MS = 1_000_000;
@@ -118,11 +119,8 @@ export class Runner implements Component {
         log.warn("this runner stalled past its lease and another took the run over; stopped");
         return;
       default:
-        assertNever(outcome);
+        assertNever(outcome, "outcome");
     }
   }
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
-}

@@ -1,4 +1,4 @@
-// Leader election on a KV bucket with a TTL (ENGINEERING.md): `create()` acquires the lease, `update(revision)`
+// Leader election on a KV bucket with a TTL (docs/nats.md#leader-election): `create()` acquires the lease, `update(revision)`
 // every ttl/3 holds it, and the key expires ttl after the holder's last renewal. nats-server 2.9 sends no watch
 // event when a key expires, so followers poll `create()`. A leader that cannot renew within the ttl (lost CAS,
 // NATS unreachable, a stalled event loop) stops leading at once. Leading is an optimisation, not the safety net:

@@ -12,6 +12,7 @@ import { triggerInvestigation, type TriggerDeps } from "../../shared/investigati
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { isTerminal } from "../../shared/schemas/investigation.js";
+import { assertNever } from "../../shared/never.js";
 
 export interface RunDeps {
   store: CuriosityStore;
@@ -88,7 +89,7 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
       log.error("idempotency record of this run holds another request; not triggering");
       return { kind: "not_queued", outcome: { kind: "retry", at: deps.clock.now() + CONFLICT_RETRY_MS } };
     default:
-      return assertNever(outcome);
+      return assertNever(outcome, "outcome");
   }
 }
 
@@ -104,6 +105,3 @@ async function watchRun(deps: RunDeps, id: string, run: number, investigationId:
   return { kind: "finished", record: finished.record };
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
-}

@@ -1,4 +1,4 @@
-// The agent registry record (CONTRACT §7), kept in the agents KV bucket under the agent id.
+// The agent registry record (docs/api.md#agents), kept in the agents KV bucket under the agent id.
 import type { Scope } from "../schemas/common.js";
 import type { EventEnvelope } from "../schemas/events.js";
 

@@ -9,7 +9,7 @@ export const CURIOSITY_BUCKETS = {
   /** One JSON CuriosityRecord per item, keyed by its `cur_` id. */
   items: { name: "inq_curiosity", history: 1, ttl: 0 },
   /**
-   * The ticker leader lease (ENGINEERING.md "Leader election"): whoever `create()`s the key leads and renews
+   * The ticker leader lease (docs/nats.md#leader-election): whoever `create()`s the key leads and renews
    * it every ttl/3; the key expires `ttl` after its holder's last renewal.
    */
   leader: { name: "inq_ticker_leader", history: 1, ttl: 3_000 },

@@ -1,4 +1,4 @@
-// The stored curiosity item: the public item (CONTRACT §4) plus the ticker's bookkeeping, never shown.
+// The stored curiosity item: the public item (docs/api.md#curiosity) plus the ticker's bookkeeping, never shown.
 import type { TriggerRequest } from "../investigations/trigger.js";
 import type { Depth, Scope } from "../schemas/common.js";
 import type { CuriosityItem } from "./schemas.js";
@@ -59,7 +59,7 @@ export function toItem(r: CuriosityRecord): CuriosityItem {
   };
 }
 
-/** CONTRACT §4: `context.trigger_id` of run `run` (from 1) of item `id`. */
+/** docs/api.md#curiosity: `context.trigger_id` of run `run` (from 1) of item `id`. */
 export function runTriggerId(id: string, run: number): string {
   return `${id}:${run}`;
 }

@@ -1,4 +1,4 @@
-// Schedule math of the curiosity queue, as pure functions of a record and `now` (CONTRACT §4):
+// Schedule math of the curiosity queue, as pure functions of a record and `now` (docs/api.md#curiosity):
 // creation, PATCH, which step a ticker owes an item, claiming a run, and re-queuing it when the run ends.
 import { iso } from "../clock.js";
 import { parseDuration } from "../durations.js";

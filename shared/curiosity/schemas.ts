@@ -1,8 +1,8 @@
-// Curiosity items (spec 2.1, 4.1; CONTRACT §4): the request bodies the gateway validates and the item it returns.
+// Curiosity items (docs/api.md#curiosity): the request bodies the gateway validates and the item it returns.
 import { Type, type Static } from "typebox";
 import { Depth, NextCursor, Scope, Timestamp } from "../schemas/common.js";
 
-/** CONTRACT §4: a number plus unit; the configured minimum is checked on top of the pattern. */
+/** docs/api.md#curiosity: a number plus unit; the configured minimum is checked on top of the pattern. */
 export const INTERVAL_PATTERN = "^[1-9][0-9]*(s|m|h|d|w)$";
 
 const Query = Type.String({ minLength: 1, maxLength: 2000, description: "Natural-language investigation question." });

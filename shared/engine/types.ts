@@ -1,8 +1,9 @@
 // The investigation engine's contract with the runner. The engine is pure: no I/O, no clock reads,
 // no randomness. Same hosts + same question + same `now` => the same report, byte for byte.
 
-export type Severity = "info" | "low" | "medium" | "high" | "critical";
-export const SEVERITIES: readonly Severity[] = ["info", "low", "medium", "high", "critical"];
+import type { Severity } from "../severity.js";
+export type { Severity } from "../severity.js";
+export { SEVERITIES } from "../severity.js";
 
 export type Depth = "quick" | "standard" | "deep";
 export type Mode = "auto" | "cached" | "live";

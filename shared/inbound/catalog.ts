@@ -1,4 +1,4 @@
-// Inbound webhooks on NATS: the endpoint bucket and the provider names the receiver URL accepts (CONTRACT §6).
+// Inbound webhooks on NATS: the endpoint bucket and the provider names the receiver URL accepts (docs/api.md#inbound).
 // The gateway provisions the bucket and answers receipts itself (shared/inbound/receive.ts).
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -17,7 +17,7 @@ export const INBOUND_BUCKETS = {
   endpoints: { name: "inq_inbound_endpoints", history: 1, ttl: 0 },
 } satisfies Record<string, BucketSpec>;
 
-/** The receiver's body limit (CONTRACT §2). */
+/** The receiver's body limit (docs/api.md#http). */
 export const INBOUND_BODY_LIMIT = 1024 * 1024;
 
 export interface InboundBuckets {

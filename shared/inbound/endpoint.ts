@@ -1,4 +1,4 @@
-// The inbound endpoint (spec 2.6, CONTRACT §6): the stored record, the management API's schemas and the view
+// The inbound endpoint (docs/api.md#inbound): the stored record, the management API's schemas and the view
 // it shows. The URL key is stored only as a hash; the provider signing secret only sealed with the master key.
 import { Type, type Static } from "typebox";
 import { Depth, literalUnion, NextCursor, Scope, Timestamp } from "../schemas/common.js";

@@ -1,4 +1,4 @@
-// One receipt of the inbound receiver, checked in the contract's order (CONTRACT §6): unknown provider,
+// One receipt of the inbound receiver, checked in the contract's order (docs/api.md#inbound): unknown provider,
 // URL key (and provider match), body size, signature, JSON, inactive endpoint; then the provider decides and a
 // recognised event is triggered through the one trigger path. Every answer is a value the gateway maps to HTTP
 // (routes/inbound.ts). The providers are pure, so the gateway calls this in process: the body never crosses
@@ -15,6 +15,7 @@ import type { Logger } from "../log.js";
 import { lookupProvider, triggerSource } from "./providers/registry.js";
 import type { InboundEndpointView, InboundRequest, ProviderName, TriggerInterpretation } from "./providers/types.js";
 import { resolveTarget } from "./target.js";
+import { assertNever } from "../never.js";
 
 /** The receiver URL's provider names (shared) and the provider registry's names are the same set. */
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -50,7 +51,7 @@ export interface ReceiveDeps {
   /** Opens a sealed provider signing secret with the master key. */
   openSecret(sealed: string): string;
   byEdrDevice(deviceId: string): AgentRecord | null;
-  /** Every known agent with exactly this hostname (a `workflow_job`'s runner, CONTRACT §6). */
+  /** Every known agent with exactly this hostname (a `workflow_job`'s runner, docs/api.md#inbound). */
   byHostname(hostname: string): AgentRecord[];
   trigger(input: TriggerInput): Promise<TriggerOutcome>;
   clock: Clock;
@@ -138,6 +139,3 @@ function parseJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false } 
   }
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected value ${JSON.stringify(x)}`);
-}

@@ -3,11 +3,12 @@
 // - a CI runner resolves to the agents among the repository's CI runners (the provider's scope: tags
 //   `role=ci-runner`, `repository=<full_name>`) whose `hostname` equals the runner's name.
 // When nothing matches, the investigation falls back to the provider's scope (the endpoint's default for a
-// device, the repository's CI runners for a runner) with a sentence in the query saying so (CONTRACT §6).
+// device, the repository's CI runners for a runner) with a sentence in the query saying so (docs/api.md#inbound).
 import type { AgentRecord } from "../agents/record.js";
 import { matchesScope } from "../agents/record.js";
 import { clip, MAX_QUERY_CHARS } from "./providers/payload.js";
 import type { Scope, TriggerInterpretation } from "./providers/types.js";
+import { assertNever } from "../never.js";
 
 export interface ResolvedTarget {
   scope: Scope | null;
@@ -47,7 +48,7 @@ export function resolveTarget(interpretation: TriggerInterpretation, agents: Age
       return { scope: interpretation.scope, query: withNote(note, interpretation.query) };
     }
     default:
-      return assertNever(target);
+      return assertNever(target, "target");
   }
 }
 
@@ -77,6 +78,3 @@ function withNote(note: string, query: string): string {
   return `${note} ${clip(query, MAX_QUERY_CHARS - note.length - 1)}`;
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected target ${JSON.stringify(x)}`);
-}

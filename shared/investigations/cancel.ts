@@ -1,4 +1,4 @@
-// Cancelling an investigation (spec 3.2; CONTRACT §3): a non-terminal run becomes `cancelled`, keeping its
+// Cancelling an investigation (docs/api.md#cancel): a non-terminal run becomes `cancelled`, keeping its
 // partial progress and findings; a terminal one is left as it is. Idempotent.
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";

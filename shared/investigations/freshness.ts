@@ -1,5 +1,5 @@
 // How fresh the cached telemetry is for a question, and whether a live re-run is the better next step
-// (spec 2.2 freshness; CONTRACT §3; ENGINE.md "Modes and freshness").
+// (docs/engine.md#modes-and-freshness).
 import type { AgentRecord } from "../agents/record.js";
 import type { Freshness } from "../schemas/investigation.js";
 

@@ -64,7 +64,7 @@ export function toDetail(r: InvestigationRecord, publicUrl: string): Investigati
   return { ...toListItem(r, publicUrl), findings: r.findings, report: r.report };
 }
 
-/** The event payload of investigation.* events: the investigation as the list shows it, without links (CONTRACT §5). */
+/** The event payload of investigation.* events: the investigation as the list shows it, without links (docs/api.md#webhooks). */
 export function eventData(r: InvestigationRecord): InvestigationEventData {
   return {
     investigation_id: r.investigation_id,

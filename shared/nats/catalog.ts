@@ -12,7 +12,7 @@ export type StreamSpec = Pick<StreamConfig, "name" | "subjects" | "retention" | 
   Partial<Pick<StreamConfig, "max_msgs_per_subject" | "discard" | "num_replicas">> & { description: string };
 
 export const STREAMS = {
-  /** Public: every event envelope (CONTRACT §5, §9), retained 30 days. */
+  /** Public: every event envelope (docs/api.md#public-subjects), retained 30 days. */
   events: {
     name: "EVENTS",
     description: "Every Inquest event envelope on events.<type>",

@@ -1,5 +1,6 @@
 // Schemas shared by several resources. Plain JSON Schema (TypeBox), so they also build the OpenAPI document.
 import { Type, type Static } from "typebox";
+import type { Severity } from "../severity.js";
 
 export const Depth = Type.Union([Type.Literal("quick"), Type.Literal("standard"), Type.Literal("deep")], {
   description: "How far the investigation goes: budgets and deadlines grow with depth.",
@@ -13,6 +14,9 @@ export const SeverityName = Type.Union(
   [Type.Literal("info"), Type.Literal("low"), Type.Literal("medium"), Type.Literal("high"), Type.Literal("critical")],
   { description: "Ordered info < low < medium < high < critical." },
 );
+/** The schema names exactly the shared scale's severities (shared/severity.ts): a compile-time check. */
+const sameScale: [Static<typeof SeverityName>] extends [Severity] ? ([Severity] extends [Static<typeof SeverityName>] ? true : never) : never = true;
+void sameScale;
 
 export const Timestamp = Type.String({ format: "date-time", description: "RFC 3339 UTC with milliseconds." });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);

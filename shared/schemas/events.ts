@@ -1,4 +1,4 @@
-// Outbound event types and the envelope (CONTRACT §5).
+// Outbound event types and the envelope (docs/api.md#webhooks).
 import { Type, type Static } from "typebox";
 import { literalUnion, Timestamp } from "./common.js";
 import type { Finding, InvestigationListItem } from "./investigation.js";

@@ -1,4 +1,4 @@
-// Investigations (spec 2.2, 2.3; CONTRACT §3).
+// Investigations (docs/api.md#investigations).
 import { Type, type Static } from "typebox";
 import { Depth, literalUnion, Mode, NextCursor, NullableTimestamp, Scope, SeverityName, Timestamp } from "./common.js";
 

@@ -16,7 +16,7 @@ import type { SubscriptionRecord } from "./subscription.js";
 const SECOND_NS = 1_000_000_000;
 const DAY_MS = 86_400_000;
 
-/** Deliveries are retained 30 days (spec 2.5, 8.2): the bucket's TTL counts from a record's last write. */
+/** Deliveries are retained 30 days (docs/api.md#deliveries): the bucket's TTL counts from a record's last write. */
 export const DELIVERY_RETENTION_MS = 30 * DAY_MS;
 
 export const WEBHOOK_BUCKETS = {

@@ -1,4 +1,4 @@
-// The stored delivery record (spec 2.5). In a file of its own so the catalog (which types the deliveries
+// The stored delivery record (docs/api.md#deliveries). In a file of its own so the catalog (which types the deliveries
 // bucket) and delivery.ts (which uses the catalog's subjects) do not import each other.
 import type { WireEnvelope } from "../schemas/events.js";
 import type { DeliveryView } from "./schemas.js";

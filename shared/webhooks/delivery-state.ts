@@ -1,4 +1,4 @@
-// The delivery state table (spec 3.1, 8.1) as pure functions: an attempt's result in, the next record and
+// The delivery state table (docs/api.md#deliveries) as pure functions: an attempt's result in, the next record and
 // what to do with the job out. The dispatcher maps `JobAction` to ack / nak(delay) / term in one place.
 import { iso } from "../clock.js";
 import type { DeliveryRecord } from "./delivery-record.js";

@@ -1,4 +1,4 @@
-// The delivery record (spec 2.5, CONTRACT §5) and how a delivery comes to exist: a job on the jobs stream whose
+// The delivery record (docs/api.md#deliveries) and how a delivery comes to exist: a job on the jobs stream whose
 // message id is the delivery id and which carries what the record is made of, then the record, created once in
 // the deliveries bucket. No crash or failure between the steps can leave a record without a job: a job whose
 // record is not there yet creates it, and repeating both steps (a redelivered fan-out) changes nothing.

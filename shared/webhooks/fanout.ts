@@ -1,15 +1,11 @@
-// Fan-out rules (spec 6, CONTRACT §5): which subscriptions an event goes to, and the one delivery id each
+// Fan-out rules (docs/api.md#events): which subscriptions an event goes to, and the one delivery id each
 // (event, subscription) pair gets however often the fan-out runs.
 import { derivedId, idKey } from "../ids.js";
+import { severityRank, type Severity } from "../severity.js";
 import type { WireEnvelope } from "../schemas/events.js";
 import type { SubscriptionRecord } from "./subscription.js";
 
-export const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-function rank(s: unknown): number {
-  return typeof s === "string" ? (SEVERITIES as readonly string[]).indexOf(s) : -1;
-}
+const rank = severityRank;
 
 /** A finding's severity, or a completed investigation's summary severity; null for events without one. */
 export function severityOf(event: WireEnvelope): Severity | null {
@@ -48,7 +44,7 @@ export function deliveryIdKey(masterKey: Buffer): Buffer {
 
 /**
  * The delivery id of (event, subscription): the same however many times the fan-out runs, time-ordered by the
- * event's time, and unguessable (CONTRACT §2): its random part is an HMAC under `key` (`deliveryIdKey`), so
+ * event's time, and unguessable (docs/api.md#http): its random part is an HMAC under `key` (`deliveryIdKey`), so
  * knowing the event id and the subscription id is not enough to compute it.
  */
 export function deliveryIdFor(event: WireEnvelope, subscriptionId: string, storedAtMs: number, key: Buffer): string {

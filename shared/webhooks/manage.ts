@@ -1,4 +1,4 @@
-// The management operations behind /v1/webhooks (spec 4.3): each returns its outcome as a value, which the
+// The management operations behind /v1/webhooks (docs/api.md#webhooks): each returns its outcome as a value, which the
 // gateway maps to an HTTP status in one place.
 import { type Clock } from "../clock.js";
 import { newId } from "../ids.js";

@@ -1,4 +1,4 @@
-// Outbound webhook API schemas (spec 2.4, 2.5, 4.3; CONTRACT §5). Plain JSON Schema: they validate requests
+// Outbound webhook API schemas (docs/api.md#webhooks). Plain JSON Schema: they validate requests
 // and build the OpenAPI document.
 import { Type, type Static } from "typebox";
 import { literalUnion, NextCursor, NullableTimestamp, SeverityName, Timestamp } from "../schemas/common.js";

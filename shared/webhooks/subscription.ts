@@ -1,4 +1,4 @@
-// The stored outbound subscription (spec 2.4) and the pure rules of creating and patching one.
+// The stored outbound subscription (docs/api.md#subscriptions) and the pure rules of creating and patching one.
 import { iso } from "../clock.js";
 import type { EventType } from "../schemas/events.js";
 import type { CreateSubscriptionRequest, Filters, PatchSubscriptionRequest, SubscriptionView } from "./schemas.js";
@@ -34,7 +34,7 @@ export function newSubscription(id: string, req: CreateSubscriptionRequest, secr
   };
 }
 
-/** Only the included fields change; `events` and `filters` are replaced as a whole (CONTRACT §5). */
+/** Only the included fields change; `events` and `filters` are replaced as a whole (docs/api.md#webhooks). */
 export function patchSubscription(current: SubscriptionRecord, patch: PatchSubscriptionRequest, nowMs: number): SubscriptionRecord {
   return {
     ...current,

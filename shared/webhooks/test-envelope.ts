@@ -6,6 +6,7 @@ import { envelope } from "../events.js";
 import { eventData, type InvestigationRecord } from "../investigations/record.js";
 import type { EventEnvelope, EventType, InvestigationEventType } from "../schemas/events.js";
 import type { Finding, InvestigationStatus } from "../schemas/investigation.js";
+import { assertNever } from "../never.js";
 
 const PLACEHOLDER_INVESTIGATION = "inv_00000000000000000000000000";
 const PLACEHOLDER_AGENT = "agent-placeholder";
@@ -90,10 +91,7 @@ export function testEnvelope(eventId: string, type: EventType, nowMs: number): E
     case "agent.disconnected":
       return { ...envelope(eventId, type, nowMs, agentView(placeholderAgent(type, at))), test: true };
     default:
-      return assertNever(type);
+      return assertNever(type, "event type");
   }
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unknown event type ${String(x)}`);
-}

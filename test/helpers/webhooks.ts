@@ -1,5 +1,5 @@
 // Outbound-webhook test helpers: subscriptions over the API, events straight onto the public EVENTS stream
-// (CONTRACT §9: other systems may publish and read `events.<type>`), and polling of delivery records.
+// (docs/api.md#public-subjects: other systems may publish and read `events.<type>`), and polling of delivery records.
 import { randomUUID } from "node:crypto";
 import { jetstream } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";

@@ -1,4 +1,4 @@
-// The operator CLI as an operator runs it (CONTRACT §1, §8): up, keys via the data dir's nats.url, investigate.
+// The operator CLI as an operator runs it (docs/api.md#cli): up, keys via the data dir's nats.url, investigate.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

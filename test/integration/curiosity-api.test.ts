@@ -1,4 +1,4 @@
-// /v1/curiosity over real HTTP (spec 2.1, 4.1; CONTRACT §2, §4): create, list order and pages, PATCH,
+// /v1/curiosity over real HTTP (docs/api.md#curiosity): create, list order and pages, PATCH,
 // DELETE, validation and scopes. Gateway only: nothing is triggered here (curiosity-runs covers that).
 import { test } from "tap";
 import { issueKey } from "../helpers/cli.js";
@@ -123,7 +123,7 @@ test("GET: next_run_at ascending, ties by id, cursor pages without repeats or ga
 });
 
 test("GET pages: an item whose next_run_at does not change during the walk is returned exactly once, while others move", async (t) => {
-  // The documented guarantee (CONTRACT §2 as it applies to a list ordered by a mutable key): the cursor is the
+  // The documented guarantee (docs/api.md#http as it applies to a list ordered by a mutable key): the cursor is the
   // last (next_run_at, id) returned, so an item moved across the cursor mid-walk may be skipped (moved back) or
   // repeated (moved forward); every item whose position does not change is seen exactly once.
   const base = Date.parse("2032-01-01T00:00:00.000Z");

@@ -1,4 +1,4 @@
-// The gateway's HTTP conventions (CONTRACT §2) and auth matrix (spec §5), black-box over real HTTP.
+// The gateway's HTTP conventions (docs/api.md#http) and auth matrix (docs/api.md#auth), black-box over real HTTP.
 import { test } from "tap";
 import { api, startStack, type Stack } from "../helpers/stack.js";
 import { cli, issueKey } from "../helpers/cli.js";
@@ -11,7 +11,7 @@ test("setup", async () => {
   stack = await startStack({ services: ["gateway"] });
 });
 
-// Every management route, with the scope it needs (CONTRACT §2: 403 on every management endpoint).
+// Every management route, with the scope it needs (docs/api.md#http: 403 on every management endpoint).
 const ROUTES: Array<[string, string, string]> = [
   ["POST", "/v1/investigations", "investigations:trigger"],
   ["GET", "/v1/investigations", "investigations:read"],

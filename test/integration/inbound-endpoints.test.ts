@@ -1,4 +1,4 @@
-// Inbound endpoints (spec 4.4, CONTRACT §6): management API, secrets at rest, and the receiver's order of
+// Inbound endpoints (docs/api.md#inbound): management API, secrets at rest, and the receiver's order of
 // checks, black-box over real HTTP against the gateway on a real nats-server.
 import { Kvm } from "@nats-io/kv";
 import { test } from "tap";

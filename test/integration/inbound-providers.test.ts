@@ -1,4 +1,4 @@
-// The whole inbound path per provider (CONTRACT §6): real GitHub payloads signed with @octokit/webhooks-methods,
+// The whole inbound path per provider (docs/api.md#inbound): real GitHub payloads signed with @octokit/webhooks-methods,
 // CrowdStrike-style EDR alerts and generic posts, over real HTTP to the receiver; the investigation they
 // trigger is then read back through the investigations API (context, scope, query, depth).
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// POST/GET/DELETE /v1/investigations without a runner: the trigger's rules (spec 4.2, CONTRACT §3).
+// POST/GET/DELETE /v1/investigations without a runner: the trigger's rules (docs/api.md#investigations).
 import { test } from "tap";
 import { api, startStack, type Stack } from "../helpers/stack.js";
 import { issueKey } from "../helpers/cli.js";

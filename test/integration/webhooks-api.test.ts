@@ -1,4 +1,4 @@
-// /v1/webhooks/subscriptions and the delivery routes' error cases (spec 2.4, 4.3, 7; CONTRACT §2, §5), over
+// /v1/webhooks/subscriptions and the delivery routes' error cases (docs/api.md#webhooks), over
 // real HTTP against a gateway whose INQUEST_ALLOW_PRIVATE_TARGETS is false (the default).
 import { lookup } from "node:dns/promises";
 import { hostname } from "node:os";

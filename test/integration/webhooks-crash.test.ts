@@ -1,4 +1,4 @@
-// At-least-once under a crash (CONTRACT §5): during a burst of 1,000 events the dispatcher is killed with
+// At-least-once under a crash (docs/api.md#webhooks): during a burst of 1,000 events the dispatcher is killed with
 // SIGKILL and started again. Every event_id must reach the subscriber at least once and no delivery may be
 // left pending; duplicates are allowed, counted and reported.
 import type { NatsConnection } from "@nats-io/transport-node";

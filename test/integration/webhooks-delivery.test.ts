@@ -1,4 +1,4 @@
-// Outbound deliveries end to end (spec 3.1, 6, 8.1; CONTRACT §5): gateway + two dispatchers + a real nats-server,
+// Outbound deliveries end to end (docs/api.md#deliveries): gateway + two dispatchers + a real nats-server,
 // a scripted local receiver, signatures checked with the standardwebhooks and svix libraries, every
 // transition of the state table and the (scaled) retry schedule read back from the attempts' timestamps.
 import { createHmac } from "node:crypto";
@@ -43,7 +43,7 @@ function checkSchedule(t: { ok(value: unknown, message: string): unknown }, d: J
   }
 }
 
-test("a delivery carries every header of CONTRACT §5 and verifies with standardwebhooks, svix and X-Service-Signature-256", async (t) => {
+test("a delivery carries every header of docs/api.md#webhooks and verifies with standardwebhooks, svix and X-Service-Signature-256", async (t) => {
   const sub = await createSub(stack, { url: receiver.url("/signed"), events: ["investigation.queued"] });
   // A real producer: the trigger endpoint publishes investigation.queued.
   const trig = await api(stack.baseUrl, "POST", "/v1/investigations", { key: stack.key, body: { query: "anything listening on 4444?" } });

@@ -1,5 +1,5 @@
 // The dispatcher's job logic against a real nats-server (KV records, the jobs stream) with an injected clock
-// and a fake far side (`send`): the 5-attempt schedule of spec 8.1 with the real default delays, attempts that
+// and a fake far side (`send`): the 5-attempt schedule of docs/api.md#deliveries with the real default delays, attempts that
 // are never spent while paused, deletion, a crash-redelivered job that waits for its time, and job ownership;
 // jobs published before their records (nothing strands a pending record), an unreadable secret, and the pool
 // keeping messages that wait for a slot alive.
@@ -24,7 +24,7 @@ import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
 import { makeEvent } from "../helpers/webhooks.js";
 
-const DEFAULT_DELAYS = [30_000, 120_000, 600_000, 3_600_000]; // spec 8.1
+const DEFAULT_DELAYS = [30_000, 120_000, 600_000, 3_600_000]; // docs/api.md#deliveries
 const masterKey = Buffer.alloc(32, 7);
 const log = pino({ level: "silent" });
 let server: NatsServer;
@@ -114,7 +114,7 @@ test("the default schedule: immediate, 30s, 2m, 10m, 1h, then failed_permanent a
   t.equal(h.sent.length, 5);
 });
 
-test("the request: the stored envelope's bytes, signed, with every CONTRACT §5 header", async (t) => {
+test("the request: the stored envelope's bytes, signed, with every docs/api.md#webhooks header", async (t) => {
   const h = await harness();
   h.answers.push({ kind: "response", status: 204, body: "", durationMs: 3 });
   t.same(await deliverJob(h.deps, job(h.record.delivery_id, 1)), { kind: "ack" });

@@ -1,4 +1,4 @@
-// Outbound webhooks over time (spec 3.1, 4.3; CONTRACT §5): test deliveries, pausing, deleting, replaying,
+// Outbound webhooks over time (docs/api.md#webhooks): test deliveries, pausing, deleting, replaying,
 // the deliveries list, and a slow subscriber that must not hold up the others. Gateway + dispatcher + a real
 // nats-server and a scripted local receiver.
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -199,7 +199,7 @@ test("GET /v1/webhooks/deliveries: filters, newest first, cursor pagination; the
   t.equal(detail.envelope.event_id, events[1]?.event_id);
   t.same(detail.envelope, events[1], "the detail carries the stored envelope");
   const fields = ["delivery_id", "event_id", "event_type", "subscription_id", "status", "attempt_count", "last_response_code", "last_response_body", "last_error", "next_attempt_at", "created_at", "updated_at", "replay_of", "attempts"];
-  t.same(Object.keys(byEvent[0]).sort(), [...fields].sort(), "the record's fields (CONTRACT §5)");
+  t.same(Object.keys(byEvent[0]).sort(), [...fields].sort(), "the record's fields (docs/api.md#webhooks)");
   t.same(Object.keys(byEvent[0].attempts[0]).sort(), ["at", "attempt", "duration_ms", "error", "response_code"]);
 });
 

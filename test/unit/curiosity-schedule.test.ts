@@ -1,4 +1,4 @@
-// The curiosity queue's schedule math (CONTRACT §4) as pure functions of a record and a fake `now`.
+// The curiosity queue's schedule math (docs/api.md#curiosity) as pure functions of a record and a fake `now`.
 import { test } from "tap";
 import { runTriggerId, toItem, type CuriosityRecord } from "../../shared/curiosity/record.js";
 import { applyPatch, attachInvestigation, checkFirstRunAt, checkInterval, claimRun, finishRun, isDue, msUntilDue, newRecord, nextAction, runRequest } from "../../shared/curiosity/schedule.js";

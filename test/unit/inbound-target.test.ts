@@ -82,7 +82,7 @@ test("describeScope", async (t) => {
   );
 });
 
-test("every receipt outcome has its HTTP answer (CONTRACT §6)", async (t) => {
+test("every receipt outcome has its HTTP answer (docs/api.md#inbound)", async (t) => {
   const cases: Array<[ReceiptOutcome, number, unknown]> = [
     [{ kind: "unknown_provider" }, 404, "not_found"],
     [{ kind: "unauthorized" }, 401, "unauthorized"],

@@ -1,4 +1,4 @@
-// The test delivery's envelope (CONTRACT §5): for every event type, the real shape with placeholder data.
+// The test delivery's envelope (docs/api.md#webhooks): for every event type, the real shape with placeholder data.
 import { test } from "tap";
 import { EVENT_TYPES, EventEnvelope, type WireEnvelope } from "../../shared/schemas/events.js";
 import { envelope } from "../../shared/events.js";

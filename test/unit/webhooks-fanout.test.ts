@@ -1,4 +1,4 @@
-// Fan-out rules (CONTRACT §5): event types, min_severity, subscriptions newer than the event, delivery ids.
+// Fan-out rules (docs/api.md#webhooks): event types, min_severity, subscriptions newer than the event, delivery ids.
 import { test } from "tap";
 import type { WireEnvelope } from "../../shared/schemas/events.js";
 import { derivedId, ulid } from "../../shared/ids.js";

@@ -1,4 +1,4 @@
-// The delivery state table (spec 3.1, 8.1) as pure functions.
+// The delivery state table (docs/api.md#deliveries) as pure functions.
 import { test } from "tap";
 import { newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { classify, precheck, recordAttempt, truncateBody, type AttemptResult } from "../../shared/webhooks/delivery-state.js";

@@ -1,4 +1,4 @@
-// Cursor pagination (CONTRACT §2): limit 1..200 default 50; an opaque cursor that encodes the last index key.
+// Cursor pagination (docs/api.md#http): limit 1..200 default 50; an opaque cursor that encodes the last index key.
 import type { IndexKey } from "../../../shared/readmodel.js";
 import { fail } from "./reply.js";
 import type { Query, Reply } from "./types.js";

@@ -88,7 +88,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   }
   const query = new URLSearchParams(req.query);
   if (route.rawBody) {
-    // The route answers 413 itself: the inbound receiver checks its provider (404) and URL key (401) first (CONTRACT §6).
+    // The route answers 413 itself: the inbound receiver checks its provider (404) and URL key (401) first (docs/api.md#inbound).
     return route.handle({ params, query, headers: req.headers, body: undefined, rawBody: req.body, bodyTooLarge: req.bodyTooLarge, auth });
   }
   // Any body sent to a management route is JSON within the limit, even where the route ignores it.

@@ -1,4 +1,4 @@
-// The error body of CONTRACT §2, in one place.
+// The error body of docs/api.md#http, in one place.
 import type { ValidationDetail } from "../../../shared/validate.js";
 import type { Reply } from "./types.js";
 

@@ -92,6 +92,8 @@ export interface RouteDef<Path extends string, B extends TSchema | undefined, Q 
   body?: B;
   query?: Q;
   bodyLimit?: number;
+  /** The handler reads ctx.rawBody and answers 413 itself (the inbound receiver). */
+  rawBody?: boolean;
   doc: Omit<RouteDoc, "query">;
   handle(ctx: Ctx<BodyOf<B>, PathParams<Path>, QueryNames<Q>>): Promise<Reply>;
 }

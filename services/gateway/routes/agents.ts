@@ -1,4 +1,4 @@
-// GET /v1/agents (CONTRACT §7).
+// GET /v1/agents (docs/api.md#agents).
 import { Type } from "typebox";
 import { agentView, type AgentRecord } from "../../../shared/agents/record.js";
 import { NextCursor, NullableTimestamp } from "../../../shared/schemas/common.js";

@@ -1,4 +1,4 @@
-// /v1/curiosity (spec 2.1, 3.3, 4.1; CONTRACT §4): standing questions the ticker runs on a schedule.
+// /v1/curiosity (docs/api.md#curiosity): standing questions the ticker runs on a schedule.
 import type { Clock } from "../../../shared/clock.js";
 import type { CuriosityRecord } from "../../../shared/curiosity/record.js";
 import { toItem } from "../../../shared/curiosity/record.js";

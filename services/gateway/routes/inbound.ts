@@ -1,4 +1,4 @@
-// Inbound webhooks (spec 4.4; CONTRACT §6): endpoint management, and the public receiver, which decides each
+// Inbound webhooks (docs/api.md#inbound): endpoint management, and the public receiver, which decides each
 // receipt in process (shared/inbound/receive.ts: pure providers, one endpoint read, the one trigger path) and
 // maps the outcome to HTTP here, in one place.
 import { Type } from "typebox";
@@ -19,11 +19,11 @@ import { isEndpointRecord, type EndpointBucketEntry, type InboundEndpointStore }
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
 import { encryptSecret, hashToken, newInboundKey, SecretDecryptError, splitInboundKey } from "../../../shared/secrets.js";
-import { checker } from "../../../shared/validate.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { fail, invalid, noContent, notFound, ok } from "../http/reply.js";
-import type { Reply, Route } from "../http/types.js";
+import { route, type Reply, type Route } from "../http/types.js";
 import { ENDPOINTS_PREFIX } from "../inbound-index.js";
+import { assertNever } from "../../../shared/never.js";
 
 export interface InboundRouteDeps {
   store: InboundEndpointStore;
@@ -46,7 +46,7 @@ const Receipt202 = Type.Union([
   Type.Object({ error: Type.String({ description: "Why the investigation could not be queued (e.g. rate_limited)." }) }),
 ]);
 
-/** The receiver's answer for each outcome (CONTRACT §6). */
+/** The receiver's answer for each outcome (docs/api.md#inbound). */
 export function receiptReply(outcome: ReceiptOutcome): Reply {
   switch (outcome.kind) {
     case "unknown_provider":
@@ -71,24 +71,24 @@ export function receiptReply(outcome: ReceiptOutcome): Reply {
     case "not_queued":
       return ok({ error: outcome.reason }, 202);
     default:
-      return assertNever(outcome);
+      return assertNever(outcome, "outcome");
   }
 }
 
 export function inboundRoutes(deps: InboundRouteDeps): Route[] {
   return [
-    {
+    route({
       method: "POST",
       path: "/v1/webhooks/incoming/endpoints",
       access: "webhooks:manage",
-      body: checker(CreateEndpointRequest),
+      body: CreateEndpointRequest,
       doc: {
         summary: "Create an inbound endpoint (the receiver URL is shown once)",
         tags: ["inbound webhooks"],
         responses: { 201: { description: "Created", schema: EndpointCreated }, 400: err("Validation error") },
       },
       async handle(ctx) {
-        const body = ctx.body as CreateEndpointRequest;
+        const body = ctx.body;
         const secret = body.provider_signing_secret;
         if (secret !== undefined && NO_SIGNATURE_SCHEME.has(body.provider)) {
           return invalid([{ path: "/provider_signing_secret", message: `the ${body.provider} provider has no signature scheme; the URL key is its credential` }]);
@@ -113,15 +113,15 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         }
         throw new Error("could not issue a URL key with an unused prefix");
       },
-    },
-    {
+    }),
+    route({
       method: "GET",
       path: "/v1/webhooks/incoming/endpoints",
       access: "webhooks:manage",
+      query: Type.Object({ cursor: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) }),
       doc: {
         summary: "List inbound endpoints (no URL secrets), oldest first",
         tags: ["inbound webhooks"],
-        query: Type.Object({ cursor: Type.Optional(Type.String()), limit: Type.Optional(Type.String()) }),
         responses: { 200: { description: "A page of endpoints", schema: EndpointList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
@@ -131,8 +131,8 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         const result = deps.index.page(ENDPOINTS_PREFIX, { after: page.after, limit: page.limit, reverse: false, accept: isEndpointRecord });
         return ok({ endpoints: result.items.filter(isEndpointRecord).map(endpointView), next_cursor: encodeCursor(result.next) });
       },
-    },
-    {
+    }),
+    route({
       method: "DELETE",
       path: "/v1/webhooks/incoming/endpoints/:id",
       ids: { id: "iep" },
@@ -143,10 +143,10 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         responses: { 204: { description: "Deleted" }, 404: err("Not found") },
       },
       async handle(ctx) {
-        return (await deps.store.delete(ctx.params.id as string)) ? noContent() : notFound("inbound endpoint");
+        return (await deps.store.delete(ctx.params.id)) ? noContent() : notFound("inbound endpoint");
       },
-    },
-    {
+    }),
+    route({
       method: "POST",
       path: "/v1/webhooks/incoming/:provider/:key",
       access: "public",
@@ -165,8 +165,7 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         },
       },
       async handle(ctx) {
-        const provider = ctx.params.provider as string;
-        const key = ctx.params.key as string;
+        const { provider, key } = ctx.params;
         if (!isInboundProvider(provider)) return receiptReply({ kind: "unknown_provider" });
         // A key that cannot be one we issued needs no round trip (receive() checks real ones).
         if (!splitInboundKey(key).ok) return receiptReply({ kind: "unauthorized" });
@@ -178,10 +177,7 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
           return fail(500, "internal", "internal error");
         }
       },
-    },
+    }),
   ];
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
-}

@@ -1,4 +1,4 @@
-// /v1/investigations (spec 4.2; CONTRACT §3).
+// /v1/investigations (docs/api.md#investigations).
 
 import { cancelInvestigation, type CancelDeps } from "../../../shared/investigations/cancel.js";
 import { queuedResponseBody, toDetail, toListItem, type InvestigationRecord } from "../../../shared/investigations/record.js";
@@ -20,6 +20,7 @@ import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { fail, invalid, notFound, ok } from "../http/reply.js";
 import { route, type Route } from "../http/types.js";
 import { investigationPrefix } from "../investigation-index.js";
+import { assertNever } from "../../../shared/never.js";
 
 export interface InvestigationRouteDeps {
   trigger: TriggerDeps;
@@ -72,7 +73,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
           case "rate_limited":
             return fail(429, "rate_limited", "too many investigations are waiting; retry later", undefined, { "retry-after": String(outcome.retryAfterSeconds) });
           default:
-            return assertNever(outcome);
+            return assertNever(outcome, "outcome");
         }
       },
     }),
@@ -137,7 +138,4 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
   ];
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
-}
 

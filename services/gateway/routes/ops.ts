@@ -1,4 +1,4 @@
-// Unauthenticated operational endpoints (CONTRACT §1).
+// Unauthenticated operational endpoints (docs/api.md#operations).
 import type { Route } from "../http/types.js";
 import { fail, ok } from "../http/reply.js";
 

@@ -1,4 +1,4 @@
-// /v1/webhooks/subscriptions and /v1/webhooks/deliveries (spec 4.3; CONTRACT §5). Every route needs
+// /v1/webhooks/subscriptions and /v1/webhooks/deliveries (docs/api.md#webhooks). Every route needs
 // webhooks:manage. The operations live in shared/webhooks/manage.ts; this file maps their outcomes to HTTP.
 import type { Clock } from "../../../shared/clock.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
@@ -34,6 +34,7 @@ import { SUBSCRIPTION_PREFIX } from "../subscription-index.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
+import { assertNever } from "../../../shared/never.js";
 
 export interface WebhookRouteDeps {
   manage: ManageDeps;
@@ -126,7 +127,7 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
           case "not_found":
             return notFound("subscription");
           default:
-            return assertNever(outcome);
+            return assertNever(outcome, "outcome");
         }
       },
     }),
@@ -214,6 +215,3 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
   ];
 }
 
-function assertNever(x: never): never {
-  throw new Error(`unexpected outcome ${JSON.stringify(x)}`);
-}

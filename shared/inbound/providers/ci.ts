@@ -1,4 +1,4 @@
-// `ci`: GitHub-compatible webhooks, so a real GitHub repository or organisation hook can point here (CONTRACT §6).
+// `ci`: GitHub-compatible webhooks, so a real GitHub repository or organisation hook can point here (docs/api.md#inbound).
 // Signature `X-Hub-Signature-256`; event from `X-GitHub-Event`; trigger id from `X-GitHub-Delivery`.
 
 import { verifyGithubSignature } from "../../signing.js";
@@ -105,7 +105,7 @@ const workflowJob: EventHandler = (body, ctx) => {
     ]) +
     ".";
   // A job that names its runner narrows to the agents among the repository's CI runners whose hostname is the
-  // runner's name (CONTRACT §6); the receiver resolves them and falls back to all of the repository's runners.
+  // runner's name (docs/api.md#inbound); the receiver resolves them and falls back to all of the repository's runners.
   const target: Target = runner === undefined ? { kind: "scope" } : { kind: "ci_runner", hostname: runner, repository: repo.name };
   return trigger(ctx, composeQuery([sentence], unexpectedRunQuestion(repo.name, runner)), runnerScope(repo.name), target);
 };

@@ -1,4 +1,4 @@
-// `edr`: CrowdStrike-style alert webhooks (CONTRACT §6). Signature `X-Cs-Primary-Signature` over
+// `edr`: CrowdStrike-style alert webhooks (docs/api.md#inbound). Signature `X-Cs-Primary-Signature` over
 // "<X-Cs-Delivery-Timestamp>.<raw body>", timestamp within 300 s. An alert names a device and describes what
 // happened; the receiver resolves the device to the agent registered with that `edr_device_id`.
 

@@ -1,5 +1,5 @@
 // `generic`: the caller says what to investigate. Body `{query, agent_ids?, scope?, depth?, mode?,
-// idempotency_key?}`; no signature scheme (the URL key is the credential). CONTRACT §6.
+// idempotency_key?}`; no signature scheme (the URL key is the credential). docs/api.md#inbound.
 
 import { Type } from "typebox";
 import { Scope } from "../../schemas/common.js";

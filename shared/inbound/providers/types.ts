@@ -1,4 +1,4 @@
-// The contract every inbound provider implements (CONTRACT §6). Providers are pure: the receiver hands them the
+// The contract every inbound provider implements (docs/api.md#inbound). Providers are pure: the receiver hands them the
 // request (lower-cased header names, raw bytes, the clock) and acts on the value they return.
 
 import type { ValidationDetail } from "../../validate.js";
