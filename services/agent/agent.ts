@@ -19,6 +19,7 @@ import {
 import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
+import { isUnavailable } from "../../shared/nats/errors.js";
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { fitTables } from "./fit.js";
 import { ScanGate } from "./scan-gate.js";
@@ -178,6 +179,9 @@ export class Agent implements Component {
       const checked = ackChecker.check(decodeJson<unknown>(reply.data));
       return checked.ok ? checked.value : { ok: false, error: { code: "unavailable", message: "the registry's answer does not match the protocol" } };
     } catch (err) {
+      // No registry yet, no answer in time, the connection going: retried quietly. Anything else (a permission
+      // refusal, say) is worth a warning, and is retried all the same.
+      if (!isUnavailable(err)) this.deps.log.warn({ err, subject }, "could not reach the agent registry");
       return { ok: false, error: { code: "unavailable", message: err instanceof Error ? err.message : String(err) } };
     }
   }

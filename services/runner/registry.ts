@@ -25,6 +25,7 @@ import type { AgentRecord } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
+import { isUnavailable } from "../../shared/nats/errors.js";
 import { decodeJson, encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Checked } from "../../shared/validate.js";
 import { assertNever } from "../../shared/never.js";
@@ -144,7 +145,8 @@ export class AgentRegistry implements Component {
         if (err.code !== "unknown_agent") this.deps.log.warn({ subject: msg.subject, code: err.code }, `agent registry refused a message: ${err.message}`);
         ack = { ok: false, error: { code: err.code, message: err.message } };
       } else {
-        this.deps.log.warn({ err, subject: msg.subject }, "agent registry: could not apply a message");
+        if (isUnavailable(err)) this.deps.log.warn({ err, subject: msg.subject }, "agent registry: NATS unavailable; the agent sends it again");
+        else this.deps.log.error({ err, subject: msg.subject }, "agent registry: could not apply a message");
         ack = { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
       }
     }
