@@ -206,6 +206,7 @@ test("the message bus down: 503 unavailable with retry-after, nothing queued; an
     const r = await deliver(stack, ep.path, '{"query":"anyone there?"}');
     t.equal(r.status, 503, r.text);
     t.equal(r.json.error.code, "unavailable");
+    t.match(r.json.error.message, /nothing was changed/);
     t.equal(r.headers.get("retry-after"), "1");
     t.equal((await deliver(stack, `/v1/webhooks/incoming/nope/${ep.key}`, "{}")).status, 404, "an unknown provider is still a 404");
   } finally {

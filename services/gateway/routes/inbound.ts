@@ -17,6 +17,8 @@ import {
 import { receive, type ReceiptOutcome, type ReceiveDeps } from "../../../shared/inbound/receive.js";
 import { isEndpointRecord, type EndpointBucketEntry, type InboundEndpointStore } from "../../../shared/inbound/store.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
+import { BusUnavailableError } from "../../../shared/errors.js";
+import { isUnavailable } from "../../../shared/nats/errors.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
 import { encryptSecret, hashToken, newInboundKey, SecretDecryptError, splitInboundKey } from "../../../shared/secrets.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
@@ -146,11 +148,11 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         return (await deps.store.delete(ctx.params.id)) ? noContent() : notFound("inbound endpoint");
       },
     }),
-    route({
+    // The receiver hands its raw bytes to the provider (it answers 413 itself, after the key check).
+    rawBodyRoute(route({
       method: "POST",
       path: "/v1/webhooks/incoming/:provider/:key",
       access: "public",
-      rawBody: true,
       bodyLimit: INBOUND_BODY_LIMIT,
       doc: {
         summary: "Receive a provider's webhook (authenticated by the URL key and, when set, the provider signature)",
@@ -172,12 +174,19 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         try {
           return receiptReply(await receive(deps.receive, { provider, key, headers: ctx.headers, body: ctx.bodyTooLarge ? null : ctx.rawBody }));
         } catch (err) {
-          if (!(err instanceof SecretDecryptError)) throw err; // NATS trouble: the pipeline answers 503, nothing was queued
+          // receive() queues nothing before its last step and answers a failed trigger itself (202 with error):
+          // a bus failure that reaches here changed nothing.
+          if (isUnavailable(err)) throw new BusUnavailableError("the endpoint could not be read", { cause: err, changed: "nothing" });
+          if (!(err instanceof SecretDecryptError)) throw err;
           deps.receive.log.error({ err }, "inbound: a stored signing secret does not open with INQUEST_MASTER_KEY (was the key changed?)");
           return fail(500, "internal", "internal error");
         }
       },
-    }),
+    })),
   ];
+}
+
+function rawBodyRoute(r: Route): Route {
+  return { ...r, rawBody: true };
 }
 
