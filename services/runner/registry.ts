@@ -52,8 +52,14 @@ export function reintroduced(current: AgentRecord, hello: Hello): AgentRecord | 
   return sameIdentity(current, next) ? null : next;
 }
 
-/** Online and seen now; `agent.connected` when it was not online (first beat, or back after being marked offline). */
-export function beaten(current: AgentRecord, beat: Heartbeat, nowMs: number): AgentRecord {
+/**
+ * Online and seen at `nowMs` (when the heartbeat arrived); `agent.connected` when it was not online (first beat,
+ * or back after being marked offline). A heartbeat applied more than one interval after it arrived (a slow
+ * registry, or a compare-and-set lost to the liveness sweep) does not bring an offline agent back: it says
+ * nothing about now, and the agent's next heartbeat will (null = no change).
+ */
+export function beaten(current: AgentRecord, beat: Heartbeat, nowMs: number, appliedMs = nowMs): AgentRecord | null {
+  if (current.status !== "online" && appliedMs - nowMs > current.heartbeat_interval_ms) return null;
   const next: AgentRecord = {
     ...current,
     status: "online",
@@ -176,7 +182,7 @@ export class AgentRegistry implements Component {
 
   private async heartbeat(beat: Heartbeat): Promise<void> {
     const now = this.deps.clock.now();
-    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now));
+    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now, this.deps.clock.now()));
     if (result === null) throw new Refused("unknown_agent", "no such agent: say hello first");
     await this.flush(result.value);
   }

@@ -25,14 +25,27 @@ test("heartbeat: online and seen now, agent.connected only when it was not onlin
   const fresh = { ...registered(hello, NOW), outbox: [] };
   const first = beaten(fresh, { agent_id: "web-1", snapshot_collected_at: "2025-12-31T23:00:00.000Z" }, NOW + 1000);
   t.match(first, { status: "online", last_seen_at: "2026-01-01T00:00:01.000Z", snapshot_collected_at: "2025-12-31T23:00:00.000Z" });
+  if (first === null) throw new Error("a fresh heartbeat applies");
   t.same(first.outbox?.map((e) => e.type), ["agent.connected"]);
   const second = beaten({ ...first, outbox: [] }, { agent_id: "web-1", snapshot_collected_at: null }, NOW + 2000);
-  t.same(second.outbox, [], "already online: no event");
-  t.equal(second.snapshot_collected_at, "2025-12-31T23:00:00.000Z");
+  t.same(second?.outbox, [], "already online: no event");
+  t.equal(second?.snapshot_collected_at, "2025-12-31T23:00:00.000Z");
+});
+
+test("a heartbeat applied more than an interval after it arrived does not bring an agent marked offline back", async (t) => {
+  // It arrived while the agent was online; the liveness sweep marked the agent offline before it was applied.
+  const marked = { ...registered(hello, NOW), status: "offline" as const, last_seen_at: "2026-01-01T00:00:00.000Z", outbox: [] };
+  const arrived = NOW + 1000;
+  t.equal(beaten(marked, { agent_id: "web-1", snapshot_collected_at: null }, arrived, arrived + 5001), null, "stale: no change, no agent.connected");
+  t.equal(beaten(marked, { agent_id: "web-1", snapshot_collected_at: null }, arrived, arrived + 100)?.status, "online", "prompt: back online");
+  const online = { ...marked, status: "online" as const };
+  t.equal(beaten(online, { agent_id: "web-1", snapshot_collected_at: null }, arrived, arrived + 9000)?.last_seen_at, "2026-01-01T00:00:01.000Z", "an online agent still records it");
 });
 
 test("bye: offline with agent.disconnected; nothing when it was not online", async (t) => {
-  const online = { ...beaten({ ...registered(hello, NOW), outbox: [] }, { agent_id: "web-1", snapshot_collected_at: null }, NOW), outbox: [] };
+  const beat = beaten({ ...registered(hello, NOW), outbox: [] }, { agent_id: "web-1", snapshot_collected_at: null }, NOW);
+  if (beat === null) throw new Error("a fresh heartbeat applies");
+  const online = { ...beat, outbox: [] };
   const gone = departed(online, NOW + 1);
   t.equal(gone?.status, "offline");
   t.same(gone?.outbox?.map((e) => e.type), ["agent.disconnected"]);
