@@ -4,6 +4,7 @@ import { test } from "tap";
 import { extractEntities, getDetection, routeQuery, runInvestigation } from "../../shared/engine/index.js";
 import type { DetectionHit, HostData, QueryEntities } from "../../shared/engine/index.js";
 import { setuidTargets } from "../../shared/engine/detections/unexpected-suid.js";
+import { dataDirProgram } from "../../shared/engine/detections/suspicious-systemd-unit.js";
 import { coverage, host, proc, sock } from "./helpers.js";
 
 const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} };
@@ -168,4 +169,10 @@ test("a host without a supplementary table (file, augeas) is not a coverage gap 
   const report = runInvestigation(routeQuery("anything hiding in dot directories?", "standard"), [clean], coverage(1), "standard");
   t.equal(report.verdict, "benign");
   t.ok(report.coverage_gaps.some((g) => /supplementary tables/.test(g)), "the skipped deeper checks are still said");
+});
+
+test("a daemon dropped directly in systemd's own directory is a dropped program; systemd's own are not", async (t) => {
+  t.equal(dataDirProgram("/usr/lib/systemd/cloud-syncd"), "/usr/lib/systemd");
+  t.equal(dataDirProgram("/lib/systemd/systemd-networkd"), undefined);
+  t.equal(dataDirProgram("/usr/lib/systemd/systemd-logind"), undefined);
 });

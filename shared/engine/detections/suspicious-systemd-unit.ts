@@ -85,6 +85,8 @@ export function dataDirProgram(program: string): string | undefined {
   const dir = program.slice(0, program.lastIndexOf("/")) || "/";
   // /etc/rc.local is the script systemd's rc-local generator runs by design (systemd-rc-local-generator(8)).
   if (program === "/etc/rc.local") return undefined;
+  // systemd's own directory holds its programs (systemd-*) and unit subdirectories, nothing else's daemon.
+  if ((dir === "/usr/lib/systemd" || dir === "/lib/systemd") && !program.slice(dir.length + 1).startsWith("systemd")) return dir;
   return DATA_DIRS.has(dir) ? dir : undefined;
 }
 
