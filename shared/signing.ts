@@ -72,16 +72,22 @@ export interface SignatureInput {
   timestamp: number;
   /** The exact bytes that are sent. */
   body: SignedBody;
+  /** During a rotation's grace period, the old secret: it signs too (docs/api.md#secret-rotation). */
+  previousSecret?: string | null;
 }
 
 /** The signature headers of one outbound delivery attempt (docs/api.md#webhooks). */
 export function signatureHeaders(input: SignatureInput): Record<string, string> {
-  const { secret, eventId, timestamp, body } = input;
+  const { secret, eventId, timestamp, body, previousSecret } = input;
+  // Standard Webhooks: several space-separated signatures, the new secret's first. X-Service-Signature-256 is a
+  // single `sha256=` value (GitHub's format, compared whole by its verifiers): always the current secret's.
+  const standard = [standardWebhookSignature(secret, eventId, timestamp, body)];
+  if (previousSecret) standard.push(standardWebhookSignature(previousSecret, eventId, timestamp, body));
   return {
     [SERVICE_SIGNATURE_HEADER]: githubSignature(secret, body),
     "webhook-id": eventId,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": standardWebhookSignature(secret, eventId, timestamp, body),
+    "webhook-signature": standard.join(" "),
   };
 }
 

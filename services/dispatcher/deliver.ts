@@ -15,6 +15,8 @@ export interface DeliverDeps {
   deliveries: JsonKv<DeliveryRecord>;
   subscription(id: string): Promise<SubscriptionRecord | null>;
   secretOf(sub: SubscriptionRecord): string;
+  /** The old secret while a rotation's grace period lasts at `nowMs`, else null. */
+  previousSecretOf?(sub: SubscriptionRecord, nowMs: number): string | null;
   send: Send;
   clock: Clock;
   log: Logger;
@@ -44,7 +46,12 @@ export const MISSING_RECORD_RETRY_MS = 1_000;
 export const MISSING_RECORD_DELIVERIES = 5;
 
 /** The request of one attempt: the stored envelope's bytes and every header of docs/api.md#webhooks. */
-export function buildRequest(deps: Pick<DeliverDeps, "userAgent" | "clock">, record: DeliveryRecord, secret: string): { body: Buffer; headers: Record<string, string> } {
+export function buildRequest(
+  deps: Pick<DeliverDeps, "userAgent" | "clock">,
+  record: DeliveryRecord,
+  secret: string,
+  previousSecret: string | null = null,
+): { body: Buffer; headers: Record<string, string> } {
   const body = Buffer.from(JSON.stringify(record.envelope), "utf8");
   return {
     body,
@@ -53,7 +60,7 @@ export function buildRequest(deps: Pick<DeliverDeps, "userAgent" | "clock">, rec
       "User-Agent": deps.userAgent,
       "X-Service-Event": record.event_type,
       "X-Service-Delivery": record.delivery_id,
-      ...signatureHeaders({ secret, eventId: record.event_id, timestamp: Math.floor(deps.clock.now() / 1000), body }),
+      ...signatureHeaders({ secret, previousSecret, eventId: record.event_id, timestamp: Math.floor(deps.clock.now() / 1000), body }),
     },
   };
 }
@@ -105,13 +112,14 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   if (!sub.active) return { kind: "nak", delayMs: deps.pausedRecheckMs };
 
   const secret = openSecret(deps, sub, current);
+  const previous = secret === null ? null : openPrevious(deps, sub);
   const startedMs = deps.clock.now();
   let result: AttemptResult;
   if (secret === null) {
     // No later attempt can open it either: the attempt is recorded as failed and the delivery ends.
     result = { kind: "error", error: "secret_unreadable", durationMs: 0 };
   } else {
-    const { body, headers } = buildRequest(deps, current, secret);
+    const { body, headers } = buildRequest(deps, current, secret, previous);
     result = await deps.send({ url: sub.url, headers, body, timeoutMs: deps.timeoutMs });
   }
   const endedMs = deps.clock.now();
@@ -149,3 +157,13 @@ function openSecret(deps: DeliverDeps, sub: SubscriptionRecord, record: Delivery
   }
 }
 
+
+/** The old secret during a rotation's grace period; one that cannot be opened is logged and left out. */
+function openPrevious(deps: DeliverDeps, sub: SubscriptionRecord): string | null {
+  try {
+    return deps.previousSecretOf?.(sub, deps.clock.now()) ?? null;
+  } catch (err) {
+    deps.log.warn({ err, subscription_id: sub.id }, "the subscription's previous secret cannot be opened; signing with the current one only");
+    return null;
+  }
+}

@@ -47,6 +47,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
             deliveries: stores.deliveries,
             subscription: (id) => subscriptions.get(id),
             secretOf: (sub) => subscriptions.secretOf(sub),
+            previousSecretOf: (sub, nowMs) => subscriptions.previousSecretOf(sub, nowMs),
             send: sender.send,
             clock,
             log,

@@ -10,7 +10,7 @@ import type { Logger } from "../../shared/log.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { decryptSecret } from "../../shared/secrets.js";
-import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import { previousSealed, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 
 /** A check never waits longer than this for the watch (a lagging watch is logged, not fatal). */
 const CATCH_UP_TIMEOUT_MS = 2_000;
@@ -108,6 +108,15 @@ export class SubscriptionCache implements Component {
       this.secrets.delete(id);
     }
     return secret;
+  }
+
+  /**
+   * The old secret while a rotation's grace period lasts at `nowMs` (compared with the clock at each signing, so it
+   * stops at expiry without a background job); opened on demand, rare enough not to be cached.
+   */
+  previousSecretOf(sub: SubscriptionRecord, nowMs: number): string | null {
+    const sealed = previousSealed(sub, nowMs);
+    return sealed === null ? null : decryptSecret(this.masterKey, sealed);
   }
 
   /** Opened secrets held now (tests, metrics). */

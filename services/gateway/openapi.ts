@@ -25,7 +25,7 @@ export function openApiDocument(routes: Route[], version: string): Record<string
       security: r.access === "public" ? [] : [{ bearer: [] }],
     };
     if (r.access !== "public") op["x-required-scope"] = r.access;
-    if (r.body) op.requestBody = { required: true, content: { "application/json": { schema: plain(r.body.schema) } } };
+    if (r.body) op.requestBody = { required: r.bodyOptional !== true, content: { "application/json": { schema: plain(r.body.schema) } } };
     (paths[path] ??= {})[r.method.toLowerCase()] = op;
   }
   return {

@@ -7,7 +7,7 @@ import type { WebhookStores } from "./catalog.js";
 import { enqueueDelivery, newDeliveryRecord } from "./delivery.js";
 import { abandonDelivery } from "./delivery-state.js";
 import type { CreateSubscriptionRequest, DeliveryStatus, PatchSubscriptionRequest, SubscriptionView } from "./schemas.js";
-import { newSubscription, patchSubscription, subscriptionView } from "./subscription.js";
+import { newSubscription, patchSubscription, rotateSecret, subscriptionView } from "./subscription.js";
 import type { TargetCheck } from "./targets.js";
 import { testEnvelope } from "./test-envelope.js";
 
@@ -28,6 +28,7 @@ const ABANDON_BATCH = 32;
 type BadUrl = { kind: "bad_url"; message: string };
 export type CreateOutcome = { kind: "created"; subscription: SubscriptionView; secret: string } | BadUrl;
 export type PatchOutcome = { kind: "updated"; subscription: SubscriptionView } | { kind: "not_found" } | BadUrl;
+export type RotateOutcome = { kind: "rotated"; id: string; secret: string; previousSecretExpiresAt: string | null } | { kind: "not_found" };
 export type DeleteOutcome = { kind: "deleted"; abandoned: number } | { kind: "not_found" };
 export type QueuedOutcome = { kind: "queued"; deliveryId: string; status: DeliveryStatus } | { kind: "not_found" };
 
@@ -93,4 +94,13 @@ export async function replayDelivery(deps: ManageDeps, id: string): Promise<Queu
   const record = newDeliveryRecord({ deliveryId: newId("dlv", now), subscriptionId: original.subscription_id, envelope: original.envelope, nowMs: now, replayOf: original.delivery_id });
   await enqueueDelivery(deps.stores, record);
   return { kind: "queued", deliveryId: record.delivery_id, status: record.status };
+}
+
+/** A new secret, shown once; the old one keeps signing for `graceSeconds` (docs/api.md#secret-rotation). */
+export async function rotateSubscriptionSecret(deps: ManageDeps, id: string, graceSeconds: number): Promise<RotateOutcome> {
+  const secret = newWebhookSecret();
+  const sealed = encryptSecret(deps.masterKey, secret);
+  const result = await deps.stores.subscriptions.update(id, (current) => rotateSecret(current, sealed, graceSeconds * 1000, deps.clock.now()));
+  if (!result) return { kind: "not_found" };
+  return { kind: "rotated", id, secret, previousSecretExpiresAt: result.value.previous_secret_expires_at ?? null };
 }

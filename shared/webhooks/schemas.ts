@@ -98,3 +98,22 @@ export const DeliveryListQuery = Type.Object({
 
 export const TestDeliveryResponse = Type.Object({ delivery_id: Type.String() });
 export const ReplayResponse = Type.Object({ delivery_id: Type.String(), status: DeliveryStatusSchema });
+
+export const DEFAULT_GRACE_PERIOD_SECONDS = 24 * 3600;
+export const MAX_GRACE_PERIOD_SECONDS = 7 * 24 * 3600;
+
+export const RotateSecretRequest = Type.Object(
+  {
+    grace_period_seconds: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_GRACE_PERIOD_SECONDS, description: "How long the old secret keeps signing (default 86400 = 24 h; 0 = at once)." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RotateSecretRequest = Static<typeof RotateSecretRequest>;
+
+export const RotatedSecret = Type.Object({
+  id: Type.String(),
+  secret: Type.String({ description: "The new secret, `whsec_<base64>`: shown only here." }),
+  previous_secret_expires_at: NullableTimestamp,
+});

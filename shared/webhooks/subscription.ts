@@ -13,6 +13,29 @@ export interface SubscriptionRecord {
   updated_at: string;
   /** `encryptSecret(master key, secret)`; the plain secret is shown once, in the create response. */
   secret_sealed: string;
+  /** The secret before the last rotation, sealed the same way; it also signs until `previous_secret_expires_at`. */
+  previous_secret_sealed?: string | null;
+  previous_secret_expires_at?: string | null;
+}
+
+/**
+ * A new secret replaces the current one, which keeps signing for `graceMs` (docs/api.md#secret-rotation). Only the
+ * newest two secrets sign: rotating again within a grace period drops the oldest at once.
+ */
+export function rotateSecret(current: SubscriptionRecord, newSealed: string, graceMs: number, nowMs: number): SubscriptionRecord {
+  return {
+    ...current,
+    secret_sealed: newSealed,
+    previous_secret_sealed: graceMs > 0 ? current.secret_sealed : null,
+    previous_secret_expires_at: graceMs > 0 ? iso(nowMs + graceMs) : null,
+    updated_at: iso(nowMs),
+  };
+}
+
+/** The sealed previous secret while it still signs at `nowMs`, else null. */
+export function previousSealed(sub: SubscriptionRecord, nowMs: number): string | null {
+  if (!sub.previous_secret_sealed || !sub.previous_secret_expires_at) return null;
+  return Date.parse(sub.previous_secret_expires_at) > nowMs ? sub.previous_secret_sealed : null;
 }
 
 /** The same event type twice means nothing more than once; keep the first occurrence's order. */

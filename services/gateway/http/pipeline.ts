@@ -94,12 +94,13 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   // Any body sent to a management route is JSON within the limit, even where the route ignores it.
   const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
   const sent = req.body.length > 0 || req.bodyTooLarge;
-  if ((route.body || sent) && type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
+  const required = route.body !== undefined && !(route.bodyOptional === true && !sent);
+  if ((required || sent) && type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
   if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
   let body: unknown = undefined;
   if (route.body) {
     try {
-      body = JSON.parse(utf8.decode(req.body));
+      body = route.bodyOptional === true && !sent ? {} : JSON.parse(utf8.decode(req.body));
     } catch {
       return fail(400, "invalid_json", "the body is not valid JSON");
     }

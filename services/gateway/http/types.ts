@@ -68,6 +68,8 @@ export interface Route {
   bodyLimit?: number;
   /** Routes that parse their own body and answer 413 themselves (the inbound receiver hands raw bytes on). */
   rawBody?: boolean;
+  /** The body may be left out (no bytes, any Content-Type): it is then validated as `{}`. */
+  bodyOptional?: boolean;
   doc: RouteDoc;
   handle(ctx: Ctx): Promise<Reply>;
 }
@@ -94,6 +96,8 @@ export interface RouteDef<Path extends string, B extends TSchema | undefined, Q 
   bodyLimit?: number;
   /** The handler reads ctx.rawBody and answers 413 itself (the inbound receiver). */
   rawBody?: boolean;
+  /** The body may be left out: it is then validated as `{}` (every field of the schema optional). */
+  bodyOptional?: boolean;
   doc: Omit<RouteDoc, "query">;
   handle(ctx: Ctx<BodyOf<B>, PathParams<Path>, QueryNames<Q>>): Promise<Reply>;
 }

@@ -9,6 +9,7 @@ import {
   createSubscription,
   deleteSubscription,
   replayDelivery,
+  rotateSubscriptionSecret,
   sendTestDelivery,
   updateSubscription,
   type ManageDeps,
@@ -23,6 +24,9 @@ import {
   DeliveryListQuery,
   PatchSubscriptionRequest,
   ReplayResponse,
+  RotatedSecret,
+  RotateSecretRequest,
+  DEFAULT_GRACE_PERIOD_SECONDS,
   SubscriptionList,
   SubscriptionListQuery,
   SubscriptionView,
@@ -155,6 +159,25 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
       },
       async handle(ctx) {
         return queued(await sendTestDelivery(deps.manage, ctx.params.id), "subscription", (o) => ({ delivery_id: o.deliveryId }));
+      },
+    }),
+    route({
+      method: "POST",
+      path: `${SUBS}/:id/rotate-secret`,
+      ids: { id: "sub" },
+      access: "webhooks:manage",
+      body: RotateSecretRequest,
+      bodyOptional: true,
+      doc: {
+        summary: "Rotate the secret (the new one is shown only here); the old one also signs for grace_period_seconds (default 24 h, at most 7 days)",
+        tags,
+        responses: { 200: { description: "The new secret", schema: RotatedSecret }, 400: err("Validation error"), 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const grace = ctx.body.grace_period_seconds ?? DEFAULT_GRACE_PERIOD_SECONDS;
+        const outcome = await rotateSubscriptionSecret(deps.manage, ctx.params.id, grace);
+        if (outcome.kind === "not_found") return notFound("subscription");
+        return ok({ id: outcome.id, secret: outcome.secret, previous_secret_expires_at: outcome.previousSecretExpiresAt });
       },
     }),
   ];
