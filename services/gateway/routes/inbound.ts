@@ -149,10 +149,11 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
       },
     }),
     // The receiver hands its raw bytes to the provider (it answers 413 itself, after the key check).
-    rawBodyRoute(route({
+    route({
       method: "POST",
       path: "/v1/webhooks/incoming/:provider/:key",
       access: "public",
+      rawBody: true,
       bodyLimit: INBOUND_BODY_LIMIT,
       doc: {
         summary: "Receive a provider's webhook (authenticated by the URL key and, when set, the provider signature)",
@@ -182,11 +183,7 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
           return fail(500, "internal", "internal error");
         }
       },
-    })),
+    }),
   ];
-}
-
-function rawBodyRoute(r: Route): Route {
-  return { ...r, rawBody: true };
 }
 

@@ -8,6 +8,7 @@ import { basename, rowsOf, str } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { isToolDir } from "../baselines/hidden-tool-dirs.js";
 import { clip, simpleCommands } from "./command-lines.js";
+import { compareText } from "../order.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 const INTERPRETER = /^(?:(?:ba|da|z|k)?sh|busybox|python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)$/;
@@ -147,7 +148,7 @@ export const hiddenSystemPathExec = defineDetection({
       stashed.set(dir, entry);
     }
     const hits: DetectionHit[] = [];
-    for (const [dir, { hidden, rows }] of [...stashed.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [dir, { hidden, rows }] of [...stashed.entries()].sort(([a], [b]) => compareText(a, b))) {
       const names = rows.map((r) => basename(str(r, "path")));
       hits.push({
         summary: `The hidden directory ${dir} under ${hidden.where} holds ${rows.length} executable file${rows.length === 1 ? "" : "s"} (${names.slice(0, 5).join(", ")}).`,
@@ -156,7 +157,7 @@ export const hiddenSystemPathExec = defineDetection({
         entity: `path:${dir}`,
       });
     }
-    for (const [path, { hidden, evidence, how }] of [...found.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [path, { hidden, evidence, how }] of [...found.entries()].sort(([a], [b]) => compareText(a, b))) {
       const severity = hidden.severity;
       hits.push({
         summary: `${path} runs from the hidden ${path.endsWith(hidden.segment) ? "file" : "directory"} ${hidden.segment} under ${hidden.where}: ${how.slice(0, 3).join("; ")}.`,

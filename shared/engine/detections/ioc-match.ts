@@ -63,39 +63,41 @@ function scan(host: HostData, columns: Readonly<Record<string, readonly string[]
   }
 }
 
-/** Addresses appearing in free text as whole tokens (not part of a longer number or address). */
-function ipsInText(text: string, wanted: ReadonlySet<string>): string[] {
-  if (text === "") return [];
-  const out: string[] = [];
-  for (const ip of wanted) {
-    let at = text.indexOf(ip);
-    while (at >= 0) {
-      const before = text[at - 1] ?? "";
-      const after = text[at + ip.length] ?? "";
-      if (!/[\w.:]/.test(before) && !/[\w]/.test(after) && !(after === "." && /\d/.test(text[at + ip.length + 1] ?? ""))) {
-        out.push(ip);
-        break;
-      }
-      at = text.indexOf(ip, at + 1);
-    }
-  }
-  return out;
+interface TokenEdges {
+  /** A character that may not precede the needle. */
+  before: RegExp;
+  /** A character that may not follow it. */
+  after: RegExp;
+  /** After a following ".", a character that makes the needle part of a longer token (1.2.3.4.5, x.com.evil). */
+  continued: RegExp;
 }
 
-/** Domains appearing in free text as a name or a parent of one (evil.example.com matches example.com). */
+/** Whether `needle` occurs in `text` as a whole token, by the edges given. */
+function occursAsToken(text: string, needle: string, edges: TokenEdges): boolean {
+  let at = text.indexOf(needle);
+  while (at >= 0) {
+    const before = text[at - 1] ?? "";
+    const after = text[at + needle.length] ?? "";
+    if (!edges.before.test(before) && !edges.after.test(after) && !(after === "." && edges.continued.test(text[at + needle.length + 1] ?? ""))) return true;
+    at = text.indexOf(needle, at + 1);
+  }
+  return false;
+}
+
+const IP_EDGES: TokenEdges = { before: /[\w.:]/, after: /\w/, continued: /\d/ };
+/** A domain also matches as the parent of a longer name (evil.example.com matches example.com). */
+const DOMAIN_EDGES: TokenEdges = { before: /[\w-]/, after: /[\w-]/, continued: /[a-z0-9]/ };
+
+/** Addresses appearing in free text as whole tokens (not part of a longer number or address). */
+function ipsInText(text: string, wanted: ReadonlySet<string>): string[] {
+  return text === "" ? [] : [...wanted].filter((ip) => occursAsToken(text, ip, IP_EDGES));
+}
+
+/** Domains appearing in free text as a name or a parent of one. */
 function domainsInText(text: string, domains: readonly string[]): string[] {
   if (text === "") return [];
   const lower = text.toLowerCase();
-  return domains.filter((d) => {
-    let at = lower.indexOf(d);
-    while (at >= 0) {
-      const before = lower[at - 1] ?? "";
-      const after = lower[at + d.length] ?? "";
-      if (!/[\w-]/.test(before) && !/[\w-]/.test(after) && !(after === "." && /[a-z0-9]/.test(lower[at + d.length + 1] ?? ""))) return true;
-      at = lower.indexOf(d, at + 1);
-    }
-    return false;
-  });
+  return domains.filter((d) => occursAsToken(lower, d, DOMAIN_EDGES));
 }
 
 function pathHit(value: string, paths: readonly string[]): string[] {

@@ -5,6 +5,7 @@
 // (hides itself; `kill -63 0` toggles visibility), Reptile's installer (installs /reptile/* and /lib/udev/reptile),
 // ATT&CK T1547.006 procedure examples.
 import { knownRootkitModule, type RootkitModule } from "../intel/rootkits.js";
+import { compareText } from "../order.js";
 import { basename, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { simpleCommands } from "./command-lines.js";
@@ -66,5 +67,5 @@ export function moduleTraces(host: HostData): ModuleTrace[] {
       if (kit !== undefined) add(path, kit.name, kit, `${path} is part of the ${kit.family}${table === "processes" ? ", running" : ""}`, table, row);
     }
   }
-  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...out.values()].sort((a, b) => compareText(a.path, b.path));
 }

@@ -6,6 +6,7 @@
 import { offensiveToolFile } from "../intel/offensive-tools.js";
 import { basename, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
+import { compareText } from "../order.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 const INTERPRETER = /^(?:ba|da|z|k)?sh$|^python[\d.]*$|^perl$|^ruby$/;
@@ -56,7 +57,7 @@ export const offensiveToolPresent = defineDetection({
     for (const row of rowsOf(host, "hash")) see(str(row, "path"), "hash", row, false);
     for (const row of rowsOf(host, "file")) see(str(row, "path"), "file", row, false);
     const hits: DetectionHit[] = [];
-    for (const [path, s] of [...byPath.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [path, s] of [...byPath.entries()].sort(([a], [b]) => compareText(a, b))) {
       hits.push({
         summary: `${path} is ${s.tool}, a post-exploitation tool${s.running ? ", and it is running" : " (on disk)"} (${s.source}).`,
         evidence: s.evidence,
