@@ -1,9 +1,11 @@
 // Leader election on a KV bucket with a TTL (docs/nats.md#leader-election): `create()` acquires the lease, `update(revision)`
 // every ttl/3 holds it, and the key expires ttl after the holder's last renewal. nats-server 2.9 sends no watch
-// event when a key expires, so followers poll `create()`. A leader that cannot renew within the ttl (lost CAS,
+// event when a key expires, so followers poll `create()`; they also watch the key, so a leader that stops and
+// deletes it hands over at once. A leader that cannot renew within the ttl (lost CAS,
 // NATS unreachable, a stalled event loop) stops leading at once. Leading is an optimisation, not the safety net:
 // the compare-and-set on each item and the idempotent trigger keep two overlapping leaders from firing a run twice.
-import type { KV } from "@nats-io/kv";
+import { KvWatchInclude, type KV, type KvWatchEntry } from "@nats-io/kv";
+import type { QueuedIterator } from "@nats-io/transport-node";
 import { sleep } from "../../shared/clock.js";
 import { LEADER_KEY } from "../../shared/curiosity/catalog.js";
 import type { Component } from "../../shared/lifecycle.js";
@@ -34,6 +36,10 @@ export class LeaderLease implements Component {
   private stopped = false;
   private readonly abort = new AbortController();
   private loop: Promise<void> | null = null;
+  private watching: Promise<void> | null = null;
+  private watcher: QueuedIterator<KvWatchEntry> | null = null;
+  /** Attempts run one after another: a renewal racing an acquire would read its own create as a lost lease. */
+  private attempts: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: LeaderLeaseOptions) {}
 
@@ -45,12 +51,14 @@ export class LeaderLease implements Component {
   async start(): Promise<void> {
     await this.attempt();
     this.loop = this.run();
+    this.watching = this.watchHandover();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.abort.abort();
-    await this.loop;
+    this.watcher?.stop();
+    await Promise.all([this.loop, this.watching, this.attempts]);
     const revision = this.revision;
     if (revision !== null) {
       this.lose("stopping");
@@ -62,8 +70,28 @@ export class LeaderLease implements Component {
   private async run(): Promise<void> {
     while (!this.stopped) {
       await sleep(Math.max(50, Math.floor(this.opts.ttlMs / 3)), this.abort.signal);
-      if (!this.stopped) await this.attempt();
+      if (!this.stopped) await this.serially();
     }
+  }
+
+  /** A deleted key (a leader that stopped) is taken at once rather than at the next poll. */
+  private async watchHandover(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        this.watcher = await this.opts.kv.watch({ key: LEADER_KEY, include: KvWatchInclude.UpdatesOnly });
+        for await (const entry of this.watcher) {
+          if (entry.operation !== "PUT" && this.revision === null && !this.stopped) void this.serially();
+        }
+      } catch (err) {
+        this.opts.log.debug({ err }, "lease watch ended; polling alone until it is back");
+      }
+      await sleep(1_000, this.abort.signal);
+    }
+  }
+
+  private serially(): Promise<void> {
+    this.attempts = this.attempts.then(() => this.attempt());
+    return this.attempts;
   }
 
   private async attempt(): Promise<void> {

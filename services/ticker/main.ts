@@ -11,6 +11,9 @@ import { loadTickerConfig } from "./config.js";
 import { LeaderLease } from "./leader.js";
 import { CuriosityTicker } from "./ticker.js";
 
+/** How late the leader may be before a standby steps in (services/ticker/standby.ts): well inside the 1 s promise. */
+const STANDBY_GRACE_MS = 400;
+
 await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadTickerConfig(process.env);
   const clock = systemClock;
@@ -32,7 +35,7 @@ await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
       clock,
       log,
     },
-    { maxIdleMs: 250, sweepMs: 1_000, concurrency: 32 },
+    { maxIdleMs: 250, sweepMs: 1_000, concurrency: 32, standbyGraceMs: STANDBY_GRACE_MS },
   );
   await life.start([agents, lease, ticker]);
   log.info({ holder }, "ticker ready");

@@ -1,15 +1,17 @@
 // The curiosity ticker: keeps a live copy of the items (KV watch) and, while it leads, gives each item the
 // step it is owed (runs.ts): due runs are claimed and triggered as soon as their time comes (the loop sleeps
 // exactly until the next due time, at most `maxIdleMs`), runs in flight are checked when their investigation
-// announces a terminal state and on a slow sweep (an event missed across a leadership change).
+// announces a terminal state and on a slow sweep (an event missed across a leadership change). A ticker that does
+// not lead steps in for what the leader is late with (standby.ts), so a dead leader costs `standbyGraceMs`.
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { CuriosityRecord } from "../../shared/curiosity/record.js";
-import { msUntilDue, nextAction } from "../../shared/curiosity/schedule.js";
+import { msUntilDue, nextAction, type ItemAction } from "../../shared/curiosity/schedule.js";
 import type { Component } from "../../shared/lifecycle.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
 import { decodeJson } from "../../shared/nats/kvjson.js";
 import { advanceItem, type RunDeps } from "./runs.js";
+import { standbyDueIn, standbyOwes } from "./standby.js";
 
 export interface TickerDeps extends RunDeps {
   nc: NatsConnection;
@@ -24,6 +26,8 @@ export interface TickerOptions {
   sweepMs: number;
   /** Items stepped at once; the rest wait for the next pass (which a finished step starts at once). */
   concurrency: number;
+  /** How late the leader may be with a step before a standby takes it (standby.ts). */
+  standbyGraceMs: number;
 }
 
 const TERMINAL_EVENTS = new Set(["investigation.completed", "investigation.failed", "investigation.cancelled"]);
@@ -33,7 +37,8 @@ export class CuriosityTicker implements Component {
   private readonly items: BucketMirror<CuriosityRecord>;
   private busy = new Set<string>();
   private retryAt = new Map<string, number>();
-  private woken = new Set<string>();
+  /** Items whose run's end was announced (terminal event), with when (clock ms); cleared once stepped. */
+  private announced = new Map<string, number>();
   private pending = new Set<Promise<void>>();
   private events: Subscription | null = null;
   private loop: Promise<void> | null = null;
@@ -47,12 +52,12 @@ export class CuriosityTicker implements Component {
 
   async start(): Promise<void> {
     await this.follow();
-    this.events = this.deps.nc.subscribe("events.investigation.*", { callback: (_err, msg) => this.onEvent(msg.subject, msg.data) });
     this.loop = this.run();
   }
 
-  /** Keeps the local copy of the items current, without running passes (start() does both). */
+  /** Keeps the local copy of the items and of their runs' ends current, without running passes (start() does both). */
   follow(): Promise<void> {
+    this.events ??= this.deps.nc.subscribe("events.investigation.*", { callback: (_err, msg) => this.onEvent(msg.subject, msg.data) });
     return this.items.start();
   }
 
@@ -80,24 +85,31 @@ export class CuriosityTicker implements Component {
    * only looked at when their investigation announced its end, on the sweep, or when `sweep` is true.
    */
   async tick(sweep = false): Promise<void> {
-    if (this.stopped || !this.deps.isLeader()) return;
+    if (this.stopped) return;
+    const leading = this.deps.isLeader();
     const now = this.deps.clock.now();
-    const sweepNow = sweep || performance.now() - this.lastSweep >= this.opts.sweepMs;
+    const sweepNow = leading && (sweep || performance.now() - this.lastSweep >= this.opts.sweepMs);
     if (sweepNow) {
       this.lastSweep = performance.now();
-      for (const id of this.woken) if (this.items.get(id) === undefined) this.woken.delete(id);
+      for (const id of this.announced.keys()) if (this.items.get(id) === undefined) this.announced.delete(id);
     }
     const work: Array<Promise<void>> = [];
     for (const [id, record] of this.items.all()) {
       if (this.busy.size >= this.opts.concurrency) break;
       if (this.busy.has(id) || (this.retryAt.get(id) ?? 0) > now) continue;
       const action = nextAction(record, now);
-      if (action.kind === "none") continue;
-      if (action.kind === "watch" && !sweepNow && !this.woken.has(id)) continue;
-      this.woken.delete(id);
+      if (action.kind !== "watch") this.announced.delete(id);
+      if (!this.owes(leading, record, action, now, sweepNow)) continue;
+      this.announced.delete(id);
       work.push(this.advance(id));
     }
     await Promise.all(work);
+  }
+
+  private owes(leading: boolean, record: CuriosityRecord, action: ItemAction, now: number, sweepNow: boolean): boolean {
+    if (!leading) return standbyOwes(record, action, now, this.opts.standbyGraceMs, this.announced.get(record.id));
+    if (action.kind === "none") return false;
+    return action.kind !== "watch" || sweepNow || this.announced.has(record.id);
   }
 
   private advance(id: string): Promise<void> {
@@ -125,7 +137,7 @@ export class CuriosityTicker implements Component {
   private async run(): Promise<void> {
     while (!this.stopped) {
       this.tick().catch((err: unknown) => this.deps.log.error({ err }, "curiosity pass failed"));
-      await this.sleep(this.deps.isLeader() ? this.untilNextDue() : this.opts.maxIdleMs);
+      await this.sleep(this.deps.isLeader() ? this.untilNextDue() : this.untilStandbyOwes());
     }
   }
 
@@ -136,6 +148,20 @@ export class CuriosityTicker implements Component {
       if (this.busy.has(id)) continue;
       const retry = this.retryAt.get(id);
       const due = retry !== undefined && retry > now ? retry - now : msUntilDue(record, now);
+      if (due !== null) wait = Math.min(wait, due);
+    }
+    return Math.max(5, wait);
+  }
+
+  private untilStandbyOwes(): number {
+    const now = this.deps.clock.now();
+    const grace = this.opts.standbyGraceMs;
+    let wait = this.opts.maxIdleMs;
+    for (const [id, record] of this.items.all()) {
+      if (this.busy.has(id)) continue;
+      const action = nextAction(record, now);
+      const announcedAt = this.announced.get(id);
+      const due = action.kind === "watch" ? (announcedAt === undefined ? null : Math.max(0, announcedAt + grace - now)) : standbyDueIn(record, action, now, grace);
       if (due !== null) wait = Math.min(wait, due);
     }
     return Math.max(5, wait);
@@ -159,7 +185,7 @@ export class CuriosityTicker implements Component {
       const event = decodeJson<{ data?: { context?: { curiosity_id?: unknown } } }>(data);
       const id = event.data?.context?.curiosity_id;
       if (typeof id !== "string") return;
-      this.woken.add(id);
+      if (!this.announced.has(id)) this.announced.set(id, this.deps.clock.now());
       this.kick();
     } catch {
       // Not ours to judge; the sweep covers it.

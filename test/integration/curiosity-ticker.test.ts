@@ -44,11 +44,13 @@ function triggerDeps(overrides: Partial<TriggerDeps> = {}): TriggerDeps {
   };
 }
 
-async function ticker(trigger: TriggerDeps = triggerDeps()): Promise<CuriosityTicker> {
+const GRACE_MS = 400;
+
+async function ticker(trigger: TriggerDeps = triggerDeps(), leading = true): Promise<CuriosityTicker> {
   const items = await openCuriosityItems(nc, 1);
   const t = new CuriosityTicker(
-    { nc, items, isLeader: () => true, store, investigations: rt.investigations, trigger, clock, log },
-    { maxIdleMs: 250, sweepMs: 60_000, concurrency: 32 },
+    { nc, items, isLeader: () => leading, store, investigations: rt.investigations, trigger, clock, log },
+    { maxIdleMs: 250, sweepMs: 60_000, concurrency: 32, standbyGraceMs: GRACE_MS },
   );
   await t.follow();
   tickers.push(t);
@@ -280,6 +282,36 @@ test("a full backlog makes the run wait, then it fires once", async (t) => {
   await pass(tk);
   await pass(tk);
   t.equal((await runsOf(item.id)).length, 1);
+});
+
+test("a standby steps in only for what the leader is late with: a due run, then a run whose end was announced", async (t) => {
+  now = T0 + 95_000 * S;
+  const standby = await ticker(triggerDeps(), false);
+  const item = await createItem({ first_run_at: iso(now) });
+  await pass(standby);
+  now += GRACE_MS - 1;
+  await pass(standby);
+  t.equal((await runsOf(item.id)).length, 0, "a due run is the leader's until it is the grace late");
+  now += 1;
+  await pass(standby);
+  const [run] = await runsOf(item.id);
+  t.equal(run?.context.trigger_id, `${item.id}:1`, "then the standby claims and triggers it");
+
+  const end = now + 2 * S;
+  now = end;
+  await endRun(run?.investigation_id as string, "completed", end);
+  await pass(standby);
+  t.equal((await store.get(item.id))?.run_count, 0, "no announcement, no sweep: a standby does not poll runs in flight");
+  nc.publish("events.investigation.completed", JSON.stringify({ type: "investigation.completed", data: { context: { curiosity_id: item.id } } }));
+  await nc.flush();
+  now += GRACE_MS - 1;
+  await pass(standby);
+  t.equal((await store.get(item.id))?.run_count, 0, "an announced end is the leader's to record until the grace passes");
+  now += 1;
+  await pass(standby);
+  const r = await store.get(item.id);
+  t.equal(r?.run_count, 1, "then the standby records it");
+  t.equal(r?.next_run_at, iso(end + 10 * S), "and re-queues from the run's end");
 });
 
 test("teardown", async () => {

@@ -1,0 +1,36 @@
+// What a ticker that does not hold the lease may do (docs/nats.md#leader-election). The lease is an optimisation:
+// the leader normally does every step at once. A standby steps in only for work the leader is visibly late with,
+// by `graceMs`: a due run nobody claimed, a claimed run nobody triggered, or a run whose end was announced and
+// nobody re-queued. So a leader killed with SIGKILL costs runs `graceMs` of lateness, not the lease's ttl; and
+// because every step is a compare-and-set and the trigger is idempotent, a standby that steps in beside a live
+// but slow leader only repeats a step, never fires a run twice.
+import type { CuriosityRecord } from "../../shared/curiosity/record.js";
+import type { ItemAction } from "../../shared/curiosity/schedule.js";
+
+/** Whether a standby should take this step now; `announcedAt` is when its run's end was announced, if it was. */
+export function standbyOwes(record: CuriosityRecord, action: ItemAction, now: number, graceMs: number, announcedAt: number | undefined): boolean {
+  switch (action.kind) {
+    case "none":
+      return false;
+    case "claim":
+      return now - Date.parse(record.next_run_at) >= graceMs;
+    case "trigger":
+      return now - Date.parse(action.run.claimed_at) >= graceMs;
+    case "watch":
+      return announcedAt !== undefined && now - announcedAt >= graceMs;
+  }
+}
+
+/** When a standby would next owe this item a step (ms from now), or null when only an announcement can tell. */
+export function standbyDueIn(record: CuriosityRecord, action: ItemAction, now: number, graceMs: number): number | null {
+  switch (action.kind) {
+    case "none":
+      return record.active && record.internal.in_flight === null ? Math.max(0, Date.parse(record.next_run_at) + graceMs - now) : null;
+    case "claim":
+      return Math.max(0, Date.parse(record.next_run_at) + graceMs - now);
+    case "trigger":
+      return Math.max(0, Date.parse(action.run.claimed_at) + graceMs - now);
+    case "watch":
+      return null;
+  }
+}
