@@ -28,6 +28,17 @@ export const int = (def: number, min: number, max: number, doc = ""): Field<numb
   },
 });
 
+/** A TCP port, or undefined when unset (the feature it opens stays off); 0 takes any free port. */
+export const optPort = (doc = ""): Field<number | undefined> => ({
+  doc,
+  parse(raw, name) {
+    if (raw === undefined || raw === "") return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) fail(name, `expected a port in 0..65535, got ${JSON.stringify(raw)}`);
+    return n;
+  },
+});
+
 export const bool = (def: boolean, doc = ""): Field<boolean> => ({
   doc,
   parse(raw, name) {
@@ -120,4 +131,10 @@ export const commonEnv = {
   INQUEST_DATA_DIR: str("./data", "LMDB files, embedded NATS store, generated dev secrets"),
   LOG_LEVEL: oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, "info", "pino level"),
   INQUEST_NATS_REPLICAS: int(1, 1, 5, "copies of every stream and bucket: 1 for one server, 3 on a cluster"),
+};
+
+/** The ops port of the services without an HTTP API (shared/ops/server.ts). */
+export const opsEnv = {
+  INQUEST_OPS_HOST: str("127.0.0.1", "ops port address (runner, dispatcher, ticker)"),
+  INQUEST_OPS_PORT: optPort("ops port: /healthz, /readyz, /metrics; unset = off, 0 = any free port"),
 };

@@ -29,6 +29,11 @@ export class Lifecycle {
     }
   }
 
+  /** True from the moment a shutdown begins: readiness turns false at once, before anything stops. */
+  get draining(): boolean {
+    return this.stopping !== null;
+  }
+
   /** Stops every started component (reverse order), then drains NATS; never takes longer than the deadline. */
   stop(): Promise<void> {
     this.stopping ??= this.doStop();

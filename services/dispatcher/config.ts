@@ -1,8 +1,9 @@
 // The dispatcher's environment (README has the table).
-import { bool, commonEnv, duration, durationList, int, loadConfig, optStr, required } from "../../shared/config.js";
+import { bool, commonEnv, duration, durationList, int, loadConfig, opsEnv, optStr, required } from "../../shared/config.js";
 
 export const dispatcherEnv = {
   ...commonEnv,
+  ...opsEnv,
   INQUEST_MASTER_KEY: required(optStr("32 bytes base64; opens the stored subscription secrets"), "the same key the gateway uses"),
   INQUEST_RETRY_DELAYS: durationList("30s,2m,10m,1h", 4, "the delays before delivery attempts 2..5"),
   INQUEST_DELIVERY_TIMEOUT: duration("10s", "outbound request timeout"),

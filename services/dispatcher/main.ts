@@ -2,8 +2,11 @@
 import { readFileSync } from "node:fs";
 import { systemClock } from "../../shared/clock.js";
 import { parseMasterKey } from "../../shared/secrets.js";
+import { Registry } from "../../shared/ops/metrics.js";
+import { opsComponents } from "../../shared/ops/wire.js";
+import { bucketStream, coreStreams } from "../../shared/runtime.js";
 import { connectService, runService } from "../../shared/service.js";
-import { openWebhookStores } from "../../shared/webhooks/catalog.js";
+import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_CONSUMERS, WEBHOOK_STREAMS } from "../../shared/webhooks/catalog.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
@@ -69,7 +72,10 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
     { js: rt.js, jsm: rt.jsm, stores, subscriptions: (since) => subscriptions.fresh(since), clock, log, deliveryIdKey: deliveryIdKey(masterKey) },
     { concurrency: FANOUT_CONCURRENCY },
   );
-  await life.start([subscriptions, { name: "http-sender", start: async () => {}, stop: async () => sender.close() }, deliveries, fanout]);
+  const registry = new Registry();
+  const streams = () => [...coreStreams(), ...Object.values(WEBHOOK_BUCKETS).map((b) => bucketStream(b.name)), ...Object.values(WEBHOOK_STREAMS).map((st) => st.name)];
+  const ops = opsComponents({ config, nc, rt, life, log, registry, streams, consumers: Object.values(WEBHOOK_CONSUMERS) });
+  await life.start([...ops, subscriptions, { name: "http-sender", start: async () => {}, stop: async () => sender.close() }, deliveries, fanout]);
   log.info(
     { retry_delays_ms: config.INQUEST_RETRY_DELAYS, timeout_ms: config.INQUEST_DELIVERY_TIMEOUT, allow_private_targets: config.INQUEST_ALLOW_PRIVATE_TARGETS },
     "dispatcher ready",

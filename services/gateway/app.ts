@@ -29,6 +29,8 @@ export interface AppDeps {
   ready(): Promise<{ ok: boolean; reason?: string }>;
   /** Routes added by other capabilities (webhooks, curiosity, inbound). */
   extraRoutes?: Route[];
+  /** Metrics beside the HTTP ones (process, NATS connection): appended to GET /metrics. */
+  extraMetrics?: () => string;
 }
 
 export interface App {
@@ -44,7 +46,7 @@ export function buildApp(deps: AppDeps): App {
   const routes: Route[] = [];
   let openapi: Record<string, unknown> | null = null;
   routes.push(
-    ...opsRoutes({ ready: deps.ready, metrics: () => metrics.render(), openapi: () => (openapi ??= openApiDocument(routes, API_VERSION)) }),
+    ...opsRoutes({ ready: deps.ready, metrics: () => metrics.render() + (deps.extraMetrics?.() ?? ""), openapi: () => (openapi ??= openApiDocument(routes, API_VERSION)) }),
     ...investigationRoutes({
       trigger: deps.trigger,
       cancel: deps.cancel,

@@ -8,6 +8,8 @@ import { systemClock } from "../../shared/clock.js";
 import { ReadModel, openLmdb } from "../../shared/readmodel.js";
 import { bucketStream, coreStreams } from "../../shared/runtime.js";
 import { Readiness } from "../../shared/nats/readiness.js";
+import { Registry } from "../../shared/ops/metrics.js";
+import { RuntimeMetrics } from "../../shared/ops/runtime-metrics.js";
 import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { parseMasterKey } from "../../shared/secrets.js";
 import { connectService, runService } from "../../shared/service.js";
@@ -63,8 +65,10 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     ...Object.values(WEBHOOK_BUCKETS).map((b) => bucketStream(b.name)),
     ...Object.values(WEBHOOK_STREAMS).map((st) => st.name),
   ];
-  const readiness = new Readiness(nc, () => [...coreStreams(), ...capabilityStreams]);
+  const readiness = new Readiness(nc, () => [...coreStreams(), ...capabilityStreams], 1_000, () => life.draining);
   const ready = () => readiness.check();
+  const runtimeRegistry = new Registry();
+  const runtimeMetrics = new RuntimeMetrics(runtimeRegistry, nc, rt.jsm, [], log);
   const buildWith = (publicUrl: string): App => {
     const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, clock });
     return buildApp({
@@ -77,6 +81,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       investigationIndex: index,
       listAgents: async () => agents.list(),
       ready,
+      extraMetrics: () => runtimeRegistry.render(),
       extraRoutes: [
         // Capabilities add their routes here (webhooks, curiosity, inbound).
         ...inboundRoutes({
@@ -136,6 +141,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   let server: HttpServer | null = null;
   await life.start([
     readiness,
+    runtimeMetrics,
     keys,
     agents,
     { name: "investigation-index", start: () => index.start(), stop: async () => { await index.stop(); await lmdb.close(); } },

@@ -1,7 +1,8 @@
-import { commonEnv, duration, int, loadConfig } from "../../shared/config.js";
+import { commonEnv, duration, int, loadConfig, opsEnv } from "../../shared/config.js";
 
 export const runnerEnv = {
   ...commonEnv,
+  ...opsEnv,
   INQUEST_RUNNER_CONCURRENCY: int(4, 1, 256, "investigations one runner works on at once"),
   INQUEST_RUNNER_ACK_WAIT: duration("30s", "how long a silent runner keeps a run before another takes it over"),
   INQUEST_ENGINE_WORKERS: int(2, 1, 64, "engine worker threads per runner (evaluations at once; the rest wait for one)"),

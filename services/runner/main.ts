@@ -2,11 +2,16 @@
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { systemClock } from "../../shared/clock.js";
 import { previousRunFindings } from "../../shared/curiosity/previous.js";
+import { CONSUMERS } from "../../shared/nats/catalog.js";
+import { Registry } from "../../shared/ops/metrics.js";
+import { opsComponents } from "../../shared/ops/wire.js";
+import { coreStreams } from "../../shared/runtime.js";
 import { connectService, runService } from "../../shared/service.js";
 import { loadRunnerConfig } from "./config.js";
 import { diffFindings, routeQuery } from "./engine-adapter.js";
 import { EnginePool } from "./engine-pool.js";
 import { LivenessMonitor } from "./liveness.js";
+import { agentMetrics } from "./metrics.js";
 import { AgentRegistry } from "./registry.js";
 import { Runner } from "./runner.js";
 
@@ -41,6 +46,9 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   );
   const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
   const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
-  await life.start([agents, engine, registry, liveness, runner]);
+  const metrics = new Registry();
+  agentMetrics(metrics, () => agents.list());
+  const ops = opsComponents({ config, nc, rt, life, log, registry: metrics, streams: coreStreams, consumers: [CONSUMERS.runner] });
+  await life.start([...ops, agents, engine, registry, liveness, runner]);
   log.info({ concurrency: config.INQUEST_RUNNER_CONCURRENCY, engine_workers: config.INQUEST_ENGINE_WORKERS }, "runner ready");
 });

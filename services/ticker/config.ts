@@ -1,8 +1,9 @@
 // The ticker's environment (README has the table).
-import { commonEnv, int, loadConfig } from "../../shared/config.js";
+import { commonEnv, int, loadConfig, opsEnv } from "../../shared/config.js";
 
 export const tickerEnv = {
   ...commonEnv,
+  ...opsEnv,
   INQUEST_MAX_BACKLOG: int(1000, 1, 10_000_000, "queued investigations before a trigger is refused (the run waits)"),
 };
 

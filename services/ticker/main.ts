@@ -7,7 +7,11 @@ import { CURIOSITY_BUCKETS, openCuriosityItems, openTickerLease } from "../../sh
 import { CuriosityStore } from "../../shared/curiosity/store.js";
 import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { connectService, runService } from "../../shared/service.js";
+import { Registry } from "../../shared/ops/metrics.js";
+import { opsComponents } from "../../shared/ops/wire.js";
+import { bucketStream, coreStreams } from "../../shared/runtime.js";
 import { loadTickerConfig } from "./config.js";
+import { tickerMetrics } from "./metrics.js";
 import { LeaderLease } from "./leader.js";
 import { CuriosityTicker } from "./ticker.js";
 
@@ -23,6 +27,7 @@ await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   let ticker: CuriosityTicker | null = null;
+  const registry = new Registry();
   const lease = new LeaderLease({ kv: leaseKv, ttlMs: CURIOSITY_BUCKETS.leader.ttl, holder, log, onChange: () => ticker?.kick() });
   ticker = new CuriosityTicker(
     {
@@ -34,9 +39,11 @@ await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
       trigger: triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, clock }),
       clock,
       log,
+      metrics: tickerMetrics(registry, () => lease.isLeader()),
     },
     { maxIdleMs: 250, sweepMs: 1_000, concurrency: 32, standbyGraceMs: STANDBY_GRACE_MS },
   );
-  await life.start([agents, lease, ticker]);
+  const streams = () => [...coreStreams(), bucketStream(CURIOSITY_BUCKETS.items.name), bucketStream(CURIOSITY_BUCKETS.leader.name)];
+  await life.start([...opsComponents({ config, nc, rt, life, log, registry, streams, consumers: [] }), agents, lease, ticker]);
   log.info({ holder }, "ticker ready");
 });

@@ -13,6 +13,7 @@ import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { isTerminal } from "../../shared/schemas/investigation.js";
 import { assertNever } from "../../shared/never.js";
+import type { TickerMetrics } from "./metrics.js";
 
 export interface RunDeps {
   store: CuriosityStore;
@@ -20,6 +21,7 @@ export interface RunDeps {
   investigations: JsonKv<InvestigationRecord>;
   clock: Clock;
   log: Logger;
+  metrics?: TickerMetrics;
 }
 
 export type StepOutcome =
@@ -42,7 +44,10 @@ export async function advanceItem(deps: RunDeps, id: string, again = true): Prom
     if (claimed.kind === "gone") return { kind: "gone" };
     record = claimed.record;
     action = nextAction(record, now);
-    if (claimed.kind === "changed") deps.log.debug({ curiosity_id: id, run: record.internal.in_flight?.run }, "run claimed");
+    if (claimed.kind === "changed") {
+      deps.log.debug({ curiosity_id: id, run: record.internal.in_flight?.run }, "run claimed");
+      deps.metrics?.lateness.observe(Math.max(0, now - Date.parse(record.next_run_at)) / 1000);
+    }
   }
   if (action.kind === "trigger") {
     const triggered = await triggerRun(deps, record, action.run);
@@ -79,6 +84,7 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
   const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
   switch (outcome.kind) {
     case "queued":
+      if (!outcome.replayed) deps.metrics?.triggered.inc();
       log.info({ investigation_id: outcome.investigationId, replayed: outcome.replayed }, "curiosity run triggered");
       return { kind: "queued", investigationId: outcome.investigationId };
     case "rate_limited":

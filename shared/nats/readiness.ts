@@ -21,6 +21,8 @@ export class Readiness implements Component {
     /** Every stream the caller relies on (buckets as `KV_<bucket>`). */
     private readonly streams: () => string[],
     private readonly timeoutMs = 1_000,
+    /** True once a shutdown began (Lifecycle.draining): not ready from then on, whatever NATS says. */
+    private readonly draining: () => boolean = () => false,
   ) {}
 
   async start(): Promise<void> {
@@ -44,6 +46,7 @@ export class Readiness implements Component {
   }
 
   async check(): Promise<ReadinessResult> {
+    if (this.draining()) return { ok: false, reason: "shutting down" };
     if (this.nc.isClosed()) return { ok: false, reason: "NATS connection closed" };
     if (!this.isConnected() || this.jsm === null) return { ok: false, reason: "NATS disconnected" };
     try {

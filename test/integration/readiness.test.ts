@@ -3,6 +3,8 @@
 // ready again after the server comes back.
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
+import pino from "pino";
+import { Lifecycle } from "../../shared/lifecycle.js";
 import { Readiness } from "../../shared/nats/readiness.js";
 import { coreStreams, openRuntime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
@@ -39,6 +41,20 @@ test("NATS down: not ready, answered from the connection's status without a requ
     return r.ok ? r : undefined;
   });
   t.same(back, { ok: true });
+});
+
+test("a shutdown that has begun is not ready at once, while its components are still stopping", async (t) => {
+  const log = pino({ level: "silent" });
+  const life = new Lifecycle({ log });
+  const readiness = new Readiness(nc, () => coreStreams(), 1_000, () => life.draining);
+  let release: () => void = () => undefined;
+  const slow = { name: "slow", start: async () => undefined, stop: () => new Promise<void>((r) => (release = r)) };
+  await life.start([readiness, slow]);
+  t.same(await readiness.check(), { ok: true }, "ready while running");
+  const stopping = life.stop();
+  t.same(await readiness.check(), { ok: false, reason: "shutting down" }, "not ready while a component still finishes its work");
+  release();
+  await stopping;
 });
 
 test("teardown", async () => {
