@@ -3,10 +3,11 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server build run test check typecheck lint bench calibrate evaluate openapi lock clean
+.PHONY: help deps nats-server build run cluster test check typecheck lint bench calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
+	@echo "make cluster    the same on 3 clustered nats-servers with 2 replicas of every service"
 	@echo "make test       build and run the whole test suite"
 	@echo "make check      typecheck (tests included) + house-rule lint + tests"
 	@echo "make bench      benchmarks; results in bench/results.md"
@@ -32,6 +33,9 @@ build: $(STAMP)
 
 run: deps build
 	PATH="$$PATH:/usr/sbin" node dist/cli/main.js up
+
+cluster: deps build
+	PATH="$$PATH:/usr/sbin" node dist/cli/main.js up --cluster
 
 test: deps build
 	PATH="$$PATH:/usr/sbin" bash scripts/test.sh

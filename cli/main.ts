@@ -7,7 +7,7 @@ import { keysCommand } from "./keys.js";
 import { upCommand } from "./up.js";
 
 const USAGE = `usage: inquest <command>
-  up                                      every service + embedded NATS (what make run runs)
+  up [--cluster]                          every service + embedded NATS (make run); --cluster: 3 NATS nodes, 2 replicas each (make cluster)
   keys create --scopes a,b [--name n]     issue an API key (printed once on stdout)
   keys list | keys revoke <id>
   investigate "<question>" [--scope k=v] [--depth quick|standard|deep] [--mode auto|cached|live] [--url U --key K]
@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   switch (args.positionals[0]) {
     case "up":
-      return upCommand(process.env);
+      return upCommand(process.env, args.flags.get("cluster") === true);
     case "keys":
       return keysCommand(args, process.env);
     case "investigate":

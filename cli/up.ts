@@ -1,26 +1,33 @@
 // inquest up (what `make run` runs): an embedded nats-server unless NATS_URL is set, every service as a
 // child process, the URLs and an API key printed once every service says it is ready (so "running" means
-// requests are answered), and a clean stop on Ctrl-C / SIGTERM.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+// requests are answered), and a clean stop on Ctrl-C / SIGTERM. `--cluster` (make cluster): three clustered
+// nats-server nodes, every stream and bucket with 3 replicas, two replicas of every service (one fleet of agents),
+// each with its own data dir and the services' ops ports printed (docs/operations.md#cluster).
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { canConnect, freePort } from "../shared/net.js";
+import { freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
+import { startEmbeddedNats, type NatsNode } from "./embedded-nats.js";
 import { dataDir } from "./nats-url.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = resolve(DIST, "..");
 const SERVICES = ["gateway", "runner", "ticker", "dispatcher", "agent"] as const;
+type Service = (typeof SERVICES)[number];
+/** Replicas per service with --cluster (one fleet: two would announce the same agents twice). */
+const CLUSTER_REPLICAS: Record<Service, number> = { gateway: 2, runner: 2, ticker: 2, dispatcher: 2, agent: 1 };
 /** The line a service prints once it is ready (shared/service.ts READY_LINE). */
 const READY_LINE = "INQUEST_READY=";
 
-export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
+export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promise<number> {
   const data = resolve(dataDir(env));
   mkdirSync(data, { recursive: true, mode: 0o700 });
   const children: ChildProcess[] = [];
-  let nats: ChildProcess | null = null;
+  let natsNodes: NatsNode[] = [];
+  let natsNote = "";
   let stopping = false;
 
   const masterKey = env.INQUEST_MASTER_KEY || devSecret(join(data, "master.key"), () => randomBytes(32).toString("base64"));
@@ -28,12 +35,10 @@ export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
 
   let natsUrl = env.NATS_URL;
   if (!natsUrl) {
-    const port = await freePort();
-    const bin = findNatsServer();
-    mkdirSync(join(data, "nats"), { recursive: true });
-    nats = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", join(data, "nats")], { stdio: ["ignore", "ignore", "inherit"] });
-    natsUrl = `nats://127.0.0.1:${port}`;
-    await waitForPort(port);
+    const embedded = await startEmbeddedNats(data, cluster ? 3 : 1);
+    natsNodes = embedded.nodes;
+    natsUrl = embedded.url;
+    natsNote = ` (embedded${cluster ? ", 3 clustered nodes" : ""}, store in ${embedded.dir})`;
   }
   writeFileSync(join(data, "nats.url"), `${natsUrl}\n`);
 
@@ -46,27 +51,41 @@ export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
     INQUEST_BOOTSTRAP_KEY: apiKey,
     INQUEST_ALLOW_PRIVATE_TARGETS: env.INQUEST_ALLOW_PRIVATE_TARGETS ?? "true",
     INQUEST_FLEET_FILE: fleetFile,
+    ...(cluster ? { INQUEST_NATS_REPLICAS: env.INQUEST_NATS_REPLICAS ?? "3" } : {}),
   };
   const stopAll = async (code: number): Promise<never> => {
     if (!stopping) {
       stopping = true;
       process.stderr.write("\nstopping Inquest…\n");
       await Promise.all(children.map((c) => stop(c, 10_000)));
-      if (nats) await stop(nats, 5_000);
+      await Promise.all(natsNodes.map((n) => stop(n.proc, 5_000)));
     }
     process.exit(code);
   };
   process.once("SIGINT", () => void stopAll(0));
   process.once("SIGTERM", () => void stopAll(0));
 
-  let gatewayUrl = "";
+  const gatewayUrls: string[] = [];
+  const opsPorts: string[] = [];
   const ready: Array<Promise<void>> = [];
-  for (const name of SERVICES) {
-    const child = spawn(process.execPath, [join(DIST, "services", name, "main.js")], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
+  const replicas = SERVICES.flatMap((name) => Array.from({ length: cluster ? CLUSTER_REPLICAS[name] : 1 }, (_, i) => ({ name, label: cluster ? `${name}-${i + 1}` : name })));
+  for (const { name, label } of replicas) {
+    const own: NodeJS.ProcessEnv = {};
+    if (cluster) {
+      // Each replica its own local state (LMDB read models), as on separate machines.
+      own.INQUEST_DATA_DIR = join(data, "replicas", label);
+      mkdirSync(own.INQUEST_DATA_DIR, { recursive: true });
+      if (name === "gateway" && gatewayUrls.length > 0) own.INQUEST_PORT = String(await freePort(env.INQUEST_HOST || "127.0.0.1"));
+      if (name !== "gateway" && name !== "agent") {
+        own.INQUEST_OPS_PORT = String(await freePort());
+        opsPorts.push(`${label} http://127.0.0.1:${own.INQUEST_OPS_PORT}`);
+      }
+    }
+    const child = spawn(process.execPath, [join(DIST, "services", name, "main.js")], { env: { ...childEnv, ...own }, stdio: ["ignore", "pipe", "inherit"] });
     children.push(child);
     child.on("exit", (code, signal) => {
       if (!stopping) {
-        process.stderr.write(`inquest: ${name} exited (${signal ?? code}); stopping everything\n`);
+        process.stderr.write(`inquest: ${label} exited (${signal ?? code}); stopping everything\n`);
         void stopAll(1);
       }
     });
@@ -87,18 +106,22 @@ export async function upCommand(env: NodeJS.ProcessEnv): Promise<number> {
       });
     });
     if (name === "gateway") {
-      gatewayUrl = await urlReady;
-      childEnv.INQUEST_PUBLIC_URL = env.INQUEST_PUBLIC_URL ?? gatewayUrl;
+      const url = await urlReady;
+      // Links name the first gateway (as they would a load balancer); the others are listed by their own port.
+      gatewayUrls.push(own.INQUEST_PORT ? `http://${env.INQUEST_HOST || "127.0.0.1"}:${own.INQUEST_PORT}` : url);
+      childEnv.INQUEST_PUBLIC_URL = env.INQUEST_PUBLIC_URL ?? gatewayUrls[0];
     }
   }
+  const gatewayUrl = gatewayUrls[0] as string;
   // Running means every service answers: the agents are registered, the runner consumes, the gateway serves.
   await Promise.all(ready);
   process.stdout.write(
     [
       "",
       "Inquest is running.",
-      `  base URL:  ${gatewayUrl}`,
-      `  NATS URL:  ${natsUrl}${nats ? " (embedded, store in " + join(data, "nats") + ")" : ""}`,
+      `  base URL:  ${gatewayUrls.join("  ")}`,
+      `  NATS URL:  ${natsUrl}${natsNote}`,
+      ...(opsPorts.length > 0 ? [`  ops ports: ${opsPorts.join(", ")}`] : []),
       `  API key:   ${apiKey}`,
       `  fleet:     ${fleetFile} (simulated agents)`,
       "  note:      INQUEST_ALLOW_PRIVATE_TARGETS=true here, so webhooks may target localhost",
@@ -118,24 +141,6 @@ function devSecret(file: string, make: () => string): string {
   const value = make();
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   return value;
-}
-
-function findNatsServer(): string {
-  for (const candidate of [process.env.NATS_SERVER_BIN, "nats-server", "/usr/sbin/nats-server", "/usr/bin/nats-server"]) {
-    if (!candidate) continue;
-    const r = spawnSync(candidate, ["--version"], { stdio: "ignore" });
-    if (r.status === 0) return candidate;
-  }
-  throw new Error("nats-server not found: install it (apt-get install nats-server) or set NATS_URL to a running server");
-}
-
-async function waitForPort(port: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await canConnect(port)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`embedded nats-server did not open port ${port}`);
 }
 
 function stop(child: ChildProcess, graceMs: number): Promise<void> {

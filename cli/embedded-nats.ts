@@ -1,0 +1,98 @@
+// The nats-server `inquest up` embeds: one node (make run), or three clustered on loopback (make cluster), each
+// with its own store under the data dir, client/cluster/monitor ports taken free. A cluster is "up" once JetStream
+// answers an account-info request (a meta leader was elected), so services can provision streams with 3 replicas.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { canConnect, freePort } from "../shared/net.js";
+
+export interface NatsNode {
+  name: string;
+  clientPort: number;
+  proc: ChildProcess;
+}
+
+export interface EmbeddedNats {
+  /** Every node's client URL, comma-separated (what NATS_URL takes). */
+  url: string;
+  nodes: NatsNode[];
+  /** Where the stores are. */
+  dir: string;
+}
+
+export async function startEmbeddedNats(dataDir: string, size: 1 | 3): Promise<EmbeddedNats> {
+  const bin = findNatsServer();
+  const dir = join(dataDir, size === 1 ? "nats" : "nats-cluster");
+  mkdirSync(dir, { recursive: true });
+  const ports = [];
+  for (let i = 0; i < size; i++) ports.push({ client: await freePort(), cluster: await freePort() });
+  const routes = ports.map((p) => `nats-route://127.0.0.1:${p.cluster}`).join(", ");
+  const nodes: NatsNode[] = ports.map((p, i) => {
+    const name = `nats-${i + 1}`;
+    if (size === 1) {
+      const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(p.client), "-js", "-sd", dir], { stdio: ["ignore", "ignore", "inherit"] });
+      return { name, clientPort: p.client, proc };
+    }
+    const store = join(dir, name);
+    mkdirSync(store, { recursive: true });
+    const conf = join(dir, `${name}.conf`);
+    writeFileSync(
+      conf,
+      [
+        `server_name: ${name}`,
+        `listen: 127.0.0.1:${p.client}`,
+        "max_payload: 8MB",
+        `log_file: "${join(dir, `${name}.log`)}"`,
+        `jetstream { store_dir: "${store}" }`,
+        `cluster { name: inquest-dev, listen: 127.0.0.1:${p.cluster}, routes: [${routes}] }`,
+        "",
+      ].join("\n"),
+    );
+    const proc = spawn(bin, ["--config", conf], { stdio: ["ignore", "ignore", "inherit"] });
+    return { name, clientPort: p.client, proc };
+  });
+  for (const n of nodes) await waitForPort(n.clientPort);
+  const url = nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(",");
+  if (size > 1) await waitForJetStream(url);
+  return { url, nodes, dir };
+}
+
+export function findNatsServer(): string {
+  for (const candidate of [process.env.NATS_SERVER_BIN, "nats-server", "/usr/sbin/nats-server", "/usr/bin/nats-server"]) {
+    if (!candidate) continue;
+    const r = spawnSync(candidate, ["--version"], { stdio: "ignore" });
+    if (r.status === 0) return candidate;
+  }
+  throw new Error("nats-server not found: install it (apt-get install nats-server) or set NATS_URL to a running server");
+}
+
+async function waitForPort(port: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (await canConnect(port)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`embedded nats-server did not open port ${port}`);
+}
+
+/** Until the cluster's JetStream answers (its meta leader is elected): at most 30 s. */
+async function waitForJetStream(url: string): Promise<void> {
+  const nc = await connect({ servers: url.split(","), name: "inquest-up" });
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        const jsm = await jetstreamManager(nc, { timeout: 2_000 });
+        await jsm.getAccountInfo();
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`the NATS cluster's JetStream did not come up: ${err instanceof Error ? err.message : String(err)}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  } finally {
+    await nc.close();
+  }
+}
