@@ -20,7 +20,11 @@ import { listen, isNativeUws, type HttpServer } from "./http/server.js";
 import { freePort } from "../../shared/net.js";
 import { investigationIndex } from "./investigation-index.js";
 import { inboundRoutes } from "./routes/inbound.js";
-import { INBOUND_BUCKETS, openInboundBuckets } from "../../shared/inbound/catalog.js";
+import { INBOUND_BUCKETS, INBOUND_STREAMS, openInboundBuckets } from "../../shared/inbound/catalog.js";
+import { ReceiptStore } from "../../shared/inbound/receipt-store.js";
+import { ReplayGuard } from "../../shared/inbound/replay-guard.js";
+import { ReceiptRecorder } from "./routes/inbound-receipts.js";
+import { receiptIndex } from "./receipt-index.js";
 import { InboundEndpointStore } from "../../shared/inbound/store.js";
 import { inboundEndpointIndex } from "./inbound-index.js";
 import { triggerInvestigation } from "../../shared/investigations/trigger.js";
@@ -55,6 +59,9 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const inbound = await openInboundBuckets(nc, rt.replicas);
   const inboundStore = new InboundEndpointStore(inbound.endpoints);
   const inboundIndex = new ReadModel(lmdb, inbound.endpoints, inboundEndpointIndex, log);
+  const receiptStore = new ReceiptStore({ receipts: inbound.receipts, js: rt.js, jsm: rt.jsm, masterKey, maxPayload: () => nc.info?.max_payload ?? 1024 * 1024 });
+  const receipts = { recorder: new ReceiptRecorder(receiptStore, log, clock), index: new ReadModel(lmdb, inbound.receipts, receiptIndex, log) };
+  const replayGuard = new ReplayGuard(inbound.signatures);
   const webhooks = await openWebhookStores(nc, rt.jsm, rt.js, rt.replicas);
   const deliveries = new ReadModel(lmdb, webhooks.deliveriesKv, deliveryIndex, log);
   const subscriptions = new ReadModel(lmdb, webhooks.subscriptionsKv, subscriptionIndex, log);
@@ -62,6 +69,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const capabilityStreams = [
     bucketStream(CURIOSITY_BUCKETS.items.name),
     ...Object.values(INBOUND_BUCKETS).map((b) => bucketStream(b.name)),
+    ...Object.values(INBOUND_STREAMS).map((st) => st.name),
     ...Object.values(WEBHOOK_BUCKETS).map((b) => bucketStream(b.name)),
     ...Object.values(WEBHOOK_STREAMS).map((st) => st.name),
   ];
@@ -93,9 +101,11 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
             byEdrDevice: (deviceId) => agents.byEdrDevice(deviceId),
             byHostname: (hostname) => agents.byHostname(hostname),
             trigger: (input) => triggerInvestigation(trigger, input),
+            claimSignature: (endpointId, material, receiptId) => replayGuard.claim(endpointId, material, receiptId),
             clock,
             log,
           },
+          receipts,
           masterKey,
           publicUrl,
           clock,
@@ -149,6 +159,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     { name: "delivery-index", start: () => deliveries.start(), stop: () => deliveries.stop() },
     { name: "subscription-index", start: () => subscriptions.start(), stop: () => subscriptions.stop() },
     { name: "inbound-endpoint-index", start: () => inboundIndex.start(), stop: () => inboundIndex.stop() },
+    { name: "inbound-receipt-index", start: () => receipts.index.start(), stop: () => receipts.index.stop() },
     {
       name: "http",
       async start() {
@@ -161,6 +172,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       },
       async stop() {
         server?.close();
+        await receipts.recorder.drain();
       },
     },
   ]);

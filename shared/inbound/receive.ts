@@ -30,6 +30,13 @@ export interface ReceiptRequest {
   headers: Record<string, string>;
   /** The raw body; null when it was over the receiver's limit and not read (answered 413 once the key checks out). */
   body: Buffer | null;
+  /** This receipt's id (a provider without an event id uses it as the trigger id); a new one when absent. */
+  receiptId?: string;
+  /**
+   * A replay of a stored receipt (docs/api.md#inbound-receipts): the signature is checked as at the original
+   * receipt's time (its window is skipped) and not claimed again.
+   */
+  replayOf?: { receivedAtMs: number };
 }
 
 /** What the receiver decided; the gateway maps each kind to HTTP in one place (routes/inbound.ts). */
@@ -38,6 +45,8 @@ export type ReceiptOutcome =
   | { kind: "unauthorized" }
   | { kind: "too_large" }
   | { kind: "bad_signature" }
+  /** A valid signature already accepted once (docs/api.md#inbound-replay-protection): answered as a bad signature. */
+  | { kind: "replayed_signature" }
   | { kind: "invalid_json" }
   | { kind: "ignored"; reason: string }
   /** `details`: every problem found (the shared validator's), when there is more than one field to name. */
@@ -54,6 +63,8 @@ export interface ReceiveDeps {
   /** Every known agent with exactly this hostname (a `workflow_job`'s runner, docs/api.md#inbound). */
   byHostname(hostname: string): AgentRecord[];
   trigger(input: TriggerInput): Promise<TriggerOutcome>;
+  /** Claims a timestamped signature for this endpoint; false when it was accepted before. Absent: no replay protection. */
+  claimSignature?(endpointId: string, material: string, receiptId: string): Promise<boolean>;
   clock: Clock;
   log: Logger;
 }
@@ -61,16 +72,34 @@ export interface ReceiveDeps {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export async function receive(deps: ReceiveDeps, req: ReceiptRequest): Promise<ReceiptOutcome> {
+  return (await receiveAt(deps, req)).outcome;
+}
+
+/** `receive`, also naming the endpoint the URL key authenticated (null when none did): receipts are kept per endpoint. */
+export async function receiveAt(deps: ReceiveDeps, req: ReceiptRequest): Promise<{ outcome: ReceiptOutcome; endpoint: InboundEndpointRecord | null }> {
   const provider = lookupProvider(req.provider);
-  if (provider === null) return { kind: "unknown_provider" };
+  if (provider === null) return { outcome: { kind: "unknown_provider" }, endpoint: null };
   const endpoint = await authenticateUrlKey(req.key, (prefix) => deps.byPrefix(prefix));
-  if (endpoint === null || endpoint.provider !== provider.name) return { kind: "unauthorized" };
+  if (endpoint === null || endpoint.provider !== provider.name) return { outcome: { kind: "unauthorized" }, endpoint: null };
+  return { outcome: await decide(deps, req, endpoint), endpoint };
+}
+
+/** The checks after the URL key, for an endpoint already authenticated (a replay starts here). */
+export async function decide(deps: ReceiveDeps, req: ReceiptRequest, endpoint: InboundEndpointRecord): Promise<ReceiptOutcome> {
+  const provider = lookupProvider(endpoint.provider);
+  if (provider === null) return { kind: "unknown_provider" };
   if (req.body === null) return { kind: "too_large" };
 
   const now = deps.clock.now();
-  const request: InboundRequest = { headers: req.headers, rawBody: req.body, nowSeconds: Math.floor(now / 1000) };
-  if (endpoint.signing_secret_sealed !== null && provider.verify(request, deps.openSecret(endpoint.signing_secret_sealed)) !== "ok") {
-    return { kind: "bad_signature" };
+  const receiptId = req.receiptId ?? newId("rcp", now);
+  const checkedAt = req.replayOf?.receivedAtMs ?? now;
+  const request: InboundRequest = { headers: req.headers, rawBody: req.body, nowSeconds: Math.floor(checkedAt / 1000) };
+  if (endpoint.signing_secret_sealed !== null) {
+    if (provider.verify(request, deps.openSecret(endpoint.signing_secret_sealed)) !== "ok") return { kind: "bad_signature" };
+    const material = req.replayOf === undefined ? (provider.onceOnly?.(request) ?? null) : null;
+    if (material !== null && deps.claimSignature !== undefined && !(await deps.claimSignature(endpoint.id, material, receiptId))) {
+      return { kind: "replayed_signature" };
+    }
   }
   const body = parseJson(req.body);
   if (!body.ok) return { kind: "invalid_json" };
@@ -82,7 +111,7 @@ export async function receive(deps: ReceiveDeps, req: ReceiptRequest): Promise<R
     default_scope: endpoint.default_scope,
     default_depth: endpoint.default_depth,
   };
-  const interpretation = provider.interpret(request, body.value, view, newId("rcp", now));
+  const interpretation = provider.interpret(request, body.value, view, receiptId);
   switch (interpretation.kind) {
     case "ignored":
       return { kind: "ignored", reason: interpretation.reason };

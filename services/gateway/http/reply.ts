@@ -11,6 +11,7 @@ export type ErrorCode =
   | "not_found"
   | "method_not_allowed"
   | "idempotency_conflict"
+  | "not_replayable"
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"

@@ -14,7 +14,8 @@ import {
   receiverUrl,
   type InboundEndpointRecord,
 } from "../../../shared/inbound/endpoint.js";
-import { receive, type ReceiptOutcome, type ReceiveDeps } from "../../../shared/inbound/receive.js";
+import { receiveAt, type ReceiptOutcome, type ReceiveDeps } from "../../../shared/inbound/receive.js";
+import type { ReceiptRecord } from "../../../shared/inbound/receipt.js";
 import { isEndpointRecord, type EndpointBucketEntry, type InboundEndpointStore } from "../../../shared/inbound/store.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { BusUnavailableError } from "../../../shared/errors.js";
@@ -26,6 +27,7 @@ import { fail, invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
 import { ENDPOINTS_PREFIX } from "../inbound-index.js";
 import { assertNever } from "../../../shared/never.js";
+import { receiptRoutes, type ReceiptRecorder } from "./inbound-receipts.js";
 
 export interface InboundRouteDeps {
   store: InboundEndpointStore;
@@ -33,6 +35,8 @@ export interface InboundRouteDeps {
   index: Pick<ReadModel<EndpointBucketEntry>, "page" | "catchUp">;
   /** What deciding a receipt needs: the endpoint lookup, the agent directory, the trigger. */
   receive: ReceiveDeps;
+  /** The receipt log (docs/api.md#inbound-receipts): written in the background, listed through its read model. */
+  receipts: { recorder: ReceiptRecorder; index: Pick<ReadModel<ReceiptRecord>, "page" | "catchUp"> };
   masterKey: Buffer;
   publicUrl: string;
   clock: Clock;
@@ -58,6 +62,8 @@ export function receiptReply(outcome: ReceiptOutcome): Reply {
     case "too_large":
       return fail(413, "payload_too_large", `the body is larger than ${INBOUND_BODY_LIMIT} bytes`);
     case "bad_signature":
+    case "replayed_signature":
+      // A replayed signature is answered exactly as a bad one (docs/api.md#inbound-replay-protection); its receipt says which.
       return fail(401, "unauthorized", "the provider signature does not verify");
     case "invalid_json":
       return fail(400, "invalid_json", "the body is not valid JSON");
@@ -79,6 +85,7 @@ export function receiptReply(outcome: ReceiptOutcome): Reply {
 
 export function inboundRoutes(deps: InboundRouteDeps): Route[] {
   return [
+    ...receiptRoutes({ endpoints: deps.store, recorder: deps.receipts.recorder, index: deps.receipts.index, receive: deps.receive, reply: receiptReply, clock: deps.clock }),
     route({
       method: "POST",
       path: "/v1/webhooks/incoming/endpoints",
@@ -172,8 +179,17 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         if (!isInboundProvider(provider)) return receiptReply({ kind: "unknown_provider" });
         // A key that cannot be one we issued needs no round trip (receive() checks real ones).
         if (!splitInboundKey(key).ok) return receiptReply({ kind: "unauthorized" });
+        const receiptId = newId("rcp", deps.clock.now());
+        const body = ctx.bodyTooLarge ? null : ctx.rawBody;
         try {
-          return receiptReply(await receive(deps.receive, { provider, key, headers: ctx.headers, body: ctx.bodyTooLarge ? null : ctx.rawBody }));
+          const { outcome, endpoint } = await receiveAt(deps.receive, { provider, key, headers: ctx.headers, body, receiptId });
+          const reply = receiptReply(outcome);
+          // Every request to a known endpoint is recorded, in the background: the answer never waits for it.
+          if (endpoint !== null) {
+            const built = deps.receipts.recorder.build(endpoint, receiptId, outcome, reply, body === null ? null : { headers: ctx.headers, body }, null);
+            deps.receipts.recorder.submit(built.record, built.request);
+          }
+          return reply;
         } catch (err) {
           // receive() queues nothing before its last step and answers a failed trigger itself (202 with error):
           // a bus failure that reaches here changed nothing.

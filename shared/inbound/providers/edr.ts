@@ -30,6 +30,12 @@ export const edrProvider: Provider<"edr"> = {
     return ok ? "ok" : "bad_signature";
   },
 
+  onceOnly(req) {
+    const timestamp = req.headers["x-cs-delivery-timestamp"];
+    const signature = req.headers["x-cs-primary-signature"];
+    return timestamp === undefined || signature === undefined ? null : `${timestamp}.${signature.trim()}`;
+  },
+
   interpret(req, body, endpoint) {
     if (!isObject(body)) return { kind: "ignored", reason: "not an EDR alert: the body is not a JSON object" };
     const deviceId = text(body["device_id"]) ?? text(at(body, "device", "device_id"));

@@ -74,6 +74,11 @@ export interface Provider<N extends ProviderName = ProviderName> {
   readonly name: N;
   /** Called only when the endpoint has a signing secret. */
   verify(req: InboundRequest, signingSecret: string): Verification;
+  /**
+   * The part of a verified request that must be accepted only once (docs/api.md#inbound-replay-protection):
+   * a signature bound to a timestamp window. Absent for providers whose signature has no window (`ci`).
+   */
+  onceOnly?(req: InboundRequest): string | null;
   /** `body` is the parsed JSON of `req.rawBody`; `receiptId` identifies this receipt when the event has no id. */
   interpret(req: InboundRequest, body: unknown, endpoint: InboundEndpointView, receiptId: string): Interpretation;
 }
