@@ -1,13 +1,12 @@
 // inquest investigate "<question>": triggers, shows progress until done, then prints the report.
+import type { components, paths } from "./api-types.js";
 import { flag, UsageError, type Args } from "./args.js";
 
-interface Detail {
-  status: string;
-  progress: { phase: string; plans_total: number; plans_completed: number } | null;
-  summary: { narrative: string; severity: string; verdict: string } | null;
-  findings: Array<{ severity: string; title: string; hostname: string; summary: string }>;
-  error: { message: string } | null;
-}
+// The API's own types, generated from openapi.json (cli/api-types.ts, docs/api.md#openapi).
+type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type Detail = Json<paths["/v1/investigations/{id}"]["get"]["responses"][200]>;
+type Created = Json<paths["/v1/investigations"]["post"]["responses"][202]>;
+type ErrorBody = components["schemas"]["ErrorBody"];
 
 export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const question = args.positionals.slice(1).join(" ").trim();
@@ -32,17 +31,17 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
   }
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   const res = await fetch(`${url}/v1/investigations`, { method: "POST", headers, body: JSON.stringify(body) });
-  const created = (await res.json()) as { investigation_id?: string; error?: { message: string } };
-  if (res.status !== 202 || !created.investigation_id) {
-    process.stderr.write(`inquest: ${res.status} ${created.error?.message ?? "unexpected answer"}\n`);
+  const answer = (await res.json()) as Partial<Created> & Partial<ErrorBody>;
+  if (res.status !== 202 || !answer.investigation_id) {
+    process.stderr.write(`inquest: ${res.status} ${answer.error?.message ?? "unexpected answer"}\n`);
     return 1;
   }
-  const id = created.investigation_id;
+  const id = answer.investigation_id;
   process.stderr.write(`investigation ${id}\n`);
   for (;;) {
     const r = await fetch(`${url}/v1/investigations/${id}`, { headers });
     if (r.status !== 200) {
-      const e = (await r.json().catch(() => ({}))) as { error?: { message?: string } };
+      const e = (await r.json().catch(() => ({}))) as Partial<ErrorBody>;
       process.stderr.write(`\ninquest: cannot follow ${id}: ${r.status} ${e.error?.message ?? ""} (the key needs investigations:read)\n`);
       return 1;
     }

@@ -2,7 +2,7 @@
 //  - process.env is read only in main.ts files, the CLI, scripts, bench and test helpers;
 //  - no `export *`;
 //  - a service never imports another service's files (shared code lives in shared/);
-//  - source files stay under 400 lines.
+//  - source files stay under 400 lines (generated files, whose first line says so, excepted).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
@@ -24,7 +24,8 @@ for (const top of ["services", "shared", "cli"]) {
     const rel = relative(root, file).split(sep).join("/");
     const text = readFileSync(file, "utf8");
     const lines = text.split("\n");
-    if (lines.length > 400) problems.push(`${rel}: ${lines.length} lines (split it: files stay under 400)`);
+    const generated = lines[0]?.startsWith("// Generated from") === true;
+    if (lines.length > 400 && !generated) problems.push(`${rel}: ${lines.length} lines (split it: files stay under 400)`);
     lines.forEach((line, i) => {
       const code = line.replace(/\/\/.*$/, "");
       if (/process\.env\b/.test(code) && !envAllowed(rel)) problems.push(`${rel}:${i + 1}: process.env below main.ts (parse config in main.ts and pass it down)`);

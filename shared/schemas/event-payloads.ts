@@ -1,0 +1,79 @@
+// Each event type's payload as a TypeBox schema (docs/api.md#event-types): the OpenAPI `webhooks` section and
+// GET /v1/webhooks/event-types are built from these. The compile-time checks below keep them equal to the
+// types producers build events with (shared/schemas/events.ts), so a change to one that misses the other fails
+// the build.
+import { Type, type Static, type TSchema } from "typebox";
+import { Timestamp } from "./common.js";
+import { EVENT_TYPES, type AgentEventData, type EventType, type FindingEventData, type InvestigationEventData } from "./events.js";
+import { Finding, InvestigationListItem } from "./investigation.js";
+
+export const InvestigationEventPayload = Type.Pick(InvestigationListItem, [
+  "investigation_id",
+  "status",
+  "query",
+  "depth",
+  "mode",
+  "scope",
+  "context",
+  "started_at",
+  "completed_at",
+  "summary",
+]);
+
+export const FindingEventPayload = Type.Object({ investigation_id: Type.String(), finding: Finding });
+
+export const AgentEventPayload = Type.Object({
+  agent_id: Type.String(),
+  hostname: Type.String(),
+  tags: Type.Record(Type.String(), Type.String()),
+  edr_device_id: Type.Union([Type.String(), Type.Null()]),
+  status: Type.Union([Type.Literal("online"), Type.Literal("offline")]),
+  last_seen_at: Type.Union([Timestamp, Type.Null()]),
+  snapshot_collected_at: Type.Union([Timestamp, Type.Null()]),
+});
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const investigationAgrees: Same<Static<typeof InvestigationEventPayload>, InvestigationEventData> = true;
+const findingAgrees: Same<Static<typeof FindingEventPayload>, FindingEventData> = true;
+const agentAgrees: Same<Static<typeof AgentEventPayload>, AgentEventData> = true;
+void [investigationAgrees, findingAgrees, agentAgrees];
+
+const DESCRIPTIONS: Record<EventType, string> = {
+  "investigation.queued": "An investigation was accepted and queued.",
+  "investigation.started": "A runner started the investigation.",
+  "investigation.completed": "The investigation finished; `summary` holds the outcome.",
+  "investigation.failed": "The investigation failed.",
+  "investigation.cancelled": "The investigation was cancelled.",
+  "finding.discovered": "An investigation found something.",
+  "agent.registered": "An agent said hello for the first time.",
+  "agent.connected": "An agent came (back) online.",
+  "agent.disconnected": "An agent stopped sending heartbeats.",
+};
+
+function payloadOf(type: EventType): TSchema {
+  if (type.startsWith("investigation.")) return InvestigationEventPayload;
+  if (type === "finding.discovered") return FindingEventPayload;
+  return AgentEventPayload;
+}
+
+/** The envelope of one event type, with that type's payload as `data`. */
+export function eventEnvelopeSchema(type: EventType): TSchema {
+  return Type.Object(
+    {
+      event_id: Type.String(),
+      type: Type.Literal(type),
+      created_at: Timestamp,
+      data: payloadOf(type),
+      test: Type.Optional(Type.Boolean({ description: "true on test deliveries" })),
+    },
+    { description: DESCRIPTIONS[type] },
+  );
+}
+
+export interface EventTypeEntry {
+  type: EventType;
+  description: string;
+  schema: TSchema;
+}
+
+export const EVENT_CATALOG: EventTypeEntry[] = EVENT_TYPES.map((type) => ({ type, description: DESCRIPTIONS[type], schema: eventEnvelopeSchema(type) }));
