@@ -207,6 +207,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the event types with each envelope's JSON Schema */
+        get: operations["getWebhooksEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/curiosity": {
         parameters: {
             query?: never;
@@ -1878,6 +1895,54 @@ export interface operations {
             };
             /** @description The message bus is unavailable; nothing was queued */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every event type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        event_types: {
+                            /** @enum {string} */
+                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected";
+                            description: string;
+                            /** @description JSON Schema (2020-12) of the envelope, `data` included. */
+                            schema: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks webhooks:manage */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

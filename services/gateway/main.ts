@@ -25,6 +25,7 @@ import { ReceiptStore } from "../../shared/inbound/receipt-store.js";
 import { ReplayGuard } from "../../shared/inbound/replay-guard.js";
 import { ReceiptRecorder } from "./routes/inbound-receipts.js";
 import { receiptIndex } from "./receipt-index.js";
+import { eventTypeRoutes } from "./routes/event-types.js";
 import { InboundEndpointStore } from "../../shared/inbound/store.js";
 import { inboundEndpointIndex } from "./inbound-index.js";
 import { triggerInvestigation } from "../../shared/investigations/trigger.js";
@@ -110,6 +111,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
           publicUrl,
           clock,
         }),
+        ...eventTypeRoutes(),
         ...curiosityRoutes({ store: new CuriosityStore(curiosityKv), index: curiosity, clock, minIntervalMs: config.INQUEST_CURIOSITY_MIN_INTERVAL }),
         ...webhookRoutes({
           manage: {
