@@ -3,11 +3,12 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server build run cluster test check typecheck lint bench calibrate evaluate openapi lock clean
+.PHONY: help deps nats-server build run cluster chaos test check typecheck lint bench calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
 	@echo "make cluster    the same on 3 clustered nats-servers with 2 replicas of every service"
+	@echo "make chaos      faults under load on that cluster; writes bench/chaos.md (about 8 minutes)"
 	@echo "make test       build and run the whole test suite"
 	@echo "make check      typecheck (tests included) + house-rule lint + tests"
 	@echo "make bench      benchmarks; results in bench/results.md"
@@ -36,6 +37,10 @@ run: deps build
 
 cluster: deps build
 	PATH="$$PATH:/usr/sbin" node dist/cli/main.js up --cluster
+
+# Faults under load on a 3-node cluster (docs/operations.md#chaos); CHAOS_ARGS="--duration 600 --seed 7" to vary.
+chaos: deps build
+	PATH="$$PATH:/usr/sbin" node dist/scripts/chaos/main.js $(CHAOS_ARGS)
 
 test: deps build
 	PATH="$$PATH:/usr/sbin" bash scripts/test.sh

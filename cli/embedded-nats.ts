@@ -22,19 +22,21 @@ export interface EmbeddedNats {
   dir: string;
 }
 
-export async function startEmbeddedNats(dataDir: string, size: 1 | 3): Promise<EmbeddedNats> {
-  const bin = findNatsServer();
-  const dir = join(dataDir, size === 1 ? "nats" : "nats-cluster");
+/** One clustered node's config file: loopback ports, its own store and log under `dir`. */
+export interface ClusterNodeConfig {
+  name: string;
+  clientPort: number;
+  conf: string;
+}
+
+/** Writes the config of a `size`-node cluster on loopback (free ports) into `dir`. */
+export async function writeClusterConfigs(dir: string, size: number): Promise<ClusterNodeConfig[]> {
   mkdirSync(dir, { recursive: true });
   const ports = [];
   for (let i = 0; i < size; i++) ports.push({ client: await freePort(), cluster: await freePort() });
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.cluster}`).join(", ");
-  const nodes: NatsNode[] = ports.map((p, i) => {
+  return ports.map((p, i) => {
     const name = `nats-${i + 1}`;
-    if (size === 1) {
-      const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(p.client), "-js", "-sd", dir], { stdio: ["ignore", "ignore", "inherit"] });
-      return { name, clientPort: p.client, proc };
-    }
     const store = join(dir, name);
     mkdirSync(store, { recursive: true });
     const conf = join(dir, `${name}.conf`);
@@ -50,9 +52,23 @@ export async function startEmbeddedNats(dataDir: string, size: 1 | 3): Promise<E
         "",
       ].join("\n"),
     );
-    const proc = spawn(bin, ["--config", conf], { stdio: ["ignore", "ignore", "inherit"] });
-    return { name, clientPort: p.client, proc };
+    return { name, clientPort: p.client, conf };
   });
+}
+
+export async function startEmbeddedNats(dataDir: string, size: 1 | 3): Promise<EmbeddedNats> {
+  const bin = findNatsServer();
+  const dir = join(dataDir, size === 1 ? "nats" : "nats-cluster");
+  mkdirSync(dir, { recursive: true });
+  let nodes: NatsNode[];
+  if (size === 1) {
+    const port = await freePort();
+    const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: ["ignore", "ignore", "inherit"] });
+    nodes = [{ name: "nats-1", clientPort: port, proc }];
+  } else {
+    const configs = await writeClusterConfigs(dir, size);
+    nodes = configs.map((c) => ({ name: c.name, clientPort: c.clientPort, proc: spawn(bin, ["--config", c.conf], { stdio: ["ignore", "ignore", "inherit"] }) }));
+  }
   for (const n of nodes) await waitForPort(n.clientPort);
   const url = nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(",");
   if (size > 1) await waitForJetStream(url);
@@ -68,7 +84,7 @@ export function findNatsServer(): string {
   throw new Error("nats-server not found: install it (apt-get install nats-server) or set NATS_URL to a running server");
 }
 
-async function waitForPort(port: number): Promise<void> {
+export async function waitForPort(port: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (await canConnect(port)) return;
@@ -78,7 +94,7 @@ async function waitForPort(port: number): Promise<void> {
 }
 
 /** Until the cluster's JetStream answers (its meta leader is elected): at most 30 s. */
-async function waitForJetStream(url: string): Promise<void> {
+export async function waitForJetStream(url: string): Promise<void> {
   const nc = await connect({ servers: url.split(","), name: "inquest-up" });
   try {
     const deadline = Date.now() + 30_000;

@@ -12,7 +12,7 @@ import { newId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
-import type { JsonKv } from "../../shared/nats/kvjson.js";
+import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
 import { isTerminal, type Finding, type Progress } from "../../shared/schemas/investigation.js";
 import { collect } from "./collect.js";
@@ -91,13 +91,15 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
   const token = newLeaseToken();
   const claimed = await claimRun(deps, id, token, work, progress);
   if (claimed.kind !== "claimed") return claimed;
-  const keeper = keepLease(deps, id, token, deps.leaseMs, () => run.abort(ABORT_SUPERSEDED));
+  // From here this attempt writes the record from several places (lease, progress, the end): one at a time.
+  const attempt: ExecuteDeps = { ...deps, investigations: oneWriterAtATime(deps.investigations) };
+  const keeper = keepLease(attempt, id, token, deps.leaseMs, () => run.abort(ABORT_SUPERSEDED));
   try {
-    return await workRun(deps, { record: claimed.record, token, plan, agents, progress }, run);
+    return await workRun(attempt, { record: claimed.record, token, plan, agents, progress }, run);
   } catch (err) {
     // The message goes back for a retry: hand the run over at once rather than when the lease would expire.
     await keeper.stop();
-    await releaseLease(deps, id, token).catch(() => {});
+    await releaseLease(attempt, id, token).catch(() => {});
     throw err;
   } finally {
     await keeper.stop();

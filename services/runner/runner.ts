@@ -16,6 +16,8 @@ import { assertNever } from "../../shared/never.js";
 
 const workItem = checker(WorkItem);
 const NS_PER_MS = 1_000_000;
+/** Deliveries of a message whose record stays invisible before it is dropped (a minute at one per second). */
+const MAX_NOT_FOUND_DELIVERIES = 60;
 
 export interface RunnerOptions {
   concurrency: number;
@@ -103,7 +105,14 @@ export class Runner implements Component {
         msg.ack();
         return;
       case "not_found":
-        log.warn("work item without a record and without a carried record dropped");
+        // A message that carries its record finds none only when the read saw a replica that had not caught up
+        // (docs/nats.md#direct-get): look again rather than drop the run.
+        if (parsed.value.record && msg.info.deliveryCount < MAX_NOT_FOUND_DELIVERIES) {
+          log.warn("the record of this run is not visible yet; looking again");
+          msg.nak(1_000);
+          return;
+        }
+        log.error("work item whose record cannot be found dropped");
         msg.ack();
         return;
       case "duplicate":

@@ -94,3 +94,20 @@ export class JsonKv<T> {
     return out;
   }
 }
+
+/**
+ * The same bucket, with this holder's `update`s run one after another (docs/nats.md#cas-race). On a clustered
+ * nats-server 2.9, two updates of one key sent at once with the same expected revision were both accepted (the
+ * check ran against the applied state, not the one in flight), so a lease renewal sent beside the run's final write
+ * stored the older "running" record over "completed". Writers of one process never race themselves this way.
+ */
+export function oneWriterAtATime<T>(kv: JsonKv<T>): JsonKv<T> {
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = Object.create(kv) as JsonKv<T>;
+  serial.update = (key, mutate, attempts) => {
+    const next = chain.then(() => kv.update(key, mutate, attempts));
+    chain = next.catch(() => undefined);
+    return next;
+  };
+  return serial;
+}

@@ -43,24 +43,34 @@ export async function ensureStream(jsm: JetStreamManager, base: StreamSpec, repl
   }
 }
 
+/**
+ * Direct gets only on a single replica (docs/nats.md#direct-get): with several, a follower may answer a direct get
+ * with data it has not caught up on (a record just written reads as missing), so reads go through the leader.
+ */
+export function allowDirect(replicas: number): boolean {
+  return replicas === 1;
+}
+
 export async function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number): Promise<KV> {
   const kvm = new Kvm(nc);
   let kv: KV;
   try {
-    kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl, replicas });
+    kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl, replicas, allow_direct: allowDirect(replicas) });
   } catch (err) {
     // An existing bucket with another replica count: open it and scale its stream.
     kv = await kvm.open(spec.name).catch(() => {
       throw new ProvisioningError(`bucket ${spec.name} (replicas ${replicas}): ${String(err)}`, { cause: err });
     });
   }
-  if ((await kv.status()).replicas !== replicas) {
-    const jsm = await jetstreamManager(nc);
-    const stream = `KV_${spec.name}`;
-    const info = await jsm.streams.info(stream);
-    await jsm.streams.update(stream, { ...info.config, num_replicas: replicas }).catch((err: unknown) => {
+  const stream = `KV_${spec.name}`;
+  const jsm = await jetstreamManager(nc);
+  const info = await jsm.streams.info(stream);
+  if (info.config.num_replicas !== replicas || (info.config.allow_direct ?? false) !== allowDirect(replicas)) {
+    await jsm.streams.update(stream, { ...info.config, num_replicas: replicas, allow_direct: allowDirect(replicas) }).catch((err: unknown) => {
       throw new ProvisioningError(`bucket ${spec.name}: cannot change to ${replicas} replicas: ${String(err)}`, { cause: err });
     });
+    // The client chose direct or leader reads from the config it opened; open again under the new one.
+    kv = await kvm.open(spec.name);
   }
   const status = await kv.status();
   if (status.ttl !== spec.ttl || status.history !== spec.history || status.replicas !== replicas) {

@@ -12,6 +12,7 @@ import { DIST, tempDir } from "../helpers/services.js";
 import { api, eventually } from "../helpers/stack.js";
 
 test("make cluster: 3 NATS nodes with R3, two of every service, survives a NATS node's death", async (t) => {
+  t.setTimeout(300_000);
   const dir = tempDir("inquest-cluster-");
   t.teardown(() => dir.remove());
   const child = spawn(process.execPath, [join(DIST, "cli", "main.js"), "up", "--cluster"], {

@@ -1,0 +1,129 @@
+// The cluster `make chaos` works on (the shape of `make cluster`): three nats-server nodes on loopback and two
+// replicas of every service, each of which can be killed, restarted, frozen and thawed by the fault schedule.
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { findNatsServer, waitForJetStream, waitForPort, writeClusterConfigs, type ClusterNodeConfig } from "../../cli/embedded-nats.js";
+import { freePort } from "../../shared/net.js";
+import { newApiKey } from "../../shared/secrets.js";
+import { spawnChild, type Child } from "../dev/processes.js";
+
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const REPO = resolve(DIST, "..");
+
+export type ServiceName = "gateway" | "runner" | "ticker" | "dispatcher" | "agent";
+
+/** A process the schedule can kill and bring back exactly as it was (same env, ports and data dir). */
+export interface Restartable {
+  label: string;
+  child: Child;
+  /** Starts it again and resolves once it is ready. */
+  restart(): Promise<void>;
+}
+
+export interface ChaosCluster {
+  /** Every process ever started (restarts included), for the logs. */
+  history: Child[];
+  natsUrl: string;
+  nats: Restartable[];
+  services: Map<string, Restartable & { name: ServiceName }>;
+  gateways: string[];
+  key: string;
+  stop(): Promise<void>;
+}
+
+/** Short retry and liveness settings so that faults resolve within a bounded run. */
+const CHAOS_ENV = {
+  INQUEST_NATS_REPLICAS: "3",
+  INQUEST_ALLOW_PRIVATE_TARGETS: "true",
+  INQUEST_RETRY_DELAYS: "1s,2s,4s,8s",
+  INQUEST_CURIOSITY_MIN_INTERVAL: "1s",
+  INQUEST_RUNNER_ACK_WAIT: "5s",
+  INQUEST_PLAN_TIMEOUT: "2s",
+  INQUEST_HEARTBEAT_INTERVAL: "1s",
+  INQUEST_LIVENESS_INTERVAL: "1s",
+  INQUEST_MAX_BACKLOG: "100000",
+  LOG_LEVEL: "info",
+};
+
+export async function startChaosCluster(dataDir: string): Promise<ChaosCluster> {
+  const bin = findNatsServer();
+  const history: Child[] = [];
+  const track = (c: Child): Child => (history.push(c), c);
+  const configs = await writeClusterConfigs(join(dataDir, "nats-cluster"), 3);
+  const nats = configs.map((c) => natsNode(bin, c, track));
+  for (const c of configs) await waitForPort(c.clientPort);
+  const natsUrl = configs.map((c) => `nats://127.0.0.1:${c.clientPort}`).join(",");
+  await waitForJetStream(natsUrl);
+
+  const key = newApiKey().key;
+  const common: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    ...CHAOS_ENV,
+    NATS_URL: natsUrl,
+    INQUEST_MASTER_KEY: randomBytes(32).toString("base64"),
+    INQUEST_BOOTSTRAP_KEY: key,
+    INQUEST_FLEET_FILE: join(REPO, "examples", "fleet.json"),
+  };
+  const services = new Map<string, Restartable & { name: ServiceName }>();
+  const gateways: string[] = [];
+  const plan: Array<[ServiceName, number]> = [["gateway", 2], ["runner", 2], ["ticker", 2], ["dispatcher", 2], ["agent", 1]];
+  for (const [name, count] of plan) {
+    for (let i = 1; i <= count; i++) {
+      const label = `${name}-${i}`;
+      const env: Record<string, string> = { ...common, INQUEST_DATA_DIR: join(dataDir, "replicas", label) };
+      mkdirSync(env.INQUEST_DATA_DIR as string, { recursive: true });
+      if (name === "gateway") {
+        env.INQUEST_PORT = String(await freePort());
+        gateways.push(`http://127.0.0.1:${env.INQUEST_PORT}`);
+        env.INQUEST_PUBLIC_URL = gateways[0] as string;
+      }
+      const svc = service(name, label, env, track);
+      services.set(label, svc);
+      await svc.ready;
+    }
+  }
+  return {
+    history,
+    natsUrl,
+    nats: nats.map((n) => n.handle),
+    services,
+    gateways,
+    key,
+    async stop() {
+      await Promise.all([...services.values()].map((s) => s.child.stop(5_000)));
+      for (const n of nats) process.kill(n.handle.child.proc.pid as number, "SIGCONT");
+      await Promise.all(nats.map((n) => n.handle.child.stop(5_000)));
+    },
+  };
+}
+
+function natsNode(bin: string, c: ClusterNodeConfig, track: (c: Child) => Child): { handle: Restartable } {
+  const spawnIt = () => track(spawnChild(c.name, bin, ["--config", c.conf], { env: { PATH: process.env.PATH ?? "" }, maxOutputChars: 20_000 }));
+  const handle: Restartable = {
+    label: c.name,
+    child: spawnIt(),
+    async restart() {
+      handle.child = spawnIt();
+      await waitForPort(c.clientPort);
+    },
+  };
+  return { handle };
+}
+
+function service(name: ServiceName, label: string, env: Record<string, string>, track: (c: Child) => Child): Restartable & { name: ServiceName; ready: Promise<void> } {
+  const spawnIt = () => track(spawnChild(label, process.execPath, [join(DIST, "services", name, "main.js")], { env, maxOutputChars: 2_000_000, lineTimeoutMs: 60_000 }));
+  const svc = {
+    name,
+    label,
+    child: spawnIt(),
+    ready: Promise.resolve(),
+    async restart() {
+      svc.child = spawnIt();
+      await svc.child.line("INQUEST_READY=");
+    },
+  };
+  svc.ready = svc.child.line("INQUEST_READY=").then(() => undefined);
+  return svc;
+}

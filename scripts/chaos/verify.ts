@@ -1,0 +1,153 @@
+// What a chaos run must end with (docs/operations.md#chaos): every accepted investigation terminal, every event
+// of a subscribed type delivered at least once, no curiosity run doubled or skipped. Waits for the system to settle
+// (bounded), then counts what is still missing as lost.
+import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { STREAMS } from "../../shared/nats/catalog.js";
+import { sleep } from "./load.js";
+
+export interface Verdict {
+  investigationsAccepted: number;
+  investigationsNotTerminal: string[];
+  /**
+   * Not terminal although their terminal event is in EVENTS: the runner's compare-and-set of the terminal record was
+   * acknowledged, then the record read back as running. The broker lost an acknowledged KV write
+   * (docs/operations.md#chaos-findings); counted apart from what Inquest itself lost.
+   */
+  ackedWritesLost: string[];
+  /** The last status seen of each investigation not terminal. */
+  notTerminalStatus: Map<string, string>;
+  eventsExpected: number;
+  eventsUndelivered: string[];
+  deliveriesReceived: number;
+  duplicateDeliveries: number;
+  curiosityRuns: number;
+  curiosityDoubled: number;
+  curiositySkipped: number;
+  settleMs: number;
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+export interface VerifyInput {
+  gateway: string;
+  key: string;
+  nc: NatsConnection;
+  accepted: Set<string>;
+  /** event_id of every webhook POST the receiver got (duplicates included). */
+  received: () => string[];
+  subscribedTypes: string[];
+  subscribedSince: Date;
+  curiosityIds: string[];
+  settleTimeoutMs: number;
+}
+
+export async function verify(input: VerifyInput): Promise<Verdict> {
+  const started = Date.now();
+  let pending = [...input.accepted];
+  const lastStatus = new Map<string, string>();
+  let undelivered: string[] = [];
+  let expected: string[] = [];
+  let announced = new Set<string>();
+  while (Date.now() - started < input.settleTimeoutMs) {
+    pending = await notTerminal(input, pending, lastStatus);
+    ({ expected, announced } = await subscribedEvents(input));
+    const got = new Set(input.received());
+    undelivered = expected.filter((id) => !got.has(id));
+    if (pending.length === 0 && undelivered.length === 0) break;
+    await sleep(1_000);
+  }
+  const settleMs = Date.now() - started;
+  const received = input.received();
+  const runs = await curiosityRuns(input);
+  let doubled = 0;
+  let skipped = 0;
+  for (const id of input.curiosityIds) {
+    const numbers = runs.filter((r) => r.curiosity_id === id).map((r) => r.run);
+    doubled += numbers.length - new Set(numbers).size;
+    const max = Math.max(0, ...numbers);
+    for (let n = 1; n <= max; n++) if (!numbers.includes(n)) skipped++;
+  }
+  return {
+    investigationsAccepted: input.accepted.size,
+    investigationsNotTerminal: pending.filter((id) => !announced.has(id)),
+    ackedWritesLost: pending.filter((id) => announced.has(id)),
+    notTerminalStatus: new Map(pending.map((id) => [id, lastStatus.get(id) ?? "?"])),
+    eventsExpected: expected.length,
+    eventsUndelivered: undelivered,
+    deliveriesReceived: received.length,
+    duplicateDeliveries: received.length - new Set(received).size,
+    curiosityRuns: runs.length,
+    curiosityDoubled: doubled,
+    curiositySkipped: skipped,
+    settleMs,
+  };
+}
+
+async function notTerminal(input: VerifyInput, ids: string[], lastStatus: Map<string, string>): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < ids.length; i += 32) {
+    const batch = ids.slice(i, i + 32);
+    const statuses = await Promise.all(
+      batch.map(async (id) => {
+        try {
+          const r = await fetch(`${input.gateway}/v1/investigations/${id}`, { headers: { authorization: `Bearer ${input.key}` } });
+          return r.status === 200 ? ((await r.json()) as { status: string }).status : `http ${r.status}`;
+        } catch {
+          return "unreachable";
+        }
+      }),
+    );
+    batch.forEach((id, j) => {
+      lastStatus.set(id, statuses[j] as string);
+      if (!TERMINAL.has(statuses[j] as string)) out.push(id);
+    });
+  }
+  return out;
+}
+
+/**
+ * event_id of every event of a subscribed type published since the subscription was made (the EVENTS stream), and
+ * the investigations whose terminal event is there.
+ */
+async function subscribedEvents(input: VerifyInput): Promise<{ expected: string[]; announced: Set<string> }> {
+  const js = jetstream(input.nc);
+  const consumer = await js.consumers.get(STREAMS.events.name, { deliver_policy: DeliverPolicy.StartTime, opt_start_time: input.subscribedSince.toISOString(), filter_subjects: "events.investigation.>" });
+  const ids: string[] = [];
+  const announced = new Set<string>();
+  const info = await consumer.info(true);
+  let left = info.num_pending;
+  if (left === 0) return { expected: ids, announced };
+  const messages = await consumer.consume();
+  for await (const m of messages) {
+    const type = m.subject.slice("events.".length);
+    if (input.subscribedTypes.includes(type)) {
+      const e = m.json() as { event_id: string; data?: { investigation_id?: string } };
+      ids.push(e.event_id);
+      if (e.data?.investigation_id) announced.add(e.data.investigation_id);
+    }
+    if (--left <= 0 || m.info.pending === 0) break;
+  }
+  await messages.close();
+  return { expected: ids, announced };
+}
+
+interface Run {
+  curiosity_id: string;
+  run: number;
+}
+
+async function curiosityRuns(input: VerifyInput): Promise<Run[]> {
+  const out: Run[] = [];
+  let cursor: string | null = null;
+  do {
+    const url = `${input.gateway}/v1/investigations?trigger_source=curiosity&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const page = (await (await fetch(url, { headers: { authorization: `Bearer ${input.key}` } })).json()) as {
+      investigations: Array<{ context: { curiosity_id: string; trigger_id: string } }>;
+      next_cursor: string | null;
+    };
+    for (const inv of page.investigations) out.push({ curiosity_id: inv.context.curiosity_id, run: Number(inv.context.trigger_id.split(":")[1]) });
+    cursor = page.next_cursor;
+  } while (cursor);
+  return out;
+}
