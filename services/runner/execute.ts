@@ -11,6 +11,7 @@ import { envelope, publishEvent } from "../../shared/events.js";
 import { derivedId, newId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
+import { boundReport, boundText, DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
 import { bySeverity, inlineFindings, type FindingsBounds, type FindingsStore } from "../../shared/investigations/findings.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
@@ -209,6 +210,10 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   const attempt = record.internal.run_attempts;
   const ref = await deps.findings.write(id, attempt, all, deps.findingsBounds.chunkBytes);
   const stored = { findings: inlineFindings(all, deps.findingsBounds), findings_total: all.length };
+  // The report's lists grow with the findings and hosts too: bounded the same way.
+  const bounds = { ...DEFAULT_REPORT_BOUNDS, maxItems: deps.findingsBounds.inlineCount };
+  const bounded = boundReport(reportRest as unknown as Record<string, unknown>, bounds);
+  const narrative = boundText(report.narrative, bounds.maxChars);
 
   const lost = { value: false };
   const final = await deps.investigations.update(id, (r) => {
@@ -219,7 +224,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     if (r.status === "cancelled") {
       // Cancelled while collecting: keep what was found as partial results.
       if (r.findings.length > 0 || r.report) return null;
-      return { ...r, ...stored, report: { ...reportRest, partial: true }, progress: { ...progress, phase: "cancelled" }, internal: { ...r.internal, findings_ref: ref } };
+      return { ...r, ...stored, report: { ...bounded, partial: true }, progress: { ...progress, phase: "cancelled" }, internal: { ...r.internal, findings_ref: ref } };
     }
     if (isTerminal(r.status)) return null;
     return {
@@ -227,9 +232,9 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
       status: "completed",
       completed_at: iso(end),
       progress: { ...progress, phase: "done" },
-      summary: { narrative: report.narrative, severity: report.severity, verdict: report.verdict, findings_count: all.length, route: report.route },
+      summary: { narrative, severity: report.severity, verdict: report.verdict, findings_count: all.length, route: report.route },
       ...stored,
-      report: reportRest as unknown as Record<string, unknown>,
+      report: bounded,
       internal: { ...r.internal, findings_ref: ref, events: { ...r.internal.events, terminal: newId("evt", end), findings: {} } },
     };
   });
