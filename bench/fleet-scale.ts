@@ -136,11 +136,19 @@ async function main(): Promise<void> {
   const agent = startService(res, "agent", { ...env, INQUEST_FLEET_FILE: fleetPath });
   log(`${AGENTS} simulated agents starting (pid ${agent.proc.pid}); runner pid ${runner.proc.pid}`);
   // On a busy machine a few agents miss heartbeats and flap offline for a moment: 99% online is enough to start.
+  // The simulator starts its agents one after another; if registrations stop growing for a minute the bench goes on
+  // with the agents it has and says so in the results.
+  let seen = { registered: 0, online: 0 };
+  let grewAt = Date.now();
   await waitFor(`${AGENTS} agents online`, async () => {
-    const seen = await onlineAgents(baseUrl);
+    const now = await onlineAgents(baseUrl);
+    if (now.registered > seen.registered) grewAt = Date.now();
+    seen = now;
     log(`  ${seen.registered} registered, ${seen.online} online`);
-    return seen.registered >= AGENTS && seen.online >= AGENTS * 0.99 ? true : undefined;
+    if (seen.registered >= AGENTS && seen.online >= AGENTS * 0.99) return true;
+    return Date.now() - grewAt > 60_000 && seen.registered > 0 ? true : undefined;
   }, 900_000, 5_000);
+  if (seen.registered < AGENTS) log(`registrations stalled at ${seen.registered} of ${AGENTS}: going on with them`);
   const onlineMs = Date.now() - agentStart;
   log(`all online in ${(onlineMs / 1000).toFixed(1)} s`);
 
@@ -192,7 +200,8 @@ time; time from the POST to the first GET that shows the run terminal (polled ev
 
 | | figure | target |
 |---|---|---|
-| agents online after start | ${(onlineMs / 1000).toFixed(1)} s | |
+| agents registered / online when the runs started | ${seen.registered} / ${seen.online} of ${AGENTS}${seen.registered < AGENTS ? " (registrations stalled: see below)" : ""} | all ${AGENTS} |
+| time to that point | ${(onlineMs / 1000).toFixed(1)} s | |
 | live runs completed | ${ok(live)} / ${live.length} | all |
 | live p50 / max | ${pct(live.map((r) => r.ms), 50)} ms / ${Math.max(...live.map((r) => r.ms))} ms | p50 < 2 s: ${target(pct(live.map((r) => r.ms), 50), 2000)} |
 | cached runs completed | ${ok(cached)} / ${cached.length} | all |
