@@ -23,6 +23,7 @@ const num = (name: string, def: number): number => {
 };
 const AGENTS = num("BENCH_FLEET_AGENTS", 10_000);
 const RUNS = num("BENCH_FLEET_RUNS", 5);
+const RUN_LIMIT_MS = num("BENCH_FLEET_RUN_LIMIT_MS", 120_000);
 
 const log = (line: string): void => {
   process.stdout.write(`[bench-fleet] ${line}\n`);
@@ -159,11 +160,16 @@ async function main(): Promise<void> {
       const r = await http("POST", `${baseUrl}/v1/investigations`, { query: QUESTION, mode });
       if (r.status !== 202) throw new Error(`trigger: ${r.status} ${JSON.stringify(r.json)}`);
       const id = r.json.investigation_id as string;
+      // A run not terminal within the limit is recorded as it stands (status and progress), not thrown.
+      let lastSeen = await http("GET", `${baseUrl}/v1/investigations/${id}`);
       const done = await waitFor(`investigation ${id}`, async () => {
-        const d = await http("GET", `${baseUrl}/v1/investigations/${id}`);
-        return ["completed", "failed", "cancelled"].includes(d.json.status) ? d : undefined;
-      }, 120_000, 20);
-      const run = { mode, status: done.json.status, ms: Date.now() - started, findingsTotal: done.json.findings_total, detailBytes: done.bytes, agentsResponded: done.json.progress?.agents_responded ?? 0 };
+        lastSeen = await http("GET", `${baseUrl}/v1/investigations/${id}`);
+        return ["completed", "failed", "cancelled"].includes(lastSeen.json.status) ? lastSeen : undefined;
+      }, RUN_LIMIT_MS, 20).catch(() => {
+        log(`${mode} #${i + 1}: not terminal after ${RUN_LIMIT_MS} ms: ${lastSeen.json.status} ${JSON.stringify(lastSeen.json.progress)}`);
+        return { ...lastSeen, json: { ...lastSeen.json, status: `${lastSeen.json.status} (limit)`, findings_total: 0 } };
+      });
+      const run = { mode, status: done.json.status as string, ms: Date.now() - started, findingsTotal: done.json.findings_total, detailBytes: done.bytes, agentsResponded: done.json.progress?.agents_responded ?? 0 };
       runs.push(run);
       log(`${mode} #${i + 1}: ${run.status} in ${run.ms} ms, ${run.findingsTotal} findings, detail ${run.detailBytes} bytes, ${run.agentsResponded} agents answered`);
     }
