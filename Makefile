@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server build run cluster chaos test check typecheck lint bench calibrate evaluate openapi lock clean
+.PHONY: help deps nats-server build run cluster chaos test check typecheck lint bench bench-fleet calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
@@ -12,6 +12,7 @@ help:
 	@echo "make test       build and run the whole test suite"
 	@echo "make check      typecheck (tests included) + house-rule lint + tests"
 	@echo "make bench      benchmarks; results in bench/results.md"
+	@echo "make bench-fleet  live investigations over 10,000 simulated agents; results in bench/fleet.md (minutes)"
 	@echo "make evaluate   the engine on the generated corpus; prints confusion tables, writes docs/evaluation.md"
 	@echo "make calibrate  recompute the detection calibration table from the corpus's calibrate split"
 	@echo "make openapi    regenerate openapi.json"
@@ -55,6 +56,9 @@ check: typecheck lint test
 
 bench: deps build
 	PATH="$$PATH:/usr/sbin" node dist/bench/run.js
+
+bench-fleet: deps build
+	PATH="$$PATH:/usr/sbin" node dist/bench/fleet-scale.js
 
 calibrate: deps build
 	node dist/scripts/calibrate.js

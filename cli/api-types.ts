@@ -121,6 +121,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/investigations/{id}/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an investigation's findings, most severe first */
+        get: operations["getInvestigationsByIdFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/incoming/endpoints/{id}/receipts": {
         parameters: {
             query?: never;
@@ -1360,7 +1377,10 @@ export interface operations {
                             self: string;
                             cancel: string;
                         };
+                        /** @description The most severe findings, most severe first, up to a bound (100 by default); every finding is at GET /v1/investigations/{id}/findings. */
                         findings: components["schemas"]["Finding"][];
+                        /** @description How many findings the investigation has; more than `findings.length` when the list is cut at its bound. */
+                        findings_total: number;
                         /** @description The engine's full report: routing rationale, severity inputs, paths, coverage gaps, next steps. */
                         report: {
                             [key: string]: unknown;
@@ -1495,6 +1515,73 @@ export interface operations {
             };
             /** @description The key lacks investigations:read */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInvestigationsByIdFindings: {
+        parameters: {
+            query?: {
+                severity?: string;
+                agent_id?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of findings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        findings: components["schemas"]["Finding"][];
+                        findings_total: number;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad filter, limit or cursor */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks investigations:read */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

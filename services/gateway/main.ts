@@ -31,6 +31,8 @@ import { inboundEndpointIndex } from "./inbound-index.js";
 import { triggerInvestigation } from "../../shared/investigations/trigger.js";
 import { decryptSecret } from "../../shared/secrets.js";
 import { curiosityIndex } from "./curiosity-index.js";
+import { FindingsStore } from "../../shared/investigations/findings.js";
+import { findingRoutes } from "./routes/findings.js";
 import { curiosityRoutes } from "./routes/curiosity.js";
 import { CURIOSITY_BUCKETS, openCuriosityItems } from "../../shared/curiosity/catalog.js";
 import { CuriosityStore } from "../../shared/curiosity/store.js";
@@ -93,6 +95,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       extraMetrics: () => runtimeRegistry.render(),
       extraRoutes: [
         // Capabilities add their routes here (webhooks, curiosity, inbound).
+        ...findingRoutes({ investigations: rt.investigations, findings: new FindingsStore(rt.buckets.findings) }),
         ...inboundRoutes({
           store: inboundStore,
           index: inboundIndex,

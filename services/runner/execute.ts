@@ -8,9 +8,11 @@ import type { AgentRecord } from "../../shared/agents/record.js";
 import { resolveScope } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
 import { envelope, publishEvent } from "../../shared/events.js";
-import { newId } from "../../shared/ids.js";
+import { derivedId, newId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
+import { boundReport, boundText, DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
+import { bySeverity, inlineFindings, type FindingsBounds, type FindingsStore } from "../../shared/investigations/findings.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
@@ -33,6 +35,9 @@ export interface ExecuteDeps {
   js: JetStreamClient;
   jsm: JetStreamManager;
   investigations: JsonKv<InvestigationRecord>;
+  /** Where every finding goes; the record carries the most severe up to `findingsBounds` (docs/nats.md#findings). */
+  findings: FindingsStore;
+  findingsBounds: FindingsBounds;
   listAgents(): AgentRecord[];
   engine: Engine;
   clock: Clock;
@@ -198,9 +203,19 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   const previous = deps.previousFindings ? await deps.previousFindings(record) : null;
   const isNew = previous && deps.markNew ? deps.markNew(previous, report.findings) : null;
   const end = deps.clock.now();
-  const findings: Finding[] = report.findings.map((f, i) => ({ finding_id: newId("fnd", end), ...f, ...(isNew ? { new_since_last_run: isNew[i] ?? true } : {}) }));
+  const found: Finding[] = report.findings.map((f, i) => ({ finding_id: newId("fnd", end), ...f, ...(isNew ? { new_since_last_run: isNew[i] ?? true } : {}) }));
+  const all = bySeverity(found);
   const { findings: _omit, ...reportRest } = report;
   void _omit;
+  // Every finding goes to the findings bucket under this attempt's keys first; the record update below commits
+  // them (a crash in between leaves chunks no record names: the next attempt rewrites or prunes them).
+  const attempt = record.internal.run_attempts;
+  const ref = await deps.findings.write(id, attempt, all, deps.findingsBounds.chunkBytes);
+  const stored = { findings: inlineFindings(all, deps.findingsBounds), findings_total: all.length };
+  // The report's lists grow with the findings and hosts too: bounded the same way.
+  const bounds = { ...DEFAULT_REPORT_BOUNDS, maxItems: deps.findingsBounds.inlineCount };
+  const bounded = boundReport(reportRest as unknown as Record<string, unknown>, bounds);
+  const narrative = boundText(report.narrative, bounds.maxChars);
 
   const lost = { value: false };
   const final = await deps.investigations.update(id, (r) => {
@@ -211,7 +226,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     if (r.status === "cancelled") {
       // Cancelled while collecting: keep what was found as partial results.
       if (r.findings.length > 0 || r.report) return null;
-      return { ...r, findings, report: { ...reportRest, partial: true }, progress: { ...progress, phase: "cancelled" } };
+      return { ...r, ...stored, report: { ...bounded, partial: true }, progress: { ...progress, phase: "cancelled" }, internal: { ...r.internal, findings_ref: ref } };
     }
     if (isTerminal(r.status)) return null;
     return {
@@ -219,14 +234,17 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
       status: "completed",
       completed_at: iso(end),
       progress: { ...progress, phase: "done" },
-      summary: { narrative: report.narrative, severity: report.severity, verdict: report.verdict, findings_count: findings.length, route: report.route },
-      findings,
-      report: reportRest as unknown as Record<string, unknown>,
-      internal: { ...r.internal, events: { ...r.internal.events, terminal: newId("evt", end), findings: Object.fromEntries(findings.map((f) => [f.finding_id, newId("evt", end)])) } },
+      summary: { narrative, severity: report.severity, verdict: report.verdict, findings_count: all.length, route: report.route },
+      ...stored,
+      report: bounded,
+      internal: { ...r.internal, findings_ref: ref, events: { ...r.internal.events, terminal: newId("evt", end), findings: {} } },
     };
   });
   if (lost.value) return { kind: "superseded" };
-  if (final) await republishTerminal(deps, final.value);
+  if (final?.value.internal.findings_ref?.attempt === attempt) {
+    await deps.findings.prune(id, attempt).catch((err: unknown) => deps.log.warn({ err, investigation_id: id }, "stale findings chunks not pruned"));
+  }
+  if (final) await republishTerminal(deps, final.value, final.value.internal.findings_ref?.attempt === attempt ? all : undefined);
   return { kind: "done" };
 }
 
@@ -241,12 +259,25 @@ export async function failInvestigation(deps: ExecuteDeps, id: string, code: str
   if (result) await republishTerminal(deps, result.value);
 }
 
-/** The events of a terminal record: its findings, then the terminal event. Repeats reuse the stored ids. */
-async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord): Promise<void> {
+/** Findings events published at once (each awaited for its ack; a large run has thousands). */
+const PUBLISH_WINDOW = 64;
+
+/**
+ * The events of a terminal record: one finding.discovered per finding (every finding, not only those the record
+ * carries), then the terminal event. Repeats reuse the same ids: records from before findings were stored apart
+ * name them in `internal.events.findings`; newer ones derive them from the terminal event and the finding.
+ */
+async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, known?: Finding[]): Promise<void> {
   if (r.status === "completed") {
-    for (const f of r.findings) {
-      const eventId = r.internal.events.findings[f.finding_id];
-      if (eventId) await publishEvent(deps.js, envelope(eventId, "finding.discovered", Date.parse(r.completed_at ?? r.started_at), { investigation_id: r.investigation_id, finding: f }));
+    const ref = r.internal.findings_ref;
+    const findings = known ?? (ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
+    const at = Date.parse(r.completed_at ?? r.started_at);
+    const events = findings.flatMap((f) => {
+      const eventId = r.internal.events.findings[f.finding_id] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${f.finding_id}`) : undefined);
+      return eventId ? [envelope(eventId, "finding.discovered", at, { investigation_id: r.investigation_id, finding: f })] : [];
+    });
+    for (let i = 0; i < events.length; i += PUBLISH_WINDOW) {
+      await Promise.all(events.slice(i, i + PUBLISH_WINDOW).map((e) => publishEvent(deps.js, e)));
     }
   }
   await publishTerminalEvent(deps.js, r);

@@ -2,6 +2,7 @@
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { systemClock } from "../../shared/clock.js";
 import { previousRunFindings } from "../../shared/curiosity/previous.js";
+import { DEFAULT_FINDINGS_BOUNDS, FindingsStore } from "../../shared/investigations/findings.js";
 import { CONSUMERS } from "../../shared/nats/catalog.js";
 import { Registry } from "../../shared/ops/metrics.js";
 import { opsComponents } from "../../shared/ops/wire.js";
@@ -22,6 +23,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadRunnerConfig(process.env);
   const clock = systemClock;
   const { nc, life, rt } = await connectService("runner", config, log, register);
+  const findings = new FindingsStore(rt.buckets.findings);
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const engine = new EnginePool({ size: config.INQUEST_ENGINE_WORKERS, workerUrl: new URL("./engine-worker.js", import.meta.url), log });
   const t = config.INQUEST_PLAN_TIMEOUT;
@@ -31,6 +33,8 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       js: rt.js,
       jsm: rt.jsm,
       investigations: rt.investigations,
+      findings,
+      findingsBounds: { ...DEFAULT_FINDINGS_BOUNDS, inlineCount: config.INQUEST_FINDINGS_INLINE, chunkBytes: config.INQUEST_FINDINGS_CHUNK_BYTES },
       listAgents: () => agents.list(),
       engine: { routeQuery, evaluate: (input, signal) => engine.evaluate(input, signal) },
       clock,
@@ -39,7 +43,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       leaseMs: config.INQUEST_RUNNER_ACK_WAIT,
       maxAttempts: MAX_RUN_ATTEMPTS,
       // Curiosity runs: findings the item's previous completed run did not report carry new_since_last_run.
-      previousFindings: (record) => previousRunFindings(rt.investigations, record),
+      previousFindings: (record) => previousRunFindings(rt.investigations, record, findings),
       markNew: (previous, current) => diffFindings(previous, current).map((d) => d.is_new),
     },
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },

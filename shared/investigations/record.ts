@@ -2,6 +2,7 @@
 import type { Depth, Mode, Scope } from "../schemas/common.js";
 import type { Context, Finding, Freshness, InvestigationDetail, InvestigationListItem, InvestigationStatus, Progress, Summary } from "../schemas/investigation.js";
 import type { InvestigationEventData } from "../schemas/events.js";
+import type { FindingsRef } from "./findings.js";
 
 export interface InvestigationRecord {
   investigation_id: string;
@@ -18,7 +19,10 @@ export interface InvestigationRecord {
   summary: Summary | null;
   freshness: Freshness | null;
   error: { code: string; message: string } | null;
+  /** The most severe findings, up to a bound; every finding is in the findings bucket (docs/nats.md#findings). */
   findings: Finding[];
+  /** How many findings the run found (absent on records from before findings were stored apart: `findings.length`). */
+  findings_total?: number;
   report: Record<string, unknown> | null;
   /** Not shown: ids of the events this investigation emits, fixed once so retries repeat the same ids. */
   internal: {
@@ -32,6 +36,8 @@ export interface InvestigationRecord {
      * before leases). A running record whose lease has not expired belongs to that attempt and no other.
      */
     lease?: { token: string; until: string } | null;
+    /** The committed attempt's chunks in the findings bucket (absent: the record's findings are all there are). */
+    findings_ref?: FindingsRef | null;
   };
 }
 
@@ -61,7 +67,11 @@ export function toListItem(r: InvestigationRecord, publicUrl: string): Investiga
 }
 
 export function toDetail(r: InvestigationRecord, publicUrl: string): InvestigationDetail {
-  return { ...toListItem(r, publicUrl), findings: r.findings, report: r.report };
+  return { ...toListItem(r, publicUrl), findings: r.findings, findings_total: findingsTotal(r), report: r.report };
+}
+
+export function findingsTotal(r: InvestigationRecord): number {
+  return r.findings_total ?? r.findings.length;
 }
 
 /** The event payload of investigation.* events: the investigation as the list shows it, without links (docs/api.md#webhooks). */

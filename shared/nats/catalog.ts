@@ -56,6 +56,8 @@ export interface BucketSpec {
 export const BUCKETS = {
   apiKeys: { name: "inq_api_keys", history: 1, ttl: 0 },
   investigations: { name: "inq_investigations", history: 1, ttl: 0 },
+  /** Every finding, in chunks keyed `<investigation_id>.<attempt>.<chunk>`; kept as long as investigations (docs/nats.md#findings). */
+  findings: { name: "inq_findings", history: 1, ttl: 0 },
   idempotency: { name: "inq_idempotency", history: 1, ttl: 24 * 3_600_000 },
   agents: { name: "inq_agents", history: 1, ttl: 0 },
 } satisfies Record<string, BucketSpec>;

@@ -122,7 +122,10 @@ export type InvestigationListItem = Static<typeof InvestigationListItem>;
 
 export const InvestigationDetail = Type.Object({
   ...InvestigationCore,
-  findings: Type.Array(Finding),
+  findings: Type.Array(Finding, {
+    description: "The most severe findings, most severe first, up to a bound (100 by default); every finding is at GET /v1/investigations/{id}/findings.",
+  }),
+  findings_total: Type.Integer({ minimum: 0, description: "How many findings the investigation has; more than `findings.length` when the list is cut at its bound." }),
   report: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
     description: "The engine's full report: routing rationale, severity inputs, paths, coverage gaps, next steps.",
   }),

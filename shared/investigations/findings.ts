@@ -1,0 +1,152 @@
+// Findings stored apart from the investigation record (docs/nats.md#findings): however many a run finds, no NATS
+// message comes near max_payload. The runner writes a run attempt's findings, ordered by severity, as chunks of
+// the findings bucket keyed `<investigation_id>.<attempt>.<chunk>`, then commits the attempt by naming it in the
+// record (`internal.findings_ref`), which also carries the most severe findings up to a bound. A retried or
+// redelivered attempt rewrites the same keys; an attempt the record does not name is never read, and is pruned.
+import type { KV } from "@nats-io/kv";
+import { severityRank } from "../severity.js";
+import { decodeJson, encodeJson } from "../nats/kvjson.js";
+import type { Finding } from "../schemas/investigation.js";
+
+/** Which run attempt's chunks hold the findings, and how many findings each chunk holds (in order). */
+export interface FindingsRef {
+  attempt: number;
+  chunks: number[];
+}
+
+export interface FindingsBounds {
+  /** Findings the record (and so the detail) carries at most. */
+  inlineCount: number;
+  /** Bytes of JSON the record's findings take at most. */
+  inlineBytes: number;
+  /** Bytes of JSON one chunk takes at most (a single larger finding gets a chunk of its own). */
+  chunkBytes: number;
+}
+
+/** Well under NATS's default max_payload (1 MiB): the record and every chunk stay far from it. */
+export const DEFAULT_FINDINGS_BOUNDS: FindingsBounds = { inlineCount: 100, inlineBytes: 256 * 1024, chunkBytes: 256 * 1024 };
+
+/** Most severe first; equal severities keep the engine's order (a stable sort), so the order is stable per run. */
+export function bySeverity(findings: readonly Finding[]): Finding[] {
+  return findings
+    .map((f, i) => ({ f, i, rank: severityRank(f.severity) }))
+    .sort((a, b) => b.rank - a.rank || a.i - b.i)
+    .map((x) => x.f);
+}
+
+const jsonBytes = (f: Finding): number => Buffer.byteLength(JSON.stringify(f)) + 1;
+
+/** The leading findings that fit both bounds (the detail's findings). */
+export function inlineFindings(ordered: readonly Finding[], bounds: Pick<FindingsBounds, "inlineCount" | "inlineBytes">): Finding[] {
+  const out: Finding[] = [];
+  let bytes = 2;
+  for (const f of ordered) {
+    if (out.length >= bounds.inlineCount) break;
+    bytes += jsonBytes(f);
+    if (bytes > bounds.inlineBytes) break;
+    out.push(f);
+  }
+  return out;
+}
+
+/** Consecutive runs of findings of at most `chunkBytes` of JSON each. */
+export function chunkFindings(ordered: readonly Finding[], chunkBytes: number): Finding[][] {
+  const chunks: Finding[][] = [];
+  let current: Finding[] = [];
+  let bytes = 2;
+  for (const f of ordered) {
+    const size = jsonBytes(f);
+    if (current.length > 0 && bytes + size > chunkBytes) {
+      chunks.push(current);
+      current = [];
+      bytes = 2;
+    }
+    current.push(f);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+export const chunkKey = (investigationId: string, attempt: number, chunk: number): string => `${investigationId}.${attempt}.${chunk}`;
+
+/** Position of a finding in its investigation's severity order, and the filters of a findings page. */
+export interface FindingsFilter {
+  severity: string | null;
+  agentId: string | null;
+}
+
+export class FindingsStore {
+  constructor(readonly kv: KV) {}
+
+  /** Writes one attempt's ordered findings (idempotent: the same keys each time) and returns the chunk sizes. */
+  async write(investigationId: string, attempt: number, ordered: readonly Finding[], chunkBytes: number): Promise<FindingsRef> {
+    const chunks = chunkFindings(ordered, chunkBytes);
+    // A few puts in flight at once: a large run has tens of chunks.
+    const WINDOW = 8;
+    for (let i = 0; i < chunks.length; i += WINDOW) {
+      await Promise.all(chunks.slice(i, i + WINDOW).map((c, j) => this.kv.put(chunkKey(investigationId, attempt, i + j), encodeJson(c))));
+    }
+    return { attempt, chunks: chunks.map((c) => c.length) };
+  }
+
+  /** One chunk of a committed attempt ([] when missing: a pruned or never-written chunk reads as empty). */
+  async chunk(investigationId: string, ref: FindingsRef, index: number): Promise<Finding[]> {
+    const e = await this.kv.get(chunkKey(investigationId, ref.attempt, index));
+    if (!e || e.operation !== "PUT" || e.value.length === 0) return [];
+    return decodeJson<Finding[]>(e.value);
+  }
+
+  /** Every finding of a committed attempt, in order. */
+  async all(investigationId: string, ref: FindingsRef): Promise<Finding[]> {
+    const out: Finding[] = [];
+    for (let i = 0; i < ref.chunks.length; i++) out.push(...(await this.chunk(investigationId, ref, i)));
+    return out;
+  }
+
+  /**
+   * Findings from position `after + 1` on that pass the filter, at most `limit`, each with its position (the
+   * cursor). Reads only the chunks from the one holding that position.
+   */
+  async page(investigationId: string, ref: FindingsRef, filter: FindingsFilter, after: number, limit: number): Promise<{ items: Finding[]; last: number | null; more: boolean }> {
+    const items: Finding[] = [];
+    let start = 0;
+    let last: number | null = null;
+    for (let i = 0; i < ref.chunks.length; i++) {
+      const size = ref.chunks[i] ?? 0;
+      if (start + size <= after + 1) {
+        start += size;
+        continue;
+      }
+      const chunk = await this.chunk(investigationId, ref, i);
+      for (let j = 0; j < chunk.length; j++) {
+        const pos = start + j;
+        const f = chunk[j] as Finding;
+        if (pos <= after || !matches(f, filter)) continue;
+        if (items.length === limit) return { items, last, more: true };
+        items.push(f);
+        last = pos;
+      }
+      start += size;
+    }
+    return { items, last, more: false };
+  }
+
+  /** Deletes the chunks of every attempt but `keep` (a crashed or superseded attempt's leftovers). Best effort. */
+  async prune(investigationId: string, keep: number): Promise<number> {
+    let removed = 0;
+    const stale: string[] = [];
+    for await (const key of await this.kv.keys(`${investigationId}.>`)) {
+      if (key.split(".")[1] !== String(keep)) stale.push(key);
+    }
+    for (const key of stale) {
+      await this.kv.purge(key);
+      removed += 1;
+    }
+    return removed;
+  }
+}
+
+export function matches(f: Finding, filter: FindingsFilter): boolean {
+  return (filter.severity === null || f.severity === filter.severity) && (filter.agentId === null || f.agent_id === filter.agentId);
+}
