@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server build run cluster chaos test check typecheck lint bench bench-fleet calibrate evaluate openapi lock clean
+.PHONY: help deps nats-server rsvg build run cluster chaos test check typecheck lint bench bench-check bench-fleet calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
@@ -11,7 +11,8 @@ help:
 	@echo "make chaos      faults under load on that cluster; writes bench/chaos.md (about 8 minutes)"
 	@echo "make test       build and run the whole test suite"
 	@echo "make check      typecheck (tests included) + house-rule lint + tests"
-	@echo "make bench      benchmarks; results in bench/results.md"
+	@echo "make bench      benchmarks against the Fastify and BullMQ peers; results in bench/results.md"
+	@echo "make bench-check fail when a ratio of the last bench is >20 % below bench/baseline.json"
 	@echo "make bench-fleet  live investigations over 10,000 simulated agents; results in bench/fleet.md (minutes)"
 	@echo "make evaluate   the engine on the generated corpus; prints confusion tables, writes docs/evaluation.md"
 	@echo "make calibrate  recompute the detection calibration table from the corpus's calibrate split"
@@ -54,11 +55,21 @@ lint:
 
 check: typecheck lint test
 
-bench: deps build
+# The bench's charts are SVG converted to PNG by rsvg-convert (Debian's librsvg2-bin).
+rsvg:
+	@if command -v rsvg-convert >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ]; then echo "installing librsvg2-bin (apt)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq librsvg2-bin; \
+	else echo "rsvg-convert is missing (sudo apt-get install librsvg2-bin): charts stay SVG" >&2; fi
+
+bench: deps rsvg build
 	PATH="$$PATH:/usr/sbin" node dist/bench/run.js
 
 bench-fleet: deps build
 	PATH="$$PATH:/usr/sbin" node dist/bench/fleet-scale.js
+
+bench-check: $(STAMP)
+	@test -f dist/bench/check.js || npx tsc -p tsconfig.json
+	node dist/bench/check.js
 
 calibrate: deps build
 	node dist/scripts/calibrate.js

@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect as natsConnect } from "@nats-io/transport-node";
 import { natsServerBin, spawnChild, type Child } from "../scripts/dev/processes.js";
-import { runLoad, type LoadResult } from "./http-load.js";
+import { createHash } from "node:crypto";
+import type { LoadResult } from "./http-load.js";
+import { autocannonLoad } from "./load.js";
 
 /** dist/ (this file runs from dist/bench). */
 export const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -138,8 +140,23 @@ async function startNats(res: Resources): Promise<{ url: string; child: Child }>
   return { url, child };
 }
 
+/** `BENCH_CPU_PROF=<dir>`: every service and peer runs with `--cpu-prof` into that directory (bench/README.md#profiles). */
+export function profileArgs(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : [];
+}
+
 export function startService(res: Resources, name: string, env: Record<string, string>): Child {
-  return res.spawn(name, process.execPath, [join(DIST, "services", name, "main.js")], { PATH: process.env.PATH ?? "", ...env });
+  return res.spawn(name, process.execPath, [...profileArgs(name), join(DIST, "services", name, "main.js")], { PATH: process.env.PATH ?? "", ...env });
+}
+
+/** The Fastify peer (bench/peers/fastify-app.ts); without a NATS url it serves only GET /hello. */
+export async function startFastify(res: Resources, natsUrl: string | null): Promise<{ base: string; child: Child }> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", PEER_BEARER_SHA256: createHash("sha256").update(BENCH_KEY).digest("hex") };
+  if (natsUrl) env.NATS_URL = natsUrl;
+  const child = res.spawn("fastify-peer", process.execPath, [...profileArgs("fastify-peer"), join(DIST, "bench", "peers", "fastify-app.js")], env);
+  const port = await child.line("PORT=");
+  return { base: `http://127.0.0.1:${port}`, child };
 }
 
 export async function startHello(res: Resources): Promise<{ url: string; child: Child; uws: string }> {
@@ -171,6 +188,10 @@ export interface InvestigationBench {
   create: LoadResult;
   get: LoadResult;
   ceiling: LoadResult;
+  /** The Fastify peer (bench/peers/fastify-app.ts) on the same nats-server, same load. */
+  peerCreate: LoadResult;
+  peerGet: LoadResult;
+  peerHello: LoadResult;
   /** uWS build the hello-world loaded (the gateway uses the same package). */
   uws: string;
   natsVersion: string;
@@ -179,7 +200,7 @@ export interface InvestigationBench {
   /** Investigations created in (a) that the runner had not finished when (a) ended (INQ_WORK messages), or null. */
   workQueueAfterCreate: number | null;
   /** VmHWM of each process at the end of the bench, KiB. */
-  peakRssKb: { gateway: number | null; runner: number | null; nats: number | null };
+  peakRssKb: { gateway: number | null; runner: number | null; nats: number | null; fastify: number | null };
   /** Wall time of the whole investigation bench. */
   wallMs: number;
 }
@@ -187,14 +208,27 @@ export interface InvestigationBench {
 export async function benchInvestigations(res: Resources, log: (line: string) => void = () => {}): Promise<InvestigationBench> {
   const t0 = Date.now();
   const settings = benchSettings();
-  const load = { concurrency: settings.concurrency, durationMs: settings.durationMs, warmupMs: settings.warmupMs };
+  const load = (url: string, method: "GET" | "POST", body?: string): Promise<LoadResult> =>
+    autocannonLoad(res, {
+      url,
+      method,
+      headers: { authorization: `Bearer ${BENCH_KEY}`, ...(body ? { "content-type": "application/json" } : {}) },
+      ...(body ? { body } : {}),
+      connections: settings.concurrency,
+      durationMs: settings.durationMs,
+      warmupMs: settings.warmupMs,
+    });
 
-  // (c) first, while nothing else runs on the machine: the ceiling of this generator against raw uWS.
-  log(`ceiling: raw uWebSockets.js hello-world, ${settings.concurrency} connections, ${settings.warmupMs} ms warm-up + ${settings.durationMs} ms`);
+  // The ceilings first, while nothing else runs on the machine: raw uWS and Fastify hello worlds.
+  log(`ceiling: raw uWebSockets.js hello-world, autocannon ${settings.concurrency} connections, ${settings.warmupMs} ms warm-up + ${settings.durationMs} ms`);
   const hello = await startHello(res);
-  const ceiling = await runLoad({ url: hello.url, method: "GET", ...load });
+  const ceiling = await load(hello.url, "GET");
   await hello.child.stop();
   log(`  ${fmt(ceiling)}`);
+  const fastifyHello = await startFastify(res, null);
+  const peerHello = await load(`${fastifyHello.base}/hello`, "GET");
+  await fastifyHello.child.stop();
+  log(`fastify hello-world: ${fmt(peerHello)}`);
 
   // The stack: nats-server + gateway + runner.
   const nats = await startNats(res);
@@ -231,25 +265,29 @@ export async function benchInvestigations(res: Resources, log: (line: string) =>
     const r = await http("GET", `${baseUrl}/v1/investigations/${id}`);
     getTargetStatus = `${String(r.json?.status ?? r.status)} (not terminal after 15 s)`;
   }
+  // No runner while the HTTP paths are measured (as in issue 9): both servers get the same quiet machine.
+  const runnerPeak = peakRssKb(runner.proc.pid);
+  await runner.stop();
+  const fastify = await startFastify(res, nats.url);
+  const peerCheck = await fetch(`${fastify.base}/v1/investigations/${id}`, { headers: { authorization: `Bearer ${BENCH_KEY}` } });
+  if (peerCheck.status !== 200) throw new Error(`fastify peer GET answered ${peerCheck.status}: ${await peerCheck.text()}\n${fastify.child.output()}`);
 
   log(`read: GET /v1/investigations/${id} (${getTargetStatus})`);
-  const get = await runLoad({ url: `${baseUrl}/v1/investigations/${id}`, method: "GET", headers: { authorization: `Bearer ${BENCH_KEY}` }, ...load });
-  log(`  ${fmt(get)}`);
+  const get = await load(`${baseUrl}/v1/investigations/${id}`, "GET");
+  log(`  inquest ${fmt(get)}`);
+  const peerGet = await load(`${fastify.base}/v1/investigations/${id}`, "GET");
+  log(`  fastify ${fmt(peerGet)}`);
 
   log("create: POST /v1/investigations (mode cached)");
-  const create = await runLoad({
-    url: `${baseUrl}/v1/investigations`,
-    method: "POST",
-    headers: { authorization: `Bearer ${BENCH_KEY}`, "content-type": "application/json" },
-    body: CREATE_BODY,
-    ...load,
-  });
-  log(`  ${fmt(create)}`);
+  const create = await load(`${baseUrl}/v1/investigations`, "POST", CREATE_BODY);
+  log(`  inquest ${fmt(create)}`);
+  const peerCreate = await load(`${fastify.base}/v1/investigations`, "POST", CREATE_BODY);
+  log(`  fastify ${fmt(peerCreate)}`);
 
   const workQueueAfterCreate = await workQueueDepth(nats.url);
-  const peak = { gateway: peakRssKb(gateway.proc.pid), runner: peakRssKb(runner.proc.pid), nats: peakRssKb(nats.child.proc.pid) };
+  const peak = { gateway: peakRssKb(gateway.proc.pid), runner: runnerPeak, nats: peakRssKb(nats.child.proc.pid), fastify: peakRssKb(fastify.child.proc.pid) };
   if (gateway.proc.exitCode !== null) throw new Error(`gateway exited during the bench:\n${gateway.output()}`);
-  return { settings, create, get, ceiling, uws: hello.uws, natsVersion: natsServerVersion(), getTargetStatus, workQueueAfterCreate, peakRssKb: peak, wallMs: Date.now() - t0 };
+  return { settings, create, get, ceiling, peerCreate, peerGet, peerHello, uws: hello.uws, natsVersion: natsServerVersion(), getTargetStatus, workQueueAfterCreate, peakRssKb: peak, wallMs: Date.now() - t0 };
 }
 
 async function workQueueDepth(url: string): Promise<number | null> {

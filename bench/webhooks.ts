@@ -5,13 +5,17 @@
 // loop in this process, with the dispatcher's per-subscription parallelism and the same HTTP client.
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
+import { connect as tcpConnect } from "node:net";
+import { join } from "node:path";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
 import { cpus } from "node:os";
 import { AckPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JsMsg } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { signatureHeaders } from "../shared/signing.js";
 import { createSender } from "../services/dispatcher/sender.js";
 import { percentile } from "./http-load.js";
-import { freePort, natsServerBin, Resources, startService } from "./investigations.js";
+import { DIST, freePort, natsServerBin, peakRssKb, profileArgs, Resources, startService } from "./investigations.js";
 
 const BURST = 3_000;
 const RATE_PER_S = 200;
@@ -172,11 +176,70 @@ async function ceilingLoop(nc: NatsConnection, js: JetStreamClient, url: string)
   };
 }
 
+const REDIS = { host: "127.0.0.1", port: 6379 };
+
+/** Whether a Redis answers PING on 127.0.0.1:6379 within a second. */
+export function redisAvailable(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = tcpConnect(REDIS.port, REDIS.host);
+    const done = (ok: boolean): void => {
+      sock.destroy();
+      resolve(ok);
+    };
+    sock.setTimeout(1_000, () => done(false));
+    sock.on("error", () => done(false));
+    sock.on("connect", () => sock.write("PING\r\n"));
+    sock.on("data", (d) => done(d.toString().startsWith("+PONG")));
+  });
+}
+
+/** The BullMQ peer (bench/peers/bullmq-worker.ts) on the local Redis, same receiver, same events; null without Redis. */
+async function bullmqPeer(res: Resources, receiver: Receiver): Promise<{ measured: Measured; peakRssKb: number | null } | null> {
+  if (!(await redisAvailable())) return null;
+  const name = `inquest-bench-${randomBytes(6).toString("hex")}`;
+  const connection = new Redis({ ...REDIS, maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection });
+  const worker = res.spawn("bullmq-peer", process.execPath, [...profileArgs("bullmq-peer"), join(DIST, "bench", "peers", "bullmq-worker.js")], {
+    PATH: process.env.PATH ?? "",
+    REDIS_HOST: REDIS.host,
+    REDIS_PORT: String(REDIS.port),
+    PEER_QUEUE: name,
+    PEER_TARGET_URL: receiver.url,
+    PEER_SECRET: `whsec_${randomBytes(32).toString("base64")}`,
+  });
+  try {
+    await worker.line("READY", 20_000);
+    const jobOptions = { attempts: 5, backoff: { type: "spec" }, removeOnComplete: { age: 30 * 24 * 3600 }, removeOnFail: { age: 30 * 24 * 3600 } };
+    const publish: Publish = (subject, body, id) => queue.add(subject.replace(/^events\./, ""), body, { ...jobOptions, jobId: id });
+    await burst(publish, receiver, "events.agent.connected", "BWARM", 500);
+    const receipts = receiver.receipts();
+    const distinct = receiver.firstSeen.size;
+    const rate = await burst(publish, receiver, "events.agent.connected", "BBURST");
+    const lat = await fixedRate(publish, receiver, "events.agent.connected", "BRATE");
+    const measured = summarize(rate, lat, receiver.receipts() - receipts - (receiver.firstSeen.size - distinct));
+    return { measured, peakRssKb: peakRssKb(worker.proc.pid) };
+  } finally {
+    await worker.stop();
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
 function summarize(rate: number, latencies: number[], duplicates: number): Measured {
   return { rate, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), duplicates };
 }
 
-export async function benchWebhooks(): Promise<string> {
+export interface WebhookBench {
+  text: string;
+  dispatcher: Measured;
+  ceiling: Measured;
+  /** Null when no Redis answered on 127.0.0.1:6379. */
+  bullmq: Measured | null;
+  peakRssKb: { gateway: number | null; dispatcher: number | null; nats: number | null; bullmq: number | null };
+}
+
+export async function benchWebhooks(): Promise<WebhookBench> {
   const res = new Resources();
   const onExit = (): void => res.killAllSync();
   process.once("exit", onExit);
@@ -206,7 +269,7 @@ export async function benchWebhooks(): Promise<string> {
     };
     const gateway = startService(res, "gateway", env);
     const baseUrl = await gateway.line("INQUEST_GATEWAY_URL=");
-    startService(res, "dispatcher", env);
+    const dispatcherChild = startService(res, "dispatcher", env);
     const created = await fetch(`${baseUrl}/v1/webhooks/subscriptions`, {
       method: "POST",
       headers: { authorization: `Bearer ${BENCH_KEY}`, "content-type": "application/json" },
@@ -233,7 +296,10 @@ export async function benchWebhooks(): Promise<string> {
     const cLat = await fixedRate(publish, receiver, "bench.ceiling", "CRATE");
     const base = summarize(cRate, cLat, receiver.receipts() - cReceipts - (receiver.firstSeen.size - cDistinct));
     await ceiling.stop();
-    return report(dispatcher, base);
+    const peak = { gateway: peakRssKb(gateway.proc.pid), dispatcher: peakRssKb(dispatcherChild.proc.pid), nats: peakRssKb(nats.proc.pid), bullmq: null as number | null };
+    const peer = await bullmqPeer(res, receiver);
+    peak.bullmq = peer?.peakRssKb ?? null;
+    return { text: report(dispatcher, base, peer?.measured ?? null), dispatcher, ceiling: base, bullmq: peer?.measured ?? null, peakRssKb: peak };
   } finally {
     await nc?.close().catch(() => undefined);
     await receiver.close();
@@ -242,7 +308,7 @@ export async function benchWebhooks(): Promise<string> {
   }
 }
 
-function report(d: Measured, c: Measured): string {
+function report(d: Measured, c: Measured, b: Measured | null): string {
   const pct = (a: number, b: number) => (b > 0 ? `${((a / b) * 100).toFixed(0)} %` : "n/a");
   const times = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(1)}×` : "n/a");
   return [
@@ -253,12 +319,16 @@ function report(d: Measured, c: Measured): string {
     `Fixed rate: ${RATE_PER_S} events/s for ${RATE_SECONDS} s; latency = publish call → first receipt of that event (same process clock).`,
     `Ceiling: a bare JetStream consume → signed POST (same HTTP client and signature code) → ack loop in the bench process, ${PARALLEL} POSTs at once (the dispatcher's default per-subscription limit), on a work-queue stream of its own. The dispatcher path adds the fan-out (subscription match, delivery record create, job publish), the job's record read and the attempt's record write.`,
     "",
-    "| | dispatcher | ceiling | dispatcher vs ceiling |",
-    "|---|---|---|---|",
-    `| deliveries/s (burst of ${BURST}) | ${d.rate.toFixed(0)} | ${c.rate.toFixed(0)} | ${pct(d.rate, c.rate)} |`,
-    `| latency p50 at ${RATE_PER_S}/s | ${d.p50.toFixed(1)} ms | ${c.p50.toFixed(1)} ms | ${times(d.p50, c.p50)} |`,
-    `| latency p99 at ${RATE_PER_S}/s | ${d.p99.toFixed(1)} ms | ${c.p99.toFixed(1)} ms | ${times(d.p99, c.p99)} |`,
-    `| duplicate receipts | ${d.duplicates} | ${c.duplicates} | |`,
+    b
+      ? `Peer: a BullMQ ${"worker"} (\`bench/peers/bullmq-worker.ts\`, its own process) on the local Redis, ${PARALLEL} jobs at once, 5 attempts on the spec's schedule, the same signed POST (same signature code; Node's fetch, pooled keep-alive), the same receiver; events are added as jobs (\`Queue.add\`, job id = event id) from the bench process.`
+      : "Peer: **skipped, no Redis answered on 127.0.0.1:6379** (start one, e.g. `redis-server`, to measure the BullMQ peer).",
+    "",
+    "| | dispatcher | BullMQ peer | dispatcher ÷ peer | bare loop (ceiling) | dispatcher vs ceiling |",
+    "|---|---:|---:|---:|---:|---:|",
+    `| deliveries/s (burst of ${BURST}) | ${d.rate.toFixed(0)} | ${b ? b.rate.toFixed(0) : "skipped"} | ${b ? times(d.rate, b.rate) : "n/a"} | ${c.rate.toFixed(0)} | ${pct(d.rate, c.rate)} |`,
+    `| latency p50 at ${RATE_PER_S}/s | ${d.p50.toFixed(1)} ms | ${b ? `${b.p50.toFixed(1)} ms` : "skipped"} | ${b ? times(d.p50, b.p50) : "n/a"} | ${c.p50.toFixed(1)} ms | ${times(d.p50, c.p50)} |`,
+    `| latency p99 at ${RATE_PER_S}/s | ${d.p99.toFixed(1)} ms | ${b ? `${b.p99.toFixed(1)} ms` : "skipped"} | ${b ? times(d.p99, b.p99) : "n/a"} | ${c.p99.toFixed(1)} ms | ${times(d.p99, c.p99)} |`,
+    `| duplicate receipts | ${d.duplicates} | ${b ? b.duplicates : "skipped"} | | ${c.duplicates} | |`,
     "",
   ].join("\n");
 }

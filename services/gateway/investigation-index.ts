@@ -1,6 +1,16 @@
 // The investigations read model: newest started_at first, filterable by status and trigger source.
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { IndexKey, ReadModelSpec } from "../../shared/readmodel.js";
+import type { InvestigationStatus } from "../../shared/schemas/investigation.js";
+
+/**
+ * Statuses after which no writer changes the record again: every update (runner, lease, progress, cancel)
+ * returns "no change" for them. Not `cancelled`: a run cancelled while collecting still writes its partial
+ * findings into the record once (services/runner/execute.ts).
+ */
+const FINAL: ReadonlySet<InvestigationStatus> = new Set(["completed", "failed"]);
+
+export const isFinal = (status: InvestigationStatus): boolean => FINAL.has(status);
 
 export const investigationIndex: ReadModelSpec<InvestigationRecord> = {
   name: "investigations.v1",

@@ -19,7 +19,7 @@ import {
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { fail, invalid, notFound, ok } from "../http/reply.js";
 import { route, type Route } from "../http/types.js";
-import { investigationPrefix } from "../investigation-index.js";
+import { investigationPrefix, isFinal } from "../investigation-index.js";
 import { assertNever } from "../../../shared/never.js";
 
 export interface InvestigationRouteDeps {
@@ -116,6 +116,10 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
       },
       async handle(ctx) {
         const id = ctx.params.id;
+        // A final record is never written again, so the local read model's copy is the record; anything else
+        // (and a miss: created a moment ago, maybe on another replica) is read from the bucket (docs/architecture.md#read-models).
+        const local = deps.index.get(id);
+        if (local && isFinal(local.status)) return ok(toDetail(local, deps.publicUrl));
         const found = await deps.investigations.get(id);
         return found ? ok(toDetail(found.value, deps.publicUrl)) : notFound("investigation");
       },
