@@ -1,6 +1,7 @@
 // Gateway wiring: config, NATS, components, HTTP listener, shutdown.
 import { lookup } from "node:dns/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { createApiKey } from "../../shared/auth/keys.js";
 import { SCOPES } from "../../shared/auth/scopes.js";
@@ -80,7 +81,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const runtimeRegistry = new Registry();
   const runtimeMetrics = new RuntimeMetrics(runtimeRegistry, nc, rt.jsm, [], log);
   // Built by `make build` beside the services (dist/console); without it the gateway serves the API alone.
-  const consoleSite = loadConsoleSite(new URL("../../console", import.meta.url).pathname);
+  const consoleSite = loadConsoleSite(fileURLToPath(new URL("../../console", import.meta.url)));
   const buildWith = (publicUrl: string): App => {
     const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, clock });
     return buildApp({
