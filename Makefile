@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server rsvg build run cluster chaos test check typecheck lint bench bench-check bench-fleet calibrate evaluate openapi lock clean
+.PHONY: help deps nats-server chromium rsvg build run cluster chaos test check typecheck lint bench bench-check bench-fleet calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
@@ -28,11 +28,19 @@ nats-server:
 	elif [ "$$(id -u)" = "0" ]; then echo "installing nats-server (apt)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server; \
 	else echo "nats-server is missing: run 'sudo apt-get install nats-server' or set NATS_URL to a running server" >&2; exit 1; fi
 
-deps: $(STAMP) nats-server
+# The browser tests drive Debian's chromium (test/browser/); playwright-core never downloads a browser.
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = "0" ]; then echo "installing chromium (apt)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	else echo "chromium is missing (the browser tests need /usr/bin/chromium): run 'sudo apt-get install chromium'" >&2; fi
+
+deps: $(STAMP) nats-server chromium
 
 build: $(STAMP)
 	@rm -rf dist
 	npx tsc -p tsconfig.json
+	npx tsc -p console/tsconfig.json
+	cp -R console/static/. dist/console/
 
 run: deps build
 	PATH="$$PATH:/usr/sbin" node dist/cli/main.js up
@@ -49,6 +57,7 @@ test: deps build
 
 typecheck: $(STAMP)
 	npx tsc -p tsconfig.json --noEmit
+	npx tsc -p console/tsconfig.json --noEmit
 
 lint:
 	node scripts/lint.mjs

@@ -6,6 +6,7 @@ import type { TriggerDeps } from "../../shared/investigations/trigger.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import type { ReadModel } from "../../shared/readmodel.js";
+import type { ConsoleSite } from "./console-site.js";
 import { prepareRequest, type Authenticator, type PreparedRequest } from "./http/pipeline.js";
 import { Router } from "./http/router.js";
 import type { Route } from "./http/types.js";
@@ -14,6 +15,7 @@ import { openApiDocument } from "./openapi.js";
 import { agentRoutes } from "./routes/agents.js";
 import { investigationRoutes } from "./routes/investigations.js";
 import { opsRoutes } from "./routes/ops.js";
+import { whoamiRoutes } from "./routes/whoami.js";
 
 export const API_VERSION = "0.1.0";
 
@@ -31,6 +33,8 @@ export interface AppDeps {
   extraRoutes?: Route[];
   /** Metrics beside the HTTP ones (process, NATS connection): appended to GET /metrics. */
   extraMetrics?: () => string;
+  /** The browser console's static files, served at `/` and `/console/` (docs/console.md). */
+  console?: ConsoleSite | null;
 }
 
 export interface App {
@@ -55,6 +59,7 @@ export function buildApp(deps: AppDeps): App {
       publicUrl: deps.publicUrl,
     }),
     ...agentRoutes({ listAgents: deps.listAgents }),
+    ...whoamiRoutes(),
     ...(deps.extraRoutes ?? []),
   );
   const router = new Router(routes);
@@ -62,7 +67,13 @@ export function buildApp(deps: AppDeps): App {
   return {
     routes,
     metrics,
-    prepare: (method, path) => prepareRequest(pipeline, method, path),
+    prepare: (method, path) => withConsole(deps.console ?? null, method, path, prepareRequest(pipeline, method, path)),
     openapi: () => (openapi ??= openApiDocument(routes, API_VERSION)),
   };
+}
+
+/** Console paths are served from its files; anything else (or a file it does not have) goes to the API pipeline. */
+function withConsole(site: ConsoleSite | null, method: string, path: string, api: PreparedRequest): PreparedRequest {
+  if (site === null || (path !== "/" && !path.startsWith("/console/"))) return api;
+  return { bodyLimit: api.bodyLimit, handle: async (req) => site.serve(method, path, req.headers["if-none-match"]) ?? api.handle(req) };
 }

@@ -1,6 +1,7 @@
 // Gateway wiring: config, NATS, components, HTTP listener, shutdown.
 import { lookup } from "node:dns/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { createApiKey } from "../../shared/auth/keys.js";
 import { SCOPES } from "../../shared/auth/scopes.js";
@@ -15,6 +16,7 @@ import { parseMasterKey } from "../../shared/secrets.js";
 import { connectService, runService } from "../../shared/service.js";
 import { buildApp, type App } from "./app.js";
 import { KeyCache } from "./auth.js";
+import { loadConsoleSite } from "./console-site.js";
 import { loadGatewayConfig } from "./config.js";
 import { listen, isNativeUws, type HttpServer } from "./http/server.js";
 import { freePort } from "../../shared/net.js";
@@ -80,6 +82,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const ready = () => readiness.check();
   const runtimeRegistry = new Registry();
   const runtimeMetrics = new RuntimeMetrics(runtimeRegistry, nc, rt.jsm, [], log);
+  // Built by `make build` beside the services (dist/console); without it the gateway serves the API alone.
+  const consoleSite = loadConsoleSite(fileURLToPath(new URL("../../console", import.meta.url)));
   const buildWith = (publicUrl: string): App => {
     const trigger = triggerDeps({ rt, listAgents: () => agents.list(), maxBacklog: config.INQUEST_MAX_BACKLOG, clock });
     return buildApp({
@@ -93,6 +97,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       listAgents: async () => agents.list(),
       ready,
       extraMetrics: () => runtimeRegistry.render(),
+      console: consoleSite,
       extraRoutes: [
         // Capabilities add their routes here (webhooks, curiosity, inbound).
         ...findingRoutes({ investigations: rt.investigations, findings: new FindingsStore(rt.buckets.findings) }),

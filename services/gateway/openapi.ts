@@ -34,7 +34,7 @@ export function openApiDocument(routes: Route[], version: string): Record<string
     }
     if (r.access !== "public") {
       responses["401"] ??= errorResponse("Missing or invalid API key");
-      responses["403"] ??= errorResponse(`The key lacks ${r.access}`);
+      if (r.access !== "any_key") responses["403"] ??= errorResponse(`The key lacks ${r.access}`);
     }
     const op: Record<string, unknown> = {
       operationId: operationId(r.method, r.path),
@@ -44,7 +44,7 @@ export function openApiDocument(routes: Route[], version: string): Record<string
       responses,
       security: r.access === "public" ? [] : [{ bearer: [] }],
     };
-    if (r.access !== "public") op["x-required-scope"] = r.access;
+    if (r.access !== "public" && r.access !== "any_key") op["x-required-scope"] = r.access;
     if (r.body) op.requestBody = { required: r.bodyOptional !== true, content: { "application/json": { schema: ref(r.body.schema) } } };
     (paths[path] ??= {})[r.method.toLowerCase()] = op;
   }

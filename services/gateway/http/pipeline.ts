@@ -81,7 +81,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
     const found = await authenticate(deps, req);
     if ("status" in found) return found;
     auth = found;
-    if (!auth.scopes.includes(route.access)) return fail(403, "forbidden", `this API key lacks the ${route.access} scope`);
+    if (route.access !== "any_key" && !auth.scopes.includes(route.access)) return fail(403, "forbidden", `this API key lacks the ${route.access} scope`);
   }
   for (const [name, prefix] of Object.entries(route.ids ?? {})) {
     if (!isId(params[name] ?? "", prefix)) return fail(404, "not_found", `no ${name} ${JSON.stringify(params[name] ?? "")}: ids look like ${prefix}_<26 characters>`);

@@ -5,7 +5,7 @@ import type { Logger } from "../../../shared/log.js";
 import type { RawRequest, Reply } from "./types.js";
 
 const STATUS_TEXT: Record<number, string> = {
-  200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
+  200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized",
   403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",
   415: "Unsupported Media Type", 429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
 };
@@ -97,12 +97,13 @@ function write(res: uWS.HttpResponse, reply: Reply, isAborted: () => boolean): v
   const body = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
   res.cork(() => {
     res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ""}`.trim());
-    if (reply.status !== 204) {
+    const empty = reply.status === 204 || reply.status === 304;
+    if (!empty) {
       const hasType = Object.keys(reply.headers ?? {}).some((k) => k.toLowerCase() === "content-type");
       if (!hasType) res.writeHeader("content-type", "application/json");
     }
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
-    if (reply.status === 204) res.endWithoutBody();
+    if (empty) res.endWithoutBody();
     else res.end(body);
   });
 }

@@ -5,6 +5,9 @@ import type { ApiScope } from "../../../shared/auth/scopes.js";
 import type { IdPrefix } from "../../../shared/ids.js";
 import { checker, type Checker } from "../../../shared/validate.js";
 
+/** What a route asks of the caller: a scope, any valid API key (`GET /v1/auth/whoami`), or nothing. */
+export type Access = ApiScope | "any_key" | "public";
+
 export type Method = "GET" | "POST" | "PATCH" | "DELETE" | "PUT" | "HEAD" | "OPTIONS";
 
 export interface RawRequest {
@@ -58,8 +61,8 @@ export interface Route {
   path: string;
   /** Path parameters that are ids of a kind: a malformed one is a 404 before the handler runs. */
   ids?: Record<string, IdPrefix>;
-  /** Required scope; `public` routes take no API key (health, inbound receiver). */
-  access: ApiScope | "public";
+  /** Required scope; `public` routes take no API key (health, inbound receiver); `any_key` takes any valid key. */
+  access: Access;
   /** Validates the JSON body; routes without it take no body. */
   body?: Checker<TSchema>;
   /** The query parameters (documented in OpenAPI; the handler reads them by these names). */
@@ -89,7 +92,7 @@ export interface RouteDef<Path extends string, B extends TSchema | undefined, Q 
   method: Method;
   path: Path;
   ids?: { [K in keyof PathParams<Path>]?: IdPrefix };
-  access: ApiScope | "public";
+  access: Access;
   /** The JSON body's schema: validated before the handler runs (400), which receives the typed value. */
   body?: B;
   query?: Q;

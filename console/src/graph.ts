@@ -1,0 +1,72 @@
+// The pathfinder's evidence paths drawn as one SVG graph: a node's column is its first position on any path,
+// shared nodes (choke points) are drawn once, and each step of a path is an arrow. Labels are SVG text nodes.
+import { h, svg } from "./dom.js";
+
+const COL = 210;
+const ROW = 64;
+const NODE_W = 180;
+const NODE_H = 40;
+const PAD = 16;
+
+interface Placed {
+  id: string;
+  col: number;
+  row: number;
+}
+
+export function pathGraph(paths: Array<{ nodes: string[] }>, chokePoints: string[] = []): SVGSVGElement | HTMLElement {
+  const placed = new Map<string, Placed>();
+  const rows: number[] = [];
+  const edges = new Map<string, [string, string]>();
+  for (const p of paths) {
+    p.nodes.forEach((id, i) => {
+      if (!placed.has(id)) {
+        const row = rows[i] ?? 0;
+        rows[i] = row + 1;
+        placed.set(id, { id, col: i, row });
+      }
+      const prev = p.nodes[i - 1];
+      if (prev !== undefined) edges.set(`${prev}\u0000${id}`, [prev, id]);
+    });
+  }
+  if (placed.size === 0) return h("p", { class: "muted" }, "No paths.");
+  const cols = Math.max(...[...placed.values()].map((n) => n.col)) + 1;
+  const maxRows = Math.max(...rows);
+  const width = PAD * 2 + (cols - 1) * COL + NODE_W;
+  const height = PAD * 2 + (maxRows - 1) * ROW + NODE_H;
+  const xy = (n: Placed): [number, number] => [PAD + n.col * COL, PAD + n.row * ROW];
+  const chokes = new Set(chokePoints);
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, class: "graph", role: "img", "aria-label": `Evidence paths: ${placed.size} entities, ${edges.size} links` });
+  root.append(
+    svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }))),
+  );
+  for (const [from, to] of edges.values()) {
+    const a = placed.get(from) as Placed;
+    const b = placed.get(to) as Placed;
+    const [ax, ay] = xy(a);
+    const [bx, by] = xy(b);
+    const x1 = ax + NODE_W;
+    const y1 = ay + NODE_H / 2;
+    const x2 = b.col > a.col ? bx : bx + NODE_W / 2;
+    const y2 = b.col > a.col ? by + NODE_H / 2 : by + (by > ay ? 0 : NODE_H);
+    const mid = (x1 + x2) / 2;
+    root.append(svg("path", { d: `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}`, class: "edge", "marker-end": "url(#arrow)" }));
+  }
+  for (const n of placed.values()) {
+    const [x, y] = xy(n);
+    const kind = n.id.includes(":") ? n.id.slice(0, n.id.indexOf(":")) : "node";
+    const label = n.id.includes(":") ? n.id.slice(n.id.indexOf(":") + 1) : n.id;
+    const short = label.length > 26 ? `${label.slice(0, 25)}…` : label;
+    root.append(
+      svg(
+        "g",
+        { class: `node node-${kind.replace(/[^a-z]/g, "")}${chokes.has(n.id) ? " choke" : ""}` },
+        svg("title", {}, n.id),
+        svg("rect", { x, y, width: NODE_W, height: NODE_H, rx: 6 }),
+        svg("text", { x: x + 8, y: y + 15, class: "kind" }, kind),
+        svg("text", { x: x + 8, y: y + 31 }, short),
+      ),
+    );
+  }
+  return root;
+}

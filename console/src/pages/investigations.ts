@@ -1,0 +1,101 @@
+// Investigations: the list with status and trigger-source filters, live progress (polled while any shown run is
+// not finished) and cancel.
+import { call, enc, qs, who } from "../api.js";
+import { ago, TERMINAL } from "../format.js";
+import { badge, clear, confirmButton, field, h, notice, select, table } from "../dom.js";
+import type { Investigation } from "../types.js";
+
+const POLL_MS = 1500;
+
+export function progressCell(inv: Investigation): HTMLElement {
+  const p = inv.progress;
+  if (!p || TERMINAL.has(inv.status)) return h("span", { class: "muted" }, p ? `${p.agents_responded}/${p.agents_targeted} agents` : "—");
+  const bar = h("progress", { max: Math.max(p.plans_total, 1), value: p.plans_completed, "aria-label": `${p.phase}: ${p.plans_completed} of ${p.plans_total} plans` });
+  return h("span", { class: "progress" }, bar, h("small", {}, `${p.phase} · ${p.agents_responded}/${p.agents_targeted} agents`));
+}
+
+export function cancelButton(id: string, after: () => void): HTMLButtonElement {
+  return confirmButton("Cancel", "Confirm cancel", async () => {
+    await call("DELETE", `/v1/investigations/${enc(id)}`);
+    after();
+  });
+}
+
+export function investigationRows(items: Investigation[], refresh: () => void): HTMLElement {
+  const canCancel = who.can("investigations:trigger");
+  return table(
+    ["Question", "Status", "Verdict", "Source", "Started", "Progress", ""],
+    items.map((inv) => [
+      h("a", { href: `#/investigations/${inv.investigation_id}` }, inv.query),
+      badge(inv.status),
+      inv.summary ? h("span", { class: "pair" }, badge(inv.summary.verdict), badge(inv.summary.severity)) : "—",
+      inv.context.trigger_source,
+      h("time", { datetime: inv.started_at, title: inv.started_at }, ago(inv.started_at)),
+      progressCell(inv),
+      canCancel && !TERMINAL.has(inv.status) ? cancelButton(inv.investigation_id, refresh) : null,
+    ]),
+  );
+}
+
+export function investigationsPage(root: HTMLElement): () => void {
+  const status = select("status", [["", "Any status"], ["queued", "Queued"], ["running", "Running"], ["completed", "Completed"], ["failed", "Failed"], ["cancelled", "Cancelled"]]);
+  const source = select("trigger_source", [["", "Any source"], ["api", "API"], ["curiosity", "Curiosity"], ["inbound:generic", "Inbound: generic"], ["inbound:edr", "Inbound: EDR"], ["inbound:ci", "Inbound: CI"]]);
+  const list = h("div", { "aria-live": "polite" });
+  const more = h("button", { type: "button", class: "ghost" }, "Load more");
+  let cursors: Array<string | null> = [null];
+  let pages: Investigation[][] = [];
+  let timer: number | undefined;
+  let stopped = false;
+
+  const fetchPage = (cursor: string | null) => call<{ investigations: Investigation[]; next_cursor: string | null }>("GET", `/v1/investigations${qs({ status: status.value, trigger_source: source.value, cursor, limit: 25 })}`);
+  const render = (): void => {
+    const items = pages.flat();
+    clear(list, items.length ? investigationRows(items, () => void load(false)) : notice("No investigations match.", "info"));
+    more.hidden = cursors[cursors.length - 1] === null;
+  };
+  /** Reloads every page shown so far (progress moves); a filter change starts over. */
+  const load = async (reset: boolean): Promise<void> => {
+    if (reset) {
+      cursors = [null];
+      pages = [];
+    }
+    const fresh: Investigation[][] = [];
+    const next: Array<string | null> = [null];
+    for (const c of cursors.slice(0, Math.max(pages.length, 1))) {
+      const page = await fetchPage(c);
+      fresh.push(page.investigations);
+      next.push(page.next_cursor);
+    }
+    pages = fresh;
+    cursors = next;
+    render();
+    schedule();
+  };
+  const schedule = (): void => {
+    clearTimeout(timer);
+    if (!stopped && pages.flat().some((i) => !TERMINAL.has(i.status))) timer = window.setTimeout(() => void load(false).catch(() => schedule()), POLL_MS);
+  };
+  more.addEventListener("click", () => {
+    const c = cursors[cursors.length - 1];
+    if (!c) return;
+    void fetchPage(c).then((page) => {
+      pages.push(page.investigations);
+      cursors.push(page.next_cursor);
+      render();
+      schedule();
+    });
+  });
+  status.addEventListener("change", () => void load(true));
+  source.addEventListener("change", () => void load(true));
+  root.append(
+    h("div", { class: "page-head" }, h("h1", {}, "Investigations"), who.can("investigations:trigger") ? h("a", { href: "#/ask", class: "button primary" }, "New investigation") : null),
+    h("div", { class: "filters card" }, field("Status", status), field("Trigger source", source)),
+    list,
+    more,
+  );
+  void load(true).catch((err: Error) => clear(list, notice(err.message, "error")));
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,262 @@
+// Webhooks: subscriptions (the secret shown once at creation), the delivery log with each attempt, dead letters
+// with replay, and inbound endpoints (their receiver URL shown once).
+import { call, enc, qs } from "../api.js";
+import { ago, when } from "../format.js";
+import { badge, clear, confirmButton, field, h, notice, select, table } from "../dom.js";
+
+const EVENTS = ["investigation.queued", "investigation.started", "investigation.completed", "investigation.failed", "investigation.cancelled", "finding.discovered", "agent.registered", "agent.connected", "agent.disconnected"];
+
+interface Subscription {
+  id: string;
+  url: string;
+  events: string[];
+  filters: { min_severity?: string };
+  active: boolean;
+  created_at: string;
+  secret?: string;
+}
+
+interface Attempt {
+  attempt: number;
+  at: string;
+  response_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+interface Delivery {
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  subscription_id: string;
+  status: string;
+  attempt_count: number;
+  last_response_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  updated_at: string;
+  replay_of: string | null;
+  attempts: Attempt[];
+}
+
+interface Endpoint {
+  id: string;
+  provider: string;
+  default_depth: string;
+  active: boolean;
+  url_key_prefix: string;
+  created_at: string;
+  has_signing_secret: boolean;
+  url?: string;
+}
+
+export async function webhooksPage(root: HTMLElement): Promise<void> {
+  const subs = h("section", { class: "block", "aria-labelledby": "h-subs" });
+  const dels = h("section", { class: "block", "aria-labelledby": "h-dels" });
+  const inbound = h("section", { class: "block", "aria-labelledby": "h-inbound" });
+  root.append(h("h1", {}, "Webhooks"), subs, dels, inbound);
+  const deliveries = await deliveriesSection(dels);
+  await Promise.all([subscriptionsSection(subs, deliveries), inboundSection(inbound)]);
+}
+
+function secretBox(label: string, value: string): HTMLElement {
+  const input = h("input", { type: "text", readonly: true, value, class: "secret", "aria-label": label });
+  const copy = h("button", { type: "button", class: "ghost" }, "Copy");
+  copy.addEventListener("click", () => {
+    input.select();
+    void navigator.clipboard?.writeText(value).then(() => (copy.textContent = "Copied"), () => undefined);
+  });
+  return h("div", { class: "notice notice-success once", role: "status" }, h("strong", {}, `${label} — shown only now; store it safely.`), h("div", { class: "secret-row" }, input, copy));
+}
+
+async function subscriptionsSection(el: HTMLElement, deliveries: () => Promise<void>): Promise<void> {
+  const list = h("div", {});
+  const shown = h("div", { "aria-live": "polite" });
+  const load = async (): Promise<void> => {
+    const page = await call<{ subscriptions: Subscription[] }>("GET", `/v1/webhooks/subscriptions${qs({ limit: 200 })}`);
+    clear(
+      list,
+      page.subscriptions.length
+        ? table(
+            ["URL", "Events", "Min severity", "State", "Created", ""],
+            page.subscriptions.map((s) => [
+              h("code", { class: "url" }, s.url),
+              h("span", { class: "chips" }, ...s.events.map((e) => h("span", { class: "chip" }, e))),
+              s.filters.min_severity ?? "—",
+              badge(s.active ? "active" : "paused"),
+              ago(s.created_at),
+              h("span", { class: "actions" }, testButton(s, deliveries), pauseButton(s, load), confirmButton("Delete", "Confirm delete", async () => {
+                await call("DELETE", `/v1/webhooks/subscriptions/${enc(s.id)}`);
+                await load();
+              })),
+            ]),
+          )
+        : notice("No subscriptions yet.", "info"),
+    );
+  };
+  const url = h("input", { type: "url", name: "url", required: true, placeholder: "https://example.com/hooks/inquest" });
+  const boxes = EVENTS.map((e) => h("input", { type: "checkbox", name: "events", value: e, checked: e === "investigation.completed" }));
+  const minSev = select("min_severity", [["", "Any"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["critical", "Critical"]]);
+  const status = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { "aria-label": "New subscription" },
+    field("Receiver URL", url),
+    h("fieldset", { class: "events" }, h("legend", {}, "Events"), ...boxes.map((b) => h("label", { class: "check" }, b, ` ${b.value}`))),
+    field("Minimum severity", minSev),
+    status,
+    h("button", { type: "submit", class: "primary" }, "Create subscription"),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const events = boxes.filter((b) => b.checked).map((b) => b.value);
+    if (!events.length) return clear(status, notice("Choose at least one event.", "error"));
+    const body: Record<string, unknown> = { url: url.value.trim(), events };
+    if (minSev.value) body.filters = { min_severity: minSev.value };
+    call<Subscription>("POST", "/v1/webhooks/subscriptions", body).then(
+      (s) => {
+        form.reset();
+        clear(status);
+        clear(shown, secretBox(`Signing secret for ${s.url}`, s.secret ?? ""));
+        void load();
+      },
+      (err: Error) => clear(status, notice(err.message, "error")),
+    );
+  });
+  el.append(h("h2", { id: "h-subs" }, "Subscriptions"), shown, list, h("details", { class: "card" }, h("summary", {}, "New subscription"), form));
+  await load();
+}
+
+function testButton(s: Subscription, deliveries: () => Promise<void>): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "ghost" }, "Send test");
+  b.addEventListener("click", () => {
+    b.disabled = true;
+    void call("POST", `/v1/webhooks/subscriptions/${enc(s.id)}/test`)
+      .then(deliveries)
+      .finally(() => (b.disabled = false));
+  });
+  return b;
+}
+
+function pauseButton(s: Subscription, reload: () => Promise<void>): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "ghost" }, s.active ? "Pause" : "Resume");
+  b.addEventListener("click", () => {
+    b.disabled = true;
+    void call("PATCH", `/v1/webhooks/subscriptions/${enc(s.id)}`, { active: !s.active }).then(reload, () => (b.disabled = false));
+  });
+  return b;
+}
+
+/** The delivery log; status "failed_permanent" is the dead-letter queue. Returns its reload. */
+async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> {
+  const filter = select("status", [["", "All deliveries"], ["pending", "Pending"], ["delivered", "Delivered"], ["failed_permanent", "Dead letters (failed permanently)"]]);
+  const list = h("div", { class: "deliveries-list", "aria-live": "polite" });
+  const detail = h("div", {});
+  const refresh = h("button", { type: "button", class: "ghost" }, "Refresh");
+  const load = async (): Promise<void> => {
+    const page = await call<{ deliveries: Delivery[] }>("GET", `/v1/webhooks/deliveries${qs({ status: filter.value, limit: 50 })}`);
+    clear(
+      list,
+      page.deliveries.length
+        ? table(
+            ["Delivery", "Event", "Status", "Attempts", "Last answer", "Updated", ""],
+            page.deliveries.map((d) => [
+              h("code", {}, d.delivery_id),
+              d.event_type,
+              h("span", { class: "pair" }, badge(d.status === "failed_permanent" ? "dead letter" : d.status, d.status), d.replay_of ? badge("replay", "new") : null),
+              String(d.attempt_count),
+              d.last_response_code !== null ? `HTTP ${d.last_response_code}` : (d.last_error ?? "—"),
+              ago(d.updated_at),
+              h("span", { class: "actions" }, attemptsButton(d, detail), replayButton(d, load)),
+            ]),
+          )
+        : notice(filter.value === "failed_permanent" ? "No dead letters." : "No deliveries.", "info"),
+    );
+  };
+  filter.addEventListener("change", () => void load());
+  refresh.addEventListener("click", () => void load());
+  el.append(h("h2", { id: "h-dels" }, "Deliveries"), h("div", { class: "filters card" }, field("Show", filter), refresh), list, detail);
+  await load();
+  return load;
+}
+
+function attemptsButton(d: Delivery, out: HTMLElement): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "ghost", "aria-label": `Attempts of ${d.delivery_id}` }, "Attempts");
+  b.addEventListener("click", () => {
+    clear(
+      out,
+      h(
+        "div",
+        { class: "card" },
+        h("h3", {}, `Attempts of ${d.delivery_id}`),
+        d.next_attempt_at ? h("p", { class: "muted" }, `Next attempt ${ago(d.next_attempt_at)}`) : null,
+        table(["#", "At", "Answer", "Duration", "Error"], d.attempts.map((a) => [String(a.attempt), when(a.at), a.response_code === null ? "—" : `HTTP ${a.response_code}`, `${a.duration_ms} ms`, a.error ?? "—"])),
+      ),
+    );
+  });
+  return b;
+}
+
+function replayButton(d: Delivery, reload: () => Promise<void>): HTMLButtonElement {
+  const b = h("button", { type: "button", class: d.status === "failed_permanent" ? "primary" : "ghost", "aria-label": `Replay ${d.delivery_id}` }, "Replay");
+  b.addEventListener("click", () => {
+    b.disabled = true;
+    void call("POST", `/v1/webhooks/deliveries/${enc(d.delivery_id)}/replay`).then(reload, () => (b.disabled = false));
+  });
+  return b;
+}
+
+async function inboundSection(el: HTMLElement): Promise<void> {
+  const list = h("div", {});
+  const shown = h("div", { "aria-live": "polite" });
+  const load = async (): Promise<void> => {
+    const page = await call<{ endpoints: Endpoint[] }>("GET", `/v1/webhooks/incoming/endpoints${qs({ limit: 200 })}`);
+    clear(
+      list,
+      page.endpoints.length
+        ? table(
+            ["Provider", "Key prefix", "Depth", "Signature", "State", "Created", ""],
+            page.endpoints.map((e) => [
+              e.provider,
+              h("code", {}, e.url_key_prefix),
+              e.default_depth,
+              e.has_signing_secret ? "verified" : "URL key only",
+              badge(e.active ? "active" : "paused"),
+              ago(e.created_at),
+              h("span", { class: "actions" }, h("a", { href: "#/investigations", class: "button ghost", title: `Investigations with trigger source inbound:${e.provider}` }, "Runs"), confirmButton("Delete", "Confirm delete", async () => {
+                await call("DELETE", `/v1/webhooks/incoming/endpoints/${enc(e.id)}`);
+                await load();
+              })),
+            ]),
+          )
+        : notice("No inbound endpoints yet.", "info"),
+    );
+  };
+  const provider = select("provider", [["generic", "Generic (JSON with a query)"], ["edr", "EDR (CrowdStrike-style)"], ["ci", "CI (GitHub-compatible)"]]);
+  const secret = h("input", { type: "password", name: "provider_signing_secret", autocomplete: "off", placeholder: "optional for edr and ci" });
+  const depth = select("default_depth", [["quick", "Quick"], ["standard", "Standard"], ["deep", "Deep"]], "standard");
+  const status = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { "aria-label": "New inbound endpoint" },
+    h("div", { class: "grid3" }, field("Provider", provider), field("Provider signing secret", secret), field("Default depth", depth)),
+    status,
+    h("button", { type: "submit", class: "primary" }, "Create endpoint"),
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const body: Record<string, unknown> = { provider: provider.value, default_depth: depth.value };
+    if (secret.value) body.provider_signing_secret = secret.value;
+    call<Endpoint>("POST", "/v1/webhooks/incoming/endpoints", body).then(
+      (e) => {
+        form.reset();
+        clear(status);
+        clear(shown, secretBox(`Receiver URL for the ${e.provider} endpoint`, e.url ?? ""));
+        void load();
+      },
+      (err: Error) => clear(status, notice(err.message, "error")),
+    );
+  });
+  el.append(h("h2", { id: "h-inbound" }, "Inbound endpoints"), shown, list, h("details", { class: "card" }, h("summary", {}, "New inbound endpoint"), form));
+  await load();
+}
