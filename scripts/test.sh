@@ -1,23 +1,44 @@
 #!/usr/bin/env bash
 # Runs the compiled tap suites and ends with one plain line: "N passed, N failed" (CI reads it).
+# The files that start a whole cluster (chaos, cluster) run last, one at a time, so they never starve another file.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(find dist/test -name '*.test.js' | sort)
 fi
-log=$(mktemp)
-CI=true npx tap --reporter=tap "${files[@]}" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-summary=$(grep -E '^# \{ total: ' "$log" | tail -n 1)
-total=$(sed -nE 's/.*total: ([0-9]+).*/\1/p' <<<"$summary")
-pass=$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")
-fail=$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")
-skip=$(sed -nE 's/.*skip: ([0-9]+).*/\1/p' <<<"$summary")
-todo=$(sed -nE 's/.*todo: ([0-9]+).*/\1/p' <<<"$summary")
-pass=${pass:-0}; total=${total:-0}; skip=${skip:-0}; todo=${todo:-0}
-fail=${fail:-$((total - pass - skip - todo))}
-if [ "$status" -ne 0 ] && [ "$fail" -eq 0 ]; then fail=1; fi  # a crashed file counts as a failure
-rm -f "$log"
+heavy=()
+light=()
+for f in "${files[@]}"; do
+  case "$f" in
+    */integration/chaos.test.js | */integration/cluster.test.js) heavy+=("$f") ;;
+    *) light+=("$f") ;;
+  esac
+done
+pass=0
+fail=0
+status=0
+run() {
+  local log
+  log=$(mktemp)
+  CI=true npx tap --reporter=tap "$@" 2>&1 | tee "$log"
+  local st=${PIPESTATUS[0]}
+  local summary total p f skip todo
+  summary=$(grep -E '^# \{ total: ' "$log" | tail -n 1)
+  total=$(sed -nE 's/.*total: ([0-9]+).*/\1/p' <<<"$summary")
+  p=$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")
+  f=$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")
+  skip=$(sed -nE 's/.*skip: ([0-9]+).*/\1/p' <<<"$summary")
+  todo=$(sed -nE 's/.*todo: ([0-9]+).*/\1/p' <<<"$summary")
+  p=${p:-0}; total=${total:-0}; skip=${skip:-0}; todo=${todo:-0}
+  f=${f:-$((total - p - skip - todo))}
+  if [ "$st" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # a crashed file counts as a failure
+  rm -f "$log"
+  pass=$((pass + p))
+  fail=$((fail + f))
+  if [ "$st" -ne 0 ]; then status=$st; fi
+}
+if [ ${#light[@]} -gt 0 ]; then run "${light[@]}"; fi
+if [ ${#heavy[@]} -gt 0 ]; then run --jobs=1 "${heavy[@]}"; fi
 echo "${pass} passed, ${fail} failed"
 exit "$status"

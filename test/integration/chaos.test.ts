@@ -5,12 +5,13 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { test } from "tap";
+import tap, { test } from "tap";
 import { DIST, tempDir } from "../helpers/services.js";
 
+// Start, 60 s of load, up to 2 minutes to settle, stop: longer than the suite's per-file limit (.taprc), which only the root test can raise.
+tap.setTimeout(420_000);
+
 test("make chaos --short: every fault recovered, nothing lost, no bad 5xx, no curiosity run doubled or skipped", async (t) => {
-  // Start, 60 s of load, up to 2 minutes to settle, stop: longer than the suite's default per-file limit.
-  t.setTimeout(420_000);
   const dir = tempDir("inquest-chaos-test-");
   t.teardown(() => dir.remove());
   const out = join(dir.path, "chaos.md");
