@@ -2,7 +2,8 @@
 // at once, as an orchestrator would), SIGKILL of one NATS node (restarted after a few seconds) and one NATS node
 // frozen with SIGSTOP, then thawed. Each fault records when it began and when what it broke was back.
 import type { ChaosCluster, Restartable } from "./cluster.js";
-import { sleep } from "./load.js";
+import { Rng } from "../../corpus/prng.js";
+import { sleep } from "../../shared/clock.js";
 
 export type FaultKind = "kill-gateway" | "kill-runner" | "kill-ticker" | "kill-dispatcher" | "kill-nats" | "freeze-nats";
 
@@ -24,24 +25,23 @@ export interface FaultOptions {
 }
 
 /** Injects each fault in `kinds` once, in random order, spread over `windowMs`; resolves when the last recovered. */
-export async function runFaults(cluster: ChaosCluster, kinds: FaultKind[], windowMs: number, opts: FaultOptions, random: () => number): Promise<FaultRecord[]> {
-  const order = [...kinds].sort(() => random() - 0.5);
+export async function runFaults(cluster: ChaosCluster, kinds: FaultKind[], windowMs: number, opts: FaultOptions, rng: Rng): Promise<FaultRecord[]> {
+  const order = rng.shuffle(kinds);
   const records: FaultRecord[] = [];
   const slot = windowMs / Math.max(1, order.length);
   const started = Date.now();
   for (let i = 0; i < order.length; i++) {
-    const at = started + i * slot + random() * slot * 0.3;
+    const at = started + i * slot + rng.next() * slot * 0.3;
     await sleep(Math.max(0, at - Date.now()));
-    records.push(await inject(cluster, order[i] as FaultKind, opts, random));
+    records.push(await inject(cluster, order[i] as FaultKind, opts, rng));
   }
   return records;
 }
 
-async function inject(cluster: ChaosCluster, kind: FaultKind, opts: FaultOptions, random: () => number): Promise<FaultRecord> {
-  const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)] as T;
+async function inject(cluster: ChaosCluster, kind: FaultKind, opts: FaultOptions, rng: Rng): Promise<FaultRecord> {
   const at = Date.now();
   if (kind === "kill-nats" || kind === "freeze-nats") {
-    const node = pick(cluster.nats);
+    const node = rng.pick(cluster.nats);
     const pid = node.child.proc.pid as number;
     if (kind === "kill-nats") {
       await node.child.kill("SIGKILL");
@@ -56,20 +56,8 @@ async function inject(cluster: ChaosCluster, kind: FaultKind, opts: FaultOptions
   }
   const name = kind.slice("kill-".length);
   const replicas = [...cluster.services.values()].filter((s) => s.name === name);
-  const victim: Restartable = pick(replicas);
+  const victim: Restartable = rng.pick(replicas);
   await victim.child.kill("SIGKILL");
   await victim.restart();
   return { kind, target: victim.label, at, recoveredMs: Date.now() - at };
-}
-
-/** A small seeded generator (mulberry32), so a run's schedule can be repeated from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

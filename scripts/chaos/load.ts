@@ -3,6 +3,7 @@
 // generic endpoint with an idempotency_key, retried the same way. Every answer is recorded: a 5xx other than 503
 // with Retry-After is a violation.
 import { randomUUID } from "node:crypto";
+import { sleep } from "../../shared/clock.js";
 
 export interface Call {
   at: number;
@@ -110,8 +111,4 @@ async function post(base: string, path: string, body: unknown, headers: Record<s
     /* not JSON */
   }
   return { status: res.status, retryAfter: res.headers.get("retry-after"), json };
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -4,7 +4,7 @@
 import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { STREAMS } from "../../shared/nats/catalog.js";
-import { sleep } from "./load.js";
+import { sleep } from "../../shared/clock.js";
 
 export interface Verdict {
   investigationsAccepted: number;
