@@ -134,7 +134,8 @@ test("the body is kept sealed in JetStream: no plaintext at rest, opens with the
 
 test("a signed EDR request is accepted once: the same bytes again are answered as a bad signature, and the receipt says why", async (t) => {
   const raw = alert("once");
-  const headers = edrHeaders(EDR_SECRET, raw);
+  const signedAt = Math.floor(Date.now() / 1000);
+  const headers = edrHeaders(EDR_SECRET, raw, signedAt);
   const first = await deliver(stack, edr.path, raw, headers);
   t.equal(first.status, 202, first.text);
   t.ok(first.json.investigation_id);
@@ -149,7 +150,7 @@ test("a signed EDR request is accepted once: the same bytes again are answered a
   t.match(bad, { outcome: "rejected", status: 401 });
 
   // A fresh signature (new timestamp) over the same alert is a new request: accepted.
-  const resigned = await deliver(stack, edr.path, raw, edrHeaders(EDR_SECRET, raw, Math.floor(Date.now() / 1000) - 1));
+  const resigned = await deliver(stack, edr.path, raw, edrHeaders(EDR_SECRET, raw, signedAt - 1));
   t.equal(resigned.status, 202, resigned.text);
 });
 
