@@ -27,6 +27,7 @@ test("make cluster: 3 NATS nodes with R3, two of every service, survives a NATS 
   child.stderr.on("data", (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   t.teardown(() => {
+    if (!t.passing()) t.comment(`the cluster's last output:\n${out.slice(-6_000)}`);
     if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGKILL");
   });
   const urls = await eventually(async () => /base URL:\s+(\S+)\s+(\S+)\n/.exec(out)?.slice(1, 3), 90_000, 200);

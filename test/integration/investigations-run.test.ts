@@ -148,13 +148,22 @@ async function slowAgent(agentId: string, replyAfterMs: number, plans: { count: 
   const kv = new JsonKv<AgentRecord>(await new Kvm(nc).open("inq_agents"));
   const now = new Date().toISOString();
   await kv.put(agentId, { agent_id: agentId, hostname: `${agentId}.lab`, tags: { lab: "slow" }, edr_device_id: null, status: "online", registered_at: now, last_seen_at: now, snapshot_collected_at: null, heartbeat_interval_ms: 600_000 });
+  const pending = new Set<NodeJS.Timeout>();
   const sub = nc.subscribe(`agents.${agentId}.plan`, {
     callback: (_e, m) => {
       plans.count++;
-      setTimeout(() => m.respond(JSON.stringify({ agent_id: agentId, collected_at: new Date().toISOString(), tables: {} })), replyAfterMs);
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        m.respond(JSON.stringify({ agent_id: agentId, collected_at: new Date().toISOString(), tables: {} }));
+      }, replyAfterMs);
+      pending.add(timer);
     },
   });
-  return () => sub.unsubscribe();
+  // A stopped agent answers nothing more (an answer still pending would keep this file running until it fires).
+  return () => {
+    sub.unsubscribe();
+    for (const timer of pending) clearTimeout(timer);
+  };
 }
 
 test("cancelling a running investigation stops it; partial progress is kept; no completed event", async (t) => {
