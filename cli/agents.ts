@@ -8,6 +8,7 @@ import { connectNats } from "../shared/nats/connect.js";
 import { parseDuration } from "../shared/durations.js";
 import { loadFleetFile } from "../services/agent/fleet.js";
 import { parseTags } from "../services/agent/host.js";
+import { AgentGroup } from "../services/agent/agent-group.js";
 import { fleetAgents, hostAgent } from "../services/agent/start.js";
 import { flag, UsageError, type Args } from "./args.js";
 import { resolveNatsUrl } from "./nats-url.js";
@@ -42,7 +43,7 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
   const agents = fleet
     ? fleetAgents(deps, fleet, heartbeatMs)
     : [hostAgent(deps, { agentId: flag(args, "id"), tags, edrDeviceId: flag(args, "edr-device-id"), heartbeatMs, snapshotIntervalMs: 300_000 })];
-  await life.start(agents);
+  await life.start([new AgentGroup(agents, log)]);
   process.stderr.write(`${agents.length} agent(s) running: ${agents.map((a) => a.identity.agent_id).join(", ")}; Ctrl-C stops\n`);
   await new Promise<void>((resolve) => {
     process.once("SIGINT", resolve);

@@ -9,6 +9,7 @@ import { runService } from "../../shared/service.js";
 import { loadAgentConfig } from "./config.js";
 import { loadFleetFile } from "./fleet.js";
 import { parseTags } from "./host.js";
+import { AgentGroup } from "./agent-group.js";
 import { fleetAgents, hostAgent } from "./start.js";
 
 await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
@@ -38,6 +39,6 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
   const agents = fleet
     ? fleetAgents(deps, fleet, config.INQUEST_HEARTBEAT_INTERVAL)
     : [hostAgent(deps, { agentId: config.INQUEST_AGENT_ID, tags, edrDeviceId: config.INQUEST_EDR_DEVICE_ID, heartbeatMs: config.INQUEST_HEARTBEAT_INTERVAL, snapshotIntervalMs: config.INQUEST_SNAPSHOT_INTERVAL })];
-  await life.start(agents);
+  await life.start([new AgentGroup(agents, log)]);
   log.info({ agents: agents.map((a) => a.identity.agent_id) }, "agents running");
 });
