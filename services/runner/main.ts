@@ -49,7 +49,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },
   );
   const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
-  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), clock, log });
   const metrics = new Registry();
   agentMetrics(metrics, () => agents.list());
   const ops = opsComponents({ config, nc, rt, life, log, registry: metrics, streams: coreStreams, consumers: [CONSUMERS.runner] });

@@ -26,7 +26,7 @@ import { iso, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { isUnavailable } from "../../shared/nats/errors.js";
-import { decodeJson, encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
+import { decodeJson, encodeJson, type JsonKv, type Versioned } from "../../shared/nats/kvjson.js";
 import type { Checked } from "../../shared/validate.js";
 import { assertNever } from "../../shared/never.js";
 
@@ -34,6 +34,12 @@ export interface RegistryDeps {
   nc: NatsConnection;
   js: JetStreamClient;
   agents: JsonKv<AgentRecord>;
+  /**
+   * The record as a live copy of the bucket last saw it (the runner's AgentDirectory), if any: a heartbeat, the
+   * message a large fleet sends most, then costs one compare-and-set instead of a read and a write; a stale copy
+   * costs a conflict and the usual read.
+   */
+  known?: (agentId: string) => Versioned<AgentRecord> | undefined;
   clock: Clock;
   log: Logger;
 }
@@ -182,7 +188,7 @@ export class AgentRegistry implements Component {
 
   private async heartbeat(beat: Heartbeat): Promise<void> {
     const now = this.deps.clock.now();
-    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now, this.deps.clock.now()));
+    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now, this.deps.clock.now()), undefined, this.deps.known?.(beat.agent_id));
     if (result === null) throw new Refused("unknown_agent", "no such agent: say hello first");
     await this.flush(result.value);
   }

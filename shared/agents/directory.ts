@@ -22,6 +22,11 @@ export class AgentDirectory implements Component {
     return this.mirror.stop();
   }
 
+  /** The record as this copy last saw it, with its revision (see JsonKv.update's `known`). */
+  versioned(agentId: string): { value: AgentRecord; revision: number } | undefined {
+    return this.mirror.versioned(agentId);
+  }
+
   list(): AgentRecord[] {
     return [...this.mirror.values()];
   }

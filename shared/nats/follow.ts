@@ -81,6 +81,7 @@ export async function followBucket<T>(
  */
 export class BucketMirror<T> {
   private readonly entries = new Map<string, T>();
+  private readonly revisions = new Map<string, number>();
   private follower: Follower | null = null;
   private readonly applied: AppliedRevision;
 
@@ -96,8 +97,13 @@ export class BucketMirror<T> {
   /** Resolves once the bucket's current values are loaded. */
   async start(): Promise<void> {
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => {
-      if (value) this.entries.set(key, value);
-      else this.entries.delete(key);
+      if (value) {
+        this.entries.set(key, value);
+        this.revisions.set(key, revision);
+      } else {
+        this.entries.delete(key);
+        this.revisions.delete(key);
+      }
       this.applied.advance(revision);
       this.onChange(key, value);
     });
@@ -111,6 +117,13 @@ export class BucketMirror<T> {
 
   get(key: string): T | undefined {
     return this.entries.get(key);
+  }
+
+  /** The value with the revision it was written at, for a compare-and-set without a read (may be stale). */
+  versioned(key: string): { value: T; revision: number } | undefined {
+    const value = this.entries.get(key);
+    const revision = this.revisions.get(key);
+    return value === undefined || revision === undefined ? undefined : { value, revision };
   }
 
   values(): IterableIterator<T> {

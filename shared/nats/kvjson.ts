@@ -62,9 +62,16 @@ export class JsonKv<T> {
    * Read-modify-write with compare-and-set, retried on conflict. `mutate` returns the new value, or null to
    * leave the document as it is. Returns the document as it stands afterwards and whether this call wrote it.
    */
-  async update(key: string, mutate: (current: T) => T | null, attempts = 20): Promise<{ value: T; revision: number; changed: boolean } | null> {
+  async update(
+    key: string,
+    mutate: (current: T) => T | null,
+    attempts = 20,
+    /** A copy believed current (a live mirror's): the first attempt writes against it without a read. */
+    known?: Versioned<T>,
+  ): Promise<{ value: T; revision: number; changed: boolean } | null> {
     for (let i = 0; i < attempts; i++) {
-      const current = await this.get(key);
+      // A stale copy only costs a conflict, after which the document is read as usual.
+      const current = i === 0 && known !== undefined ? known : await this.get(key);
       if (!current) return null;
       const next = mutate(current.value);
       if (next === null) return { ...current, changed: false };
