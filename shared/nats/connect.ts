@@ -2,6 +2,7 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { NatsUnavailableError } from "../errors.js";
 import type { Logger } from "../log.js";
+import "./settled-requests.js"; // every process that connects gets the cheaper end of answered requests
 
 export interface ConnectOptions {
   servers: string;
