@@ -27,7 +27,22 @@ function encodeRandom(bytes: Buffer): string {
   return out;
 }
 
-export function ulid(nowMs: number, random: Buffer = randomBytes(10)): string {
+// Random bytes are drawn 4 KiB at a time: one call into the CSPRNG per ~400 ids instead of one per id (a busy
+// registry or dispatcher mints thousands a second). Each pool is fresh bytes, never handed out twice.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function randomTen(): Buffer {
+  if (poolOffset + 10 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  poolOffset += 10;
+  return pool.subarray(poolOffset - 10, poolOffset);
+}
+
+export function ulid(nowMs: number, random: Buffer = randomTen()): string {
   return encodeTime(nowMs) + encodeRandom(random);
 }
 

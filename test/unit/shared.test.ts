@@ -42,6 +42,10 @@ test("ids are prefixed ULIDs, time-ordered; derived ids repeat for the same seed
   t.equal(derivedId("dlv", 5, "e:s"), derivedId("dlv", 5, "e:s"));
   t.not(derivedId("dlv", 5, "e:s"), derivedId("dlv", 5, "e:t"));
   t.equal(iso(0), "1970-01-01T00:00:00.000Z");
+  // Random parts come from a pool refilled every ~400 ids: never the same bytes twice, within or across refills.
+  const many = Array.from({ length: 2_000 }, () => newId("evt", 7));
+  t.equal(new Set(many).size, many.length, "2,000 ids minted in one millisecond are all different");
+  t.ok(many.every((id) => isId(id, "evt")));
 });
 
 test("canonical JSON ignores key order and undefined fields", async (t) => {
