@@ -24,6 +24,8 @@ const num = (name: string, def: number): number => {
 const AGENTS = num("BENCH_FLEET_AGENTS", 10_000);
 const RUNS = num("BENCH_FLEET_RUNS", 5);
 const RUN_LIMIT_MS = num("BENCH_FLEET_RUN_LIMIT_MS", 120_000);
+/** Service settings to try (INQUEST_ENGINE_WORKERS=1, INQUEST_HEARTBEAT_INTERVAL=30s, ...) reach every service; the results name them. */
+const SETTINGS = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("INQUEST_") && e[1] !== undefined));
 
 const log = (line: string): void => {
   process.stdout.write(`[bench-fleet] ${line}\n`);
@@ -112,6 +114,11 @@ interface Run {
   agentsResponded: number;
 }
 
+function settingsLine(): string {
+  const set = Object.entries(SETTINGS).map(([k, v]) => `${k}=${v}`);
+  return set.length === 0 ? "default settings: 4 runs at once, 2 engine threads, heartbeats every 5 s" : `settings: ${set.join(", ")}`;
+}
+
 async function main(): Promise<void> {
   const t0 = Date.now();
   const port = await freePort();
@@ -122,6 +129,7 @@ async function main(): Promise<void> {
   const fleetPath = join(data, "fleet.json");
   writeFileSync(fleetPath, JSON.stringify(fleetFile(AGENTS)));
   const env: Record<string, string> = {
+    ...SETTINGS,
     NATS_URL: `nats://127.0.0.1:${port}`,
     INQUEST_DATA_DIR: data,
     INQUEST_MASTER_KEY: randomBytes(32).toString("base64"),
@@ -199,7 +207,7 @@ async function main(): Promise<void> {
 
 Measured ${new Date().toISOString()} on ${platform()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, load average at the end ${loadavg().map((l) => l.toFixed(2)).join(" ")} (a shared machine), Node ${process.version}, nats-server ${natsServerVersion()}.
 
-One nats-server (JetStream, file store), one gateway, one runner (defaults: 4 runs at once, 2 engine threads), one
+One nats-server (JetStream, file store), one gateway, one runner (${settingsLine()}), one
 agent process simulating ${AGENTS} agents (\`services/agent/fleet.ts\`), each with a backdoor listening on a port, so
 every agent answers with rows that make a finding. Question: "${QUESTION}", ${RUNS} runs in each mode, one at a
 time; time from the POST to the first GET that shows the run terminal (polled every 20 ms).

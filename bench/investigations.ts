@@ -64,10 +64,14 @@ export class Resources {
     return child;
   }
 
-  /** Stops every child (SIGTERM, SIGKILL after 5 s) and removes every temp dir. Safe to call twice. */
+  /**
+   * Stops every child, last started first (SIGTERM, SIGKILL after 5 s), so services drain while nats-server still
+   * runs and a profiled service (BENCH_CPU_PROF) exits cleanly and writes its profile; then removes every temp dir.
+   * Safe to call twice.
+   */
   async cleanup(): Promise<void> {
     const children = this.children.splice(0);
-    await Promise.all(children.reverse().map((c) => c.stop()));
+    for (const c of children.reverse()) await c.stop();
     for (const dir of this.dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
 
