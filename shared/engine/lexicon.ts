@@ -29,11 +29,14 @@ export interface Words {
   raw: string[];
   /** Their stems, index for index. */
   stems: string[];
+  /** The same stems as a set: a phrase whose first word is not among them is out at once. */
+  stemSet: ReadonlySet<string>;
 }
 
 export function words(text: string): Words {
   const raw = tokens(text).filter((t) => !FILLER.has(t));
-  return { raw, stems: raw.map(stem) };
+  const stems = raw.map(stem);
+  return { raw, stems, stemSet: new Set(stems) };
 }
 
 interface PhraseWord {
@@ -65,6 +68,9 @@ export function phraseIn(q: Words, phrase: string): boolean {
   const p = compile(phrase);
   const first = p[0];
   if (first === undefined) return false;
+  // Most phrases of the lexicon are not in a given question: one set lookup rules them out (a prefix word may
+  // end any of the question's words, so it is looked for word by word below).
+  if (first.prefix === undefined && !q.stemSet.has(first.stem)) return false;
   for (let i = 0; i < q.stems.length; i++) {
     if (!wordMatches(first, q.raw[i] ?? "", q.stems[i] ?? "")) continue;
     let at = i;
@@ -81,9 +87,46 @@ export function phraseIn(q: Words, phrase: string): boolean {
   return false;
 }
 
-/** The phrases of a list that occur in the question. */
+/** Where each phrase of a list starts: positions by first stem, and the phrases that start with a prefix word. */
+interface PhraseIndex {
+  byFirstStem: Map<string, number[]>;
+  prefixFirst: number[];
+}
+
+const INDEXES = new WeakMap<readonly string[], PhraseIndex>();
+
+function indexOf(phrases: readonly string[]): PhraseIndex {
+  const known = INDEXES.get(phrases);
+  if (known) return known;
+  const index: PhraseIndex = { byFirstStem: new Map(), prefixFirst: [] };
+  phrases.forEach((phrase, i) => {
+    const first = compile(phrase)[0];
+    if (first === undefined) return;
+    if (first.prefix !== undefined) index.prefixFirst.push(i);
+    else index.byFirstStem.set(first.stem, [...(index.byFirstStem.get(first.stem) ?? []), i]);
+  });
+  INDEXES.set(phrases, index);
+  return index;
+}
+
+/**
+ * The phrases of a list that occur in the question, in the list's order. Only the phrases that start with one of
+ * the question's stems (or with a prefix word) are tried: the routing lexicon holds over a thousand phrases and a
+ * question a dozen words, and every trigger of a cached or auto investigation routes its question.
+ */
 export function matchedPhrases(q: Words, phrases: readonly string[]): string[] {
-  return phrases.filter((p) => phraseIn(q, p));
+  const index = indexOf(phrases);
+  let candidates: number[] | null = index.prefixFirst.length > 0 ? [...index.prefixFirst] : null;
+  for (const s of q.stemSet) {
+    const starting = index.byFirstStem.get(s);
+    if (starting !== undefined) (candidates ??= []).push(...starting);
+  }
+  if (candidates === null) return []; // the usual case: no phrase of this list starts with any of the question's words
+  // A position appears once per list (one first stem per phrase; prefix phrases are not in byFirstStem).
+  return candidates
+    .sort((a, b) => a - b)
+    .map((i) => phrases[i] as string)
+    .filter((p) => phraseIn(q, p));
 }
 
 /** Convenience for one-off checks on raw text. */
