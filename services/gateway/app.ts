@@ -1,5 +1,6 @@
 // buildApp: the gateway's routes and request pipeline, without a socket. main.ts gives it a listener.
 import type { AgentRecord } from "../../shared/agents/record.js";
+import { ByteLru } from "../../shared/byte-lru.js";
 import type { CancelDeps } from "../../shared/investigations/cancel.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { TriggerDeps } from "../../shared/investigations/trigger.js";
@@ -18,6 +19,12 @@ import { opsRoutes } from "./routes/ops.js";
 import { whoamiRoutes } from "./routes/whoami.js";
 
 export const API_VERSION = "0.1.0";
+
+/**
+ * Rendered details of final investigations kept in memory: a detail is bounded (~130 KB with 100 findings), so
+ * this holds a few hundred of the most read; polling clients read the same final record again and again.
+ */
+const FINAL_DETAILS_CACHE_BYTES = 8 * 1024 * 1024;
 
 export interface AppDeps {
   log: Logger;
@@ -57,6 +64,7 @@ export function buildApp(deps: AppDeps): App {
       investigations: deps.investigations,
       index: deps.investigationIndex,
       publicUrl: deps.publicUrl,
+      finalDetails: new ByteLru(FINAL_DETAILS_CACHE_BYTES),
     }),
     ...agentRoutes({ listAgents: deps.listAgents }),
     ...whoamiRoutes(),

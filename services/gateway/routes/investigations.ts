@@ -21,6 +21,7 @@ import { fail, invalid, notFound, ok } from "../http/reply.js";
 import { route, type Route } from "../http/types.js";
 import { investigationPrefix, isFinal } from "../investigation-index.js";
 import { assertNever } from "../../../shared/never.js";
+import type { ByteLru } from "../../../shared/byte-lru.js";
 
 export interface InvestigationRouteDeps {
   trigger: TriggerDeps;
@@ -28,6 +29,8 @@ export interface InvestigationRouteDeps {
   investigations: JsonKv<InvestigationRecord>;
   index: ReadModel<InvestigationRecord>;
   publicUrl: string;
+  /** Rendered details of completed and failed investigations (never written again), by id. */
+  finalDetails?: ByteLru;
 }
 
 const err = (description: string) => ({ description, schema: ErrorBody });
@@ -118,8 +121,14 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         const id = ctx.params.id;
         // A final record is never written again, so the local read model's copy is the record; anything else
         // (and a miss: created a moment ago, maybe on another replica) is read from the bucket (docs/architecture.md#read-models).
+        const rendered = deps.finalDetails?.get(id);
+        if (rendered !== undefined) return { status: 200, raw: rendered };
         const local = deps.index.get(id);
-        if (local && isFinal(local.status)) return ok(toDetail(local, deps.publicUrl));
+        if (local && isFinal(local.status)) {
+          const body = JSON.stringify(toDetail(local, deps.publicUrl));
+          deps.finalDetails?.set(id, body);
+          return { status: 200, raw: body };
+        }
         const found = await deps.investigations.get(id);
         return found ? ok(toDetail(found.value, deps.publicUrl)) : notFound("investigation");
       },
