@@ -51,6 +51,8 @@ export interface ExecuteDeps {
   /** Findings of the previous run of the same curiosity item, to mark what is new (null: not a curiosity run). */
   previousFindings?(record: InvestigationRecord): Promise<EngineFinding[] | null>;
   markNew?(previous: EngineFinding[], current: EngineFinding[]): boolean[];
+  /** Told once per run this runner brought to an end (completed, failed, or the partial results of a cancel). */
+  onSettled?(record: InvestigationRecord): void;
 }
 
 export type ExecuteOutcome =
@@ -241,6 +243,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     };
   });
   if (lost.value) return { kind: "superseded" };
+  if (final?.changed) deps.onSettled?.(final.value);
   if (final?.value.internal.findings_ref?.attempt === attempt) {
     await deps.findings.prune(id, attempt).catch((err: unknown) => deps.log.warn({ err, investigation_id: id }, "stale findings chunks not pruned"));
   }
@@ -256,6 +259,7 @@ export async function failInvestigation(deps: ExecuteDeps, id: string, code: str
       ? null
       : { ...r, status: "failed", completed_at: iso(now), error: { code, message }, internal: { ...r.internal, events: { ...r.internal.events, terminal: newId("evt", now) } } },
   );
+  if (result?.changed) deps.onSettled?.(result.value);
   if (result) await republishTerminal(deps, result.value);
 }
 

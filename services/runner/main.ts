@@ -12,7 +12,7 @@ import { loadRunnerConfig } from "./config.js";
 import { diffFindings, routeQuery } from "./engine-adapter.js";
 import { EnginePool } from "./engine-pool.js";
 import { LivenessMonitor } from "./liveness.js";
-import { agentMetrics } from "./metrics.js";
+import { agentMetrics, investigationMetrics } from "./metrics.js";
 import { AgentRegistry } from "./registry.js";
 import { Runner } from "./runner.js";
 
@@ -25,6 +25,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   const { nc, life, rt } = await connectService("runner", config, log, register);
   const findings = new FindingsStore(rt.buckets.findings);
   const agents = new AgentDirectory(rt.buckets.agents, log);
+  const metrics = new Registry();
   const engine = new EnginePool({ size: config.INQUEST_ENGINE_WORKERS, workerUrl: new URL("./engine-worker.js", import.meta.url), log });
   const t = config.INQUEST_PLAN_TIMEOUT;
   const runner = new Runner(
@@ -45,12 +46,12 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       // Curiosity runs: findings the item's previous completed run did not report carry new_since_last_run.
       previousFindings: (record) => previousRunFindings(rt.investigations, record, findings),
       markNew: (previous, current) => diffFindings(previous, current).map((d) => d.is_new),
+      onSettled: investigationMetrics(metrics),
     },
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },
   );
   const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
   const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), clock, log });
-  const metrics = new Registry();
   agentMetrics(metrics, () => agents.list());
   const ops = opsComponents({ config, nc, rt, life, log, registry: metrics, streams: coreStreams, consumers: [CONSUMERS.runner] });
   await life.start([...ops, agents, engine, registry, liveness, runner]);

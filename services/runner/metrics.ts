@@ -1,7 +1,26 @@
-// The runner's metrics (docs/operations.md#metrics): the agents it sees by status. Investigation outcomes and
-// durations are counted where runs end (runner.ts).
+// The runner's metrics (docs/operations.md#metrics): the agents it sees by status, and how long the runs it ended
+// took, by mode, depth and outcome (told by executeInvestigation's onSettled).
 import type { AgentRecord } from "../../shared/agents/record.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { Registry } from "../../shared/ops/metrics.js";
+
+/** Seconds from the trigger to the end: a quick cached run to a deep live one waiting for its plans. */
+const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
+
+/** Observes each run this runner ends; returns the hook for ExecuteDeps.onSettled. */
+export function investigationMetrics(registry: Registry): (record: InvestigationRecord) => void {
+  const durations = registry.histogram(
+    "inquest_investigation_duration_seconds",
+    "From trigger to end, of the investigations this runner ended, by mode, depth and status (completed, failed, cancelled).",
+    DURATION_BUCKETS,
+  );
+  return (r) => {
+    const end = Date.parse(r.completed_at ?? "");
+    const start = Date.parse(r.started_at);
+    if (Number.isNaN(end) || Number.isNaN(start)) return; // no end time on the record: nothing to measure
+    durations.observe(Math.max(0, (end - start) / 1000), { mode: r.mode, depth: r.depth, status: r.status });
+  };
+}
 
 export function agentMetrics(registry: Registry, list: () => AgentRecord[]): void {
   registry.gauge("inquest_agents", "Agents known to this runner, by status.", () => {

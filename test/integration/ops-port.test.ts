@@ -80,6 +80,13 @@ test("metrics: memory, NATS and consumer lag everywhere; each service's own", as
   });
   t.equal(sample(ticked, "inquest_ticker_lateness_seconds_count "), 1, "one claim, one lateness sample");
   t.ok((sample(ticked, 'inquest_ticker_lateness_seconds_bucket{le="1"} ') ?? 0) >= 1, "within the contract's second");
+  // The runner ends that run and times it, by mode, depth and outcome.
+  const ended = await eventually(async () => {
+    const text = (await get(ports.get("runner") as number, "/metrics")).text;
+    return /inquest_investigation_duration_seconds_count\{[^}]*status="completed"\} 1/.test(text) ? text : undefined;
+  });
+  t.match(ended, /inquest_investigation_duration_seconds_count\{mode="(auto|live|cached)",depth="(quick|standard|deep)",status="completed"\} 1/);
+  t.match(ended, /inquest_investigation_duration_seconds_bucket\{[^}]*le="\+Inf"\} 1/);
 });
 
 test("every metric the alert rules and the dashboard use is one the services expose", async (t) => {
