@@ -20,17 +20,3 @@ export function standbyOwes(record: CuriosityRecord, action: ItemAction, now: nu
       return announcedAt !== undefined && now - announcedAt >= graceMs;
   }
 }
-
-/** When a standby would next owe this item a step (ms from now), or null when only an announcement can tell. */
-export function standbyDueIn(record: CuriosityRecord, action: ItemAction, now: number, graceMs: number): number | null {
-  switch (action.kind) {
-    case "none":
-      return record.active && record.internal.in_flight === null ? Math.max(0, Date.parse(record.next_run_at) + graceMs - now) : null;
-    case "claim":
-      return Math.max(0, Date.parse(record.next_run_at) + graceMs - now);
-    case "trigger":
-      return Math.max(0, Date.parse(action.run.claimed_at) + graceMs - now);
-    case "watch":
-      return null;
-  }
-}

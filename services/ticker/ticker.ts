@@ -6,12 +6,13 @@
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { CuriosityRecord } from "../../shared/curiosity/record.js";
-import { msUntilDue, nextAction, type ItemAction } from "../../shared/curiosity/schedule.js";
+import { nextAction, type ItemAction } from "../../shared/curiosity/schedule.js";
 import type { Component } from "../../shared/lifecycle.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
 import { decodeJson } from "../../shared/nats/kvjson.js";
 import { advanceItem, type RunDeps } from "./runs.js";
-import { standbyDueIn, standbyOwes } from "./standby.js";
+import { DueQueue } from "./due-queue.js";
+import { standbyOwes } from "./standby.js";
 
 export interface TickerDeps extends RunDeps {
   nc: NatsConnection;
@@ -46,8 +47,25 @@ export class CuriosityTicker implements Component {
   private lastSweep = 0;
   private wake: (() => void) | null = null;
 
+  /** Items owed a claim or a trigger, by when (due-queue.ts): a pass takes only those whose time has come. */
+  private readonly due: DueQueue;
+  /** Items with a run in flight: looked at when their run's end is announced, and on the sweep. */
+  private readonly running = new Set<string>();
+
   constructor(private readonly deps: TickerDeps, private readonly opts: TickerOptions) {
-    this.items = new BucketMirror<CuriosityRecord>(deps.items, deps.log, () => this.kick());
+    this.items = new BucketMirror<CuriosityRecord>(deps.items, deps.log, (id, record) => {
+      this.index(id, record);
+      this.kick();
+    });
+    this.due = new DueQueue((id) => this.items.get(id));
+  }
+
+  private index(id: string, record: CuriosityRecord | null): void {
+    if (record?.internal.in_flight?.investigation_id) this.running.add(id);
+    else this.running.delete(id);
+    if (record) this.due.add(id, record);
+    // Entries left behind by changes pile up only when items change faster than their old times come: start over.
+    if (this.due.size > 2 * this.items.size + 1_024) this.due.rebuild(this.items.all());
   }
 
   async start(): Promise<void> {
@@ -93,15 +111,36 @@ export class CuriosityTicker implements Component {
       this.lastSweep = performance.now();
       for (const id of this.announced.keys()) if (this.items.get(id) === undefined) this.announced.delete(id);
     }
+    // Only items that may be owed a step: due by now (a standby: by now less its grace), announced, waiting
+    // out a retry, or, on the sweep, running.
+    const taken = this.due.takeDue(leading ? now : now - this.opts.standbyGraceMs);
+    const candidates = new Set<string>(taken.map((e) => e.id));
+    for (const id of this.announced.keys()) candidates.add(id);
+    for (const [id, at] of this.retryAt) if (at <= now) candidates.add(id);
+    if (sweepNow) for (const id of this.running) candidates.add(id);
     const work: Array<Promise<void>> = [];
-    for (const [id, record] of this.items.all()) {
+    const stepped = new Set<string>();
+    for (const id of candidates) {
       if (this.busy.size >= this.opts.concurrency) break;
+      const record = this.items.get(id);
+      if (record === undefined) {
+        this.announced.delete(id);
+        this.retryAt.delete(id);
+        continue;
+      }
       if (this.busy.has(id) || (this.retryAt.get(id) ?? 0) > now) continue;
       const action = nextAction(record, now);
       if (action.kind !== "watch") this.announced.delete(id);
       if (!this.owes(leading, record, action, now, sweepNow)) continue;
       this.announced.delete(id);
+      stepped.add(id);
       work.push(this.advance(id));
+    }
+    // What was taken and not stepped goes back in the queue, unless its step is running or it waits out a retry
+    // (both queue it again when they end: advance, and the retry map above).
+    for (const e of taken) {
+      if (stepped.has(e.id) || this.busy.has(e.id) || (this.retryAt.get(e.id) ?? 0) > now) continue;
+      this.due.add(e.id, e.record);
     }
     await Promise.all(work);
   }
@@ -124,6 +163,10 @@ export class CuriosityTicker implements Component {
         this.retryAt.set(id, this.deps.clock.now() + 1_000);
       } finally {
         this.busy.delete(id);
+        // A step that changed the item queued its new record already (the mirror); one that did not (a failure,
+        // a lost compare-and-set) must not drop out of the queue.
+        const record = this.items.get(id);
+        if (record) this.due.add(id, record);
       }
     })();
     this.pending.add(job);
@@ -142,28 +185,22 @@ export class CuriosityTicker implements Component {
   }
 
   private untilNextDue(): number {
-    const now = this.deps.clock.now();
-    let wait = this.opts.maxIdleMs;
-    for (const [id, record] of this.items.all()) {
-      if (this.busy.has(id)) continue;
-      const retry = this.retryAt.get(id);
-      const due = retry !== undefined && retry > now ? retry - now : msUntilDue(record, now);
-      if (due !== null) wait = Math.min(wait, due);
-    }
-    return Math.max(5, wait);
+    return this.untilOwed(0, false);
   }
 
   private untilStandbyOwes(): number {
+    return this.untilOwed(this.opts.standbyGraceMs, true);
+  }
+
+  /** How long the loop may sleep: until the earliest due time (plus `grace`), retry, or announced end owed. */
+  private untilOwed(grace: number, standby: boolean): number {
     const now = this.deps.clock.now();
-    const grace = this.opts.standbyGraceMs;
     let wait = this.opts.maxIdleMs;
-    for (const [id, record] of this.items.all()) {
-      if (this.busy.has(id)) continue;
-      const action = nextAction(record, now);
-      const announcedAt = this.announced.get(id);
-      const due = action.kind === "watch" ? (announcedAt === undefined ? null : Math.max(0, announcedAt + grace - now)) : standbyDueIn(record, action, now, grace);
-      if (due !== null) wait = Math.min(wait, due);
-    }
+    const next = this.due.peek();
+    if (next !== undefined) wait = Math.min(wait, next.at + grace - now);
+    for (const at of this.retryAt.values()) wait = Math.min(wait, at - now);
+    // The leader hears of an announced end at once (onEvent kicks the loop); a standby waits out the grace.
+    if (standby) for (const at of this.announced.values()) wait = Math.min(wait, at + grace - now);
     return Math.max(5, wait);
   }
 

@@ -130,6 +130,10 @@ export class BucketMirror<T> {
     return this.entries.values();
   }
 
+  get size(): number {
+    return this.entries.size;
+  }
+
   all(): IterableIterator<[string, T]> {
     return this.entries.entries();
   }
