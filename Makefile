@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server chromium rsvg build run cluster chaos test check typecheck lint bench bench-check bench-fleet calibrate evaluate openapi lock clean
+.PHONY: help deps nats-server chromium rsvg build run cluster chaos test check typecheck lint bench bench-check bench-fleet bench-curiosity calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
@@ -14,6 +14,7 @@ help:
 	@echo "make bench      benchmarks against the Fastify and BullMQ peers; results in bench/results.md"
 	@echo "make bench-check fail when a ratio of the last bench is >20 % below bench/baseline.json"
 	@echo "make bench-fleet  live investigations over 10,000 simulated agents; results in bench/fleet.md (minutes)"
+	@echo "make bench-curiosity  curiosity lateness with 100,000 active items; results in bench/curiosity.md (minutes)"
 	@echo "make evaluate   the engine on the generated corpus; prints confusion tables, writes docs/evaluation.md"
 	@echo "make calibrate  recompute the detection calibration table from the corpus's calibrate split"
 	@echo "make openapi    regenerate openapi.json"
@@ -75,6 +76,9 @@ bench: deps rsvg build
 
 bench-fleet: deps build
 	PATH="$$PATH:/usr/sbin" node dist/bench/fleet-scale.js
+
+bench-curiosity: deps build
+	PATH="$$PATH:/usr/sbin" node dist/bench/curiosity-scale.js
 
 bench-check: $(STAMP)
 	@test -f dist/bench/check.js || npx tsc -p tsconfig.json

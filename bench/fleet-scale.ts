@@ -9,6 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { canConnect } from "../shared/net.js";
 import { freePort, natsServerBin, natsServerVersion, peakRssKb, Resources, startService } from "./investigations.js";
+import { jsonClient, mib, pct, waitFor } from "./scale-harness.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const RESULTS = resolve(HERE, "..", "..", "bench", "fleet.md");
@@ -67,23 +68,7 @@ function fleetFile(n: number): unknown {
   };
 }
 
-async function http(method: string, url: string, body?: unknown): Promise<{ status: number; json: any; bytes: number }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const headers: Record<string, string> = { authorization: `Bearer ${KEY}` };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) };
-}
-
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const v = await check().catch(() => undefined);
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
-}
+const http = jsonClient(KEY);
 
 async function onlineAgents(baseUrl: string): Promise<{ registered: number; online: number }> {
   let online = 0;
@@ -98,12 +83,6 @@ async function onlineAgents(baseUrl: string): Promise<{ registered: number; onli
   } while (cursor);
   return { registered, online };
 }
-
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
-};
-const mib = (kb: number | null): string => (kb === null ? "n/a" : `${(kb / 1024).toFixed(0)} MiB`);
 
 interface Run {
   mode: string;

@@ -1,0 +1,38 @@
+// What the scale benches (fleet-scale.ts, curiosity-scale.ts) share: an authenticated JSON client for the gateway,
+// polling until a condition holds, percentiles and sizes for the results.
+
+export interface JsonAnswer {
+  status: number;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  bytes: number;
+}
+
+/** One request to the gateway with the bench's key; the answer parsed as JSON. */
+export function jsonClient(key: string): (method: string, url: string, body?: unknown) => Promise<JsonAnswer> {
+  return async (method, url, body) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const r = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+    const text = await r.text();
+    return { status: r.status, json: text ? JSON.parse(text) : null, bytes: Buffer.byteLength(text) };
+  };
+}
+
+/** Polls `check` every `everyMs` until it gives a value; throws after `timeoutMs`. A throwing check counts as "not yet". */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const v = await check().catch(() => undefined);
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
+/** The p-th percentile (nearest rank) of `xs`; NaN when empty. */
+export const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
+};
+
+export const mib = (kb: number | null): string => (kb === null ? "n/a" : `${(kb / 1024).toFixed(0)} MiB`);
