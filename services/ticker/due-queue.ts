@@ -3,19 +3,19 @@
 // milliseconds and runs start seconds late; bench/curiosity.md). Entries are never updated in place: a changed
 // item gets a new entry and the old one is dropped when it surfaces, because it no longer names the item's
 // current record.
-import type { CuriosityRecord } from "../../shared/curiosity/record.js";
+import type { ScheduleView } from "../../shared/curiosity/schedule.js";
 
 export interface DueEntry {
   at: number;
   id: string;
-  record: CuriosityRecord;
+  record: ScheduleView;
 }
 
 /**
  * When the item's next claim or trigger is owed (clock ms), by the leader; a standby owes it `grace` later.
  * Null when only an announcement or a sweep can tell (a run in flight) or nothing is scheduled (paused).
  */
-export function dueAt(r: CuriosityRecord): number | null {
+export function dueAt(r: ScheduleView): number | null {
   const f = r.internal.in_flight;
   if (f) return f.investigation_id === null ? Date.parse(f.claimed_at) : null;
   return r.active ? Date.parse(r.next_run_at) : null;
@@ -25,10 +25,10 @@ export class DueQueue {
   private readonly heap: DueEntry[] = [];
 
   /** `current(id)`: the item's record now; an entry for another record (or a deleted item) is stale. */
-  constructor(private readonly current: (id: string) => CuriosityRecord | undefined) {}
+  constructor(private readonly current: (id: string) => ScheduleView | undefined) {}
 
   /** Queues the item's next due time, if it has one. */
-  add(id: string, record: CuriosityRecord): void {
+  add(id: string, record: ScheduleView): void {
     const at = dueAt(record);
     if (at === null || Number.isNaN(at)) return;
     this.heap.push({ at, id, record });
@@ -59,7 +59,7 @@ export class DueQueue {
   }
 
   /** Starts over from these items (dropping every stale entry at once). */
-  rebuild(items: Iterable<[string, CuriosityRecord]>): void {
+  rebuild(items: Iterable<[string, ScheduleView]>): void {
     this.heap.length = 0;
     for (const [id, record] of items) this.add(id, record);
   }

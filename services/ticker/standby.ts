@@ -4,11 +4,10 @@
 // nobody re-queued. So a leader killed with SIGKILL costs runs `graceMs` of lateness, not the lease's ttl; and
 // because every step is a compare-and-set and the trigger is idempotent, a standby that steps in beside a live
 // but slow leader only repeats a step, never fires a run twice.
-import type { CuriosityRecord } from "../../shared/curiosity/record.js";
-import type { ItemAction } from "../../shared/curiosity/schedule.js";
+import type { ItemAction, ScheduleView } from "../../shared/curiosity/schedule.js";
 
 /** Whether a standby should take this step now; `announcedAt` is when its run's end was announced, if it was. */
-export function standbyOwes(record: CuriosityRecord, action: ItemAction, now: number, graceMs: number, announcedAt: number | undefined): boolean {
+export function standbyOwes(record: ScheduleView, action: ItemAction, now: number, graceMs: number, announcedAt: number | undefined): boolean {
   switch (action.kind) {
     case "none":
       return false;

@@ -6,7 +6,7 @@
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import type { CuriosityRecord } from "../../shared/curiosity/record.js";
-import { nextAction, type ItemAction } from "../../shared/curiosity/schedule.js";
+import { nextAction, scheduleView, type ItemAction, type ScheduleView } from "../../shared/curiosity/schedule.js";
 import type { Component } from "../../shared/lifecycle.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
 import { decodeJson } from "../../shared/nats/kvjson.js";
@@ -35,7 +35,8 @@ const TERMINAL_EVENTS = new Set(["investigation.completed", "investigation.faile
 
 export class CuriosityTicker implements Component {
   readonly name = "curiosity-ticker";
-  private readonly items: BucketMirror<CuriosityRecord>;
+  /** What scheduling reads of each item (a step reads the whole record from the bucket: runs.ts). */
+  private readonly items: BucketMirror<ScheduleView>;
   private busy = new Set<string>();
   private retryAt = new Map<string, number>();
   /** Items whose run's end was announced (terminal event), with when (clock ms); cleared once stepped. */
@@ -53,14 +54,19 @@ export class CuriosityTicker implements Component {
   private readonly running = new Set<string>();
 
   constructor(private readonly deps: TickerDeps, private readonly opts: TickerOptions) {
-    this.items = new BucketMirror<CuriosityRecord>(deps.items, deps.log, (id, record) => {
-      this.index(id, record);
-      this.kick();
-    });
+    this.items = new BucketMirror<ScheduleView>(
+      deps.items,
+      deps.log,
+      (id, record) => {
+        this.index(id, record);
+        this.kick();
+      },
+      (decoded) => scheduleView(decoded as unknown as CuriosityRecord),
+    );
     this.due = new DueQueue((id) => this.items.get(id));
   }
 
-  private index(id: string, record: CuriosityRecord | null): void {
+  private index(id: string, record: ScheduleView | null): void {
     if (record?.internal.in_flight?.investigation_id) this.running.add(id);
     else this.running.delete(id);
     if (record) this.due.add(id, record);
@@ -145,7 +151,7 @@ export class CuriosityTicker implements Component {
     await Promise.all(work);
   }
 
-  private owes(leading: boolean, record: CuriosityRecord, action: ItemAction, now: number, sweepNow: boolean): boolean {
+  private owes(leading: boolean, record: ScheduleView, action: ItemAction, now: number, sweepNow: boolean): boolean {
     if (!leading) return standbyOwes(record, action, now, this.opts.standbyGraceMs, this.announced.get(record.id));
     if (action.kind === "none") return false;
     return action.kind !== "watch" || sweepNow || this.announced.has(record.id);

@@ -106,18 +106,31 @@ export type ItemAction =
   | { kind: "trigger"; run: InFlightRun }
   | { kind: "watch"; run: number; investigationId: string };
 
-export function nextAction(r: CuriosityRecord, now: number): ItemAction {
+/** What deciding an item's next step reads of it: the ticker keeps only this of each item in memory. */
+export interface ScheduleView {
+  id: string;
+  active: boolean;
+  next_run_at: string;
+  internal: { in_flight: InFlightRun | null };
+}
+
+/** The scheduling part of a record (a fresh object: the full record can be let go). */
+export function scheduleView(r: CuriosityRecord): ScheduleView {
+  return { id: r.id, active: r.active, next_run_at: r.next_run_at, internal: { in_flight: r.internal.in_flight } };
+}
+
+export function nextAction(r: ScheduleView, now: number): ItemAction {
   const f = r.internal.in_flight;
   if (f) return f.investigation_id === null ? { kind: "trigger", run: f } : { kind: "watch", run: f.run, investigationId: f.investigation_id };
   return isDue(r, now) ? { kind: "claim" } : { kind: "none" };
 }
 
-export function isDue(r: CuriosityRecord, now: number): boolean {
+export function isDue(r: ScheduleView, now: number): boolean {
   return r.active && r.internal.in_flight === null && Date.parse(r.next_run_at) <= now;
 }
 
 /** Milliseconds until the item is due (0 when due now); null when nothing is scheduled (paused or running). */
-export function msUntilDue(r: CuriosityRecord, now: number): number | null {
+export function msUntilDue(r: ScheduleView, now: number): number | null {
   if (!r.active || r.internal.in_flight) return null;
   return Math.max(0, Date.parse(r.next_run_at) - now);
 }
