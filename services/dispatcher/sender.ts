@@ -6,7 +6,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import type { AttemptResult, SendError } from "../../shared/webhooks/delivery-state.js";
-import { RESPONSE_BODY_LIMIT, truncateBody } from "../../shared/webhooks/delivery-state.js";
+import { parseRetryAfter, RESPONSE_BODY_LIMIT, truncateBody } from "../../shared/webhooks/delivery-state.js";
 import { bareHost, isBlockedName, isPrivateAddress, parseTargetUrl } from "../../shared/webhooks/targets.js";
 
 export interface OutboundRequest {
@@ -112,7 +112,15 @@ export function createSender(opts: { allowPrivate: boolean }): Sender {
               done();
             }
           });
-          const done = (): void => finish({ kind: "response", status: res.statusCode ?? 0, body: truncateBody(Buffer.concat(chunks)), durationMs: elapsed() });
+          const retryAfter = parseRetryAfter(res.headers["retry-after"], Date.now());
+          const done = (): void =>
+            finish({
+              kind: "response",
+              status: res.statusCode ?? 0,
+              body: truncateBody(Buffer.concat(chunks)),
+              durationMs: elapsed(),
+              ...(retryAfter === null ? {} : { retryAfterMs: retryAfter }),
+            });
           answered = done;
           res.on("end", done);
           res.on("error", () => done());

@@ -5,7 +5,8 @@ import type { DeliveryRecord } from "./delivery-record.js";
 
 /** What one POST came to. Only the status code of an answer is inspected. */
 export type AttemptResult =
-  | { kind: "response"; status: number; body: string; durationMs: number }
+  /** `retryAfterMs`: what a `Retry-After` header asked for, read by `parseRetryAfter` (absent: none or unreadable). */
+  | { kind: "response"; status: number; body: string; durationMs: number; retryAfterMs?: number }
   | { kind: "error"; error: SendError; durationMs: number };
 
 export type SendError =
@@ -33,6 +34,30 @@ export function classify(result: AttemptResult): Verdict {
   if (s >= 200 && s <= 299) return "delivered";
   if (s >= 400 && s <= 499 && s !== 408 && s !== 429) return "permanent";
   return "retry";
+}
+
+/**
+ * A `Retry-After` value (RFC 9110: delay-seconds or an HTTP-date) as milliseconds from `nowMs`; null when it is
+ * missing or unreadable. A date in the past is 0.
+ */
+export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  if (/^[0-9]{1,10}$/.test(text)) return Number(text) * 1000;
+  if (!/[a-z]/i.test(text)) return null; // a date always names its day and month
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+/**
+ * The wait before the next attempt: the schedule's step, pushed later when a 429 or 503 says `Retry-After`, but
+ * never past the schedule's longest step (a receiver cannot park a delivery for days, nor make it retry sooner
+ * than the schedule and spend its attempts in a burst).
+ */
+export function retryDelay(result: AttemptResult, scheduledMs: number, retryDelaysMs: readonly number[]): number {
+  if (result.kind !== "response" || (result.status !== 429 && result.status !== 503) || result.retryAfterMs === undefined) return scheduledMs;
+  const longest = Math.max(scheduledMs, ...retryDelaysMs);
+  return Math.min(longest, Math.max(scheduledMs, result.retryAfterMs));
 }
 
 export type JobAction = { kind: "ack" } | { kind: "nak"; delayMs: number } | { kind: "term"; reason: string };
@@ -65,7 +90,7 @@ export function recordAttempt(current: DeliveryRecord, input: AttemptInput): { r
   const error = result.kind === "error" ? result.error : verdict === "delivered" ? null : `http_${result.status}`;
   const maxAttempts = input.retryDelaysMs.length + 1;
   const retry = verdict === "retry" && attempt < maxAttempts;
-  const delayMs = retry ? (input.retryDelaysMs[attempt - 1] ?? 0) : 0;
+  const delayMs = retry ? retryDelay(result, input.retryDelaysMs[attempt - 1] ?? 0, input.retryDelaysMs) : 0;
   const status = verdict === "delivered" ? "delivered" : retry ? "pending" : "failed_permanent";
   const record: DeliveryRecord = {
     ...current,

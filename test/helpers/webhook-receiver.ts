@@ -14,7 +14,7 @@ export interface Received {
 }
 
 /** How to answer: a status (and body, after an optional delay), or never answer at all ("hang"). */
-export type Answer = { status: number; body?: string; delayMs?: number } | "hang";
+export type Answer = { status: number; body?: string; delayMs?: number; headers?: Record<string, string> } | "hang";
 /** `n` counts this path's requests from 1. */
 export type Script = (req: Received, n: number) => Answer;
 
@@ -61,7 +61,7 @@ export async function startReceiver(): Promise<Receiver> {
       if (a === "hang") return;
       const send = (): void => {
         if (res.destroyed) return;
-        res.writeHead(a.status, { "content-type": "text/plain" });
+        res.writeHead(a.status, { "content-type": "text/plain", ...a.headers });
         res.end(a.body ?? "");
       };
       if (a.delayMs) setTimeout(send, a.delayMs);

@@ -126,6 +126,22 @@ test("429, 408 and 503 are retried; a later 2xx delivers", async (t) => {
   checkSchedule(t, d);
 });
 
+test("Retry-After on a 503 pushes the next attempt later, capped by the schedule's longest step", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/retry-after"), events: ["agent.registered"] });
+  // Asks for 60 s; the schedule here is 100..400 ms, so the wait is its longest step, 400 ms, not the first, 100 ms.
+  receiver.on("/retry-after", (_req, n) => (n === 1 ? { status: 503, body: "busy", headers: { "retry-after": "60" } } : { status: 200, body: "ok" }));
+  const ev = makeEvent("agent.registered", { agent_id: "a10", hostname: "h10", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "delivered");
+  t.same(d.attempts.map((a: Json) => a.response_code), [503, 200]);
+  const [a1, a2] = d.attempts as Array<{ at: string; duration_ms: number }>;
+  const gap = Date.parse(a2?.at ?? "") - Date.parse(a1?.at ?? "");
+  const longest = Math.max(...DELAYS);
+  t.ok(gap >= longest + (a1?.duration_ms ?? 0) - 5, `waited the longest step: gap ${gap} ms >= ${longest} ms`);
+  t.ok(gap < 60_000, "not the 60 s asked for");
+});
+
 test("a pending delivery shows the next attempt time", async (t) => {
   const sub = await createSub(stack, { url: receiver.url("/slow-retry"), events: ["agent.registered"] });
   receiver.on("/slow-retry", answer(500, 200));

@@ -1,7 +1,7 @@
 // The delivery state table (docs/api.md#deliveries) as pure functions.
 import { test } from "tap";
 import { newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
-import { classify, precheck, recordAttempt, truncateBody, type AttemptResult } from "../../shared/webhooks/delivery-state.js";
+import { classify, parseRetryAfter, precheck, recordAttempt, retryDelay, truncateBody, type AttemptResult } from "../../shared/webhooks/delivery-state.js";
 
 const DELAYS = [30_000, 120_000, 600_000, 3_600_000];
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -77,4 +77,25 @@ test("precheck: gone, done, owned elsewhere, early, due", async (t) => {
   t.same(precheck(owned, 6, T0 + 5000), { kind: "done" }, "another job owns it");
   t.same(precheck(owned, 5, T0), { kind: "wait", delayMs: 1000 });
   t.same(precheck(owned, 5, T0 + 1000), { kind: "attempt" });
+});
+
+test("Retry-After: delay-seconds or an HTTP-date; anything else is no answer", async (t) => {
+  t.equal(parseRetryAfter("120", T0), 120_000);
+  t.equal(parseRetryAfter(" 0 ", T0), 0);
+  t.equal(parseRetryAfter(new Date(T0 + 90_000).toUTCString(), T0), 90_000, "an HTTP-date, counted from now");
+  t.equal(parseRetryAfter(new Date(T0 - 90_000).toUTCString(), T0), 0, "a date gone by is now");
+  for (const bad of [undefined, "", "-5", "1.5", "soon", "12345678901", "Monday", "2026-13-45"]) t.equal(parseRetryAfter(bad, T0), null, JSON.stringify(bad));
+});
+
+test("Retry-After on 429 and 503 pushes the next attempt later, never sooner than the schedule, never past its longest step", async (t) => {
+  const asked = (status: number, ms: number): AttemptResult => ({ kind: "response", status, body: "", durationMs: 5, retryAfterMs: ms });
+  t.equal(retryDelay(asked(503, 300_000), 30_000, DELAYS), 300_000, "later, as asked");
+  t.equal(retryDelay(asked(429, 5_000), 30_000, DELAYS), 30_000, "not sooner than the schedule");
+  t.equal(retryDelay(asked(503, 86_400_000), 30_000, DELAYS), 3_600_000, "capped by the longest step");
+  t.equal(retryDelay(asked(500, 300_000), 30_000, DELAYS), 30_000, "only 429 and 503 are read");
+  t.equal(retryDelay(response(503), 30_000, DELAYS), 30_000, "no header: the schedule");
+  const step = recordAttempt(fresh(), { startedMs: T0, endedMs: T0 + 5, result: asked(429, 600_000), retryDelaysMs: DELAYS, jobSeq: 1 });
+  t.same(step.action, { kind: "nak", delayMs: 600_000 });
+  t.equal(step.record.next_attempt_at, new Date(T0 + 5 + 600_000).toISOString(), "the record says when, too");
+  t.equal(step.record.status, "pending");
 });
