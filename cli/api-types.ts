@@ -599,6 +599,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "subscription.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dispatcher disabled a subscription: its endpoint answered 410 Gone. PATCH `active: true` turns it back on.
+         * @description Sent to every subscription of this event type, signed as docs/api.md#delivery-headers says.
+         */
+        post: operations["onSubscriptionDisabledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1074,6 +1094,32 @@ export interface components {
                 status: "online" | "offline";
                 last_seen_at: string | null;
                 snapshot_collected_at: string | null;
+            };
+            /** @description true on test deliveries */
+            test?: boolean;
+        };
+        /** @description The dispatcher disabled a subscription: its endpoint answered 410 Gone. PATCH `active: true` turns it back on. */
+        SubscriptionDisabledEvent: {
+            event_id: string;
+            /** @constant */
+            type: "subscription.disabled";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds.
+             */
+            created_at: string;
+            data: {
+                subscription_id: string;
+                url: string;
+                /** @constant */
+                reason: "endpoint_gone";
+                /** @description The delivery whose 410 Gone disabled the subscription. */
+                delivery_id: string;
+                /**
+                 * Format: date-time
+                 * @description RFC 3339 UTC with milliseconds.
+                 */
+                disabled_at: string;
             };
             /** @description true on test deliveries */
             test?: boolean;
@@ -2060,7 +2106,7 @@ export interface operations {
                     "application/json": {
                         event_types: {
                             /** @enum {string} */
-                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected";
+                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
                             description: string;
                             /** @description JSON Schema (2020-12) of the envelope, `data` included. */
                             schema: {
@@ -2538,13 +2584,15 @@ export interface operations {
                         subscriptions: {
                             id: string;
                             url: string;
-                            events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected")[];
+                            events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
                             /** @description min_severity drops events whose severity is below it; events without severity pass. */
                             filters: {
                                 /** @description Ordered info < low < medium < high < critical. */
                                 min_severity?: "info" | "low" | "medium" | "high" | "critical";
                             };
                             active: boolean;
+                            /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
+                            disabled_reason: "endpoint_gone" | null;
                             /**
                              * Format: date-time
                              * @description RFC 3339 UTC with milliseconds.
@@ -2602,7 +2650,7 @@ export interface operations {
                     /** @description Absolute http or https URL that receives the POSTs. */
                     url: string;
                     /** @description Event types subscribed to; taken as given on PATCH. */
-                    events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected")[];
+                    events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
                     /** @description min_severity drops events whose severity is below it; events without severity pass. */
                     filters?: {
                         /** @description Ordered info < low < medium < high < critical. */
@@ -2623,13 +2671,15 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected")[];
+                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
                         /** @description min_severity drops events whose severity is below it; events without severity pass. */
                         filters: {
                             /** @description Ordered info < low < medium < high < critical. */
                             min_severity?: "info" | "low" | "medium" | "high" | "critical";
                         };
                         active: boolean;
+                        /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
+                        disabled_reason: "endpoint_gone" | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.
@@ -2694,13 +2744,15 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected")[];
+                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
                         /** @description min_severity drops events whose severity is below it; events without severity pass. */
                         filters: {
                             /** @description Ordered info < low < medium < high < critical. */
                             min_severity?: "info" | "low" | "medium" | "high" | "critical";
                         };
                         active: boolean;
+                        /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
+                        disabled_reason: "endpoint_gone" | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.
@@ -2805,7 +2857,7 @@ export interface operations {
                     /** @description Absolute http or https URL that receives the POSTs. */
                     url?: string;
                     /** @description Event types subscribed to; taken as given on PATCH. */
-                    events?: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected")[];
+                    events?: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
                     /** @description min_severity drops events whose severity is below it; events without severity pass. */
                     filters?: {
                         /** @description Ordered info < low < medium < high < critical. */
@@ -2826,13 +2878,15 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected")[];
+                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
                         /** @description min_severity drops events whose severity is below it; events without severity pass. */
                         filters: {
                             /** @description Ordered info < low < medium < high < critical. */
                             min_severity?: "info" | "low" | "medium" | "high" | "critical";
                         };
                         active: boolean;
+                        /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
+                        disabled_reason: "endpoint_gone" | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.
@@ -3031,7 +3085,7 @@ export interface operations {
                             delivery_id: string;
                             event_id: string;
                             /** @enum {string} */
-                            event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected";
+                            event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
                             subscription_id: string;
                             /**
                              * @description failed_permanent is the dead-letter state.
@@ -3123,7 +3177,7 @@ export interface operations {
                         delivery_id: string;
                         event_id: string;
                         /** @enum {string} */
-                        event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected";
+                        event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
                         subscription_id: string;
                         /**
                          * @description failed_permanent is the dead-letter state.
@@ -3163,7 +3217,7 @@ export interface operations {
                         envelope: {
                             event_id: string;
                             /** @enum {string} */
-                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected";
+                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
                             /**
                              * Format: date-time
                              * @description RFC 3339 UTC with milliseconds.
@@ -3448,6 +3502,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AgentDisconnectedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); other answers are retried on the schedule */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSubscriptionDisabledEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionDisabledEvent"];
             };
         };
         responses: {

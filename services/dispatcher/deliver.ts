@@ -13,6 +13,8 @@ import { assertNever } from "../../shared/never.js";
 
 export interface DeliverDeps {
   deliveries: JsonKv<DeliveryRecord>;
+  /** Turns a subscription off when its endpoint answers 410 Gone, announcing it (goneEndpoint). */
+  disableGone?(sub: SubscriptionRecord, record: DeliveryRecord): Promise<void>;
   subscription(id: string): Promise<SubscriptionRecord | null>;
   secretOf(sub: SubscriptionRecord): string;
   /** The old secret while a rotation's grace period lasts at `nowMs`, else null. */
@@ -123,6 +125,10 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     result = await deps.send({ url: sub.url, headers, body, timeoutMs: deps.timeoutMs });
   }
   const endedMs = deps.clock.now();
+  // 410 Gone: the endpoint says it will never take deliveries again. The subscription is turned off (and that
+  // announced) before the attempt is recorded, so a crash in between leaves this delivery pending, waiting for
+  // the subscription to be turned back on, never a failed delivery with the subscription still on.
+  if (result.kind === "response" && result.status === 410 && deps.disableGone) await deps.disableGone(sub, current);
 
   const step: { action: JobAction | null } = { action: null };
   const updated = await deps.deliveries.update(current.delivery_id, (d) => {

@@ -10,6 +10,7 @@ import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_CONSUMERS, WEBHOOK_STREAMS 
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
+import { goneEndpoint } from "./gone-endpoint.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
 import { createSender } from "./sender.js";
@@ -48,6 +49,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
         deliverJob(
           {
             deliveries: stores.deliveries,
+            disableGone: (sub, record) => goneEndpoint({ js: rt.js, subscriptions: stores.subscriptions, clock, log }, sub, record),
             subscription: (id) => subscriptions.get(id),
             secretOf: (sub) => subscriptions.secretOf(sub),
             previousSecretOf: (sub, nowMs) => subscriptions.previousSecretOf(sub, nowMs),

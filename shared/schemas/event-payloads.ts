@@ -4,7 +4,7 @@
 // the build.
 import { Type, type Static, type TSchema } from "typebox";
 import { Timestamp } from "./common.js";
-import { EVENT_TYPES, type AgentEventData, type EventType, type FindingEventData, type InvestigationEventData } from "./events.js";
+import { EVENT_TYPES, type AgentEventData, type EventType, type FindingEventData, type InvestigationEventData, type SubscriptionEventData } from "./events.js";
 import { Finding, InvestigationListItem } from "./investigation.js";
 
 export const InvestigationEventPayload = Type.Pick(InvestigationListItem, [
@@ -32,11 +32,20 @@ export const AgentEventPayload = Type.Object({
   snapshot_collected_at: Type.Union([Timestamp, Type.Null()]),
 });
 
+export const SubscriptionEventPayload = Type.Object({
+  subscription_id: Type.String(),
+  url: Type.String(),
+  reason: Type.Literal("endpoint_gone"),
+  delivery_id: Type.String({ description: "The delivery whose 410 Gone disabled the subscription." }),
+  disabled_at: Timestamp,
+});
+
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const investigationAgrees: Same<Static<typeof InvestigationEventPayload>, InvestigationEventData> = true;
 const findingAgrees: Same<Static<typeof FindingEventPayload>, FindingEventData> = true;
 const agentAgrees: Same<Static<typeof AgentEventPayload>, AgentEventData> = true;
-void [investigationAgrees, findingAgrees, agentAgrees];
+const subscriptionAgrees: Same<Static<typeof SubscriptionEventPayload>, SubscriptionEventData> = true;
+void [investigationAgrees, findingAgrees, agentAgrees, subscriptionAgrees];
 
 const DESCRIPTIONS: Record<EventType, string> = {
   "investigation.queued": "An investigation was accepted and queued.",
@@ -48,11 +57,13 @@ const DESCRIPTIONS: Record<EventType, string> = {
   "agent.registered": "An agent said hello for the first time.",
   "agent.connected": "An agent came (back) online.",
   "agent.disconnected": "An agent stopped sending heartbeats.",
+  "subscription.disabled": "The dispatcher disabled a subscription: its endpoint answered 410 Gone. PATCH `active: true` turns it back on.",
 };
 
 function payloadOf(type: EventType): TSchema {
   if (type.startsWith("investigation.")) return InvestigationEventPayload;
   if (type === "finding.discovered") return FindingEventPayload;
+  if (type === "subscription.disabled") return SubscriptionEventPayload;
   return AgentEventPayload;
 }
 

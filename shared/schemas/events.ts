@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   "agent.registered",
   "agent.connected",
   "agent.disconnected",
+  "subscription.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -56,6 +57,16 @@ export type AgentEventData = {
   snapshot_collected_at: string | null;
 };
 
+/** subscription.disabled data: which subscription the dispatcher turned off, and why (docs/api.md#failing-endpoints). */
+export type SubscriptionEventData = {
+  subscription_id: string;
+  url: string;
+  reason: "endpoint_gone";
+  /** The delivery whose answer (410 Gone) disabled it. */
+  delivery_id: string;
+  disabled_at: string;
+};
+
 /** The data each event type carries (object types, so each is also a WireEnvelope's Record data). */
 export type EventData<T extends EventType> = T extends InvestigationEventType
   ? InvestigationEventData
@@ -63,7 +74,9 @@ export type EventData<T extends EventType> = T extends InvestigationEventType
     ? FindingEventData
     : T extends AgentEventType
       ? AgentEventData
-      : never;
+      : T extends "subscription.disabled"
+        ? SubscriptionEventData
+        : never;
 
 /**
  * An event as producers build it: a union keyed by `type`, so `event.type === "finding.discovered"` narrows

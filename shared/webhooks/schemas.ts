@@ -40,6 +40,9 @@ export const SubscriptionView = Type.Object({
   events: Type.Array(EventTypeSchema),
   filters: Filters,
   active: Type.Boolean(),
+  disabled_reason: Type.Union([Type.Literal("endpoint_gone"), Type.Null()], {
+    description: "Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`.",
+  }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

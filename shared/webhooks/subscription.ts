@@ -16,6 +16,8 @@ export interface SubscriptionRecord {
   /** The secret before the last rotation, sealed the same way; it also signs until `previous_secret_expires_at`. */
   previous_secret_sealed?: string | null;
   previous_secret_expires_at?: string | null;
+  /** Why the dispatcher turned it off (absent or null: it did not; a PATCH to `active: true` clears it). */
+  disabled_reason?: "endpoint_gone" | null;
 }
 
 /**
@@ -65,11 +67,18 @@ export function patchSubscription(current: SubscriptionRecord, patch: PatchSubsc
     ...(patch.events !== undefined ? { events: uniqueEvents(patch.events) } : {}),
     ...(patch.filters !== undefined ? { filters: { ...patch.filters } } : {}),
     ...(patch.active !== undefined ? { active: patch.active } : {}),
+    ...(patch.active === true ? { disabled_reason: null } : {}),
     updated_at: iso(nowMs),
   };
 }
 
+/** Turned off by the dispatcher: its endpoint said 410 Gone (null when it already was off). */
+export function disableGone(current: SubscriptionRecord, nowMs: number): SubscriptionRecord | null {
+  if (!current.active) return null;
+  return { ...current, active: false, disabled_reason: "endpoint_gone", updated_at: iso(nowMs) };
+}
+
 /** What list and get show: never the secret. */
 export function subscriptionView(r: SubscriptionRecord): SubscriptionView {
-  return { id: r.id, url: r.url, events: r.events, filters: r.filters, active: r.active, created_at: r.created_at, updated_at: r.updated_at };
+  return { id: r.id, url: r.url, events: r.events, filters: r.filters, active: r.active, disabled_reason: r.disabled_reason ?? null, created_at: r.created_at, updated_at: r.updated_at };
 }

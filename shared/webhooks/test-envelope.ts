@@ -90,6 +90,17 @@ export function testEnvelope(eventId: string, type: EventType, nowMs: number): E
     case "agent.connected":
     case "agent.disconnected":
       return { ...envelope(eventId, type, nowMs, agentView(placeholderAgent(type, at))), test: true };
+    case "subscription.disabled":
+      return {
+        ...envelope(eventId, type, nowMs, {
+          subscription_id: "sub_00000000000000000000000000",
+          url: "https://placeholder.example/webhook",
+          reason: "endpoint_gone",
+          delivery_id: "dlv_00000000000000000000000000",
+          disabled_at: at,
+        }),
+        test: true,
+      };
     default:
       return assertNever(type, "event type");
   }

@@ -142,6 +142,39 @@ test("Retry-After on a 503 pushes the next attempt later, capped by the schedule
   t.ok(gap < 60_000, "not the 60 s asked for");
 });
 
+test("410 Gone turns the subscription off, announces subscription.disabled, and a PATCH turns it back on", async (t) => {
+  const ops = await createSub(stack, { url: receiver.url("/ops"), events: ["subscription.disabled"] });
+  const gone = await createSub(stack, { url: receiver.url("/gone"), events: ["agent.registered"] });
+  receiver.on("/gone", answer(410));
+  const ev = makeEvent("agent.registered", { agent_id: "a11", hostname: "h11", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, gone.id, terminal);
+  t.equal(d.status, "failed_permanent");
+  t.equal(d.last_error, "http_410");
+  const sub = await eventually(async () => {
+    const r = await api(stack.baseUrl, "GET", `/v1/webhooks/subscriptions/${gone.id}`, { key: stack.key });
+    return r.json.active === false ? r.json : undefined;
+  });
+  t.equal(sub.disabled_reason, "endpoint_gone");
+  // Another subscription hears of it, signed like any event.
+  await receiver.waitFor((all) => all.some((r) => r.path === "/ops" && r.json?.data?.subscription_id === gone.id));
+  const heard = receiver.received("/ops").filter((r) => r.json?.data?.subscription_id === gone.id);
+  t.equal(heard.length, 1, "announced once");
+  t.match(heard[0]?.json, { type: "subscription.disabled", data: { subscription_id: gone.id, url: receiver.url("/gone"), reason: "endpoint_gone", delivery_id: d.delivery_id } });
+  t.ok(heard[0]?.headers["webhook-signature"], "signed");
+  await waitDelivery(stack, heard[0]?.json.event_id, ops.id, terminal);
+  // Off means no new deliveries: once the fan-out made the control subscription's delivery of the next event, it
+  // had decided for every subscription.
+  const control = await createSub(stack, { url: receiver.url("/control"), events: ["agent.registered"] });
+  const later = makeEvent("agent.registered", { agent_id: "a12", hostname: "h12", tags: {}, status: "online" });
+  await publish(nc, later);
+  await waitDelivery(stack, later.event_id, control.id, terminal);
+  t.same(await listDeliveries(stack, `event_id=${later.event_id}&subscription_id=${gone.id}`), [], "no delivery while disabled");
+  const on = await api(stack.baseUrl, "PATCH", `/v1/webhooks/subscriptions/${gone.id}`, { key: stack.key, body: { active: true } });
+  t.equal(on.status, 200);
+  t.match(on.json, { active: true, disabled_reason: null });
+});
+
 test("a pending delivery shows the next attempt time", async (t) => {
   const sub = await createSub(stack, { url: receiver.url("/slow-retry"), events: ["agent.registered"] });
   receiver.on("/slow-retry", answer(500, 200));

@@ -25,6 +25,9 @@ test("every event type has a test envelope of the real shape", async (t) => {
     } else if (type === "finding.discovered") {
       t.same(Object.keys(data).sort(), ["finding", "investigation_id"]);
       t.ok(checker(Finding).check(data.finding).ok, "a Finding");
+    } else if (type === "subscription.disabled") {
+      t.same(Object.keys(data).sort(), ["delivery_id", "disabled_at", "reason", "subscription_id", "url"]);
+      t.equal(data.reason, "endpoint_gone");
     } else {
       t.match(data, { agent_id: String, hostname: String, tags: Object, status: type === "agent.disconnected" ? "offline" : "online" });
     }
