@@ -400,6 +400,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/deliveries/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every attempt of a delivery with what the endpoint answered (a few headers, the first 4 KiB of the body) */
+        get: operations["getWebhooksDeliveriesByIdAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/deliveries/{id}/replay": {
         parameters: {
             query?: never;
@@ -3228,6 +3245,74 @@ export interface operations {
                             };
                             test?: boolean;
                         };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks webhooks:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksDeliveriesByIdAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery_id: string;
+                        attempts: {
+                            attempt: number;
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC with milliseconds.
+                             */
+                            at: string;
+                            response_code: number | null;
+                            duration_ms: number;
+                            error: string | null;
+                            /** @description A few response headers (content-type, content-length, retry-after, date, server, x-request-id, location), each cut at 256 characters; null without an HTTP answer. */
+                            response_headers: {
+                                [key: string]: string;
+                            } | null;
+                            /** @description The first 4096 bytes of the answer, as text; null without an HTTP answer. */
+                            response_body: string | null;
+                        }[];
                     };
                 };
             };

@@ -6,7 +6,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import type { AttemptResult, SendError } from "../../shared/webhooks/delivery-state.js";
-import { parseRetryAfter, RESPONSE_BODY_LIMIT, truncateBody } from "../../shared/webhooks/delivery-state.js";
+import { keptHeaders, parseRetryAfter, RESPONSE_BODY_LIMIT, truncateBody } from "../../shared/webhooks/delivery-state.js";
 import { bareHost, isBlockedName, isPrivateAddress, parseTargetUrl } from "../../shared/webhooks/targets.js";
 
 export interface OutboundRequest {
@@ -120,6 +120,7 @@ export function createSender(opts: { allowPrivate: boolean }): Sender {
               body: truncateBody(Buffer.concat(chunks)),
               durationMs: elapsed(),
               ...(retryAfter === null ? {} : { retryAfterMs: retryAfter }),
+              headers: keptHeaders(res.headers),
             });
           answered = done;
           res.on("end", done);

@@ -6,7 +6,7 @@ import type { DeliveryRecord } from "./delivery-record.js";
 /** What one POST came to. Only the status code of an answer is inspected. */
 export type AttemptResult =
   /** `retryAfterMs`: what a `Retry-After` header asked for, read by `parseRetryAfter` (absent: none or unreadable). */
-  | { kind: "response"; status: number; body: string; durationMs: number; retryAfterMs?: number }
+  | { kind: "response"; status: number; body: string; durationMs: number; retryAfterMs?: number; headers?: Record<string, string> }
   | { kind: "error"; error: SendError; durationMs: number };
 
 export type SendError =
@@ -64,6 +64,21 @@ export type JobAction = { kind: "ack" } | { kind: "nak"; delayMs: number } | { k
 
 export const RESPONSE_BODY_LIMIT = 4096;
 
+/** The response headers kept with an attempt; the rest is not stored. */
+export const KEPT_RESPONSE_HEADERS = ["content-type", "content-length", "retry-after", "date", "server", "x-request-id", "location"] as const;
+const HEADER_VALUE_LIMIT = 256;
+
+/** The kept headers of an answer (the receiver's, so untrusted: only these names, each value cut short). */
+export function keptHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEPT_RESPONSE_HEADERS) {
+    const v = headers[name];
+    const text = Array.isArray(v) ? v.join(", ") : v;
+    if (text !== undefined) out[name] = text.slice(0, HEADER_VALUE_LIMIT);
+  }
+  return out;
+}
+
 /** The first 4096 bytes of a body as text (a cut multi-byte character becomes U+FFFD). */
 export function truncateBody(body: Buffer | string): string {
   const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
@@ -105,7 +120,14 @@ export function recordAttempt(current: DeliveryRecord, input: AttemptInput): { r
       ...current.attempts,
       { attempt, at: iso(input.startedMs), response_code: responseCode, duration_ms: Math.max(0, Math.round(result.durationMs)), error },
     ],
-    internal: { ...current.internal, job_seq: input.jobSeq },
+    internal: {
+      ...current.internal,
+      job_seq: input.jobSeq,
+      answers: [
+        ...(current.internal.answers ?? current.attempts.map(() => ({ response_headers: null, response_body: null }))),
+        result.kind === "response" ? { response_headers: result.headers ?? {}, response_body: truncateBody(result.body) } : { response_headers: null, response_body: null },
+      ],
+    },
   };
   const action: JobAction =
     status === "delivered" ? { kind: "ack" } : status === "pending" ? { kind: "nak", delayMs } : { kind: "term", reason: `delivery failed permanently (${error ?? "error"})` };

@@ -7,7 +7,7 @@ import { encodeJson } from "../nats/kvjson.js";
 import type { WireEnvelope } from "../schemas/events.js";
 import { DELIVERY_RETENTION_MS, WEBHOOK_SUBJECTS, type DeliveryJob, type WebhookStores } from "./catalog.js";
 import type { DeliveryRecord } from "./delivery-record.js";
-import type { Attempt, DeliveryStatus, DeliveryView } from "./schemas.js";
+import type { Attempt, AttemptList, DeliveryStatus, DeliveryView } from "./schemas.js";
 
 export type { DeliveryRecord };
 
@@ -66,6 +66,15 @@ export function deliveryView(r: DeliveryRecord): DeliveryView {
 /** GET /v1/webhooks/deliveries/{id}: the list shape plus the stored envelope. */
 export function deliveryDetail(r: DeliveryRecord): DeliveryView & { envelope: WireEnvelope } {
   return { ...deliveryView(r), envelope: r.envelope };
+}
+
+/** GET /v1/webhooks/deliveries/{id}/attempts: each attempt with what its answer said. */
+export function deliveryAttempts(r: DeliveryRecord): AttemptList {
+  const answers = r.internal.answers ?? [];
+  return {
+    delivery_id: r.delivery_id,
+    attempts: r.attempts.map((a, i) => ({ ...a, ...(answers[i] ?? { response_headers: null, response_body: null }) })),
+  };
 }
 
 /** The job of a delivery, with the seed its record is made of. */

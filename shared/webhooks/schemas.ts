@@ -89,6 +89,24 @@ export type DeliveryView = Static<typeof DeliveryView>;
 
 export const DeliveryDetail = Type.Object({ ...DeliveryView.properties, envelope: EventEnvelope });
 
+/** What an attempt's answer said, beyond its code: kept with the delivery record (30 days), shown by .../attempts. */
+export const AttemptAnswer = Type.Object({
+  response_headers: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+    description: "A few response headers (content-type, content-length, retry-after, date, server, x-request-id, location), each cut at 256 characters; null without an HTTP answer.",
+  }),
+  response_body: Type.Union([Type.String(), Type.Null()], { description: "The first 4096 bytes of the answer, as text; null without an HTTP answer." }),
+});
+export type AttemptAnswer = Static<typeof AttemptAnswer>;
+
+export const AttemptDetail = Type.Object({ ...Attempt.properties, ...AttemptAnswer.properties });
+export type AttemptDetail = Static<typeof AttemptDetail>;
+
+export const AttemptList = Type.Object(
+  { delivery_id: Type.String(), attempts: Type.Array(AttemptDetail) },
+  { description: "Every attempt, oldest first: at most the retry budget's five per delivery, so not paginated." },
+);
+export type AttemptList = Static<typeof AttemptList>;
+
 export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliveryView), next_cursor: NextCursor });
 
 export const DeliveryListQuery = Type.Object({

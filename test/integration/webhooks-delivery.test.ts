@@ -7,8 +7,8 @@ import { Webhook as SvixWebhook } from "svix";
 import { test } from "tap";
 import { connectTo, freePort } from "../helpers/nats.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
-import { answer, startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
-import { createSub, listDeliveries, makeEvent, publish, terminal, waitDelivery, type Json } from "../helpers/webhooks.js";
+import { answer, startReceiver, type Answer, type Receiver } from "../helpers/webhook-receiver.js";
+import { createSub, getDelivery, listDeliveries, makeEvent, publish, terminal, waitDelivery, type Json } from "../helpers/webhooks.js";
 import type { NatsConnection } from "@nats-io/transport-node";
 
 const DELAYS = [100, 200, 300, 400];
@@ -173,6 +173,46 @@ test("410 Gone turns the subscription off, announces subscription.disabled, and 
   const on = await api(stack.baseUrl, "PATCH", `/v1/webhooks/subscriptions/${gone.id}`, { key: stack.key, body: { active: true } });
   t.equal(on.status, 200);
   t.match(on.json, { active: true, disabled_reason: null });
+});
+
+test("every attempt is kept with a few of the answer's headers and the first 4 KiB of its body", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/history"), events: ["agent.registered"] });
+  const big = "x".repeat(5_000);
+  receiver.on("/history", (_req, n): Answer =>
+    n === 1
+      ? { status: 503, body: "busy, try later", headers: { "x-request-id": "req-1", "x-internal-token": "not-kept", "retry-after": "0" } }
+      : { status: 200, body: big, headers: { "x-request-id": "r".repeat(400) } },
+  );
+  const ev = makeEvent("agent.registered", { agent_id: "a13", hostname: "h13", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  t.equal(d.status, "delivered");
+  const r = await api(stack.baseUrl, "GET", `/v1/webhooks/deliveries/${d.delivery_id}/attempts`, { key: stack.key });
+  t.equal(r.status, 200);
+  t.equal(r.json.delivery_id, d.delivery_id);
+  const [first, second] = r.json.attempts as Json[];
+  t.match(first, { attempt: 1, response_code: 503, error: "http_503", response_body: "busy, try later", response_headers: { "x-request-id": "req-1", "retry-after": "0", "content-type": "text/plain" } });
+  t.notOk("x-internal-token" in (first?.response_headers ?? {}), "only the listed headers are kept");
+  t.match(second, { attempt: 2, response_code: 200, error: null });
+  t.equal(second?.response_body.length, 4096, "the body cut at 4 KiB");
+  t.equal(second?.response_headers["x-request-id"].length, 256, "a header value cut at 256 characters");
+  t.same(Object.keys(first ?? {}).sort(), ["at", "attempt", "duration_ms", "error", "response_body", "response_code", "response_headers"]);
+  // The list and the detail keep their shape: the answers are only here.
+  const listed = await getDelivery(stack, d.delivery_id);
+  t.notOk("response_headers" in (listed.attempts[0] ?? {}));
+  const missing = await api(stack.baseUrl, "GET", "/v1/webhooks/deliveries/dlv_01ARZ3NDEKTSV4RRFFQ69G5FAV/attempts", { key: stack.key });
+  t.equal(missing.status, 404);
+  t.match(missing.json, { error: { code: "not_found" } });
+});
+
+test("an attempt without an HTTP answer keeps no headers or body", async (t) => {
+  const port = await freePort();
+  const sub = await createSub(stack, { url: `http://127.0.0.1:${port}/nobody`, events: ["agent.registered"] });
+  const ev = makeEvent("agent.registered", { agent_id: "a14", hostname: "h14", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, sub.id, (x) => x.attempt_count >= 1);
+  const r = await api(stack.baseUrl, "GET", `/v1/webhooks/deliveries/${d.delivery_id}/attempts`, { key: stack.key });
+  t.match(r.json.attempts[0], { attempt: 1, response_code: null, error: "connection_refused", response_headers: null, response_body: null });
 });
 
 test("a pending delivery shows the next attempt time", async (t) => {

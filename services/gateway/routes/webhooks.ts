@@ -4,7 +4,7 @@ import type { Clock } from "../../../shared/clock.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody, isOneOf } from "../../../shared/schemas/common.js";
 import type { WebhookStores } from "../../../shared/webhooks/catalog.js";
-import { deliveryDetail, deliveryView, type DeliveryRecord } from "../../../shared/webhooks/delivery.js";
+import { deliveryAttempts, deliveryDetail, deliveryView, type DeliveryRecord } from "../../../shared/webhooks/delivery.js";
 import {
   createSubscription,
   deleteSubscription,
@@ -19,6 +19,7 @@ import {
   CreatedSubscription,
   CreateSubscriptionRequest,
   DELIVERY_STATUSES,
+  AttemptList,
   DeliveryDetail,
   DeliveryList,
   DeliveryListQuery,
@@ -219,6 +220,21 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
       async handle(ctx) {
         const found = await deps.stores.deliveries.get(ctx.params.id);
         return found ? ok(deliveryDetail(found.value)) : notFound("delivery");
+      },
+    }),
+    route({
+      method: "GET",
+      path: `${DELIVERIES}/:id/attempts`,
+      ids: { id: "dlv" },
+      access: "webhooks:manage",
+      doc: {
+        summary: "Every attempt of a delivery with what the endpoint answered (a few headers, the first 4 KiB of the body)",
+        tags,
+        responses: { 200: { description: "The attempts, oldest first", schema: AttemptList }, 404: err("Not found") },
+      },
+      async handle(ctx) {
+        const found = await deps.stores.deliveries.get(ctx.params.id);
+        return found ? ok(deliveryAttempts(found.value)) : notFound("delivery");
       },
     }),
     route({
