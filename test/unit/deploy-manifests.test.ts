@@ -1,0 +1,169 @@
+// deploy/ checked without a cluster (images cannot be pulled here): every Kubernetes object against its schema
+// (kubernetes-models, the Kubernetes OpenAPI schemas), the kustomization's resources, every setting the manifests
+// and the compose file give a service is one that service reads, every probe points at a port the pod opens, the
+// NATS values carry what the official chart needs for a JetStream cluster, and the alert rules are well formed.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "tap";
+import { ConfigMap, Namespace, Secret, Service } from "kubernetes-models/v1";
+import { DaemonSet, Deployment } from "kubernetes-models/apps/v1";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
+import { parseAllDocuments, parse } from "yaml";
+import { commonEnv, opsEnv } from "../../shared/config.js";
+import { agentEnv } from "../../services/agent/config.js";
+import { dispatcherEnv } from "../../services/dispatcher/config.js";
+import { gatewayEnv } from "../../services/gateway/config.js";
+import { runnerEnv } from "../../services/runner/config.js";
+import { tickerEnv } from "../../services/ticker/config.js";
+import { REPO } from "../helpers/services.js";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
+
+const K8S = join(REPO, "deploy", "k8s");
+const MODELS: Record<string, new (data: Obj) => { validate(): void }> = {
+  "v1/Namespace": Namespace,
+  "v1/ConfigMap": ConfigMap,
+  "v1/Secret": Secret,
+  "v1/Service": Service,
+  "apps/v1/Deployment": Deployment,
+  "apps/v1/DaemonSet": DaemonSet,
+  "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+};
+/** Variables a service reads (its env spec); NODE_OPTIONS and the like are Node's own. */
+const KNOWN_ENV = new Set([
+  ...Object.keys({ ...commonEnv, ...opsEnv, ...gatewayEnv, ...runnerEnv, ...tickerEnv, ...dispatcherEnv, ...agentEnv }),
+  "NODE_OPTIONS",
+  "NODE_ENV",
+]);
+
+function docs(file: string): Obj[] {
+  return parseAllDocuments(readFileSync(file, "utf8"))
+    .map((d) => {
+      if (d.errors.length > 0) throw new Error(`${file}: ${d.errors.map((e) => e.message).join("; ")}`);
+      return d.toJS() as Obj | null;
+    })
+    .filter((d): d is Obj => d !== null);
+}
+
+const manifests = readdirSync(K8S)
+  .filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml" && f !== "nats-values.yaml")
+  .flatMap((f) => docs(join(K8S, f)).map((o) => ({ file: f, o })));
+
+function podSpecs(): Array<{ name: string; spec: Obj }> {
+  return manifests.filter(({ o }) => o.kind === "Deployment" || o.kind === "DaemonSet").map(({ o }) => ({ name: `${o.kind}/${o.metadata.name}`, spec: o.spec.template.spec }));
+}
+
+test("every Kubernetes object is valid against its schema", async (t) => {
+  t.ok(manifests.length >= 10, `${manifests.length} objects`);
+  for (const { file, o } of manifests) {
+    const model = MODELS[`${o.apiVersion}/${o.kind}`];
+    if (!model) {
+      t.fail(`${file}: ${o.apiVersion} ${o.kind} has no validator here (add its model)`);
+      continue;
+    }
+    t.doesNotThrow(() => new model(o).validate(), `${file}: ${o.kind}/${o.metadata?.name}`);
+  }
+});
+
+test("the validator catches what a broken manifest looks like", async (t) => {
+  const deployment = manifests.find(({ o }) => o.kind === "Deployment")?.o as Obj;
+  const broken = structuredClone(deployment);
+  broken.spec.replicas = "two";
+  t.throws(() => new Deployment(broken).validate(), /replicas must be integer/);
+  const policy = structuredClone(deployment);
+  policy.spec.template.spec.containers[0].imagePullPolicy = "Sometimes";
+  t.throws(() => new Deployment(policy).validate());
+});
+
+test("the kustomization lists files that exist, and every manifest is listed or said not to be", async (t) => {
+  const k = parse(readFileSync(join(K8S, "kustomization.yaml"), "utf8")) as Obj;
+  const text = readFileSync(join(K8S, "kustomization.yaml"), "utf8");
+  const files = new Set(readdirSync(K8S));
+  for (const r of k.resources as string[]) t.ok(files.has(r), `${r} exists`);
+  for (const f of files) {
+    if (!f.endsWith(".yaml") || f === "kustomization.yaml" || f === "nats-values.yaml") continue;
+    t.ok((k.resources as string[]).includes(f) || text.includes(`#   ${f}`), `${f} is applied or named as not applied`);
+  }
+  t.ok((k.images as Obj[]).some((i) => i.name === "inquest"), "the image is pinned in one place");
+});
+
+test("every setting the manifests give a service is one it reads; every referenced map and secret exists", async (t) => {
+  const maps = new Set(manifests.filter(({ o }) => o.kind === "ConfigMap").map(({ o }) => o.metadata.name as string));
+  const secrets = new Set(manifests.filter(({ o }) => o.kind === "Secret").map(({ o }) => o.metadata.name as string));
+  for (const { o } of manifests.filter(({ o }) => o.kind === "ConfigMap" || o.kind === "Secret")) {
+    for (const key of Object.keys(o.data ?? o.stringData ?? {})) t.ok(KNOWN_ENV.has(key), `${o.kind}/${o.metadata.name}: ${key} is read by a service`);
+  }
+  for (const { name, spec } of podSpecs()) {
+    for (const c of spec.containers as Obj[]) {
+      for (const e of (c.env ?? []) as Obj[]) t.ok(KNOWN_ENV.has(e.name), `${name}: env ${e.name} is read by a service`);
+      for (const from of (c.envFrom ?? []) as Obj[]) {
+        if (from.configMapRef) t.ok(maps.has(from.configMapRef.name), `${name}: ConfigMap ${from.configMapRef.name} exists`);
+        if (from.secretRef) t.ok(secrets.has(from.secretRef.name), `${name}: Secret ${from.secretRef.name} exists (template)`);
+      }
+    }
+  }
+});
+
+test("every probe points at a port the container opens", async (t) => {
+  let probes = 0;
+  for (const { name, spec } of podSpecs()) {
+    for (const c of spec.containers as Obj[]) {
+      const ports = new Map<string | number, number>();
+      for (const p of (c.ports ?? []) as Obj[]) {
+        ports.set(p.containerPort, p.containerPort);
+        if (p.name) ports.set(p.name, p.containerPort);
+      }
+      for (const kind of ["readinessProbe", "livenessProbe", "startupProbe"]) {
+        const probe = c[kind] as Obj | undefined;
+        const port = probe?.httpGet?.port;
+        if (port === undefined) continue;
+        probes++;
+        t.ok(ports.has(port), `${name} ${kind}: port ${port} is one of the container's ports`);
+        t.match(probe?.httpGet.path, /^\/(healthz|readyz)$/, `${name} ${kind}: a health path the ops port serves`);
+      }
+    }
+  }
+  t.ok(probes >= 8, `${probes} probes checked`);
+});
+
+test("the NATS values give the official chart a three-node JetStream cluster on file storage", async (t) => {
+  const v = parse(readFileSync(join(K8S, "nats-values.yaml"), "utf8")) as Obj;
+  t.match(v.config, { cluster: { enabled: true, replicas: 3 }, jetstream: { enabled: true, fileStore: { enabled: true, pvc: { enabled: true } } } });
+  t.ok(Number(v.config.merge?.max_payload) >= 1024 * 1024, "max_payload at least the 1 MiB the agents fit answers to");
+  const cm = manifests.find(({ o }) => o.kind === "ConfigMap")?.o as Obj;
+  t.equal(cm.data.INQUEST_NATS_REPLICAS, String(v.config.cluster.replicas), "services provision as many replicas as the cluster has nodes");
+});
+
+test("compose: every service runs the image with settings it reads, on three NATS nodes", async (t) => {
+  const c = parse(readFileSync(join(REPO, "deploy", "compose", "docker-compose.yml"), "utf8"), { merge: true }) as Obj;
+  const services = c.services as Obj;
+  for (const name of ["nats-1", "nats-2", "nats-3", "gateway", "runner", "ticker", "dispatcher", "agent"]) t.ok(services[name], `${name} is defined`);
+  for (const [name, s] of Object.entries(services) as Array<[string, Obj]>) {
+    t.ok(typeof s.image === "string", `${name}: an image`);
+    const env = Array.isArray(s.environment) ? Object.fromEntries((s.environment as string[]).map((e) => e.split("="))) : (s.environment ?? {});
+    if (name.startsWith("nats")) continue;
+    for (const key of Object.keys(env)) t.ok(KNOWN_ENV.has(key), `${name}: ${key} is read by a service`);
+    for (const file of (s.env_file ?? []) as Array<string | Obj>) {
+      const path = typeof file === "string" ? file : (file.path as string);
+      const example = join(REPO, "deploy", "compose", `${path.replace(/^\.\//, "")}.example`);
+      t.doesNotThrow(() => readFileSync(example), `${name}: ${path} has its .example`);
+    }
+  }
+  t.match(services.gateway.environment.NATS_URL, /nats-1.*nats-2.*nats-3/);
+});
+
+test("alert rules: each has a name, an expression, a severity and a summary", async (t) => {
+  const rules = parse(readFileSync(join(REPO, "deploy", "prometheus", "alerts.yaml"), "utf8")) as Obj;
+  const all = (rules.groups as Obj[]).flatMap((g) => g.rules as Obj[]);
+  t.ok(all.length >= 5);
+  for (const r of all) {
+    t.match(r, { alert: /^[A-Za-z][A-Za-z0-9]*$/, expr: String, labels: { severity: /^(page|ticket|critical|warning|info)$/ }, annotations: { summary: String } }, r.alert);
+    // A runbook link names a section that exists.
+    const runbook = r.annotations?.runbook as string | undefined;
+    if (runbook === undefined) continue;
+    const [file, anchor] = runbook.split("#");
+    const doc = readFileSync(join(REPO, file as string), "utf8");
+    t.ok(anchor === undefined || doc.includes(`<a id="${anchor}"></a>`), `${r.alert}: runbook ${runbook} exists`);
+  }
+});
