@@ -151,6 +151,11 @@ test("compose: every service runs the image with settings it reads, on three NAT
     }
   }
   t.match(services.gateway.environment.NATS_URL, /nats-1.*nats-2.*nats-3/);
+  for (const name of ["runner", "ticker", "dispatcher"]) {
+    const s = services[name] as Obj;
+    t.match(s.environment, { INQUEST_OPS_HOST: "0.0.0.0", INQUEST_OPS_PORT: "9090" }, `${name}: its ops port`);
+    t.match(s.healthcheck?.test?.join(" "), /127\.0\.0\.1:9090\/readyz/, `${name}: Docker reads readiness from it`);
+  }
 });
 
 test("alert rules: each has a name, an expression, a severity and a summary", async (t) => {
