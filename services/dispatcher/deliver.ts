@@ -8,11 +8,14 @@ import { signatureHeaders } from "../../shared/signing.js";
 import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { abandonDelivery, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import type { AttemptObserver } from "./metrics.js";
 import type { Send } from "./sender.js";
 import { assertNever } from "../../shared/never.js";
 
 export interface DeliverDeps {
   deliveries: JsonKv<DeliveryRecord>;
+  /** Told of every attempt recorded, with the delivery's status after it (metrics). */
+  observe?: AttemptObserver;
   /** Turns a subscription off when its endpoint answers 410 Gone, announcing it (goneEndpoint). */
   disableGone?(sub: SubscriptionRecord, record: DeliveryRecord): Promise<void>;
   subscription(id: string): Promise<SubscriptionRecord | null>;
@@ -140,6 +143,7 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     return next.record;
   });
   if (!updated) return { kind: "term", reason: "delivery record vanished" };
+  if (updated.changed && step.action !== null) deps.observe?.(result, updated.value.status);
   const done = step.action;
   if (!updated.changed || done === null) return followRecord(updated.value, deps.clock.now());
   if (done.kind === "nak") {

@@ -11,6 +11,7 @@ import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
 import { goneEndpoint } from "./gone-endpoint.js";
+import { deliveryMetrics } from "./metrics.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
 import { createSender } from "./sender.js";
@@ -38,6 +39,8 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const stores = await openWebhookStores(nc, rt.jsm, rt.js, rt.replicas);
 
   const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);
+  const registry = new Registry();
+  const observe = deliveryMetrics(registry);
   const sender = createSender({ allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS });
   const userAgent = `Inquest-Webhooks/${packageVersion()}`;
   const deliveries = new DeliveryConsumer(
@@ -49,6 +52,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
         deliverJob(
           {
             deliveries: stores.deliveries,
+            observe,
             disableGone: (sub, record) => goneEndpoint({ js: rt.js, subscriptions: stores.subscriptions, clock, log }, sub, record),
             subscription: (id) => subscriptions.get(id),
             secretOf: (sub) => subscriptions.secretOf(sub),
@@ -74,7 +78,6 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
     { js: rt.js, jsm: rt.jsm, stores, subscriptions: (since) => subscriptions.fresh(since), clock, log, deliveryIdKey: deliveryIdKey(masterKey) },
     { concurrency: FANOUT_CONCURRENCY },
   );
-  const registry = new Registry();
   const streams = () => [...coreStreams(), ...Object.values(WEBHOOK_BUCKETS).map((b) => bucketStream(b.name)), ...Object.values(WEBHOOK_STREAMS).map((st) => st.name)];
   const ops = opsComponents({ config, nc, rt, life, log, registry, streams, consumers: Object.values(WEBHOOK_CONSUMERS) });
   await life.start([...ops, subscriptions, { name: "http-sender", start: async () => {}, stop: async () => sender.close() }, deliveries, fanout]);

@@ -7,8 +7,10 @@ import { test } from "tap";
 import { freePort } from "../../shared/net.js";
 import { REPO, type ServiceName, type ServiceProcess } from "../helpers/services.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
 let stack: Stack;
+let receiver: Receiver;
 const ports = new Map<ServiceName, number>();
 const SERVICES: ServiceName[] = ["runner", "dispatcher", "ticker"];
 
@@ -24,7 +26,8 @@ function sample(text: string, prefix: string): number | undefined {
 }
 
 test("setup: gateway, and runner, dispatcher and ticker each with an ops port", async () => {
-  stack = await startStack({ services: ["gateway"], env: { INQUEST_CURIOSITY_MIN_INTERVAL: "1s" } });
+  receiver = await startReceiver();
+  stack = await startStack({ services: ["gateway"], env: { INQUEST_CURIOSITY_MIN_INTERVAL: "1s", INQUEST_ALLOW_PRIVATE_TARGETS: "true" } });
   const started: ServiceProcess[] = [];
   for (const name of SERVICES) {
     const port = await freePort();
@@ -72,6 +75,9 @@ test("metrics: memory, NATS and consumer lag everywhere; each service's own", as
   // A curiosity run: the ticker leads, claims it and counts its lateness; the work queue shows the waiting run.
   const tickerPort = ports.get("ticker") as number;
   t.equal(sample((await get(tickerPort, "/metrics")).text, "inquest_ticker_leader "), 1, "the only ticker leads");
+  // Its end is delivered to a webhook subscription: the dispatcher counts the attempt.
+  const sub = await api(stack.baseUrl, "POST", "/v1/webhooks/subscriptions", { key: stack.key, body: { url: receiver.url("/ops"), events: ["investigation.completed"] } });
+  t.equal(sub.status, 201, sub.text);
   const item = await api(stack.baseUrl, "POST", "/v1/curiosity", { key: stack.key, body: { query: "any cryptominers?", interval: "1h" } });
   t.equal(item.status, 201);
   const ticked = await eventually(async () => {
@@ -87,6 +93,11 @@ test("metrics: memory, NATS and consumer lag everywhere; each service's own", as
   });
   t.match(ended, /inquest_investigation_duration_seconds_count\{mode="(auto|live|cached)",depth="(quick|standard|deep)",status="completed"\} 1/);
   t.match(ended, /inquest_investigation_duration_seconds_bucket\{[^}]*le="\+Inf"\} 1/);
+  const delivered = await eventually(async () => {
+    const text = (await get(ports.get("dispatcher") as number, "/metrics")).text;
+    return /inquest_delivery_attempts_total\{outcome="delivered",status_class="2xx"\} 1/.test(text) ? text : undefined;
+  });
+  t.match(delivered, /inquest_delivery_attempt_duration_seconds_count 1/);
 });
 
 test("every metric the alert rules and the dashboard use is one the services expose", async (t) => {
@@ -124,4 +135,5 @@ test("SIGTERM: readiness never 200 again, and every service exits 0", async (t) 
 
 test("teardown", async () => {
   await stack.stop();
+  await receiver.close();
 });

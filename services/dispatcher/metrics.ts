@@ -1,0 +1,22 @@
+// The dispatcher's metrics (docs/operations.md#metrics): every attempt by how it ended and the class of the
+// answer's status, and how long the endpoints took to answer.
+import type { Registry } from "../../shared/ops/metrics.js";
+import type { AttemptResult } from "../../shared/webhooks/delivery-state.js";
+import type { DeliveryStatus } from "../../shared/webhooks/schemas.js";
+
+/** Seconds an attempt took: a fast endpoint to the delivery timeout. */
+const ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export type AttemptObserver = (result: AttemptResult, status: DeliveryStatus) => void;
+
+/** `outcome`: delivered, retry (still pending) or dead_letter; `status_class`: 2xx..5xx, or none without an answer. */
+export function deliveryMetrics(registry: Registry): AttemptObserver {
+  const attempts = registry.counter("inquest_delivery_attempts_total", "Webhook delivery attempts, by outcome (delivered, retry, dead_letter) and answer status class (none: no HTTP answer).");
+  const durations = registry.histogram("inquest_delivery_attempt_duration_seconds", "How long webhook endpoints took to answer an attempt (or to fail).", ATTEMPT_BUCKETS);
+  return (result, status) => {
+    const outcome = status === "delivered" ? "delivered" : status === "pending" ? "retry" : "dead_letter";
+    const statusClass = result.kind === "response" ? `${Math.floor(result.status / 100)}xx` : "none";
+    attempts.inc({ outcome, status_class: statusClass });
+    durations.observe(result.durationMs / 1000);
+  };
+}
