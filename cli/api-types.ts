@@ -636,6 +636,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "delivery.dead_lettered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A webhook delivery failed for good (five failed attempts, or a permanent 4xx); replay it once the endpoint is fixed. Not sent for deliveries of this event type itself.
+         * @description Sent to every subscription of this event type, signed as docs/api.md#delivery-headers says.
+         */
+        post: operations["onDeliveryDeadLetteredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1137,6 +1157,30 @@ export interface components {
                  * @description RFC 3339 UTC with milliseconds.
                  */
                 disabled_at: string;
+            };
+            /** @description true on test deliveries */
+            test?: boolean;
+        };
+        /** @description A webhook delivery failed for good (five failed attempts, or a permanent 4xx); replay it once the endpoint is fixed. Not sent for deliveries of this event type itself. */
+        DeliveryDeadLetteredEvent: {
+            event_id: string;
+            /** @constant */
+            type: "delivery.dead_lettered";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds.
+             */
+            created_at: string;
+            data: {
+                delivery_id: string;
+                subscription_id: string;
+                /** @description The event the delivery carried. */
+                event_id: string;
+                /** @enum {string} */
+                event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered";
+                attempt_count: number;
+                last_response_code: number | null;
+                last_error: string | null;
             };
             /** @description true on test deliveries */
             test?: boolean;
@@ -2123,7 +2167,7 @@ export interface operations {
                     "application/json": {
                         event_types: {
                             /** @enum {string} */
-                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
+                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered";
                             description: string;
                             /** @description JSON Schema (2020-12) of the envelope, `data` included. */
                             schema: {
@@ -2601,7 +2645,7 @@ export interface operations {
                         subscriptions: {
                             id: string;
                             url: string;
-                            events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
+                            events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered")[];
                             /** @description min_severity drops events whose severity is below it; events without severity pass. */
                             filters: {
                                 /** @description Ordered info < low < medium < high < critical. */
@@ -2667,7 +2711,7 @@ export interface operations {
                     /** @description Absolute http or https URL that receives the POSTs. */
                     url: string;
                     /** @description Event types subscribed to; taken as given on PATCH. */
-                    events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
+                    events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered")[];
                     /** @description min_severity drops events whose severity is below it; events without severity pass. */
                     filters?: {
                         /** @description Ordered info < low < medium < high < critical. */
@@ -2688,7 +2732,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
+                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered")[];
                         /** @description min_severity drops events whose severity is below it; events without severity pass. */
                         filters: {
                             /** @description Ordered info < low < medium < high < critical. */
@@ -2761,7 +2805,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
+                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered")[];
                         /** @description min_severity drops events whose severity is below it; events without severity pass. */
                         filters: {
                             /** @description Ordered info < low < medium < high < critical. */
@@ -2874,7 +2918,7 @@ export interface operations {
                     /** @description Absolute http or https URL that receives the POSTs. */
                     url?: string;
                     /** @description Event types subscribed to; taken as given on PATCH. */
-                    events?: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
+                    events?: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered")[];
                     /** @description min_severity drops events whose severity is below it; events without severity pass. */
                     filters?: {
                         /** @description Ordered info < low < medium < high < critical. */
@@ -2895,7 +2939,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled")[];
+                        events: ("investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered")[];
                         /** @description min_severity drops events whose severity is below it; events without severity pass. */
                         filters: {
                             /** @description Ordered info < low < medium < high < critical. */
@@ -3102,7 +3146,7 @@ export interface operations {
                             delivery_id: string;
                             event_id: string;
                             /** @enum {string} */
-                            event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
+                            event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered";
                             subscription_id: string;
                             /**
                              * @description failed_permanent is the dead-letter state.
@@ -3194,7 +3238,7 @@ export interface operations {
                         delivery_id: string;
                         event_id: string;
                         /** @enum {string} */
-                        event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
+                        event_type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered";
                         subscription_id: string;
                         /**
                          * @description failed_permanent is the dead-letter state.
@@ -3234,7 +3278,7 @@ export interface operations {
                         envelope: {
                             event_id: string;
                             /** @enum {string} */
-                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled";
+                            type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered";
                             /**
                              * Format: date-time
                              * @description RFC 3339 UTC with milliseconds.
@@ -3609,6 +3653,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubscriptionDisabledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx); other answers are retried on the schedule */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDeliveryDeadLetteredEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryDeadLetteredEvent"];
             };
         };
         responses: {

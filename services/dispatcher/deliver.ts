@@ -14,6 +14,8 @@ import { assertNever } from "../../shared/never.js";
 
 export interface DeliverDeps {
   deliveries: JsonKv<DeliveryRecord>;
+  /** Announces a delivery about to be recorded as failed for good (delivery.dead_lettered). */
+  deadLettered?(record: DeliveryRecord): Promise<void>;
   /** Told of every attempt recorded, with the delivery's status after it (metrics). */
   observe?: AttemptObserver;
   /** Turns a subscription off when its endpoint answers 410 Gone, announcing it (goneEndpoint). */
@@ -132,6 +134,10 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   // announced) before the attempt is recorded, so a crash in between leaves this delivery pending, waiting for
   // the subscription to be turned back on, never a failed delivery with the subscription still on.
   if (result.kind === "response" && result.status === 410 && deps.disableGone) await deps.disableGone(sub, current);
+
+  // A last attempt is announced before it is recorded (a crash in between repeats the same event id).
+  const preview = recordAttempt(current, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq });
+  if (preview.record.status === "failed_permanent" && deps.deadLettered) await deps.deadLettered(preview.record);
 
   const step: { action: JobAction | null } = { action: null };
   const updated = await deps.deliveries.update(current.delivery_id, (d) => {

@@ -10,7 +10,7 @@ import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_CONSUMERS, WEBHOOK_STREAMS 
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
-import { goneEndpoint } from "./gone-endpoint.js";
+import { announceDeadLetter, goneEndpoint } from "./failing-endpoints.js";
 import { deliveryMetrics } from "./metrics.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
@@ -53,6 +53,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
           {
             deliveries: stores.deliveries,
             observe,
+            deadLettered: (record) => announceDeadLetter({ js: rt.js, clock }, record),
             disableGone: (sub, record) => goneEndpoint({ js: rt.js, subscriptions: stores.subscriptions, clock, log }, sub, record),
             subscription: (id) => subscriptions.get(id),
             secretOf: (sub) => subscriptions.secretOf(sub),

@@ -4,7 +4,7 @@
 // the build.
 import { Type, type Static, type TSchema } from "typebox";
 import { Timestamp } from "./common.js";
-import { EVENT_TYPES, type AgentEventData, type EventType, type FindingEventData, type InvestigationEventData, type SubscriptionEventData } from "./events.js";
+import { EVENT_TYPES, type AgentEventData, type EventType, type FindingEventData, type InvestigationEventData, type SubscriptionEventData, type DeliveryEventData, EventTypeSchema } from "./events.js";
 import { Finding, InvestigationListItem } from "./investigation.js";
 
 export const InvestigationEventPayload = Type.Pick(InvestigationListItem, [
@@ -40,12 +40,23 @@ export const SubscriptionEventPayload = Type.Object({
   disabled_at: Timestamp,
 });
 
+export const DeliveryEventPayload = Type.Object({
+  delivery_id: Type.String(),
+  subscription_id: Type.String(),
+  event_id: Type.String({ description: "The event the delivery carried." }),
+  event_type: EventTypeSchema,
+  attempt_count: Type.Integer({ minimum: 0 }),
+  last_response_code: Type.Union([Type.Integer(), Type.Null()]),
+  last_error: Type.Union([Type.String(), Type.Null()]),
+});
+
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const investigationAgrees: Same<Static<typeof InvestigationEventPayload>, InvestigationEventData> = true;
 const findingAgrees: Same<Static<typeof FindingEventPayload>, FindingEventData> = true;
 const agentAgrees: Same<Static<typeof AgentEventPayload>, AgentEventData> = true;
 const subscriptionAgrees: Same<Static<typeof SubscriptionEventPayload>, SubscriptionEventData> = true;
-void [investigationAgrees, findingAgrees, agentAgrees, subscriptionAgrees];
+const deliveryAgrees: Same<Static<typeof DeliveryEventPayload>, DeliveryEventData> = true;
+void [investigationAgrees, findingAgrees, agentAgrees, subscriptionAgrees, deliveryAgrees];
 
 const DESCRIPTIONS: Record<EventType, string> = {
   "investigation.queued": "An investigation was accepted and queued.",
@@ -58,12 +69,14 @@ const DESCRIPTIONS: Record<EventType, string> = {
   "agent.connected": "An agent came (back) online.",
   "agent.disconnected": "An agent stopped sending heartbeats.",
   "subscription.disabled": "The dispatcher disabled a subscription: its endpoint answered 410 Gone. PATCH `active: true` turns it back on.",
+  "delivery.dead_lettered": "A webhook delivery failed for good (five failed attempts, or a permanent 4xx); replay it once the endpoint is fixed. Not sent for deliveries of this event type itself.",
 };
 
 function payloadOf(type: EventType): TSchema {
   if (type.startsWith("investigation.")) return InvestigationEventPayload;
   if (type === "finding.discovered") return FindingEventPayload;
   if (type === "subscription.disabled") return SubscriptionEventPayload;
+  if (type === "delivery.dead_lettered") return DeliveryEventPayload;
   return AgentEventPayload;
 }
 

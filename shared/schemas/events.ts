@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   "agent.connected",
   "agent.disconnected",
   "subscription.disabled",
+  "delivery.dead_lettered",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -67,6 +68,17 @@ export type SubscriptionEventData = {
   disabled_at: string;
 };
 
+/** delivery.dead_lettered data: a webhook delivery that will not be attempted again (docs/api.md#failing-endpoints). */
+export type DeliveryEventData = {
+  delivery_id: string;
+  subscription_id: string;
+  event_id: string;
+  event_type: EventType;
+  attempt_count: number;
+  last_response_code: number | null;
+  last_error: string | null;
+};
+
 /** The data each event type carries (object types, so each is also a WireEnvelope's Record data). */
 export type EventData<T extends EventType> = T extends InvestigationEventType
   ? InvestigationEventData
@@ -76,7 +88,9 @@ export type EventData<T extends EventType> = T extends InvestigationEventType
       ? AgentEventData
       : T extends "subscription.disabled"
         ? SubscriptionEventData
-        : never;
+        : T extends "delivery.dead_lettered"
+          ? DeliveryEventData
+          : never;
 
 /**
  * An event as producers build it: a union keyed by `type`, so `event.type === "finding.discovered"` narrows

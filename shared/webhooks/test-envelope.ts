@@ -101,6 +101,19 @@ export function testEnvelope(eventId: string, type: EventType, nowMs: number): E
         }),
         test: true,
       };
+    case "delivery.dead_lettered":
+      return {
+        ...envelope(eventId, type, nowMs, {
+          delivery_id: "dlv_00000000000000000000000000",
+          subscription_id: "sub_00000000000000000000000000",
+          event_id: "evt_00000000000000000000000000",
+          event_type: "investigation.completed",
+          attempt_count: 5,
+          last_response_code: 503,
+          last_error: "http_503",
+        }),
+        test: true,
+      };
     default:
       return assertNever(type, "event type");
   }

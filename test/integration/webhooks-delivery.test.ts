@@ -205,6 +205,34 @@ test("every attempt is kept with a few of the answer's headers and the first 4 K
   t.match(missing.json, { error: { code: "not_found" } });
 });
 
+test("a dead letter is announced as delivery.dead_lettered, once; a dead letter of that event is not", async (t) => {
+  const ops = await createSub(stack, { url: receiver.url("/dead-ops"), events: ["delivery.dead_lettered"] });
+  const failing = await createSub(stack, { url: receiver.url("/dead"), events: ["agent.registered"] });
+  receiver.on("/dead", answer(404));
+  const ev = makeEvent("agent.registered", { agent_id: "a15", hostname: "h15", tags: {}, status: "online" });
+  await publish(nc, ev);
+  const d = await waitDelivery(stack, ev.event_id, failing.id, terminal);
+  t.equal(d.status, "failed_permanent");
+  await receiver.waitFor((all) => all.some((r) => r.path === "/dead-ops" && r.json?.data?.delivery_id === d.delivery_id));
+  const heard = receiver.received("/dead-ops").filter((r) => r.json?.data?.delivery_id === d.delivery_id);
+  t.equal(heard.length, 1);
+  t.match(heard[0]?.json, { type: "delivery.dead_lettered", data: { subscription_id: failing.id, event_id: ev.event_id, event_type: "agent.registered", attempt_count: 1, last_response_code: 404, last_error: "http_404" } });
+  // The announcing subscription fails too: its own dead letter is not announced again (no chain).
+  receiver.on("/dead-ops", answer(404));
+  const ev2 = makeEvent("agent.registered", { agent_id: "a16", hostname: "h16", tags: {}, status: "online" });
+  await publish(nc, ev2);
+  const d2 = await waitDelivery(stack, ev2.event_id, failing.id, terminal);
+  const note = await eventually(async () => receiver.received("/dead-ops").find((r) => r.json?.data?.delivery_id === d2.delivery_id));
+  const opsDelivery = await waitDelivery(stack, note.json.event_id, ops.id, terminal);
+  t.equal(opsDelivery.status, "failed_permanent", "the announcement itself dead-lettered");
+  const control = await createSub(stack, { url: receiver.url("/control-2"), events: ["agent.registered"] });
+  const ev3 = makeEvent("agent.registered", { agent_id: "a17", hostname: "h17", tags: {}, status: "online" });
+  await publish(nc, ev3);
+  await waitDelivery(stack, ev3.event_id, control.id, terminal);
+  const about = receiver.received("/dead-ops").filter((r) => r.json?.data?.delivery_id === opsDelivery.delivery_id);
+  t.equal(about.length, 0, "no delivery.dead_lettered about a delivery.dead_lettered delivery");
+});
+
 test("an attempt without an HTTP answer keeps no headers or body", async (t) => {
   const port = await freePort();
   const sub = await createSub(stack, { url: `http://127.0.0.1:${port}/nobody`, events: ["agent.registered"] });

@@ -25,6 +25,8 @@ test("every event type has a test envelope of the real shape", async (t) => {
     } else if (type === "finding.discovered") {
       t.same(Object.keys(data).sort(), ["finding", "investigation_id"]);
       t.ok(checker(Finding).check(data.finding).ok, "a Finding");
+    } else if (type === "delivery.dead_lettered") {
+      t.same(Object.keys(data).sort(), ["attempt_count", "delivery_id", "event_id", "event_type", "last_error", "last_response_code", "subscription_id"]);
     } else if (type === "subscription.disabled") {
       t.same(Object.keys(data).sort(), ["delivery_id", "disabled_at", "reason", "subscription_id", "url"]);
       t.equal(data.reason, "endpoint_gone");
