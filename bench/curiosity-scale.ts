@@ -18,41 +18,21 @@ import { forEachLimited } from "../shared/concurrency.js";
 import { newId } from "../shared/ids.js";
 import { canConnect } from "../shared/net.js";
 import { encodeJson } from "../shared/nats/kvjson.js";
-import { freePort, natsServerBin, natsServerVersion, peakRssKb, Resources, startService } from "./investigations.js";
-import { jsonClient, mib, pct, waitFor } from "./scale-harness.js";
+import { freePort, natsServerBin, natsServerVersion, peakRssKb, startService } from "./investigations.js";
+import { benchProcess, envInt, jsonClient, mib, pct, waitFor } from "./scale-harness.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const RESULTS = resolve(HERE, "..", "..", "bench", "curiosity.md");
 const KEY = `inq_bench_${randomBytes(24).toString("hex")}`;
 
-const num = (name: string, def: number): number => {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === "" ? def : Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: expected a positive integer, got ${JSON.stringify(raw)}`);
-  return n;
-};
-const ITEMS = num("BENCH_CURIOSITY_ITEMS", 100_000);
-const DUE = Math.min(ITEMS, num("BENCH_CURIOSITY_DUE", 600));
-const WINDOW_MS = num("BENCH_CURIOSITY_WINDOW_MS", 60_000);
+const ITEMS = envInt("BENCH_CURIOSITY_ITEMS", 100_000);
+const DUE = Math.min(ITEMS, envInt("BENCH_CURIOSITY_DUE", 600));
+const WINDOW_MS = envInt("BENCH_CURIOSITY_WINDOW_MS", 60_000);
 /** The first due item falls due this long after the items are written and the ticker has loaded them. */
 const LEAD_MS = 5_000;
 
-const log = (line: string): void => {
-  process.stdout.write(`[bench-curiosity] ${line}\n`);
-};
+const { log, res } = benchProcess("bench-curiosity");
 const http = jsonClient(KEY);
-
-const res = new Resources();
-let stopping = false;
-const onSignal = (signal: NodeJS.Signals): void => {
-  if (stopping) return;
-  stopping = true;
-  log(`${signal}: stopping everything`);
-  void res.cleanup().finally(() => process.exit(130));
-};
-process.once("SIGINT", onSignal);
-process.once("SIGTERM", onSignal);
-process.once("exit", () => res.killAllSync());
 
 async function main(): Promise<void> {
   const t0 = Date.now();

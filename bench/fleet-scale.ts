@@ -8,41 +8,21 @@ import { cpus, loadavg, platform, release, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { canConnect } from "../shared/net.js";
-import { freePort, natsServerBin, natsServerVersion, peakRssKb, Resources, startService } from "./investigations.js";
-import { jsonClient, mib, pct, waitFor } from "./scale-harness.js";
+import { freePort, natsServerBin, natsServerVersion, peakRssKb, startService } from "./investigations.js";
+import { benchProcess, envInt, jsonClient, mib, pct, waitFor } from "./scale-harness.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const RESULTS = resolve(HERE, "..", "..", "bench", "fleet.md");
 const KEY = `inq_bench_${randomBytes(24).toString("hex")}`;
 const QUESTION = "are any hosts running processes that listen on unexpected ports?";
 
-const num = (name: string, def: number): number => {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === "" ? def : Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: expected a positive integer, got ${JSON.stringify(raw)}`);
-  return n;
-};
-const AGENTS = num("BENCH_FLEET_AGENTS", 10_000);
-const RUNS = num("BENCH_FLEET_RUNS", 5);
-const RUN_LIMIT_MS = num("BENCH_FLEET_RUN_LIMIT_MS", 120_000);
+const AGENTS = envInt("BENCH_FLEET_AGENTS", 10_000);
+const RUNS = envInt("BENCH_FLEET_RUNS", 5);
+const RUN_LIMIT_MS = envInt("BENCH_FLEET_RUN_LIMIT_MS", 120_000);
 /** Service settings to try (INQUEST_ENGINE_WORKERS=1, INQUEST_HEARTBEAT_INTERVAL=30s, ...) reach every service; the results name them. */
 const SETTINGS = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("INQUEST_") && e[1] !== undefined));
 
-const log = (line: string): void => {
-  process.stdout.write(`[bench-fleet] ${line}\n`);
-};
-
-const res = new Resources();
-let stopping = false;
-const onSignal = (signal: NodeJS.Signals): void => {
-  if (stopping) return;
-  stopping = true;
-  log(`${signal}: stopping everything`);
-  void res.cleanup().finally(() => process.exit(130));
-};
-process.once("SIGINT", onSignal);
-process.once("SIGTERM", onSignal);
-process.once("exit", () => res.killAllSync());
+const { log, res } = benchProcess("bench-fleet");
 
 /** Every agent runs a backdoor listening on a port (a finding each); half are production hosts. */
 function fleetFile(n: number): unknown {

@@ -8,7 +8,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { LoadResult } from "./http-load.js";
 import { writeChart, type Bar, type Figure } from "./figures.js";
 import type { WebhookBench } from "./webhooks.js";
-import { benchInvestigations, natsServerVersion, Resources, type InvestigationBench } from "./investigations.js";
+import { benchInvestigations, natsServerVersion, type InvestigationBench } from "./investigations.js";
+import { benchProcess } from "./scale-harness.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const BENCH_DIR = resolve(HERE, "..", "..", "bench");
@@ -16,21 +17,7 @@ const RESULTS = join(BENCH_DIR, "results.md");
 /** The ratios of the last run, read by `make bench-check` (bench/check.ts). */
 const RESULTS_JSON = join(BENCH_DIR, "results.json");
 
-const log = (line: string): void => {
-  process.stdout.write(`[bench] ${line}\n`);
-};
-
-const resources = new Resources();
-let stopping = false;
-const onSignal = (signal: NodeJS.Signals): void => {
-  if (stopping) return;
-  stopping = true;
-  log(`${signal}: stopping everything`);
-  void resources.cleanup().finally(() => process.exit(130));
-};
-process.once("SIGINT", onSignal);
-process.once("SIGTERM", onSignal);
-process.once("exit", () => resources.killAllSync());
+const { log, res: resources } = benchProcess("bench");
 
 async function webhookSection(): Promise<{ bench: WebhookBench | null; text: string; failed: boolean } | null> {
   const file = join(HERE, "webhooks.js");

@@ -1,5 +1,34 @@
-// What the scale benches (fleet-scale.ts, curiosity-scale.ts) share: an authenticated JSON client for the gateway,
+// What the benches share: their start (a log prefix, the processes and temp dirs they own, stopped and removed on
+// Ctrl-C, SIGTERM and exit; integer settings from the environment), an authenticated JSON client for the gateway,
 // polling until a condition holds, percentiles and sizes for the results.
+import { Resources } from "./investigations.js";
+
+/** A line-prefixed logger and the bench's Resources, cleaned up on SIGINT/SIGTERM (exit 130) and on exit. */
+export function benchProcess(prefix: string): { log: (line: string) => void; res: Resources } {
+  const log = (line: string): void => {
+    process.stdout.write(`[${prefix}] ${line}\n`);
+  };
+  const res = new Resources();
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping everything`);
+    void res.cleanup().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  process.once("exit", () => res.killAllSync());
+  return { log, res };
+}
+
+/** A positive integer setting from the environment, or `def`. */
+export function envInt(name: string, def: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === "" ? def : Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: expected a positive integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
 
 export interface JsonAnswer {
   status: number;
