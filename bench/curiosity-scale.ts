@@ -16,10 +16,9 @@ import { CURIOSITY_BUCKETS } from "../shared/curiosity/catalog.js";
 import { newRecord } from "../shared/curiosity/schedule.js";
 import { forEachLimited } from "../shared/concurrency.js";
 import { newId } from "../shared/ids.js";
-import { canConnect } from "../shared/net.js";
 import { encodeJson } from "../shared/nats/kvjson.js";
-import { freePort, natsServerBin, natsServerVersion, peakRssKb, startService } from "./investigations.js";
-import { benchProcess, envInt, jsonClient, mib, pct, waitFor } from "./scale-harness.js";
+import { freePort, natsServerVersion, peakRssKb, startService } from "./investigations.js";
+import { benchProcess, envInt, jsonClient, mib, pct, startCore, waitFor } from "./scale-harness.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const RESULTS = resolve(HERE, "..", "..", "bench", "curiosity.md");
@@ -36,23 +35,7 @@ const http = jsonClient(KEY);
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const port = await freePort();
-  const store = res.tempDir("inquest-curiosity-nats-");
-  const nats = res.spawn("nats-server", natsServerBin(), ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { PATH: process.env.PATH ?? "" });
-  await waitFor("nats-server", async () => ((await canConnect(port)) ? true : undefined), 10_000, 50);
-  const data = res.tempDir("inquest-curiosity-data-");
-  const env: Record<string, string> = {
-    NATS_URL: `nats://127.0.0.1:${port}`,
-    INQUEST_DATA_DIR: data,
-    INQUEST_MASTER_KEY: randomBytes(32).toString("base64"),
-    INQUEST_BOOTSTRAP_KEY: KEY,
-    INQUEST_PORT: "0",
-    LOG_LEVEL: "warn",
-  };
-  const gateway = startService(res, "gateway", env);
-  const baseUrl = await gateway.line("INQUEST_GATEWAY_URL=");
-  await waitFor("gateway /readyz", async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined), 30_000);
-  const runner = startService(res, "runner", env);
+  const { nats, env, gateway, baseUrl, runner } = await startCore(res, "curiosity", KEY);
 
   // The items, written straight into the bucket as the API would store them (the API at 100,000 POSTs would
   // measure the gateway, not the ticker). The gateway provisioned the bucket.

@@ -7,9 +7,8 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { canConnect } from "../shared/net.js";
-import { freePort, natsServerBin, natsServerVersion, peakRssKb, startService } from "./investigations.js";
-import { benchProcess, envInt, jsonClient, mib, pct, waitFor } from "./scale-harness.js";
+import { natsServerVersion, peakRssKb, startService } from "./investigations.js";
+import { benchProcess, envInt, jsonClient, mib, pct, startCore, waitFor } from "./scale-harness.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url)); // dist/bench
 const RESULTS = resolve(HERE, "..", "..", "bench", "fleet.md");
@@ -80,26 +79,9 @@ function settingsLine(): string {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const port = await freePort();
-  const store = res.tempDir("inquest-fleet-nats-");
-  const nats = res.spawn("nats-server", natsServerBin(), ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { PATH: process.env.PATH ?? "" });
-  await waitFor("nats-server", async () => ((await canConnect(port)) ? true : undefined), 10_000, 50);
-  const data = res.tempDir("inquest-fleet-data-");
+  const { nats, data, env, gateway, baseUrl, runner } = await startCore(res, "fleet", KEY, SETTINGS);
   const fleetPath = join(data, "fleet.json");
   writeFileSync(fleetPath, JSON.stringify(fleetFile(AGENTS)));
-  const env: Record<string, string> = {
-    ...SETTINGS,
-    NATS_URL: `nats://127.0.0.1:${port}`,
-    INQUEST_DATA_DIR: data,
-    INQUEST_MASTER_KEY: randomBytes(32).toString("base64"),
-    INQUEST_BOOTSTRAP_KEY: KEY,
-    INQUEST_PORT: "0",
-    LOG_LEVEL: "warn",
-  };
-  const gateway = startService(res, "gateway", env);
-  const baseUrl = await gateway.line("INQUEST_GATEWAY_URL=");
-  const runner = startService(res, "runner", env);
-  await waitFor("gateway /readyz", async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined), 30_000);
   const agentStart = Date.now();
   const agent = startService(res, "agent", { ...env, INQUEST_FLEET_FILE: fleetPath });
   log(`${AGENTS} simulated agents starting (pid ${agent.proc.pid}); runner pid ${runner.proc.pid}`);

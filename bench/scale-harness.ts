@@ -1,7 +1,9 @@
 // What the benches share: their start (a log prefix, the processes and temp dirs they own, stopped and removed on
 // Ctrl-C, SIGTERM and exit; integer settings from the environment), an authenticated JSON client for the gateway,
 // polling until a condition holds, percentiles and sizes for the results.
-import { Resources } from "./investigations.js";
+import { randomBytes } from "node:crypto";
+import { canConnect } from "../shared/net.js";
+import { freePort, natsServerBin, Resources, startService, type Child } from "./investigations.js";
 
 /** A line-prefixed logger and the bench's Resources, cleaned up on SIGINT/SIGTERM (exit 130) and on exit. */
 export function benchProcess(prefix: string): { log: (line: string) => void; res: Resources } {
@@ -65,3 +67,37 @@ export const pct = (xs: number[], p: number): number => {
 };
 
 export const mib = (kb: number | null): string => (kb === null ? "n/a" : `${(kb / 1024).toFixed(0)} MiB`);
+
+export interface Core {
+  nats: Child;
+  /** INQUEST_DATA_DIR of the services (a temp dir the bench removes). */
+  data: string;
+  /** What every service gets: NATS, data dir, keys, quiet logs, and the bench's `settings`. */
+  env: Record<string, string>;
+  gateway: Child;
+  baseUrl: string;
+  runner: Child;
+}
+
+/** A fresh nats-server (JetStream, file store), a gateway with `key` as its bootstrap key, and a runner. */
+export async function startCore(res: Resources, name: string, key: string, settings: Record<string, string> = {}): Promise<Core> {
+  const port = await freePort();
+  const store = res.tempDir(`inquest-${name}-nats-`);
+  const nats = res.spawn("nats-server", natsServerBin(), ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { PATH: process.env.PATH ?? "" });
+  await waitFor("nats-server", async () => ((await canConnect(port)) ? true : undefined), 10_000, 50);
+  const data = res.tempDir(`inquest-${name}-data-`);
+  const env: Record<string, string> = {
+    ...settings,
+    NATS_URL: `nats://127.0.0.1:${port}`,
+    INQUEST_DATA_DIR: data,
+    INQUEST_MASTER_KEY: randomBytes(32).toString("base64"),
+    INQUEST_BOOTSTRAP_KEY: key,
+    INQUEST_PORT: "0",
+    LOG_LEVEL: "warn",
+  };
+  const gateway = startService(res, "gateway", env);
+  const baseUrl = await gateway.line("INQUEST_GATEWAY_URL=");
+  const runner = startService(res, "runner", env);
+  await waitFor("gateway /readyz", async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined), 30_000);
+  return { nats, data, env, gateway, baseUrl, runner };
+}
