@@ -626,7 +626,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The dispatcher disabled a subscription: its endpoint answered 410 Gone. PATCH `active: true` turns it back on.
+         * The dispatcher disabled a subscription: its endpoint answered 410 Gone, or every attempt failed for days. PATCH `active: true` turns it back on.
          * @description Sent to every subscription of this event type, signed as docs/api.md#delivery-headers says.
          */
         post: operations["onSubscriptionDisabledEvent"];
@@ -1135,7 +1135,7 @@ export interface components {
             /** @description true on test deliveries */
             test?: boolean;
         };
-        /** @description The dispatcher disabled a subscription: its endpoint answered 410 Gone. PATCH `active: true` turns it back on. */
+        /** @description The dispatcher disabled a subscription: its endpoint answered 410 Gone, or every attempt failed for days. PATCH `active: true` turns it back on. */
         SubscriptionDisabledEvent: {
             event_id: string;
             /** @constant */
@@ -1148,9 +1148,9 @@ export interface components {
             data: {
                 subscription_id: string;
                 url: string;
-                /** @constant */
-                reason: "endpoint_gone";
-                /** @description The delivery whose 410 Gone disabled the subscription. */
+                /** @description endpoint_gone: it answered 410 Gone; failing: every attempt failed for INQUEST_DISABLE_FAILING_AFTER (default 5 days). */
+                reason: "endpoint_gone" | "failing";
+                /** @description The delivery whose attempt disabled the subscription. */
                 delivery_id: string;
                 /**
                  * Format: date-time
@@ -2652,8 +2652,10 @@ export interface operations {
                                 min_severity?: "info" | "low" | "medium" | "high" | "critical";
                             };
                             active: boolean;
-                            /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
-                            disabled_reason: "endpoint_gone" | null;
+                            /** @description Set when the dispatcher turned the subscription off: endpoint_gone (it answered 410 Gone) or failing (every attempt failed for INQUEST_DISABLE_FAILING_AFTER, default 5 days); cleared by PATCH `active: true`. */
+                            disabled_reason: "endpoint_gone" | "failing" | null;
+                            /** @description When the current run of failed attempts began; null once an attempt succeeds. */
+                            failing_since: string | null;
                             /**
                              * Format: date-time
                              * @description RFC 3339 UTC with milliseconds.
@@ -2739,8 +2741,10 @@ export interface operations {
                             min_severity?: "info" | "low" | "medium" | "high" | "critical";
                         };
                         active: boolean;
-                        /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
-                        disabled_reason: "endpoint_gone" | null;
+                        /** @description Set when the dispatcher turned the subscription off: endpoint_gone (it answered 410 Gone) or failing (every attempt failed for INQUEST_DISABLE_FAILING_AFTER, default 5 days); cleared by PATCH `active: true`. */
+                        disabled_reason: "endpoint_gone" | "failing" | null;
+                        /** @description When the current run of failed attempts began; null once an attempt succeeds. */
+                        failing_since: string | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.
@@ -2812,8 +2816,10 @@ export interface operations {
                             min_severity?: "info" | "low" | "medium" | "high" | "critical";
                         };
                         active: boolean;
-                        /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
-                        disabled_reason: "endpoint_gone" | null;
+                        /** @description Set when the dispatcher turned the subscription off: endpoint_gone (it answered 410 Gone) or failing (every attempt failed for INQUEST_DISABLE_FAILING_AFTER, default 5 days); cleared by PATCH `active: true`. */
+                        disabled_reason: "endpoint_gone" | "failing" | null;
+                        /** @description When the current run of failed attempts began; null once an attempt succeeds. */
+                        failing_since: string | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.
@@ -2946,8 +2952,10 @@ export interface operations {
                             min_severity?: "info" | "low" | "medium" | "high" | "critical";
                         };
                         active: boolean;
-                        /** @description Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`. */
-                        disabled_reason: "endpoint_gone" | null;
+                        /** @description Set when the dispatcher turned the subscription off: endpoint_gone (it answered 410 Gone) or failing (every attempt failed for INQUEST_DISABLE_FAILING_AFTER, default 5 days); cleared by PATCH `active: true`. */
+                        disabled_reason: "endpoint_gone" | "failing" | null;
+                        /** @description When the current run of failed attempts began; null once an attempt succeeds. */
+                        failing_since: string | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.

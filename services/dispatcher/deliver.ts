@@ -18,8 +18,10 @@ export interface DeliverDeps {
   deadLettered?(record: DeliveryRecord): Promise<void>;
   /** Told of every attempt recorded, with the delivery's status after it (metrics). */
   observe?: AttemptObserver;
-  /** Turns a subscription off when its endpoint answers 410 Gone, announcing it (goneEndpoint). */
+  /** Turns a subscription off when its endpoint answers 410 Gone, announcing it (failing-endpoints.ts). */
   disableGone?(sub: SubscriptionRecord, record: DeliveryRecord): Promise<void>;
+  /** Told of each attempt recorded: keeps the subscription's failing window (failing-endpoints.ts). */
+  noteOutcome?(sub: SubscriptionRecord, record: DeliveryRecord, delivered: boolean, attemptStartedMs: number): Promise<void>;
   subscription(id: string): Promise<SubscriptionRecord | null>;
   secretOf(sub: SubscriptionRecord): string;
   /** The old secret while a rotation's grace period lasts at `nowMs`, else null. */
@@ -149,7 +151,11 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     return next.record;
   });
   if (!updated) return { kind: "term", reason: "delivery record vanished" };
-  if (updated.changed && step.action !== null) deps.observe?.(result, updated.value.status);
+  if (updated.changed && step.action !== null) {
+    deps.observe?.(result, updated.value.status);
+    // Not for a 410: that turned the subscription off already.
+    if (!(result.kind === "response" && result.status === 410)) await deps.noteOutcome?.(sub, updated.value, updated.value.status === "delivered", startedMs);
+  }
   const done = step.action;
   if (!updated.changed || done === null) return followRecord(updated.value, deps.clock.now());
   if (done.kind === "nak") {

@@ -1,8 +1,8 @@
-// Operational events of failing endpoints (docs/api.md#failing-endpoints). A subscription whose endpoint answered
-// 410 Gone is turned off and that is announced as subscription.disabled
-// (docs/api.md#failing-endpoints). The event is published first, with an id derived from the delivery, then the
-// subscription is turned off by compare-and-set: a crash in between makes the job's next attempt meet 410 again and
-// publish the same event id (deduplicated by the stream), so the event is neither lost nor doubled.
+// Failing endpoints (docs/api.md#failing-endpoints): a subscription is turned off when its endpoint answers 410 Gone,
+// or when every attempt has failed for INQUEST_DISABLE_FAILING_AFTER; either is announced as subscription.disabled,
+// and a delivery that fails for good as delivery.dead_lettered. Each event is published before the state change it
+// announces, with an id derived from the delivery: a crash in between makes the job's next attempt publish the same
+// id again (deduplicated by the stream), so an event is neither lost nor doubled.
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import { iso } from "../../shared/clock.js";
@@ -10,27 +10,47 @@ import { envelope, publishEvent } from "../../shared/events.js";
 import { derivedId } from "../../shared/ids.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
+import type { DisabledReason } from "../../shared/schemas/events.js";
 import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
-import { disableGone, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import { disableSubscription, failingTooLong, noteAttempt, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 
-export interface GoneDeps {
+export interface FailingDeps {
   js: JetStreamClient;
   subscriptions: JsonKv<SubscriptionRecord>;
   clock: Clock;
   log: Logger;
+  /** INQUEST_DISABLE_FAILING_AFTER. */
+  failingWindowMs: number;
 }
 
-export async function goneEndpoint(deps: GoneDeps, sub: SubscriptionRecord, record: DeliveryRecord): Promise<void> {
+const REASON_TEXT: Record<DisabledReason, string> = {
+  endpoint_gone: "the endpoint answered 410 Gone",
+  failing: "every attempt failed for the whole failing window",
+};
+
+/** Turns the subscription off for `reason`, announcing it first (subscription.disabled). */
+export async function disable(deps: FailingDeps, sub: SubscriptionRecord, record: DeliveryRecord, reason: DisabledReason): Promise<void> {
   if (!sub.active) return;
   const createdMs = Date.parse(record.created_at);
   const eventId = derivedId("evt", Number.isFinite(createdMs) ? createdMs : 0, `${sub.id}:disabled:${record.delivery_id}`);
   const now = deps.clock.now();
   await publishEvent(
     deps.js,
-    envelope(eventId, "subscription.disabled", now, { subscription_id: sub.id, url: sub.url, reason: "endpoint_gone", delivery_id: record.delivery_id, disabled_at: iso(now) }),
+    envelope(eventId, "subscription.disabled", now, { subscription_id: sub.id, url: sub.url, reason, delivery_id: record.delivery_id, disabled_at: iso(now) }),
   );
-  const result = await deps.subscriptions.update(sub.id, (current) => disableGone(current, now));
-  if (result?.changed) deps.log.warn({ subscription_id: sub.id, delivery_id: record.delivery_id }, "the endpoint answered 410 Gone: subscription disabled (PATCH active: true turns it back on)");
+  const result = await deps.subscriptions.update(sub.id, (current) => disableSubscription(current, reason, now));
+  if (result?.changed) deps.log.warn({ subscription_id: sub.id, delivery_id: record.delivery_id, reason }, `${REASON_TEXT[reason]}: subscription disabled (PATCH active: true turns it back on)`);
+}
+
+/**
+ * After an attempt is recorded: a success ends the subscription's run of failures, a failure starts one, and a
+ * failure when the run is older than the window turns the subscription off. `sub` is the dispatcher's copy:
+ * the record is written only when it looks like a transition (and compare-and-set decides).
+ */
+export async function noteOutcome(deps: FailingDeps, sub: SubscriptionRecord, record: DeliveryRecord, delivered: boolean, attemptStartedMs: number): Promise<void> {
+  if (!delivered && failingTooLong(sub, deps.failingWindowMs, deps.clock.now())) return disable(deps, sub, record, "failing");
+  if (delivered === ((sub.failing_since ?? null) === null)) return; // nothing changes: no write
+  await deps.subscriptions.update(sub.id, (current) => noteAttempt(current, delivered, attemptStartedMs));
 }
 
 /**
@@ -38,7 +58,7 @@ export async function goneEndpoint(deps: GoneDeps, sub: SubscriptionRecord, reco
  * makes the job attempt again and publish the same event id. Never for a delivery of this event type itself, so an
  * endpoint that fails cannot feed itself an endless chain of its own failures.
  */
-export async function announceDeadLetter(deps: Pick<GoneDeps, "js" | "clock">, record: DeliveryRecord): Promise<void> {
+export async function announceDeadLetter(deps: Pick<FailingDeps, "js" | "clock">, record: DeliveryRecord): Promise<void> {
   if (record.event_type === "delivery.dead_lettered") return;
   const createdMs = Date.parse(record.created_at);
   const eventId = derivedId("evt", Number.isFinite(createdMs) ? createdMs : 0, `${record.delivery_id}:dead-lettered`);

@@ -10,7 +10,7 @@ import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_CONSUMERS, WEBHOOK_STREAMS 
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
-import { announceDeadLetter, goneEndpoint } from "./failing-endpoints.js";
+import { announceDeadLetter, disable, noteOutcome, type FailingDeps } from "./failing-endpoints.js";
 import { deliveryMetrics } from "./metrics.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
@@ -41,6 +41,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);
   const registry = new Registry();
   const observe = deliveryMetrics(registry);
+  const failing: FailingDeps = { js: rt.js, subscriptions: stores.subscriptions, clock, log, failingWindowMs: config.INQUEST_DISABLE_FAILING_AFTER };
   const sender = createSender({ allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS });
   const userAgent = `Inquest-Webhooks/${packageVersion()}`;
   const deliveries = new DeliveryConsumer(
@@ -54,7 +55,8 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
             deliveries: stores.deliveries,
             observe,
             deadLettered: (record) => announceDeadLetter({ js: rt.js, clock }, record),
-            disableGone: (sub, record) => goneEndpoint({ js: rt.js, subscriptions: stores.subscriptions, clock, log }, sub, record),
+            disableGone: (sub, record) => disable(failing, sub, record, "endpoint_gone"),
+            noteOutcome: (sub, record, delivered, at) => noteOutcome(failing, sub, record, delivered, at),
             subscription: (id) => subscriptions.get(id),
             secretOf: (sub) => subscriptions.secretOf(sub),
             previousSecretOf: (sub, nowMs) => subscriptions.previousSecretOf(sub, nowMs),

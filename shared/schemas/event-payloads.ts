@@ -35,8 +35,10 @@ export const AgentEventPayload = Type.Object({
 export const SubscriptionEventPayload = Type.Object({
   subscription_id: Type.String(),
   url: Type.String(),
-  reason: Type.Literal("endpoint_gone"),
-  delivery_id: Type.String({ description: "The delivery whose 410 Gone disabled the subscription." }),
+  reason: Type.Union([Type.Literal("endpoint_gone"), Type.Literal("failing")], {
+    description: "endpoint_gone: it answered 410 Gone; failing: every attempt failed for INQUEST_DISABLE_FAILING_AFTER (default 5 days).",
+  }),
+  delivery_id: Type.String({ description: "The delivery whose attempt disabled the subscription." }),
   disabled_at: Timestamp,
 });
 
@@ -68,7 +70,7 @@ const DESCRIPTIONS: Record<EventType, string> = {
   "agent.registered": "An agent said hello for the first time.",
   "agent.connected": "An agent came (back) online.",
   "agent.disconnected": "An agent stopped sending heartbeats.",
-  "subscription.disabled": "The dispatcher disabled a subscription: its endpoint answered 410 Gone. PATCH `active: true` turns it back on.",
+  "subscription.disabled": "The dispatcher disabled a subscription: its endpoint answered 410 Gone, or every attempt failed for days. PATCH `active: true` turns it back on.",
   "delivery.dead_lettered": "A webhook delivery failed for good (five failed attempts, or a permanent 4xx); replay it once the endpoint is fixed. Not sent for deliveries of this event type itself.",
 };
 

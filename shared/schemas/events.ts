@@ -58,12 +58,15 @@ export type AgentEventData = {
   snapshot_collected_at: string | null;
 };
 
+/** Why the dispatcher turned a subscription off: its endpoint answered 410 Gone, or every attempt failed for the window. */
+export type DisabledReason = "endpoint_gone" | "failing";
+
 /** subscription.disabled data: which subscription the dispatcher turned off, and why (docs/api.md#failing-endpoints). */
 export type SubscriptionEventData = {
   subscription_id: string;
   url: string;
-  reason: "endpoint_gone";
-  /** The delivery whose answer (410 Gone) disabled it. */
+  reason: DisabledReason;
+  /** The delivery whose attempt disabled it (a 410 Gone, or the last failure of the failing window). */
   delivery_id: string;
   disabled_at: string;
 };

@@ -40,9 +40,11 @@ export const SubscriptionView = Type.Object({
   events: Type.Array(EventTypeSchema),
   filters: Filters,
   active: Type.Boolean(),
-  disabled_reason: Type.Union([Type.Literal("endpoint_gone"), Type.Null()], {
-    description: "Set when the dispatcher turned the subscription off (its endpoint answered 410 Gone); cleared by PATCH `active: true`.",
+  disabled_reason: Type.Union([Type.Literal("endpoint_gone"), Type.Literal("failing"), Type.Null()], {
+    description:
+      "Set when the dispatcher turned the subscription off: endpoint_gone (it answered 410 Gone) or failing (every attempt failed for INQUEST_DISABLE_FAILING_AFTER, default 5 days); cleared by PATCH `active: true`.",
   }),
+  failing_since: Type.Union([Timestamp, Type.Null()], { description: "When the current run of failed attempts began; null once an attempt succeeds." }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

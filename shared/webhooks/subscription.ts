@@ -1,6 +1,6 @@
 // The stored outbound subscription (docs/api.md#subscriptions) and the pure rules of creating and patching one.
 import { iso } from "../clock.js";
-import type { EventType } from "../schemas/events.js";
+import type { DisabledReason, EventType } from "../schemas/events.js";
 import type { CreateSubscriptionRequest, Filters, PatchSubscriptionRequest, SubscriptionView } from "./schemas.js";
 
 export interface SubscriptionRecord {
@@ -17,7 +17,9 @@ export interface SubscriptionRecord {
   previous_secret_sealed?: string | null;
   previous_secret_expires_at?: string | null;
   /** Why the dispatcher turned it off (absent or null: it did not; a PATCH to `active: true` clears it). */
-  disabled_reason?: "endpoint_gone" | null;
+  disabled_reason?: DisabledReason | null;
+  /** When the first of an unbroken run of failed attempts started (null: the last attempt succeeded). */
+  failing_since?: string | null;
 }
 
 /**
@@ -67,18 +69,34 @@ export function patchSubscription(current: SubscriptionRecord, patch: PatchSubsc
     ...(patch.events !== undefined ? { events: uniqueEvents(patch.events) } : {}),
     ...(patch.filters !== undefined ? { filters: { ...patch.filters } } : {}),
     ...(patch.active !== undefined ? { active: patch.active } : {}),
-    ...(patch.active === true ? { disabled_reason: null } : {}),
+    ...(patch.active === true ? { disabled_reason: null, failing_since: null } : {}),
     updated_at: iso(nowMs),
   };
 }
 
-/** Turned off by the dispatcher: its endpoint said 410 Gone (null when it already was off). */
-export function disableGone(current: SubscriptionRecord, nowMs: number): SubscriptionRecord | null {
+/** Turned off by the dispatcher, saying why (null when it already was off). */
+export function disableSubscription(current: SubscriptionRecord, reason: DisabledReason, nowMs: number): SubscriptionRecord | null {
   if (!current.active) return null;
-  return { ...current, active: false, disabled_reason: "endpoint_gone", updated_at: iso(nowMs) };
+  return { ...current, active: false, disabled_reason: reason, updated_at: iso(nowMs) };
+}
+
+/**
+ * After an attempt: a success ends a run of failures, a failure starts one (at `atMs`); null when that changes
+ * nothing, so only these transitions are written, not every attempt.
+ */
+export function noteAttempt(current: SubscriptionRecord, delivered: boolean, atMs: number): SubscriptionRecord | null {
+  const failingSince = current.failing_since ?? null;
+  if (delivered) return failingSince === null ? null : { ...current, failing_since: null };
+  return failingSince === null ? { ...current, failing_since: iso(atMs) } : null;
+}
+
+/** Whether every attempt has failed for at least `windowMs` by `nowMs`. */
+export function failingTooLong(sub: SubscriptionRecord, windowMs: number, nowMs: number): boolean {
+  const since = sub.failing_since ? Date.parse(sub.failing_since) : NaN;
+  return Number.isFinite(since) && nowMs - since >= windowMs;
 }
 
 /** What list and get show: never the secret. */
 export function subscriptionView(r: SubscriptionRecord): SubscriptionView {
-  return { id: r.id, url: r.url, events: r.events, filters: r.filters, active: r.active, disabled_reason: r.disabled_reason ?? null, created_at: r.created_at, updated_at: r.updated_at };
+  return { id: r.id, url: r.url, events: r.events, filters: r.filters, active: r.active, disabled_reason: r.disabled_reason ?? null, failing_since: r.failing_since ?? null, created_at: r.created_at, updated_at: r.updated_at };
 }
