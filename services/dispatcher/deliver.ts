@@ -153,8 +153,13 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   if (!updated) return { kind: "term", reason: "delivery record vanished" };
   if (updated.changed && step.action !== null) {
     deps.observe?.(result, updated.value.status);
-    // Not for a 410: that turned the subscription off already.
-    if (!(result.kind === "response" && result.status === 410)) await deps.noteOutcome?.(sub, updated.value, updated.value.status === "delivered", startedMs);
+    // Not for a 410: that turned the subscription off already. The attempt is recorded whatever happens here: a
+    // failing-window write that fails is caught up by the next attempt's.
+    if (!(result.kind === "response" && result.status === 410)) {
+      await deps.noteOutcome?.(sub, updated.value, updated.value.status === "delivered", startedMs).catch((err: unknown) => {
+        deps.log.warn({ err, subscription_id: sub.id }, "could not note the attempt in the subscription's failing window");
+      });
+    }
   }
   const done = step.action;
   if (!updated.changed || done === null) return followRecord(updated.value, deps.clock.now());
