@@ -8,7 +8,7 @@ import type { InvestigationRecord } from "./investigations/record.js";
 import type { IdempotencyRecord } from "./investigations/trigger.js";
 import { BUCKETS, STREAMS, type BucketSpec } from "./nats/catalog.js";
 import { JsonKv } from "./nats/kvjson.js";
-import { ensureBucket, ensureStream } from "./nats/provision.js";
+import { ensureBucket, ensureStream, patiently } from "./nats/provision.js";
 
 export interface Runtime {
   nc: NatsConnection;
@@ -26,7 +26,7 @@ export interface Runtime {
 /** Provisions every stream and bucket (idempotent; replicas may race) and opens them. */
 export async function openRuntime(nc: NatsConnection, opts: { replicas: number }): Promise<Runtime> {
   const { replicas } = opts;
-  const jsm = await jetstreamManager(nc);
+  const jsm = await patiently(() => jetstreamManager(nc));
   for (const spec of Object.values(STREAMS)) await ensureStream(jsm, spec, replicas);
   const buckets = {} as Record<keyof typeof BUCKETS, KV>;
   for (const [name, spec] of Object.entries(BUCKETS) as Array<[keyof typeof BUCKETS, BucketSpec]>) {

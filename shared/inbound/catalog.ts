@@ -5,7 +5,7 @@ import { DiscardPolicy, jetstreamManager, RetentionPolicy, StorageType } from "@
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { BucketSpec, StreamSpec } from "../nats/catalog.js";
-import { ensureBucket, ensureStream } from "../nats/provision.js";
+import { ensureBucket, ensureStream, patiently } from "../nats/provision.js";
 
 export const INBOUND_PROVIDERS = ["generic", "edr", "ci"] as const;
 export type InboundProvider = (typeof INBOUND_PROVIDERS)[number];
@@ -55,7 +55,7 @@ export interface InboundBuckets {
 
 /** Provisions (idempotently; replicas may race) and opens the inbound buckets and the body stream. */
 export async function openInboundBuckets(nc: NatsConnection, replicas: number): Promise<InboundBuckets> {
-  await ensureStream(await jetstreamManager(nc), INBOUND_STREAMS.bodies, replicas);
+  await ensureStream(await patiently(() => jetstreamManager(nc)), INBOUND_STREAMS.bodies, replicas);
   return {
     endpoints: await ensureBucket(nc, INBOUND_BUCKETS.endpoints, replicas),
     receipts: await ensureBucket(nc, INBOUND_BUCKETS.receipts, replicas),

@@ -5,7 +5,7 @@ import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ProvisioningError } from "../errors.js";
 import type { BucketSpec, StreamSpec } from "./catalog.js";
-import { isNotFound } from "./errors.js";
+import { isNoResponders, isNotFound, isUnavailable } from "./errors.js";
 
 const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard", "num_replicas"];
 
@@ -13,7 +13,34 @@ const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "du
  * `replicas` is how many copies of every stream and bucket the caller provisions (INQUEST_NATS_REPLICAS): 1 for
  * a single server, 3 on a three-node cluster. Every service passes the same configured number.
  */
-export async function ensureStream(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {
+/** How long start-up provisioning waits out an unavailable JetStream before it fails loudly. */
+export const PROVISION_PATIENCE_MS = 60_000;
+
+/**
+ * Runs `work`, again while JetStream is unavailable (a cluster electing a leader, a node restarting or frozen:
+ * "JetStream system temporarily unavailable", timeouts), waiting 250 ms, then longer, up to 2 s, for at most
+ * `patienceMs`. Any other error, or unavailability past the deadline, is thrown. A service killed and restarted
+ * during a NATS fault (`make chaos`) thus starts once the cluster answers, instead of exiting.
+ */
+export async function patiently<T>(work: () => Promise<T>, patienceMs = PROVISION_PATIENCE_MS): Promise<T> {
+  const deadline = Date.now() + patienceMs;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      return await work();
+    } catch (err) {
+      // No responders on the JetStream API means a server without JetStream (-js missing), which waiting will not
+      // change: that is said at once. An election or a restarting node answers 503 or not in time instead.
+      if (!isUnavailable(err) || isNoResponders(err) || Date.now() + wait > deadline) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+export function ensureStream(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {
+  return patiently(() => ensureStreamOnce(jsm, base, replicas));
+}
+
+async function ensureStreamOnce(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {
   const spec: StreamSpec = { ...base, num_replicas: replicas };
   const wanted: Partial<StreamConfig> & { name: string } = { ...spec };
   let config: StreamConfig;
@@ -51,7 +78,11 @@ export function allowDirect(replicas: number): boolean {
   return replicas === 1;
 }
 
-export async function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number): Promise<KV> {
+export function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number): Promise<KV> {
+  return patiently(() => ensureBucketOnce(nc, spec, replicas));
+}
+
+async function ensureBucketOnce(nc: NatsConnection, spec: BucketSpec, replicas: number): Promise<KV> {
   const kvm = new Kvm(nc);
   let kv: KV;
   try {
