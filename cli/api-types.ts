@@ -328,7 +328,7 @@ export interface paths {
         delete: operations["deleteWebhooksSubscriptionsById"];
         options?: never;
         head?: never;
-        /** Change a subscription: only the included fields change; events and filters are replaced whole */
+        /** Change a subscription: only the included fields change; events, filters and headers are replaced whole */
         patch: operations["patchWebhooksSubscriptionsById"];
         trace?: never;
     };
@@ -2656,6 +2656,12 @@ export interface operations {
                             disabled_reason: "endpoint_gone" | "failing" | null;
                             /** @description When the current run of failed attempts began; null once an attempt succeeds. */
                             failing_since: string | null;
+                            /** @description Names of the custom headers sent with every POST (their values are never shown). */
+                            header_names: string[];
+                            /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
+                            timeout_seconds: number | null;
+                            /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */
+                            rate_limit_per_second: number | null;
                             /**
                              * Format: date-time
                              * @description RFC 3339 UTC with milliseconds.
@@ -2721,6 +2727,14 @@ export interface operations {
                     };
                     /** @description Default true; false pauses the subscription. */
                     active?: boolean;
+                    /** @description Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
+                    timeout_seconds?: number | null;
+                    /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */
+                    rate_limit_per_second?: number | null;
                 };
             };
         };
@@ -2745,6 +2759,12 @@ export interface operations {
                         disabled_reason: "endpoint_gone" | "failing" | null;
                         /** @description When the current run of failed attempts began; null once an attempt succeeds. */
                         failing_since: string | null;
+                        /** @description Names of the custom headers sent with every POST (their values are never shown). */
+                        header_names: string[];
+                        /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
+                        timeout_seconds: number | null;
+                        /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */
+                        rate_limit_per_second: number | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.
@@ -2820,6 +2840,12 @@ export interface operations {
                         disabled_reason: "endpoint_gone" | "failing" | null;
                         /** @description When the current run of failed attempts began; null once an attempt succeeds. */
                         failing_since: string | null;
+                        /** @description Names of the custom headers sent with every POST (their values are never shown). */
+                        header_names: string[];
+                        /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
+                        timeout_seconds: number | null;
+                        /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */
+                        rate_limit_per_second: number | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.
@@ -2932,6 +2958,14 @@ export interface operations {
                     };
                     /** @description Default true; false pauses the subscription. */
                     active?: boolean;
+                    /** @description Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
+                    timeout_seconds?: number | null;
+                    /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */
+                    rate_limit_per_second?: number | null;
                 };
             };
         };
@@ -2956,6 +2990,12 @@ export interface operations {
                         disabled_reason: "endpoint_gone" | "failing" | null;
                         /** @description When the current run of failed attempts began; null once an attempt succeeds. */
                         failing_since: string | null;
+                        /** @description Names of the custom headers sent with every POST (their values are never shown). */
+                        header_names: string[];
+                        /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
+                        timeout_seconds: number | null;
+                        /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */
+                        rate_limit_per_second: number | null;
                         /**
                          * Format: date-time
                          * @description RFC 3339 UTC with milliseconds.

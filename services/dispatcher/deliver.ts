@@ -24,12 +24,17 @@ export interface DeliverDeps {
   noteOutcome?(sub: SubscriptionRecord, record: DeliveryRecord, delivered: boolean, attemptStartedMs: number): Promise<void>;
   subscription(id: string): Promise<SubscriptionRecord | null>;
   secretOf(sub: SubscriptionRecord): string;
+  /** The subscription's custom headers, opened (docs/api.md#subscription-options); absent: none. */
+  headersOf?(sub: SubscriptionRecord): Record<string, string>;
+  /** Admits a POST under the subscription's per-second limit: 0 to go, else ms to wait (rate-gate.ts). */
+  rateGate?(subscriptionId: string, limit: number): Promise<number>;
   /** The old secret while a rotation's grace period lasts at `nowMs`, else null. */
   previousSecretOf?(sub: SubscriptionRecord, nowMs: number): string | null;
   send: Send;
   clock: Clock;
   log: Logger;
   retryDelaysMs: readonly number[];
+  /** Outbound request timeout unless the subscription sets its own. */
   timeoutMs: number;
   /** How long a job of a paused subscription waits before it looks again. */
   pausedRecheckMs: number;
@@ -54,17 +59,22 @@ export interface Job {
 export const MISSING_RECORD_RETRY_MS = 1_000;
 export const MISSING_RECORD_DELIVERIES = 5;
 
-/** The request of one attempt: the stored envelope's bytes and every header of docs/api.md#webhooks. */
+/**
+ * The request of one attempt: the stored envelope's bytes, the subscription's custom headers, and every header of
+ * docs/api.md#webhooks (last, so none of them can be replaced; the API refuses those names anyway).
+ */
 export function buildRequest(
   deps: Pick<DeliverDeps, "userAgent" | "clock">,
   record: DeliveryRecord,
   secret: string,
   previousSecret: string | null = null,
+  custom: Record<string, string> = {},
 ): { body: Buffer; headers: Record<string, string> } {
   const body = Buffer.from(JSON.stringify(record.envelope), "utf8");
   return {
     body,
     headers: {
+      ...custom,
       "Content-Type": "application/json",
       "User-Agent": deps.userAgent,
       "X-Service-Event": record.event_type,
@@ -119,17 +129,23 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     return r?.value.status === "pending" ? { kind: "ack" } : { kind: "term", reason: "subscription deleted" };
   }
   if (!sub.active) return { kind: "nak", delayMs: deps.pausedRecheckMs };
+  const limit = sub.rate_limit_per_second ?? null;
+  if (limit !== null && deps.rateGate) {
+    const waitMs = await deps.rateGate(sub.id, limit);
+    if (waitMs > 0) return { kind: "nak", delayMs: waitMs };
+  }
 
-  const secret = openSecret(deps, sub, current);
-  const previous = secret === null ? null : openPrevious(deps, sub);
+  const sealed = openSealed(deps, sub, current);
+  const previous = sealed === null ? null : openPrevious(deps, sub);
   const startedMs = deps.clock.now();
   let result: AttemptResult;
-  if (secret === null) {
-    // No later attempt can open it either: the attempt is recorded as failed and the delivery ends.
+  if (sealed === null) {
+    // No later attempt can open them either: the attempt is recorded as failed and the delivery ends.
     result = { kind: "error", error: "secret_unreadable", durationMs: 0 };
   } else {
-    const { body, headers } = buildRequest(deps, current, secret, previous);
-    result = await deps.send({ url: sub.url, headers, body, timeoutMs: deps.timeoutMs });
+    const { body, headers } = buildRequest(deps, current, sealed.secret, previous, sealed.headers);
+    const timeoutMs = sub.timeout_seconds ? sub.timeout_seconds * 1000 : deps.timeoutMs;
+    result = await deps.send({ url: sub.url, headers, body, timeoutMs });
   }
   const endedMs = deps.clock.now();
   // 410 Gone: the endpoint says it will never take deliveries again. The subscription is turned off (and that
@@ -171,14 +187,17 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   return done;
 }
 
-/** The subscription's plain secret, or null (logged) when the master key cannot open it. */
-function openSecret(deps: DeliverDeps, sub: SubscriptionRecord, record: DeliveryRecord): string | null {
+/**
+ * The subscription's plain secret and custom headers, or null (logged) when the master key cannot open them (a
+ * POST without headers the receiver may need for authentication is never sent).
+ */
+function openSealed(deps: DeliverDeps, sub: SubscriptionRecord, record: DeliveryRecord): { secret: string; headers: Record<string, string> } | null {
   try {
-    return deps.secretOf(sub);
+    return { secret: deps.secretOf(sub), headers: deps.headersOf?.(sub) ?? {} };
   } catch (err) {
     deps.log.error(
       { err, subscription_id: sub.id, delivery_id: record.delivery_id },
-      "the subscription's secret cannot be opened with INQUEST_MASTER_KEY (not the key it was sealed with?); the delivery fails permanently (secret_unreadable)",
+      "the subscription's secret or headers cannot be opened with INQUEST_MASTER_KEY (not the key they were sealed with?); the delivery fails permanently (secret_unreadable)",
     );
     return null;
   }

@@ -15,6 +15,8 @@ import { deliveryMetrics } from "./metrics.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
 import { createSender } from "./sender.js";
+import { RateGate } from "./rate-gate.js";
+import { MAX_TIMEOUT_SECONDS } from "../../shared/webhooks/schemas.js";
 import { SubscriptionCache } from "./subscription-cache.js";
 
 /** A paused subscription's jobs look again this often (no attempt is spent while it stays paused). */
@@ -44,6 +46,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const failing: FailingDeps = { js: rt.js, subscriptions: stores.subscriptions, clock, log, failingWindowMs: config.INQUEST_DISABLE_FAILING_AFTER };
   const sender = createSender({ allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS });
   const userAgent = `Inquest-Webhooks/${packageVersion()}`;
+  const rates = new RateGate(stores.ratesKv, clock);
   const deliveries = new DeliveryConsumer(
     {
       js: rt.js,
@@ -59,6 +62,8 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
             noteOutcome: (sub, record, delivered, at) => noteOutcome(failing, sub, record, delivered, at),
             subscription: (id) => subscriptions.get(id),
             secretOf: (sub) => subscriptions.secretOf(sub),
+            headersOf: (sub) => subscriptions.headersOf(sub),
+            rateGate: (id, limit) => rates.take(id, limit),
             previousSecretOf: (sub, nowMs) => subscriptions.previousSecretOf(sub, nowMs),
             send: sender.send,
             clock,
@@ -74,7 +79,8 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
     {
       concurrency: config.INQUEST_DISPATCHER_CONCURRENCY,
       perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY,
-      ackWaitMs: config.INQUEST_DELIVERY_TIMEOUT + 5_000,
+      // Longer than the slowest attempt: the global timeout or the longest a subscription may set.
+      ackWaitMs: Math.max(config.INQUEST_DELIVERY_TIMEOUT, MAX_TIMEOUT_SECONDS * 1000) + 5_000,
     },
   );
   const fanout = new FanoutConsumer(

@@ -10,6 +10,7 @@ import type { Logger } from "../../shared/log.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { decryptSecret } from "../../shared/secrets.js";
+import { openHeaders } from "../../shared/webhooks/custom-headers.js";
 import { previousSealed, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 
 /** A check never waits longer than this for the watch (a lagging watch is logged, not fatal). */
@@ -25,9 +26,9 @@ export interface SecretCacheOptions {
 
 const DEFAULT_SECRET_CACHE: SecretCacheOptions = { ttlMs: 5 * 60_000, maxEntries: 1_000, clock: systemClock };
 
-interface OpenedSecret {
+interface Opened<T> {
   sealed: string;
-  secret: string;
+  value: T;
   expiresAt: number;
 }
 
@@ -35,7 +36,9 @@ export class SubscriptionCache implements Component {
   readonly name = "subscription-cache";
   private readonly mirror: BucketMirror<SubscriptionRecord>;
   /** Opened secrets by subscription id, least recently used first. */
-  private readonly secrets = new Map<string, OpenedSecret>();
+  private readonly secrets = new Map<string, Opened<string>>();
+  /** Opened custom headers by subscription id, kept the same way. */
+  private readonly headers = new Map<string, Opened<Record<string, string>>>();
   /** Secrets opened (decrypted) so far (tests, metrics). */
   opened = 0;
   /** performance.now() at which the newest completed check started. */
@@ -50,7 +53,10 @@ export class SubscriptionCache implements Component {
     private readonly secretCache: SecretCacheOptions = DEFAULT_SECRET_CACHE,
   ) {
     // A changed or deleted subscription's opened secret goes at once (a rotated secret is never served stale).
-    this.mirror = new BucketMirror<SubscriptionRecord>(kv, log, (id) => this.secrets.delete(id));
+    this.mirror = new BucketMirror<SubscriptionRecord>(kv, log, (id) => {
+      this.secrets.delete(id);
+      this.headers.delete(id);
+    });
   }
 
   start(): Promise<void> {
@@ -93,21 +99,32 @@ export class SubscriptionCache implements Component {
 
   /** The plain secret of a subscription (opened again after the TTL, or when the sealed value changed). */
   secretOf(sub: SubscriptionRecord): string {
+    return this.open(this.secrets, sub.id, sub.secret_sealed, (sealed) => decryptSecret(this.masterKey, sealed));
+  }
+
+  /** The custom headers to add to its POSTs (docs/api.md#subscription-options), opened and kept like the secret. */
+  headersOf(sub: SubscriptionRecord): Record<string, string> {
+    const sealed = sub.headers_sealed;
+    if (!sealed) return {};
+    return this.open(this.headers, sub.id, sealed, (s) => openHeaders(this.masterKey, s));
+  }
+
+  private open<T>(cache: Map<string, Opened<T>>, id: string, sealed: string, open: (sealed: string) => T): T {
     const now = this.secretCache.clock.now();
-    const kept = this.secrets.get(sub.id);
-    this.secrets.delete(sub.id);
-    if (kept && kept.sealed === sub.secret_sealed && kept.expiresAt > now) {
-      this.secrets.set(sub.id, kept); // most recently used: last
-      return kept.secret;
+    const kept = cache.get(id);
+    cache.delete(id);
+    if (kept && kept.sealed === sealed && kept.expiresAt > now) {
+      cache.set(id, kept); // most recently used: last
+      return kept.value;
     }
-    const secret = decryptSecret(this.masterKey, sub.secret_sealed);
+    const value = open(sealed);
     this.opened++;
-    this.secrets.set(sub.id, { sealed: sub.secret_sealed, secret, expiresAt: now + this.secretCache.ttlMs });
-    for (const id of this.secrets.keys()) {
-      if (this.secrets.size <= this.secretCache.maxEntries) break;
-      this.secrets.delete(id);
+    cache.set(id, { sealed, value, expiresAt: now + this.secretCache.ttlMs });
+    for (const key of cache.keys()) {
+      if (cache.size <= this.secretCache.maxEntries) break;
+      cache.delete(key);
     }
-    return secret;
+    return value;
   }
 
   /**

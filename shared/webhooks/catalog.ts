@@ -24,6 +24,8 @@ export const WEBHOOK_BUCKETS = {
   subscriptions: { name: "inq_webhook_subscriptions", history: 1, ttl: 0 },
   /** Delivery id -> DeliveryRecord (with the envelope it sends). */
   deliveries: { name: "inq_webhook_deliveries", history: 1, ttl: DELIVERY_RETENTION_MS },
+  /** `<subscription id>.<unix second>` -> POSTs started in that second (rate-limited subscriptions only). */
+  rates: { name: "inq_webhook_rates", history: 1, ttl: 60_000 },
 } satisfies Record<string, BucketSpec>;
 
 export const WEBHOOK_STREAMS = {
@@ -71,6 +73,7 @@ export interface WebhookStores {
   js: JetStreamClient;
   subscriptionsKv: KV;
   deliveriesKv: KV;
+  ratesKv: KV;
   subscriptions: JsonKv<SubscriptionRecord>;
   deliveries: JsonKv<DeliveryRecord>;
 }
@@ -80,10 +83,12 @@ export async function openWebhookStores(nc: NatsConnection, jsm: JetStreamManage
   for (const spec of Object.values(WEBHOOK_STREAMS)) await ensureStream(jsm, spec, replicas);
   const subscriptionsKv = await ensureBucket(nc, WEBHOOK_BUCKETS.subscriptions, replicas);
   const deliveriesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.deliveries, replicas);
+  const ratesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.rates, replicas);
   return {
     js,
     subscriptionsKv,
     deliveriesKv,
+    ratesKv,
     subscriptions: new JsonKv<SubscriptionRecord>(subscriptionsKv),
     deliveries: new JsonKv<DeliveryRecord>(deliveriesKv),
   };

@@ -7,7 +7,9 @@ import type { WebhookStores } from "./catalog.js";
 import { enqueueDelivery, newDeliveryRecord } from "./delivery.js";
 import { abandonDelivery } from "./delivery-state.js";
 import type { CreateSubscriptionRequest, DeliveryStatus, PatchSubscriptionRequest, SubscriptionView } from "./schemas.js";
-import { newSubscription, patchSubscription, rotateSecret, subscriptionView } from "./subscription.js";
+import { newSubscription, patchSubscription, rotateSecret, subscriptionView, type SealedHeaders } from "./subscription.js";
+import { customHeaderProblems, sealHeaders } from "./custom-headers.js";
+import type { ValidationDetail } from "../validate.js";
 import type { TargetCheck } from "./targets.js";
 import { testEnvelope } from "./test-envelope.js";
 
@@ -26,8 +28,9 @@ export interface ManageDeps {
 const ABANDON_BATCH = 32;
 
 type BadUrl = { kind: "bad_url"; message: string };
-export type CreateOutcome = { kind: "created"; subscription: SubscriptionView; secret: string } | BadUrl;
-export type PatchOutcome = { kind: "updated"; subscription: SubscriptionView } | { kind: "not_found" } | BadUrl;
+type BadHeaders = { kind: "bad_headers"; details: ValidationDetail[] };
+export type CreateOutcome = { kind: "created"; subscription: SubscriptionView; secret: string } | BadUrl | BadHeaders;
+export type PatchOutcome = { kind: "updated"; subscription: SubscriptionView } | { kind: "not_found" } | BadUrl | BadHeaders;
 export type RotateOutcome = { kind: "rotated"; id: string; secret: string; previousSecretExpiresAt: string | null } | { kind: "not_found" };
 export type DeleteOutcome = { kind: "deleted"; abandoned: number } | { kind: "not_found" };
 export type QueuedOutcome = { kind: "queued"; deliveryId: string; status: DeliveryStatus } | { kind: "not_found" };
@@ -37,22 +40,34 @@ async function urlProblem(deps: ManageDeps, url: string): Promise<BadUrl | null>
   return check.ok ? null : { kind: "bad_url", message: check.message };
 }
 
+/** The headers sealed for storage, or what is wrong with them; undefined when the request has none. */
+function sealedHeaders(deps: ManageDeps, headers: Record<string, string> | undefined): SealedHeaders | BadHeaders | undefined {
+  if (headers === undefined) return undefined;
+  const details = customHeaderProblems(headers);
+  if (details.length > 0) return { kind: "bad_headers", details };
+  return { sealed: sealHeaders(deps.masterKey, headers), names: Object.keys(headers) };
+}
+
 export async function createSubscription(deps: ManageDeps, req: CreateSubscriptionRequest): Promise<CreateOutcome> {
+  const headers = sealedHeaders(deps, req.headers);
+  if (headers && "kind" in headers) return headers;
   const bad = await urlProblem(deps, req.url);
   if (bad) return bad;
   const now = deps.clock.now();
   const secret = newWebhookSecret();
-  const record = newSubscription(newId("sub", now), req, encryptSecret(deps.masterKey, secret), now);
+  const record = newSubscription(newId("sub", now), req, encryptSecret(deps.masterKey, secret), now, headers);
   await deps.stores.subscriptions.put(record.id, record);
   return { kind: "created", subscription: subscriptionView(record), secret };
 }
 
 export async function updateSubscription(deps: ManageDeps, id: string, patch: PatchSubscriptionRequest): Promise<PatchOutcome> {
+  const headers = sealedHeaders(deps, patch.headers);
+  if (headers && "kind" in headers) return headers;
   if (patch.url !== undefined) {
     const bad = await urlProblem(deps, patch.url);
     if (bad) return bad;
   }
-  const result = await deps.stores.subscriptions.update(id, (current) => patchSubscription(current, patch, deps.clock.now()));
+  const result = await deps.stores.subscriptions.update(id, (current) => patchSubscription(current, patch, deps.clock.now(), headers));
   return result ? { kind: "updated", subscription: subscriptionView(result.value) } : { kind: "not_found" };
 }
 

@@ -16,12 +16,37 @@ export const Filters = Type.Object(
 );
 export type Filters = Static<typeof Filters>;
 
+/** Bounds of the per-subscription options (docs/api.md#subscription-options). */
+export const MAX_CUSTOM_HEADERS = 16;
+export const MIN_TIMEOUT_SECONDS = 1;
+export const MAX_TIMEOUT_SECONDS = 30;
+export const MAX_RATE_LIMIT_PER_SECOND = 1_000;
+
+// A header name is an RFC 9110 token; a value is visible ASCII, spaces and tabs (no CR/LF: no header injection).
+const HeaderName = Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$" });
+const HeaderValue = Type.String({ maxLength: 1024, pattern: "^[\\x20-\\x7E\\t]*$" });
+const CustomHeaders = Type.Record(HeaderName, HeaderValue, {
+  maxProperties: MAX_CUSTOM_HEADERS,
+  additionalProperties: false,
+  description:
+    "Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused.",
+});
+const TimeoutSeconds = Type.Union([Type.Integer({ minimum: MIN_TIMEOUT_SECONDS, maximum: MAX_TIMEOUT_SECONDS }), Type.Null()], {
+  description: "How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s).",
+});
+const RateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: MAX_RATE_LIMIT_PER_SECOND }), Type.Null()], {
+  description: "At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt.",
+});
+
 export const CreateSubscriptionRequest = Type.Object(
   {
     url: Url,
     events: Events,
     filters: Type.Optional(Filters),
     active: Type.Optional(Type.Boolean({ description: "Default true; false pauses the subscription." })),
+    headers: Type.Optional(CustomHeaders),
+    timeout_seconds: Type.Optional(TimeoutSeconds),
+    rate_limit_per_second: Type.Optional(RateLimit),
   },
   { additionalProperties: false },
 );
@@ -45,6 +70,9 @@ export const SubscriptionView = Type.Object({
       "Set when the dispatcher turned the subscription off: endpoint_gone (it answered 410 Gone) or failing (every attempt failed for INQUEST_DISABLE_FAILING_AFTER, default 5 days); cleared by PATCH `active: true`.",
   }),
   failing_since: Type.Union([Timestamp, Type.Null()], { description: "When the current run of failed attempts began; null once an attempt succeeds." }),
+  header_names: Type.Array(Type.String(), { description: "Names of the custom headers sent with every POST (their values are never shown)." }),
+  timeout_seconds: TimeoutSeconds,
+  rate_limit_per_second: RateLimit,
   created_at: Timestamp,
   updated_at: Timestamp,
 });

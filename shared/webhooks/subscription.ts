@@ -20,6 +20,24 @@ export interface SubscriptionRecord {
   disabled_reason?: DisabledReason | null;
   /** When the first of an unbroken run of failed attempts started (null: the last attempt succeeded). */
   failing_since?: string | null;
+  /** The custom headers, `sealHeaders(master key, headers)`; absent or null: none. */
+  headers_sealed?: string | null;
+  /** Their names, shown by list and get (the values never are). */
+  header_names?: string[];
+  /** Seconds one attempt waits; absent or null: the dispatcher's INQUEST_DELIVERY_TIMEOUT. */
+  timeout_seconds?: number | null;
+  /** POSTs started per second at most, across dispatchers; absent or null: no limit. */
+  rate_limit_per_second?: number | null;
+}
+
+/** The custom headers as stored: sealed values and their names (null sealed: none). */
+export interface SealedHeaders {
+  sealed: string | null;
+  names: string[];
+}
+
+function headerFields(h: SealedHeaders | undefined): Partial<SubscriptionRecord> {
+  return h === undefined ? {} : { headers_sealed: h.sealed, header_names: h.names };
 }
 
 /**
@@ -47,7 +65,7 @@ function uniqueEvents(events: readonly EventType[]): EventType[] {
   return [...new Set(events)];
 }
 
-export function newSubscription(id: string, req: CreateSubscriptionRequest, secretSealed: string, nowMs: number): SubscriptionRecord {
+export function newSubscription(id: string, req: CreateSubscriptionRequest, secretSealed: string, nowMs: number, headers?: SealedHeaders): SubscriptionRecord {
   const now = iso(nowMs);
   return {
     id,
@@ -58,13 +76,22 @@ export function newSubscription(id: string, req: CreateSubscriptionRequest, secr
     created_at: now,
     updated_at: now,
     secret_sealed: secretSealed,
+    ...headerFields(headers),
+    timeout_seconds: req.timeout_seconds ?? null,
+    rate_limit_per_second: req.rate_limit_per_second ?? null,
   };
 }
 
-/** Only the included fields change; `events` and `filters` are replaced as a whole (docs/api.md#webhooks). */
-export function patchSubscription(current: SubscriptionRecord, patch: PatchSubscriptionRequest, nowMs: number): SubscriptionRecord {
+/**
+ * Only the included fields change; `events`, `filters` and `headers` (sealed by the caller into `headers`) are
+ * replaced as a whole (docs/api.md#webhooks).
+ */
+export function patchSubscription(current: SubscriptionRecord, patch: PatchSubscriptionRequest, nowMs: number, headers?: SealedHeaders): SubscriptionRecord {
   return {
     ...current,
+    ...headerFields(headers),
+    ...(patch.timeout_seconds !== undefined ? { timeout_seconds: patch.timeout_seconds } : {}),
+    ...(patch.rate_limit_per_second !== undefined ? { rate_limit_per_second: patch.rate_limit_per_second } : {}),
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.events !== undefined ? { events: uniqueEvents(patch.events) } : {}),
     ...(patch.filters !== undefined ? { filters: { ...patch.filters } } : {}),
@@ -98,5 +125,18 @@ export function failingTooLong(sub: SubscriptionRecord, windowMs: number, nowMs:
 
 /** What list and get show: never the secret. */
 export function subscriptionView(r: SubscriptionRecord): SubscriptionView {
-  return { id: r.id, url: r.url, events: r.events, filters: r.filters, active: r.active, disabled_reason: r.disabled_reason ?? null, failing_since: r.failing_since ?? null, created_at: r.created_at, updated_at: r.updated_at };
+  return {
+    id: r.id,
+    url: r.url,
+    events: r.events,
+    filters: r.filters,
+    active: r.active,
+    disabled_reason: r.disabled_reason ?? null,
+    failing_since: r.failing_since ?? null,
+    header_names: r.header_names ?? [],
+    timeout_seconds: r.timeout_seconds ?? null,
+    rate_limit_per_second: r.rate_limit_per_second ?? null,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
 }

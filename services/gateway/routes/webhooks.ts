@@ -79,6 +79,7 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
       async handle(ctx) {
         const outcome = await createSubscription(deps.manage, ctx.body);
         if (outcome.kind === "bad_url") return badUrl(outcome.message);
+        if (outcome.kind === "bad_headers") return invalid(outcome.details, "a custom header is not acceptable");
         return ok({ ...outcome.subscription, secret: outcome.secret }, 201);
       },
     }),
@@ -118,7 +119,7 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
       access: "webhooks:manage",
       body: PatchSubscriptionRequest,
       doc: {
-        summary: "Change a subscription: only the included fields change; events and filters are replaced whole",
+        summary: "Change a subscription: only the included fields change; events, filters and headers are replaced whole",
         tags,
         responses: { 200: { description: "The updated subscription", schema: SubscriptionView }, 400: err("Validation error"), 404: err("Not found") },
       },
@@ -129,6 +130,8 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
             return ok(outcome.subscription);
           case "bad_url":
             return badUrl(outcome.message);
+          case "bad_headers":
+            return invalid(outcome.details, "a custom header is not acceptable");
           case "not_found":
             return notFound("subscription");
           default:
