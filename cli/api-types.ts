@@ -434,6 +434,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/subscriptions/{id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-send the window's dead-lettered deliveries and the events the subscription missed, as a background job (idempotent per window) */
+        post: operations["postWebhooksSubscriptionsByIdRecover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/recoveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A recovery job's progress: status, events scanned of the total, what was re-sent */
+        get: operations["getWebhooksRecoveriesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "investigation.queued": {
@@ -3461,6 +3495,212 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "pending" | "delivered" | "failed_permanent";
+                    };
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks webhooks:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksSubscriptionsByIdRecover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 UTC with milliseconds.
+                     */
+                    since: string;
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339 UTC with milliseconds.
+                     */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The recovery job, with the dead letters it found; the same job while it runs */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recovery_id: string;
+                        subscription_id: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        since: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        until: string;
+                        /**
+                         * @description queued, running, then completed (or failed, with error).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "completed" | "failed";
+                        /** @description 1 for the first run of this window; a POST after a finished run starts the next. */
+                        run: number;
+                        /** @description Dead-lettered deliveries of the subscription in the window when the run was asked for. */
+                        dead_letters_found: number;
+                        /** @description Events of the window read so far. */
+                        events_scanned: number;
+                        /** @description Events the scan will read at most (null until it starts). */
+                        events_total: number | null;
+                        /** @description Dead-lettered deliveries sent again, as new deliveries with replay_of. */
+                        resent_dead_letters: number;
+                        /** @description Events the subscription never got (paused or disabled then) sent now. */
+                        resent_missed: number;
+                        error: string | null;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description Validation error or a window outside the 30 days kept */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks webhooks:manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksRecoveriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recovery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recovery_id: string;
+                        subscription_id: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        since: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        until: string;
+                        /**
+                         * @description queued, running, then completed (or failed, with error).
+                         * @enum {string}
+                         */
+                        status: "queued" | "running" | "completed" | "failed";
+                        /** @description 1 for the first run of this window; a POST after a finished run starts the next. */
+                        run: number;
+                        /** @description Dead-lettered deliveries of the subscription in the window when the run was asked for. */
+                        dead_letters_found: number;
+                        /** @description Events of the window read so far. */
+                        events_scanned: number;
+                        /** @description Events the scan will read at most (null until it starts). */
+                        events_total: number | null;
+                        /** @description Dead-lettered deliveries sent again, as new deliveries with replay_of. */
+                        resent_dead_letters: number;
+                        /** @description Events the subscription never got (paused or disabled then) sent now. */
+                        resent_missed: number;
+                        error: string | null;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds.
+                         */
+                        updated_at: string;
+                        completed_at: string | null;
                     };
                 };
             };

@@ -3,7 +3,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
 
-export type IdPrefix = "inv" | "cur" | "sub" | "dlv" | "evt" | "iep" | "fnd" | "key" | "rcp";
+export type IdPrefix = "inv" | "cur" | "sub" | "dlv" | "evt" | "iep" | "fnd" | "key" | "rcp" | "rcv";
 
 function encodeTime(ms: number): string {
   let out = "";

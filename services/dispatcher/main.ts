@@ -16,7 +16,7 @@ import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
 import { createSender } from "./sender.js";
 import { RateGate } from "./rate-gate.js";
-import { MAX_TIMEOUT_SECONDS } from "../../shared/webhooks/schemas.js";
+import { RecoveryConsumer } from "./recovery-consumer.js";
 import { SubscriptionCache } from "./subscription-cache.js";
 
 /** A paused subscription's jobs look again this often (no attempt is spent while it stays paused). */
@@ -79,17 +79,27 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
     {
       concurrency: config.INQUEST_DISPATCHER_CONCURRENCY,
       perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY,
-      // Longer than the slowest attempt: the global timeout or the longest a subscription may set.
-      ackWaitMs: Math.max(config.INQUEST_DELIVERY_TIMEOUT, MAX_TIMEOUT_SECONDS * 1000) + 5_000,
+      // A job in hand is reported in progress (working()) every third of this, so an attempt with a longer
+      // per-subscription timeout keeps its job; this bounds how long a killed dispatcher's jobs wait to be redelivered.
+      ackWaitMs: config.INQUEST_DELIVERY_TIMEOUT + 5_000,
     },
   );
   const fanout = new FanoutConsumer(
     { js: rt.js, jsm: rt.jsm, stores, subscriptions: (since) => subscriptions.fresh(since), clock, log, deliveryIdKey: deliveryIdKey(masterKey) },
     { concurrency: FANOUT_CONCURRENCY },
   );
+  const recoveries = new RecoveryConsumer({
+    js: rt.js,
+    jsm: rt.jsm,
+    stores,
+    subscription: (id) => subscriptions.get(id),
+    deliveryIdKey: deliveryIdKey(masterKey),
+    clock,
+    log,
+  });
   const streams = () => [...coreStreams(), ...Object.values(WEBHOOK_BUCKETS).map((b) => bucketStream(b.name)), ...Object.values(WEBHOOK_STREAMS).map((st) => st.name)];
   const ops = opsComponents({ config, nc, rt, life, log, registry, streams, consumers: Object.values(WEBHOOK_CONSUMERS) });
-  await life.start([...ops, subscriptions, { name: "http-sender", start: async () => {}, stop: async () => sender.close() }, deliveries, fanout]);
+  await life.start([...ops, subscriptions, { name: "http-sender", start: async () => {}, stop: async () => sender.close() }, deliveries, fanout, recoveries]);
   log.info(
     { retry_delays_ms: config.INQUEST_RETRY_DELAYS, timeout_ms: config.INQUEST_DELIVERY_TIMEOUT, allow_private_targets: config.INQUEST_ALLOW_PRIVATE_TARGETS },
     "dispatcher ready",

@@ -69,3 +69,21 @@ export function pendingDeliveryIds(index: Pick<ReadModel<DeliveryRecord>, "page"
   } while (after !== null);
   return ids;
 }
+
+/** How many dead-lettered deliveries of a subscription were created in [sinceMs, untilMs] (bulk recovery's count). */
+export function deadLettersIn(index: Pick<ReadModel<DeliveryRecord>, "page">, subscriptionId: string, sinceMs: number, untilMs: number): number {
+  const prefix = deliveryPrefix({ status: "failed_permanent", subscription_id: subscriptionId, event_id: null });
+  let count = 0;
+  // Keys run by created_at within the prefix: start just before `since`, stop past `until`.
+  let after: IndexKey | null = [...prefix, sinceMs - 1];
+  do {
+    const page = index.page(prefix, { after, limit: 500, reverse: false });
+    for (const r of page.items) {
+      const t = Date.parse(r.created_at);
+      if (t > untilMs) return count;
+      if (t >= sinceMs) count++;
+    }
+    after = page.next;
+  } while (after !== null);
+  return count;
+}

@@ -40,8 +40,9 @@ import { CURIOSITY_BUCKETS, openCuriosityItems } from "../../shared/curiosity/ca
 import { CuriosityStore } from "../../shared/curiosity/store.js";
 import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_STREAMS } from "../../shared/webhooks/catalog.js";
 import { checkTarget } from "../../shared/webhooks/targets.js";
-import { deliveryIndex, pendingDeliveryIds } from "./delivery-index.js";
+import { deadLettersIn, deliveryIndex, pendingDeliveryIds } from "./delivery-index.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+import { recoveryRoutes } from "./routes/webhook-recovery.js";
 import { subscriptionIndex } from "./subscription-index.js";
 
 await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
@@ -134,6 +135,18 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
           deliveryIndex: deliveries,
           subscriptionIndex: subscriptions,
           clock,
+        }),
+        ...recoveryRoutes({
+          request: {
+            stores: webhooks,
+            masterKey,
+            clock,
+            deadLetters: async (id, since, until) => {
+              await deliveries.catchUp();
+              return deadLettersIn(deliveries, id, since, until);
+            },
+          },
+          stores: webhooks,
         }),
       ],
     });

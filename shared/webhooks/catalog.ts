@@ -11,6 +11,7 @@ import { JsonKv } from "../nats/kvjson.js";
 import { ensureBucket, ensureStream } from "../nats/provision.js";
 import { EventEnvelope } from "../schemas/events.js";
 import type { DeliveryRecord } from "./delivery-record.js";
+import type { RecoveryRecord } from "./recovery.js";
 import type { SubscriptionRecord } from "./subscription.js";
 
 const SECOND_NS = 1_000_000_000;
@@ -26,6 +27,8 @@ export const WEBHOOK_BUCKETS = {
   deliveries: { name: "inq_webhook_deliveries", history: 1, ttl: DELIVERY_RETENTION_MS },
   /** `<subscription id>.<unix second>` -> POSTs started in that second (rate-limited subscriptions only). */
   rates: { name: "inq_webhook_rates", history: 1, ttl: 60_000 },
+  /** Recovery id -> RecoveryRecord (a bulk re-send job and its progress), kept 30 days from its last write. */
+  recoveries: { name: "inq_webhook_recoveries", history: 1, ttl: DELIVERY_RETENTION_MS },
 } satisfies Record<string, BucketSpec>;
 
 export const WEBHOOK_STREAMS = {
@@ -44,10 +47,21 @@ export const WEBHOOK_STREAMS = {
     // A fan-out redelivered within this window republishes a job that is stored once.
     duplicate_window: 600 * SECOND_NS,
   },
+  /** One message per recovery run (`{recovery_id, run}`, message id `<recovery id>.<run>`), worked by a dispatcher. */
+  recoveries: {
+    name: "INQ_WEBHOOK_RECOVERIES",
+    description: "Bulk recovery jobs of outbound webhook subscriptions",
+    subjects: ["outbound.recoveries"],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    max_age: 30 * 86_400 * SECOND_NS,
+    duplicate_window: 600 * SECOND_NS,
+  },
 } satisfies Record<string, StreamSpec>;
 
 export const WEBHOOK_SUBJECTS = {
   job: (subscriptionId: string) => `outbound.deliveries.${subscriptionId}`,
+  recovery: "outbound.recoveries",
 };
 
 export const WEBHOOK_CONSUMERS = {
@@ -55,6 +69,8 @@ export const WEBHOOK_CONSUMERS = {
   fanout: { stream: STREAMS.events.name, durable: "dispatcher-fanout", filter: "events.>" },
   /** Sends the deliveries. */
   deliveries: { stream: WEBHOOK_STREAMS.jobs.name, durable: "dispatcher-deliveries" },
+  /** Runs the bulk recoveries. */
+  recoveries: { stream: WEBHOOK_STREAMS.recoveries.name, durable: "dispatcher-recoveries" },
 };
 
 /** What a job carries to create its delivery record when the record is not there yet (see `enqueueDelivery`). */
@@ -74,6 +90,7 @@ export interface WebhookStores {
   subscriptionsKv: KV;
   deliveriesKv: KV;
   ratesKv: KV;
+  recoveries: JsonKv<RecoveryRecord>;
   subscriptions: JsonKv<SubscriptionRecord>;
   deliveries: JsonKv<DeliveryRecord>;
 }
@@ -84,11 +101,13 @@ export async function openWebhookStores(nc: NatsConnection, jsm: JetStreamManage
   const subscriptionsKv = await ensureBucket(nc, WEBHOOK_BUCKETS.subscriptions, replicas);
   const deliveriesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.deliveries, replicas);
   const ratesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.rates, replicas);
+  const recoveriesKv = await ensureBucket(nc, WEBHOOK_BUCKETS.recoveries, replicas);
   return {
     js,
     subscriptionsKv,
     deliveriesKv,
     ratesKv,
+    recoveries: new JsonKv<RecoveryRecord>(recoveriesKv),
     subscriptions: new JsonKv<SubscriptionRecord>(subscriptionsKv),
     deliveries: new JsonKv<DeliveryRecord>(deliveriesKv),
   };

@@ -1,0 +1,181 @@
+// One run of a bulk recovery (docs/api.md#recovery): read the EVENTS stream over the window, and for each event the
+// subscription was owed, look up the delivery the fan-out made of it; a dead letter or a missing delivery is sent
+// again as a new delivery (one id per recovery, run and event). The cursor and the counters are saved together in
+// the recovery record every few hundred events, so a run that stops (kill -9, shutdown) resumes after the last
+// saved event; events after it are looked at again, and their re-sends, having the same ids, are not made twice.
+import { DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
+import type { Clock } from "../../shared/clock.js";
+import { iso } from "../../shared/clock.js";
+import type { Logger } from "../../shared/log.js";
+import { STREAMS } from "../../shared/nats/catalog.js";
+import { tryDecodeJson } from "../../shared/nats/kvjson.js";
+import { EventEnvelope } from "../../shared/schemas/events.js";
+import { checker } from "../../shared/validate.js";
+import type { WebhookStores } from "../../shared/webhooks/catalog.js";
+import { enqueueDelivery, newDeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { deliveryIdFor } from "../../shared/webhooks/fanout.js";
+import { isFinished, recoveryAction, resendIdFor, wasOwed, type RecoveryRecord } from "../../shared/webhooks/recovery.js";
+import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+
+const eventEnvelope = checker(EventEnvelope);
+/** Progress is saved after this many events, or this often, whichever comes first. */
+const SAVE_EVERY_EVENTS = 250;
+const SAVE_EVERY_MS = 1_000;
+const FETCH_BATCH = 256;
+const FETCH_EXPIRES_MS = 2_000;
+
+export interface RecoveryRunDeps {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  stores: Pick<WebhookStores, "js" | "deliveries" | "recoveries">;
+  subscription(id: string): Promise<SubscriptionRecord | null>;
+  /** `deliveryIdKey(master key)`: the fan-out's delivery ids, and the re-sends'. */
+  deliveryIdKey: Buffer;
+  clock: Clock;
+  log: Logger;
+  /** True once the dispatcher is stopping: the run saves where it is and hands the job back. */
+  stopping(): boolean;
+}
+
+export type RunOutcome = "finished" | "handed_back" | "not_ours";
+
+/** Works the run `run` of recovery `id` for the job message at `jobSeq`, to its end or until the dispatcher stops. */
+export async function runRecovery(deps: RecoveryRunDeps, id: string, run: number, jobSeq: number): Promise<RunOutcome> {
+  const claimed = await claim(deps, id, run, jobSeq);
+  if (claimed === null) return "not_ours";
+  let record = claimed;
+  const sub = await deps.subscription(record.subscription_id);
+  if (!sub) return (await finish(deps, record, "failed", "subscription_deleted")) ? "finished" : "not_ours";
+
+  const consumer = await deps.js.consumers.get(STREAMS.events.name, {
+    filter_subjects: "events.>",
+    ...(record.internal.cursor_seq > 0
+      ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: record.internal.cursor_seq + 1 }
+      : { deliver_policy: DeliverPolicy.StartTime, opt_start_time: record.since }),
+  });
+  const untilMs = Date.parse(record.until);
+  const endSeq = record.internal.end_seq ?? 0;
+  let pending = { scanned: 0, deadLetters: 0, missed: 0, cursor: record.internal.cursor_seq, startSeq: record.internal.start_seq };
+  let savedAt = deps.clock.now();
+  const save = async (): Promise<void> => {
+    const saved = await saveProgress(deps, record, jobSeq, pending);
+    if (saved === null) throw new Error(`recovery ${id} run ${run} was taken over`);
+    record = saved;
+    pending = { scanned: 0, deadLetters: 0, missed: 0, cursor: record.internal.cursor_seq, startSeq: record.internal.start_seq };
+    savedAt = deps.clock.now();
+  };
+
+  let done = false;
+  while (!done) {
+    if (deps.stopping()) {
+      await save();
+      return "handed_back";
+    }
+    const batch = await consumer.fetch({ max_messages: FETCH_BATCH, expires: FETCH_EXPIRES_MS });
+    let got = 0;
+    for await (const msg of batch) {
+      got++;
+      if (msg.seq > endSeq || msg.time.getTime() > untilMs) {
+        done = true;
+        batch.stop();
+        break;
+      }
+      pending.startSeq ??= msg.seq;
+      const action = await handleEvent(deps, record, sub, msg);
+      pending.scanned++;
+      if (action === "dead_letter") pending.deadLetters++;
+      if (action === "missed") pending.missed++;
+      pending.cursor = msg.seq;
+      if (msg.info.pending === 0 || msg.seq >= endSeq) {
+        done = true;
+        batch.stop();
+        break;
+      }
+      if (pending.scanned >= SAVE_EVERY_EVENTS || deps.clock.now() - savedAt >= SAVE_EVERY_MS) await save();
+    }
+    if (got === 0) done = true; // nothing left in the stream after the cursor
+  }
+  await save();
+  return (await finish(deps, record, "completed", null)) ? "finished" : "not_ours";
+}
+
+/** The run's record, claimed for this job message; null when it is another run's, another job's or finished. */
+async function claim(deps: RecoveryRunDeps, id: string, run: number, jobSeq: number): Promise<RecoveryRecord | null> {
+  const endSeq = (await deps.jsm.streams.info(STREAMS.events.name)).state.last_seq;
+  const r = await deps.stores.recoveries.update(id, (current) => {
+    if (current.run !== run || isFinished(current)) return null;
+    const owner = current.internal.job_seq ?? null;
+    if (owner !== null && owner !== jobSeq) return null;
+    if (owner === jobSeq && current.status === "running") return null; // ours already (a redelivered job resumes)
+    return {
+      ...current,
+      status: "running",
+      updated_at: iso(deps.clock.now()),
+      internal: { ...current.internal, job_seq: jobSeq, end_seq: current.internal.end_seq ?? endSeq },
+    };
+  });
+  if (!r) return null;
+  const ours = r.value.run === run && r.value.status === "running" && r.value.internal.job_seq === jobSeq;
+  return ours ? r.value : null;
+}
+
+async function handleEvent(deps: RecoveryRunDeps, record: RecoveryRecord, sub: SubscriptionRecord, msg: JsMsg): Promise<"dead_letter" | "missed" | "skip"> {
+  const parsed = eventEnvelope.check(tryDecodeJson(msg.data));
+  if (!parsed.ok) return "skip";
+  const event = parsed.value;
+  const storedAtMs = msg.time.getTime();
+  if (!wasOwed(sub, event, storedAtMs)) return "skip";
+  const originalId = deliveryIdFor(event, sub.id, storedAtMs, deps.deliveryIdKey);
+  const original = (await deps.stores.deliveries.get(originalId))?.value ?? null;
+  const action = recoveryAction(original);
+  if (action === "skip") return action;
+  // An earlier run of the same window re-sent it already: left alone unless that re-send was dead-lettered too.
+  for (let run = 1; run < record.run; run++) {
+    const earlier = (await deps.stores.deliveries.get(resendIdFor(record.recovery_id, run, event, deps.deliveryIdKey)))?.value;
+    if (earlier && earlier.status !== "failed_permanent") return "skip";
+  }
+  const resend = newDeliveryRecord({
+    deliveryId: resendIdFor(record.recovery_id, record.run, event, deps.deliveryIdKey),
+    subscriptionId: sub.id,
+    envelope: event,
+    nowMs: deps.clock.now(),
+    replayOf: original === null ? null : originalId,
+  });
+  // recheck: an event looked at again after a restart is not published twice once its re-send has started.
+  await enqueueDelivery(deps.stores, resend, { recheck: true });
+  return action;
+}
+
+interface Progress {
+  scanned: number;
+  deadLetters: number;
+  missed: number;
+  cursor: number;
+  startSeq: number | null;
+}
+
+async function saveProgress(deps: RecoveryRunDeps, record: RecoveryRecord, jobSeq: number, p: Progress): Promise<RecoveryRecord | null> {
+  const r = await deps.stores.recoveries.update(record.recovery_id, (current) => {
+    if (current.run !== record.run || current.internal.job_seq !== jobSeq || isFinished(current)) return null;
+    const endSeq = current.internal.end_seq ?? 0;
+    const startSeq = p.startSeq ?? current.internal.start_seq;
+    return {
+      ...current,
+      events_scanned: current.events_scanned + p.scanned,
+      events_total: startSeq === null ? current.events_total : Math.max(0, endSeq - startSeq + 1),
+      resent_dead_letters: current.resent_dead_letters + p.deadLetters,
+      resent_missed: current.resent_missed + p.missed,
+      updated_at: iso(deps.clock.now()),
+      internal: { ...current.internal, cursor_seq: p.cursor, start_seq: startSeq },
+    };
+  });
+  return r?.changed ? r.value : null;
+}
+
+async function finish(deps: RecoveryRunDeps, record: RecoveryRecord, status: "completed" | "failed", error: string | null): Promise<boolean> {
+  const now = iso(deps.clock.now());
+  const r = await deps.stores.recoveries.update(record.recovery_id, (current) =>
+    current.run !== record.run || isFinished(current) ? null : { ...current, status, error, updated_at: now, completed_at: now },
+  );
+  return r?.changed ?? false;
+}
