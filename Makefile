@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 STAMP := node_modules/.installed
 
-.PHONY: help deps nats-server chromium rsvg build run cluster chaos test check typecheck lint bench bench-check bench-fleet bench-curiosity calibrate evaluate openapi lock clean
+.PHONY: help deps nats-server chromium kubectl rsvg build run cluster chaos test check typecheck lint bench bench-check bench-fleet bench-curiosity calibrate evaluate openapi lock clean
 
 help:
 	@echo "make run        start every service with an embedded nats-server (Ctrl-C stops)"
@@ -35,7 +35,13 @@ chromium:
 	elif [ "$$(id -u)" = "0" ]; then echo "installing chromium (apt)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	else echo "chromium is missing (the browser tests need /usr/bin/chromium): run 'sudo apt-get install chromium'" >&2; fi
 
-deps: $(STAMP) nats-server chromium
+# The deploy tests build the kustomize overlays with kubectl (offline; Debian's package). Missing: those tests skip.
+kubectl:
+	@if command -v kubectl >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ]; then echo "installing kubectl (apt)"; (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kubectl) || echo "kubectl could not be installed: the overlay tests will skip" >&2; \
+	else echo "kubectl is missing (the overlay tests skip): run 'sudo apt-get install kubectl'" >&2; fi
+
+deps: $(STAMP) nats-server chromium kubectl
 
 build: $(STAMP)
 	@rm -rf dist

@@ -8,6 +8,9 @@ import { test } from "tap";
 import { ConfigMap, Namespace, Secret, Service } from "kubernetes-models/v1";
 import { DaemonSet, Deployment } from "kubernetes-models/apps/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
+import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { parseAllDocuments, parse } from "yaml";
 import { commonEnv, opsEnv } from "../../shared/config.js";
 import { agentEnv } from "../../services/agent/config.js";
@@ -20,7 +23,8 @@ import { REPO } from "../helpers/services.js";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
-const K8S = join(REPO, "deploy", "k8s");
+const K8S = join(REPO, "deploy", "k8s", "base");
+const OVERLAYS = join(REPO, "deploy", "k8s", "overlays");
 const MODELS: Record<string, new (data: Obj) => { validate(): void }> = {
   "v1/Namespace": Namespace,
   "v1/ConfigMap": ConfigMap,
@@ -29,6 +33,7 @@ const MODELS: Record<string, new (data: Obj) => { validate(): void }> = {
   "apps/v1/Deployment": Deployment,
   "apps/v1/DaemonSet": DaemonSet,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+  "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler as unknown as new (data: Obj) => { validate(): void },
 };
 /** Variables a service reads (its env spec); NODE_OPTIONS and the like are Node's own. */
 const KNOWN_ENV = new Set([
@@ -171,4 +176,63 @@ test("alert rules: each has a name, an expression, a severity and a summary", as
     const doc = readFileSync(join(REPO, file as string), "utf8");
     t.ok(anchor === undefined || doc.includes(`<a id="${anchor}"></a>`), `${r.alert}: runbook ${runbook} exists`);
   }
+});
+
+const KUBECTL = ["/usr/bin/kubectl", "/usr/local/bin/kubectl"].find((p) => existsSync(p));
+/** Overlays are built with kubectl's kustomize (offline: it only reads files); said, not hidden, when it is missing. */
+const needsKubectl = { skip: KUBECTL ? false : "kubectl is not installed: the overlays cannot be built here" };
+
+function kustomize(overlay: string): Obj[] {
+  if (!KUBECTL) throw new Error("kubectl is not installed");
+  const out = execFileSync(KUBECTL, ["kustomize", join(OVERLAYS, overlay)], { encoding: "utf8" });
+  return parseAllDocuments(out).map((d) => d.toJS() as Obj).filter((d) => d !== null);
+}
+
+const byKind = (objs: Obj[], kind: string) => objs.filter((o) => o.kind === kind);
+const deployments = (objs: Obj[]) => byKind(objs, "Deployment");
+
+for (const overlay of ["dev", "prod"]) {
+  test(`the ${overlay} overlay builds, and every object it makes is valid`, needsKubectl, async (t) => {
+    const objs = kustomize(overlay);
+    t.ok(objs.length >= 7, `${objs.length} objects`);
+    for (const o of objs) {
+      const model = MODELS[`${o.apiVersion}/${o.kind}`];
+      if (!model) t.fail(`${o.apiVersion} ${o.kind} has no validator here`);
+      else t.doesNotThrow(() => new model(o).validate(), `${o.kind}/${o.metadata?.name}`);
+    }
+  });
+}
+
+test("dev: one replica of each service on one NATS node, debug logs, private targets allowed, no budgets", needsKubectl, async (t) => {
+  const objs = kustomize("dev");
+  for (const d of deployments(objs)) t.equal(d.spec.replicas, 1, `${d.metadata.name}: 1 replica`);
+  const cm = byKind(objs, "ConfigMap")[0] as Obj;
+  t.match(cm.data, { INQUEST_NATS_REPLICAS: "1", LOG_LEVEL: "debug", INQUEST_ALLOW_PRIVATE_TARGETS: "true" });
+  t.same(byKind(objs, "PodDisruptionBudget"), [], "no disruption budget a single replica could not keep");
+  t.ok(deployments(objs).some((d) => d.metadata.name === "agent-fleet"), "the simulated fleet comes along");
+  const v = parse(readFileSync(join(OVERLAYS, "dev", "nats-values.yaml"), "utf8")) as Obj;
+  t.match(v.config, { cluster: { enabled: false }, jetstream: { enabled: true } }, "its NATS values: one node, matching INQUEST_NATS_REPLICAS 1");
+});
+
+test("prod: every service replicated behind a budget, three NATS replicas, no simulated fleet, private targets refused, a pinned image", needsKubectl, async (t) => {
+  const objs = kustomize("prod");
+  const ds = deployments(objs);
+  t.notOk(ds.some((d) => d.metadata.name === "agent-fleet"), "no simulated fleet in production");
+  const pdbs = byKind(objs, "PodDisruptionBudget");
+  for (const d of ds) {
+    t.ok(d.spec.replicas >= 2, `${d.metadata.name}: ${d.spec.replicas} replicas`);
+    const budget = pdbs.find((p) => p.spec.selector.matchLabels["app.kubernetes.io/name"] === d.spec.selector.matchLabels["app.kubernetes.io/name"]);
+    t.ok(budget, `${d.metadata.name}: a disruption budget selects it`);
+    if (budget) t.ok(budget.spec.minAvailable < d.spec.replicas, `${d.metadata.name}: the budget leaves room for a drain`);
+    for (const c of d.spec.template.spec.containers as Obj[]) {
+      t.notMatch(c.image, /:(latest|dev)$|^[^:]+$/, `${d.metadata.name}: image ${c.image} is pinned`);
+      t.ok(c.resources?.limits?.memory, `${d.metadata.name}: a memory limit`);
+    }
+  }
+  const cm = byKind(objs, "ConfigMap")[0] as Obj;
+  t.match(cm.data, { INQUEST_NATS_REPLICAS: "3", INQUEST_ALLOW_PRIVATE_TARGETS: "false" });
+  const hpa = byKind(objs, "HorizontalPodAutoscaler")[0] as Obj | undefined;
+  t.equal(hpa?.spec.scaleTargetRef.name, "gateway", "the gateway scales on CPU");
+  const gateway = ds.find((d) => d.metadata.name === "gateway") as Obj;
+  t.ok((hpa?.spec.minReplicas ?? 0) <= gateway.spec.replicas, "the autoscaler's floor is not above the replicas");
 });
