@@ -5,7 +5,9 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
-import { connect } from "@nats-io/transport-node";
+import { connect, nkeyAuthenticator } from "@nats-io/transport-node";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { canConnect, freePort } from "../shared/net.js";
 
 export interface NatsNode {
@@ -29,8 +31,11 @@ export interface ClusterNodeConfig {
   conf: string;
 }
 
-/** Writes the config of a `size`-node cluster on loopback (free ports) into `dir`. */
-export async function writeClusterConfigs(dir: string, size: number): Promise<ClusterNodeConfig[]> {
+/**
+ * Writes the config of a `size`-node cluster on loopback (free ports) into `dir`; with `authConf` (an `authorization`
+ * block under `dir`, shared/nats/credentials.ts) every client must be one of its nkey users.
+ */
+export async function writeClusterConfigs(dir: string, size: number, authConf?: string): Promise<ClusterNodeConfig[]> {
   mkdirSync(dir, { recursive: true });
   const ports = [];
   for (let i = 0; i < size; i++) ports.push({ client: await freePort(), cluster: await freePort() });
@@ -49,6 +54,8 @@ export async function writeClusterConfigs(dir: string, size: number): Promise<Cl
         `log_file: "${join(dir, `${name}.log`)}"`,
         `jetstream { store_dir: "${store}" }`,
         `cluster { name: inquest-dev, listen: 127.0.0.1:${p.cluster}, routes: [${routes}] }`,
+        // nats-server 2.9 resolves an include relative to the config file only.
+        ...(authConf ? [`include "${relative(dir, authConf)}"`] : []),
         "",
       ].join("\n"),
     );
@@ -56,7 +63,8 @@ export async function writeClusterConfigs(dir: string, size: number): Promise<Cl
   });
 }
 
-export async function startEmbeddedNats(dataDir: string, size: 1 | 3): Promise<EmbeddedNats> {
+/** `auth` (cluster only): the generated credentials the nodes require (`writeNatsAuth`); `seedFile` connects as services. */
+export async function startEmbeddedNats(dataDir: string, size: 1 | 3, auth?: { conf: string; seedFile: string }): Promise<EmbeddedNats> {
   const bin = findNatsServer();
   const dir = join(dataDir, size === 1 ? "nats" : "nats-cluster");
   mkdirSync(dir, { recursive: true });
@@ -66,12 +74,12 @@ export async function startEmbeddedNats(dataDir: string, size: 1 | 3): Promise<E
     const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: ["ignore", "ignore", "inherit"] });
     nodes = [{ name: "nats-1", clientPort: port, proc }];
   } else {
-    const configs = await writeClusterConfigs(dir, size);
+    const configs = await writeClusterConfigs(dir, size, auth?.conf);
     nodes = configs.map((c) => ({ name: c.name, clientPort: c.clientPort, proc: spawn(bin, ["--config", c.conf], { stdio: ["ignore", "ignore", "inherit"] }) }));
   }
   for (const n of nodes) await waitForPort(n.clientPort);
   const url = nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(",");
-  if (size > 1) await waitForJetStream(url);
+  if (size > 1) await waitForJetStream(url, auth?.seedFile);
   return { url, nodes, dir };
 }
 
@@ -94,8 +102,9 @@ export async function waitForPort(port: number): Promise<void> {
 }
 
 /** Until the cluster's JetStream answers (its meta leader is elected): at most 30 s. */
-export async function waitForJetStream(url: string): Promise<void> {
-  const nc = await connect({ servers: url.split(","), name: "inquest-up" });
+export async function waitForJetStream(url: string, seedFile?: string): Promise<void> {
+  const authenticator = seedFile ? nkeyAuthenticator(new TextEncoder().encode(readFileSync(seedFile, "utf8").trim())) : undefined;
+  const nc = await connect({ servers: url.split(","), name: "inquest-up", ...(authenticator ? { authenticator } : {}) });
   try {
     const deadline = Date.now() + 30_000;
     for (;;) {

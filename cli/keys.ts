@@ -19,7 +19,7 @@ export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<n
   }
   if (sub === "revoke" && !id) throw new UsageError("usage: inquest keys revoke <key id>");
   const replicas = natsReplicas(env);
-  const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000 });
+  const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000, nkeySeedFile: env.NATS_NKEY_SEED_FILE });
   try {
     const rt = await openRuntime(nc, { replicas });
     if (sub === "create") {

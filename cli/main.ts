@@ -4,6 +4,7 @@ import { agentsCommand } from "./agents.js";
 import { parseArgs, UsageError } from "./args.js";
 import { investigateCommand } from "./investigate.js";
 import { keysCommand } from "./keys.js";
+import { natsAuthCommand } from "./nats-auth.js";
 import { upCommand } from "./up.js";
 
 const USAGE = `usage: inquest <command>
@@ -13,10 +14,11 @@ const USAGE = `usage: inquest <command>
   investigate "<question>" [--scope k=v] [--depth quick|standard|deep] [--mode auto|cached|live] [--url U --key K]
   agent [--tags k=v,...] [--id ID]        the reference agent on this host
   fleet --file fleet.json                 simulated agents from a fleet file
+  nats-auth --out DIR [--agents a,b] [--fleet]   NATS nkey users: a seed per service role and agent, auth.conf
 NATS commands take --nats URL, else NATS_URL, else $INQUEST_DATA_DIR/nats.url.`;
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv);
+  const args = parseArgs(argv, ["cluster", "fleet"]);
   switch (args.positionals[0]) {
     case "up":
       return upCommand(process.env, args.flags.get("cluster") === true);
@@ -28,6 +30,8 @@ async function main(argv: string[]): Promise<number> {
       return agentsCommand("agent", args, process.env);
     case "fleet":
       return agentsCommand("fleet", args, process.env);
+    case "nats-auth":
+      return natsAuthCommand(args);
     case undefined:
     case "help":
       process.stdout.write(`${USAGE}\n`);

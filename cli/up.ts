@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
 import { startEmbeddedNats, type NatsNode } from "./embedded-nats.js";
+import { writeNatsAuth, type NatsAuth } from "../shared/nats/credentials.js";
 import { dataDir } from "./nats-url.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -34,8 +35,12 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
   const apiKey = env.INQUEST_BOOTSTRAP_KEY || devSecret(join(data, "dev-api-key"), () => newApiKey().key);
 
   let natsUrl = env.NATS_URL;
+  // The embedded cluster runs as deploy/ does: services and the fleet each with their own nkey user, agents
+  // limited to their side of the agent protocol (docs/operations.md#nats-credentials).
+  let auth: NatsAuth | null = null;
   if (!natsUrl) {
-    const embedded = await startEmbeddedNats(data, cluster ? 3 : 1);
+    if (cluster) auth = writeNatsAuth(join(data, "nats-cluster", "auth"), { agents: [], fleet: true });
+    const embedded = await startEmbeddedNats(data, cluster ? 3 : 1, auth ? { conf: auth.conf, seedFile: auth.services } : undefined);
     natsNodes = embedded.nodes;
     natsUrl = embedded.url;
     natsNote = ` (embedded${cluster ? ", 3 clustered nodes" : ""}, store in ${embedded.dir})`;
@@ -52,6 +57,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     INQUEST_ALLOW_PRIVATE_TARGETS: env.INQUEST_ALLOW_PRIVATE_TARGETS ?? "true",
     INQUEST_FLEET_FILE: fleetFile,
     ...(cluster ? { INQUEST_NATS_REPLICAS: env.INQUEST_NATS_REPLICAS ?? "3" } : {}),
+    ...(auth ? { NATS_NKEY_SEED_FILE: auth.services } : {}),
   };
   const stopAll = async (code: number): Promise<never> => {
     if (!stopping) {
@@ -74,6 +80,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     if (cluster) {
       // Each replica its own local state (LMDB read models), as on separate machines.
       own.INQUEST_DATA_DIR = join(data, "replicas", label);
+      if (name === "agent" && auth?.fleet) own.NATS_NKEY_SEED_FILE = auth.fleet;
       mkdirSync(own.INQUEST_DATA_DIR, { recursive: true });
       if (name === "gateway" && gatewayUrls.length > 0) own.INQUEST_PORT = String(await freePort(env.INQUEST_HOST || "127.0.0.1"));
       if (name !== "gateway" && name !== "agent") {
@@ -121,6 +128,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
       "Inquest is running.",
       `  base URL:  ${gatewayUrls.join("  ")}`,
       `  NATS URL:  ${natsUrl}${natsNote}`,
+      ...(auth ? [`  NATS auth: nkey users (${auth.conf}); CLI: NATS_NKEY_SEED_FILE=${auth.services}`] : []),
       ...(opsPorts.length > 0 ? [`  ops ports: ${opsPorts.join(", ")}`] : []),
       `  API key:   ${apiKey}`,
       `  fleet:     ${fleetFile} (simulated agents)`,

@@ -35,11 +35,11 @@ export async function runService(name: string, level: string | undefined, start:
 /** Connects to NATS, registers the shutdown coordinator (which drains NATS last) and provisions the runtime. */
 export async function connectService(
   name: string,
-  config: { NATS_URL: string; INQUEST_NATS_REPLICAS: number },
+  config: { NATS_URL: string; INQUEST_NATS_REPLICAS: number; NATS_NKEY_SEED_FILE?: string | undefined },
   log: Logger,
   register: (l: Lifecycle) => void,
 ): Promise<{ nc: NatsConnection; life: Lifecycle; rt: Runtime }> {
-  const nc = await connectNats({ servers: config.NATS_URL, name: `inquest-${name}`, log });
+  const nc = await connectNats({ servers: config.NATS_URL, name: `inquest-${name}`, log, nkeySeedFile: config.NATS_NKEY_SEED_FILE });
   const life = new Lifecycle({ log, nc });
   register(life);
   const rt = await openRuntime(nc, { replicas: config.INQUEST_NATS_REPLICAS });

@@ -8,7 +8,8 @@ import { connectNats } from "../../shared/nats/connect.js";
 import { runService } from "../../shared/service.js";
 import { loadAgentConfig } from "./config.js";
 import { loadFleetFile } from "./fleet.js";
-import { parseTags } from "./host.js";
+import { hostIdentity, parseTags } from "./host.js";
+import { agentInboxPrefix, FLEET_INBOX_PREFIX } from "../../shared/nats/permissions.js";
 import { AgentGroup } from "./agent-group.js";
 import { fleetAgents, hostAgent } from "./start.js";
 
@@ -32,7 +33,9 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
     }
   }
   // An agent provisions nothing and opens no bucket: it only speaks the agent protocol (shared/agents/protocol.ts).
-  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-agent", log });
+  // Replies come to an inbox only this agent (or this fleet) may read (docs/operations.md#nats-credentials).
+  const inboxPrefix = fleet ? FLEET_INBOX_PREFIX : agentInboxPrefix(hostIdentity({ agentId: config.INQUEST_AGENT_ID, tags }).agent_id);
+  const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-agent", log, nkeySeedFile: config.NATS_NKEY_SEED_FILE, inboxPrefix });
   const life = new Lifecycle({ log, nc });
   register(life);
   const deps = { nc, js: jetstream(nc), clock: systemClock, log };

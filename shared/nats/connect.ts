@@ -1,5 +1,7 @@
 // One NATS connection per process: reconnects forever once connected; a clear error when it never connects.
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { readFileSync } from "node:fs";
+import { connect, nkeyAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { ConfigError } from "../errors.js";
 import { NatsUnavailableError } from "../errors.js";
 import type { Logger } from "../log.js";
 import "./settled-requests.js"; // every process that connects gets the cheaper end of answered requests
@@ -10,11 +12,28 @@ export interface ConnectOptions {
   log: Logger;
   /** How long to keep trying the first connection before giving up with a clear error. */
   firstConnectTimeoutMs?: number;
+  /** A file holding this process's nkey seed (`SU...`, NATS_NKEY_SEED_FILE): it connects as that nkey user. */
+  nkeySeedFile?: string | undefined;
+  /** Where replies to this connection's requests arrive (an agent's own prefix: shared/nats/permissions.ts). */
+  inboxPrefix?: string;
+}
+
+/** The authenticator of a seed file; its content never reaches a log or an error message. */
+function seedAuthenticator(file: string): ReturnType<typeof nkeyAuthenticator> {
+  let seed: string;
+  try {
+    seed = readFileSync(file, "utf8").trim();
+  } catch (err) {
+    throw new ConfigError(`NATS_NKEY_SEED_FILE: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  if (!/^SU[A-Z2-7]{56}$/.test(seed)) throw new ConfigError(`NATS_NKEY_SEED_FILE: ${file} does not hold a user nkey seed (SU...)`);
+  return nkeyAuthenticator(new TextEncoder().encode(seed));
 }
 
 export async function connectNats(opts: ConnectOptions): Promise<NatsConnection> {
   const servers = opts.servers.split(",").map((s) => s.trim()).filter(Boolean);
   const deadline = Date.now() + (opts.firstConnectTimeoutMs ?? 15_000);
+  const auth = opts.nkeySeedFile ? { authenticator: seedAuthenticator(opts.nkeySeedFile) } : {};
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
@@ -31,6 +50,8 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
         // Each request/publish otherwise builds an Error up front for its stack (2–4 % of the dispatcher's and
         // the gateway's CPU under load, bench/README.md#profiles); errors are told apart by type, not stack.
         noAsyncTraces: true,
+        ...auth,
+        ...(opts.inboxPrefix ? { inboxPrefix: opts.inboxPrefix } : {}),
       });
       void watchStatus(nc, opts.log);
       opts.log.info({ server: nc.getServer() }, "connected to NATS");

@@ -1,10 +1,10 @@
 // A real nats-server with JetStream on a free port and a temporary store, per test file.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { freePort } from "../../shared/net.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connect, nkeyAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { natsServerBin } from "../../scripts/dev/processes.js";
 
 export { freePort };
@@ -72,6 +72,8 @@ function kill(proc: ChildProcess): Promise<void> {
   });
 }
 
-export async function connectTo(url: string): Promise<NatsConnection> {
-  return connect({ servers: url });
+/** A plain client connection; with `seedFile`, as the nkey user of that seed (shared/nats/credentials.ts). */
+export async function connectTo(url: string, seedFile?: string, inboxPrefix?: string): Promise<NatsConnection> {
+  const authenticator = seedFile ? nkeyAuthenticator(new TextEncoder().encode(readFileSync(seedFile, "utf8").trim())) : undefined;
+  return connect({ servers: url, ...(authenticator ? { authenticator } : {}), ...(inboxPrefix ? { inboxPrefix } : {}) });
 }

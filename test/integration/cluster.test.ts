@@ -38,7 +38,9 @@ test("make cluster: 3 NATS nodes with R3, two of every service, survives a NATS 
   t.not(gw1, gw2, "two gateways on their own ports");
   t.equal((out.match(/(runner|ticker|dispatcher)-\d http:\/\/127\.0\.0\.1:\d+/g) ?? []).length, 6, "two of each worker, each with its ops port");
 
-  const nc = await connectTo(natsUrl);
+  // The embedded cluster requires nkey users: without one a client is refused; the services' seed lets it in.
+  await t.rejects(connectTo(natsUrl), "a client without credentials is refused");
+  const nc = await connectTo(natsUrl, join(dir.path, "nats-cluster", "auth", "services.nk"));
   t.teardown(() => nc.close());
   const jsm = await jetstreamManager(nc);
   for (const s of Object.values(STREAMS)) t.equal((await jsm.streams.info(s.name)).config.num_replicas, 3, `${s.name} has 3 replicas`);

@@ -97,7 +97,8 @@ test("every setting the manifests give a service is one it reads; every referenc
   const maps = new Set(manifests.filter(({ o }) => o.kind === "ConfigMap").map(({ o }) => o.metadata.name as string));
   const secrets = new Set(manifests.filter(({ o }) => o.kind === "Secret").map(({ o }) => o.metadata.name as string));
   for (const { o } of manifests.filter(({ o }) => o.kind === "ConfigMap" || o.kind === "Secret")) {
-    for (const key of Object.keys(o.data ?? o.stringData ?? {})) t.ok(KNOWN_ENV.has(key), `${o.kind}/${o.metadata.name}: ${key} is read by a service`);
+    // *.nk keys are files (NATS seeds, mounted as volumes: checked below), not variables.
+    for (const key of Object.keys(o.data ?? o.stringData ?? {}).filter((k) => !k.endsWith(".nk"))) t.ok(KNOWN_ENV.has(key), `${o.kind}/${o.metadata.name}: ${key} is read by a service`);
   }
   for (const { name, spec } of podSpecs()) {
     for (const c of spec.containers as Obj[]) {
@@ -107,6 +108,25 @@ test("every setting the manifests give a service is one it reads; every referenc
         if (from.secretRef) t.ok(secrets.has(from.secretRef.name), `${name}: Secret ${from.secretRef.name} exists (template)`);
       }
     }
+  }
+});
+
+test("every service and the fleet connect to NATS as their own nkey user, from a mounted Secret that exists", async (t) => {
+  const secrets = new Map(manifests.filter(({ o }) => o.kind === "Secret").map(({ o }) => [o.metadata.name as string, Object.keys(o.stringData ?? o.data ?? {})]));
+  for (const { name, spec } of podSpecs().filter(({ name }) => name.startsWith("Deployment/"))) {
+    const c = (spec.containers as Obj[])[0] as Obj;
+    const seed = ((c.env ?? []) as Obj[]).find((e) => e.name === "NATS_NKEY_SEED_FILE")?.value as string | undefined;
+    if (!t.ok(seed, `${name}: NATS_NKEY_SEED_FILE is set`) || !seed) continue;
+    const mount = ((c.volumeMounts ?? []) as Obj[]).find((m) => seed.startsWith(`${m.mountPath}/`));
+    if (!t.ok(mount, `${name}: ${seed} is on a mounted volume`) || !mount) continue;
+    t.equal(mount.readOnly, true, `${name}: mounted read-only`);
+    const volume = ((spec.volumes ?? []) as Obj[]).find((v) => v.name === mount.name);
+    const secretName = volume?.secret?.secretName as string;
+    t.ok(secrets.has(secretName), `${name}: Secret ${secretName} exists (template)`);
+    const key = seed.slice(mount.mountPath.length + 1);
+    t.ok(((volume?.secret?.items ?? []) as Obj[]).some((i) => i.key === key && i.path === key), `${name}: the Secret's ${key} is mounted as ${seed}`);
+    t.ok(secrets.get(secretName)?.includes(key), `${name}: the template holds ${key}`);
+    t.equal(key, name === "Deployment/agent-fleet" ? "fleet.nk" : "services.nk", `${name}: the right user`);
   }
 });
 

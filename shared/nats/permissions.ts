@@ -1,0 +1,60 @@
+// Who may do what on NATS (docs/operations.md#nats-credentials): every service and every agent connects as its own
+// nkey user. Services may use any subject. An agent is behind a trust boundary: it may only speak its own side of
+// the agent protocol (shared/agents/protocol.ts), so a stolen agent credential cannot write the agents bucket,
+// read another agent's plans, pretend to be another agent or publish events.
+//
+// Request/reply needs an inbox the client subscribes to. A wildcard like `_INBOX.>` would let an agent read every
+// reply in the account, so each agent uses an inbox prefix of its own (`agentInboxPrefix`) and may subscribe only
+// under it. Answering a plan needs no publish permission on the requester's inbox: `allow_responses` lets a client
+// publish one reply to the reply subject of a request it received, and nothing else there.
+import { AGENT_SUBJECTS } from "../agents/protocol.js";
+
+export interface Permissions {
+  publish: { allow: string[] };
+  subscribe: { allow: string[] };
+  allow_responses?: { max: number; expires: string };
+}
+
+/** The inbox prefix of one host agent: its replies (acks, JetStream publish acks) come only there. */
+export function agentInboxPrefix(agentId: string): string {
+  return `_INBOX_agents.${agentId}`;
+}
+
+/** The inbox prefix of a simulated fleet (many agents on one connection). */
+export const FLEET_INBOX_PREFIX = "_INBOX_fleet";
+
+/** One reply per plan request, within a minute (a plan's deadline is shorter). */
+const ONE_RESPONSE = { max: 1, expires: "1m" };
+
+/** An agent's own subjects: hello, heartbeat, bye and its snapshot out; its plans and its inbox in. */
+export function agentPermissions(agentId: string): Permissions {
+  return {
+    publish: { allow: [AGENT_SUBJECTS.hello(agentId), AGENT_SUBJECTS.heartbeat(agentId), AGENT_SUBJECTS.bye(agentId), AGENT_SUBJECTS.snapshot(agentId)] },
+    subscribe: { allow: [AGENT_SUBJECTS.plan(agentId), `${agentInboxPrefix(agentId)}.>`] },
+    allow_responses: ONE_RESPONSE,
+  };
+}
+
+/**
+ * The simulated fleet speaks for every agent id (`*` in the agent's token): a development convenience, still unable
+ * to write buckets, publish events or read the services' replies. Real hosts each get `agentPermissions`.
+ */
+export function fleetPermissions(): Permissions {
+  return {
+    publish: { allow: [AGENT_SUBJECTS.hello("*"), AGENT_SUBJECTS.heartbeat("*"), AGENT_SUBJECTS.bye("*"), AGENT_SUBJECTS.snapshot("*")] },
+    subscribe: { allow: [AGENT_SUBJECTS.plan("*"), `${FLEET_INBOX_PREFIX}.>`] },
+    allow_responses: ONE_RESPONSE,
+  };
+}
+
+export interface NkeyUser {
+  /** The public key (`U...`); the seed stays with the client. */
+  nkey: string;
+  /** Absent: every subject (a service). */
+  permissions?: Permissions;
+}
+
+/** The `authorization` block of a nats-server config (JSON is valid NATS config syntax). */
+export function authorizationConf(users: NkeyUser[]): string {
+  return `authorization ${JSON.stringify({ users }, null, 2)}\n`;
+}
