@@ -3,7 +3,7 @@
 // delivery count), so a job that waits for a paused subscription spends none.
 import type { Clock } from "../../shared/clock.js";
 import type { Logger } from "../../shared/log.js";
-import type { JsonKv } from "../../shared/nats/kvjson.js";
+import type { JsonKv, Versioned } from "../../shared/nats/kvjson.js";
 import { signatureHeaders } from "../../shared/signing.js";
 import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { abandonDelivery, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
@@ -92,18 +92,23 @@ function followRecord(record: DeliveryRecord | null, nowMs: number): JobAction {
   return { kind: "nak", delayMs: Math.max(0, due - nowMs) };
 }
 
-/** The delivery's record; a job that finds none creates it from its seed (its publisher stopped or is not there yet). */
-async function loadRecord(deps: DeliverDeps, job: Job): Promise<DeliveryRecord | null> {
+/**
+ * The delivery's record with its revision; a job that finds none creates it from its seed (its publisher stopped or
+ * is not there yet). The revision lets the attempt be recorded without reading the record again.
+ */
+async function loadRecord(deps: DeliverDeps, job: Job): Promise<Versioned<DeliveryRecord> | null> {
   const found = await deps.deliveries.get(job.deliveryId);
-  if (found) return found.value;
+  if (found) return found;
   if (!job.seed || job.seed.delivery_id !== job.deliveryId) return null;
   // Whoever creates it first (this job or the publisher) makes the one record; the other finds it.
-  await deps.deliveries.create(job.deliveryId, job.seed);
-  return (await deps.deliveries.get(job.deliveryId))?.value ?? null;
+  const revision = await deps.deliveries.create(job.deliveryId, job.seed);
+  if (revision !== null) return { value: job.seed, revision };
+  return deps.deliveries.get(job.deliveryId);
 }
 
 export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction> {
-  const record = await loadRecord(deps, job);
+  const loaded = await loadRecord(deps, job);
+  const record = loaded?.value ?? null;
   const check = precheck(record, job.seq, deps.clock.now());
   switch (check.kind) {
     case "gone":
@@ -158,14 +163,20 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   if (preview.record.status === "failed_permanent" && deps.deadLettered) await deps.deadLettered(preview.record);
 
   const step: { action: JobAction | null } = { action: null };
-  const updated = await deps.deliveries.update(current.delivery_id, (d) => {
-    // Only the job that read this state may record its attempt (a concurrent copy of the job or a deletion in
-    // between leaves the record as the other writer made it).
-    if (d.status !== "pending" || d.attempt_count !== current.attempt_count || (d.internal.job_seq !== null && d.internal.job_seq !== job.seq)) return null;
-    const next = recordAttempt(d, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq });
-    step.action = next.action;
-    return next.record;
-  });
+  const updated = await deps.deliveries.update(
+    current.delivery_id,
+    (d) => {
+      // Only the job that read this state may record its attempt (a concurrent copy of the job or a deletion in
+      // between leaves the record as the other writer made it).
+      if (d.status !== "pending" || d.attempt_count !== current.attempt_count || (d.internal.job_seq !== null && d.internal.job_seq !== job.seq)) return null;
+      const next = recordAttempt(d, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq });
+      step.action = next.action;
+      return next.record;
+    },
+    undefined,
+    // The record as this job read it: written against without reading it again (a change since costs a conflict).
+    loaded ?? undefined,
+  );
   if (!updated) return { kind: "term", reason: "delivery record vanished" };
   if (updated.changed && step.action !== null) {
     deps.observe?.(result, updated.value.status);
