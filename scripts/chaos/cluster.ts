@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeNatsAuth } from "../../shared/nats/credentials.js";
 import { findNatsServer, waitForJetStream, waitForPort, writeClusterConfigs, type ClusterNodeConfig } from "../../cli/embedded-nats.js";
 import { freePort } from "../../shared/net.js";
 import { newApiKey } from "../../shared/secrets.js";
@@ -26,6 +27,8 @@ export interface ChaosCluster {
   /** Every process ever started (restarts included), for the logs. */
   history: Child[];
   natsUrl: string;
+  /** The services' nkey seed: the cluster requires credentials (docs/operations.md#nats-credentials). */
+  natsSeedFile: string;
   nats: Restartable[];
   services: Map<string, Restartable & { name: ServiceName }>;
   gateways: string[];
@@ -51,17 +54,20 @@ export async function startChaosCluster(dataDir: string): Promise<ChaosCluster> 
   const bin = findNatsServer();
   const history: Child[] = [];
   const track = (c: Child): Child => (history.push(c), c);
-  const configs = await writeClusterConfigs(join(dataDir, "nats-cluster"), 3);
+  // Credentials as deploy/ and make cluster have them: services and the fleet as their own nkey users.
+  const auth = writeNatsAuth(join(dataDir, "nats-cluster", "auth"), { agents: [], fleet: true });
+  const configs = await writeClusterConfigs(join(dataDir, "nats-cluster"), 3, auth.conf);
   const nats = configs.map((c) => natsNode(bin, c, track));
   for (const c of configs) await waitForPort(c.clientPort);
   const natsUrl = configs.map((c) => `nats://127.0.0.1:${c.clientPort}`).join(",");
-  await waitForJetStream(natsUrl);
+  await waitForJetStream(natsUrl, auth.services);
 
   const key = newApiKey().key;
   const common: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     ...CHAOS_ENV,
     NATS_URL: natsUrl,
+    NATS_NKEY_SEED_FILE: auth.services,
     INQUEST_MASTER_KEY: randomBytes(32).toString("base64"),
     INQUEST_BOOTSTRAP_KEY: key,
     INQUEST_FLEET_FILE: join(REPO, "examples", "fleet.json"),
@@ -73,6 +79,7 @@ export async function startChaosCluster(dataDir: string): Promise<ChaosCluster> 
     for (let i = 1; i <= count; i++) {
       const label = `${name}-${i}`;
       const env: Record<string, string> = { ...common, INQUEST_DATA_DIR: join(dataDir, "replicas", label) };
+      if (name === "agent" && auth.fleet) env.NATS_NKEY_SEED_FILE = auth.fleet;
       mkdirSync(env.INQUEST_DATA_DIR as string, { recursive: true });
       if (name === "gateway") {
         env.INQUEST_PORT = String(await freePort());
@@ -87,6 +94,7 @@ export async function startChaosCluster(dataDir: string): Promise<ChaosCluster> 
   return {
     history,
     natsUrl,
+    natsSeedFile: auth.services,
     nats: nats.map((n) => n.handle),
     services,
     gateways,
