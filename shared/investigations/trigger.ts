@@ -172,27 +172,27 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
  */
 export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations">, record: InvestigationRecord, replay = false): Promise<void> {
   const id = record.investigation_id;
-  // Only once the work is queued (a failed publish must announce nothing).
-  const announce = (): Promise<void> =>
-    publishQueuedEvent(deps, record).catch(() => {
-      // The investigation is queued; the runner announces it when it starts (same event id), so the caller
-      // still gets its 202 rather than an error that would invite a duplicate trigger.
-    });
-  if (replay && (await beforeQueueing(() => deps.investigations.get(id)))) return announce();
-  try {
-    await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
-  } catch (err) {
-    if (!isUnavailable(err)) throw err;
-    const changed = isNoResponders(err) ? "nothing" : "unknown";
-    throw new BusUnavailableError(`the message bus did not acknowledge the work of ${id}`, { cause: err, changed });
+  if (!(replay && (await beforeQueueing(() => deps.investigations.get(id))))) {
+    try {
+      await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
+    } catch (err) {
+      if (!isUnavailable(err)) throw err;
+      const changed = isNoResponders(err) ? "nothing" : "unknown";
+      throw new BusUnavailableError(`the message bus did not acknowledge the work of ${id}`, { cause: err, changed });
+    }
+    try {
+      await deps.investigations.create(id, record);
+    } catch (err) {
+      if (!isUnavailable(err)) throw err;
+      // Queued: the work message carries the record and the runner creates it when missing (execute.ts).
+    }
   }
-  // Once the work is queued, the record and the announcement are independent: both are written at once, and the
-  // caller's 202 waits for both (read-your-writes on GET after POST).
-  const written = deps.investigations.create(id, record).catch((err: unknown) => {
-    if (!isUnavailable(err)) throw err;
-    // Queued: the work message carries the record and the runner creates it when missing (execute.ts).
-  });
-  await Promise.all([written, announce()]);
+  try {
+    await publishQueuedEvent(deps, record);
+  } catch {
+    // The investigation is queued; the runner announces it when it starts (same event id), so the caller
+    // still gets its 202 rather than an error that would invite a duplicate trigger.
+  }
 }
 
 /** The investigation.queued event; the runner repeats it when it starts, in case the trigger crashed before it. */
