@@ -11,7 +11,7 @@ import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
 import { deliverJob } from "./deliver.js";
 import { announceDeadLetter, disable, noteOutcome, type FailingDeps } from "./failing-endpoints.js";
-import { deliveryMetrics } from "./metrics.js";
+import { deliveryMetrics, rateLimitedMetric } from "./metrics.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
 import { createSender } from "./sender.js";
@@ -43,6 +43,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);
   const registry = new Registry();
   const observe = deliveryMetrics(registry);
+  const rateLimited = rateLimitedMetric(registry);
   const failing: FailingDeps = { js: rt.js, subscriptions: stores.subscriptions, clock, log, failingWindowMs: config.INQUEST_DISABLE_FAILING_AFTER };
   const sender = createSender({ allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS });
   const userAgent = `Inquest-Webhooks/${packageVersion()}`;
@@ -63,7 +64,11 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
             subscription: (id) => subscriptions.get(id),
             secretOf: (sub) => subscriptions.secretOf(sub),
             headersOf: (sub) => subscriptions.headersOf(sub),
-            rateGate: (id, limit) => rates.take(id, limit),
+            rateGate: async (id, limit) => {
+              const waitMs = await rates.take(id, limit);
+              if (waitMs > 0) rateLimited();
+              return waitMs;
+            },
             previousSecretOf: (sub, nowMs) => subscriptions.previousSecretOf(sub, nowMs),
             send: sender.send,
             clock,

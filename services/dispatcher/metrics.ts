@@ -20,3 +20,9 @@ export function deliveryMetrics(registry: Registry): AttemptObserver {
     durations.observe(result.durationMs / 1000);
   };
 }
+
+/** Jobs sent back to wait because their subscription's rate_limit_per_second was reached this second. */
+export function rateLimitedMetric(registry: Registry): () => void {
+  const waits = registry.counter("inquest_delivery_rate_limited_total", "Webhook deliveries made to wait (no attempt spent) because their subscription's rate_limit_per_second was reached.");
+  return () => waits.inc({});
+}

@@ -5,6 +5,7 @@ import { Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { connectTo } from "../helpers/nats.js";
+import { freePort } from "../../shared/net.js";
 import { api, startStack, type Stack } from "../helpers/stack.js";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 import { createSub, makeEvent, publish, terminal, waitDelivery } from "../helpers/webhooks.js";
@@ -12,13 +13,16 @@ import { createSub, makeEvent, publish, terminal, waitDelivery } from "../helper
 let stack: Stack;
 let receiver: Receiver;
 let nc: NatsConnection;
+let opsPort: number;
 const SUBS = "/v1/webhooks/subscriptions";
 
 test("setup", async () => {
   receiver = await startReceiver();
+  opsPort = await freePort();
   stack = await startStack({
     services: ["gateway", "dispatcher"],
-    env: { INQUEST_ALLOW_PRIVATE_TARGETS: "true", INQUEST_RETRY_DELAYS: "200ms,200ms,200ms,200ms", INQUEST_DELIVERY_TIMEOUT: "5s" },
+    // The ops port is the dispatcher's (the gateway serves /metrics on its API port and ignores it).
+    env: { INQUEST_ALLOW_PRIVATE_TARGETS: "true", INQUEST_RETRY_DELAYS: "200ms,200ms,200ms,200ms", INQUEST_DELIVERY_TIMEOUT: "5s", INQUEST_OPS_PORT: String(opsPort) },
   });
   nc = await connectTo(stack.nats.url);
 });
@@ -140,6 +144,9 @@ test("rate_limit_per_second: POSTs are spread over seconds, none in excess, and 
     const b = arrivals[i + 2 * limit] ?? 0;
     t.ok(b - a >= 900, `no ${2 * limit + 1} POSTs within a second (${b - a} ms)`);
   }
+  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  const waited = Number(/^inquest_delivery_rate_limited_total (\d+)/m.exec(metrics)?.[1] ?? 0);
+  t.ok(waited >= count - limit, `the waits are counted (inquest_delivery_rate_limited_total ${waited})`);
 });
 
 test("teardown", async () => {
