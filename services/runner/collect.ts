@@ -8,9 +8,17 @@ import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { isNoResponders, isNotFound, isTimeout } from "../../shared/nats/errors.js";
 import type { Mode } from "../../shared/schemas/common.js";
 import { checker } from "../../shared/validate.js";
+import { forEachLimited } from "../../shared/concurrency.js";
 import type { HostData } from "../../shared/engine/types.js";
 
 const planReply = checker(PlanReply);
+/**
+ * Plan requests and snapshot reads in flight at once. Ten thousand at once made every answer arrive in one burst
+ * (each with its promise, timer and parsed body), which set the runner's peak memory; a bound smooths the burst
+ * while the whole collection keeps its one deadline.
+ */
+const LIVE_IN_FLIGHT = 1_000;
+const CACHED_IN_FLIGHT = 256;
 const snapshotMsg = checker(Snapshot);
 
 export interface CollectDeps {
@@ -58,10 +66,12 @@ export async function collect(deps: CollectDeps, req: CollectRequest, progress: 
   // One abort listener for the whole collection, however many agents it asks (a listener per request
   // trips MaxListenersExceededWarning beyond ten agents and lingers until each request ends).
   const cancelled = whenAborted(req.signal);
+  // One deadline for the whole collection: an agent asked late (behind the in-flight bound) gets what is left.
+  const deadlineAt = Date.now() + req.deadlineMs;
   try {
     await Promise.all([
-      ...live.map(async (a) => settle(a, await livePlan(deps.nc, a, req, cancelled.promise))),
-      ...cached.map(async (a) => settle(a, await latestSnapshot(deps.jsm, a, req.tables))),
+      forEachLimited(live, LIVE_IN_FLIGHT, async (a) => settle(a, await livePlan(deps.nc, a, req, deadlineAt, cancelled.promise))),
+      forEachLimited(cached, CACHED_IN_FLIGHT, async (a) => settle(a, await latestSnapshot(deps.jsm, a, req.tables))),
     ]);
   } finally {
     cancelled.release();
@@ -70,11 +80,13 @@ export async function collect(deps: CollectDeps, req: CollectRequest, progress: 
   return { hosts: hosts.sort(byId), unreachable: unreachable.sort(byId) };
 }
 
-async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, cancelled: Promise<null>): Promise<HostData | string> {
+async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<HostData | string> {
   if (req.signal.aborted) return "cancelled";
-  const plan: PlanRequest = { investigation_id: req.investigationId, tables: req.tables, deadline_ms: req.deadlineMs };
+  const left = deadlineAt - Date.now();
+  if (left <= 0) return "timed out";
+  const plan: PlanRequest = { investigation_id: req.investigationId, tables: req.tables, deadline_ms: left };
   try {
-    const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: req.deadlineMs }), cancelled]);
+    const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: left }), cancelled]);
     if (msg === null) return "cancelled";
     const reply = planReply.check(decodeJson<unknown>(msg.data));
     if (!reply.ok) return "invalid plan answer";
