@@ -5,6 +5,7 @@
 // redelivered attempt rewrites the same keys; an attempt the record does not name is never read, and is pruned.
 import type { KV } from "@nats-io/kv";
 import { severityRank } from "../severity.js";
+import { throughElections } from "../nats/elections.js";
 import { decodeJson, encodeJson } from "../nats/kvjson.js";
 import type { Finding } from "../schemas/investigation.js";
 
@@ -85,7 +86,8 @@ export class FindingsStore {
     // A few puts in flight at once: a large run has tens of chunks.
     const WINDOW = 8;
     for (let i = 0; i < chunks.length; i += WINDOW) {
-      await Promise.all(chunks.slice(i, i + WINDOW).map((c, j) => this.kv.put(chunkKey(investigationId, attempt, i + j), encodeJson(c))));
+      // Each put is idempotent (fixed key and value): a stream leader election in between is waited out.
+      await Promise.all(chunks.slice(i, i + WINDOW).map((c, j) => throughElections(() => this.kv.put(chunkKey(investigationId, attempt, i + j), encodeJson(c)))));
     }
     return { attempt, chunks: chunks.map((c) => c.length) };
   }
