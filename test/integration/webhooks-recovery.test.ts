@@ -135,6 +135,46 @@ test("dead letters and missed events are re-sent once, through a kill -9 of the 
   t.same([second.resent_dead_letters, second.resent_missed], [0, 0], "nothing left to recover");
 });
 
+test("SIGTERM mid-run: the dispatcher saves its cursor, hands the job back and exits 0; the next one finishes it", async (t) => {
+  const count = 1_200;
+  const since = iso(Date.now() - 1_000);
+  const sub = await createSub(stack, { url: receiver.url("/term"), events: ["agent.registered"] });
+  let up = false;
+  receiver.on("/term", () => (up ? { status: 200, body: "ok" } : { status: 400, body: "no" }));
+  const dead = Array.from({ length: count }, (_, i) => agentEvent(`t${i}`));
+  await publishAll(dead);
+  await eventually(async () => ((await listDeliveries(stack, `subscription_id=${sub.id}&status=failed_permanent`)).length >= count ? true : undefined), 60_000, 250);
+  up = true;
+  const before = receiver.received("/term").length;
+  const id = (await call("POST", `${SUBS}/${sub.id}/recover`, { since })).json.recovery_id as string;
+  const progress = async (): Promise<Json> => (await call("GET", `/v1/webhooks/recoveries/${id}`)).json;
+  await eventually(async () => {
+    const p = await progress();
+    return p.events_scanned > 0 || p.status === "completed" ? true : undefined;
+  }, 30_000, 10);
+  const code = await stack.services.get("dispatcher")?.kill("SIGTERM");
+  t.equal(code, 0, "the dispatcher exits 0");
+  const handedBack = await progress();
+  t.comment(`stopped with the recovery ${handedBack.status}, ${handedBack.events_scanned}/${handedBack.events_total} events scanned`);
+  if (handedBack.status !== "completed") {
+    t.equal(handedBack.status, "running", "handed back unfinished, not failed");
+    t.ok(handedBack.events_scanned > 0, "its progress was saved on the way out");
+  }
+  stack.start("dispatcher");
+  const done = await eventually(async () => {
+    const p = await progress();
+    return p.status === "completed" ? p : undefined;
+  }, 60_000, 250);
+  t.equal(done.resent_dead_letters, count, "every dead letter re-sent once");
+  const wanted = new Set(dead.map((e) => e.event_id));
+  await receiver.waitFor(() => {
+    const got = new Set(receiver.received("/term").slice(before).map((r) => r.json?.event_id as string));
+    return [...wanted].every((e) => got.has(e));
+  }, 60_000);
+  const arrivals = receiver.received("/term").slice(before).map((r) => r.json?.event_id as string);
+  t.equal(arrivals.length - new Set(arrivals).size, 0, "a clean stop duplicates nothing");
+});
+
 test("teardown", async () => {
   await nc.close();
   await stack.stop();
