@@ -5,9 +5,9 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
-import { connect, nkeyAuthenticator } from "@nats-io/transport-node";
-import { readFileSync } from "node:fs";
+import { connect } from "@nats-io/transport-node";
 import { relative } from "node:path";
+import { seedAuthenticator } from "../shared/nats/connect.js";
 import { canConnect, freePort } from "../shared/net.js";
 
 export interface NatsNode {
@@ -103,8 +103,7 @@ export async function waitForPort(port: number): Promise<void> {
 
 /** Until the cluster's JetStream answers (its meta leader is elected): at most 30 s. */
 export async function waitForJetStream(url: string, seedFile?: string): Promise<void> {
-  const authenticator = seedFile ? nkeyAuthenticator(new TextEncoder().encode(readFileSync(seedFile, "utf8").trim())) : undefined;
-  const nc = await connect({ servers: url.split(","), name: "inquest-up", ...(authenticator ? { authenticator } : {}) });
+  const nc = await connect({ servers: url.split(","), name: "inquest-up", ...(seedFile ? { authenticator: seedAuthenticator(seedFile) } : {}) });
   try {
     const deadline = Date.now() + 30_000;
     for (;;) {

@@ -3,10 +3,11 @@
 // Exits 1 when anything was lost, a run doubled or skipped, or a 5xx other than 503 + Retry-After was answered.
 //   node dist/scripts/chaos/main.js [--duration 300] [--short] [--seed N] [--out bench/chaos.md] [--keep]
 // --keep leaves the run's directory (stores and every process's log) in place when something was lost.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, nkeyAuthenticator } from "@nats-io/transport-node";
+import { connect } from "@nats-io/transport-node";
+import { seedAuthenticator } from "../../shared/nats/connect.js";
 import { parseArgs, flag } from "../../cli/args.js";
 import { startChaosCluster, type ChaosCluster } from "./cluster.js";
 import { Rng } from "../../corpus/prng.js";
@@ -53,7 +54,7 @@ async function main(): Promise<number> {
     for (const id of curiosityIds) await call("PATCH", `/v1/curiosity/${id}`, { active: false });
 
     log(`load stopped: ${stats.accepted.size} investigations accepted; settling`);
-    const nc = await connect({ servers: c.natsUrl.split(","), authenticator: nkeyAuthenticator(new TextEncoder().encode(readFileSync(c.natsSeedFile, "utf8").trim())) });
+    const nc = await connect({ servers: c.natsUrl.split(","), authenticator: seedAuthenticator(c.natsSeedFile) });
     const verdict = await verify({ gateway: c.gateways[0] as string, key: c.key, nc, accepted: stats.accepted, received: receiver.received, subscribedTypes: SUBSCRIBED, subscribedSince: since, curiosityIds, settleTimeoutMs: 120_000 });
     await nc.close();
     const result = { seed, durationS, faults, load: stats, verdict };

@@ -18,8 +18,11 @@ export interface ConnectOptions {
   inboxPrefix?: string;
 }
 
-/** The authenticator of a seed file; its content never reaches a log or an error message. */
-function seedAuthenticator(file: string): ReturnType<typeof nkeyAuthenticator> {
+/**
+ * The authenticator of a seed file (`NATS_NKEY_SEED_FILE`, `inquest nats-auth`); its content never reaches a log or
+ * an error message. Every client that connects with a seed uses this one.
+ */
+export function seedAuthenticator(file: string): ReturnType<typeof nkeyAuthenticator> {
   let seed: string;
   try {
     seed = readFileSync(file, "utf8").trim();

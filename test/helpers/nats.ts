@@ -1,10 +1,11 @@
 // A real nats-server with JetStream on a free port and a temporary store, per test file.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { freePort } from "../../shared/net.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, nkeyAuthenticator, type NatsConnection } from "@nats-io/transport-node";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { seedAuthenticator } from "../../shared/nats/connect.js";
 import { natsServerBin } from "../../scripts/dev/processes.js";
 
 export { freePort };
@@ -74,6 +75,5 @@ function kill(proc: ChildProcess): Promise<void> {
 
 /** A plain client connection; with `seedFile`, as the nkey user of that seed (shared/nats/credentials.ts). */
 export async function connectTo(url: string, seedFile?: string, inboxPrefix?: string): Promise<NatsConnection> {
-  const authenticator = seedFile ? nkeyAuthenticator(new TextEncoder().encode(readFileSync(seedFile, "utf8").trim())) : undefined;
-  return connect({ servers: url, ...(authenticator ? { authenticator } : {}), ...(inboxPrefix ? { inboxPrefix } : {}) });
+  return connect({ servers: url, ...(seedFile ? { authenticator: seedAuthenticator(seedFile) } : {}), ...(inboxPrefix ? { inboxPrefix } : {}) });
 }
