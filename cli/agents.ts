@@ -7,10 +7,9 @@ import { createLogger } from "../shared/log.js";
 import { connectNats } from "../shared/nats/connect.js";
 import { parseDuration } from "../shared/durations.js";
 import { loadFleetFile } from "../services/agent/fleet.js";
-import { hostIdentity, parseTags } from "../services/agent/host.js";
-import { agentInboxPrefix, FLEET_INBOX_PREFIX } from "../shared/nats/permissions.js";
+import { parseTags } from "../services/agent/host.js";
 import { AgentGroup } from "../services/agent/agent-group.js";
-import { fleetAgents, hostAgent } from "../services/agent/start.js";
+import { fleetAgents, hostAgent, inboxPrefixFor } from "../services/agent/start.js";
 import { flag, UsageError, type Args } from "./args.js";
 import { resolveNatsUrl } from "./nats-url.js";
 
@@ -38,7 +37,7 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
   }
   const log = createLogger(kind, env.LOG_LEVEL ?? "info");
   // Agents provision nothing: they speak the agent protocol to the registry that the runners run.
-  const inboxPrefix = fleet ? FLEET_INBOX_PREFIX : agentInboxPrefix(hostIdentity({ agentId: flag(args, "id"), tags }).agent_id);
+  const inboxPrefix = inboxPrefixFor(fleet !== null, { agentId: flag(args, "id"), tags });
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: `inquest-${kind}`, log, nkeySeedFile: env.NATS_NKEY_SEED_FILE, inboxPrefix });
   const life = new Lifecycle({ log, nc });
   const deps = { nc, js: jetstream(nc), clock: systemClock, log };

@@ -8,10 +8,9 @@ import { connectNats } from "../../shared/nats/connect.js";
 import { runService } from "../../shared/service.js";
 import { loadAgentConfig } from "./config.js";
 import { loadFleetFile } from "./fleet.js";
-import { hostIdentity, parseTags } from "./host.js";
-import { agentInboxPrefix, FLEET_INBOX_PREFIX } from "../../shared/nats/permissions.js";
+import { parseTags } from "./host.js";
 import { AgentGroup } from "./agent-group.js";
-import { fleetAgents, hostAgent } from "./start.js";
+import { fleetAgents, hostAgent, inboxPrefixFor } from "./start.js";
 
 await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadAgentConfig(process.env);
@@ -34,7 +33,7 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
   }
   // An agent provisions nothing and opens no bucket: it only speaks the agent protocol (shared/agents/protocol.ts).
   // Replies come to an inbox only this agent (or this fleet) may read (docs/operations.md#nats-credentials).
-  const inboxPrefix = fleet ? FLEET_INBOX_PREFIX : agentInboxPrefix(hostIdentity({ agentId: config.INQUEST_AGENT_ID, tags }).agent_id);
+  const inboxPrefix = inboxPrefixFor(fleet !== null, { agentId: config.INQUEST_AGENT_ID, tags });
   const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-agent", log, nkeySeedFile: config.NATS_NKEY_SEED_FILE, inboxPrefix });
   const life = new Lifecycle({ log, nc });
   register(life);

@@ -6,6 +6,7 @@ import type { Logger } from "../../shared/log.js";
 import { Agent } from "./agent.js";
 import { FileTelemetry, fleetIdentity, type FleetFile } from "./fleet.js";
 import { hostIdentity, LinuxTelemetry } from "./host.js";
+import { agentInboxPrefix, FLEET_INBOX_PREFIX } from "../../shared/nats/permissions.js";
 
 export interface AgentsDeps {
   nc: NatsConnection;
@@ -23,6 +24,14 @@ export function fleetAgents(deps: AgentsDeps, fleet: FleetFile, heartbeatMs: num
         online: a.online !== false,
       }),
   );
+}
+
+/**
+ * Where the replies to this process's requests arrive: a prefix only its NATS user may read (a fleet's, or the host
+ * agent's own, by the id `hostAgent` will use), docs/operations.md#nats-credentials.
+ */
+export function inboxPrefixFor(fleet: boolean, host: { agentId?: string | undefined; tags: Record<string, string> }): string {
+  return fleet ? FLEET_INBOX_PREFIX : agentInboxPrefix(hostIdentity(host).agent_id);
 }
 
 export function hostAgent(

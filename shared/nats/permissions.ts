@@ -26,13 +26,18 @@ export const FLEET_INBOX_PREFIX = "_INBOX_fleet";
 /** One reply per plan request, within a minute (a plan's deadline is shorter). */
 const ONE_RESPONSE = { max: 1, expires: "1m" };
 
-/** An agent's own subjects: hello, heartbeat, bye and its snapshot out; its plans and its inbox in. */
-export function agentPermissions(agentId: string): Permissions {
+/** The agent protocol's side of `agentId` (an id, or `*` for any): its verbs and snapshot out, plans and `inbox` in. */
+function speaksFor(agentId: string, inbox: string): Permissions {
   return {
     publish: { allow: [AGENT_SUBJECTS.hello(agentId), AGENT_SUBJECTS.heartbeat(agentId), AGENT_SUBJECTS.bye(agentId), AGENT_SUBJECTS.snapshot(agentId)] },
-    subscribe: { allow: [AGENT_SUBJECTS.plan(agentId), `${agentInboxPrefix(agentId)}.>`] },
+    subscribe: { allow: [AGENT_SUBJECTS.plan(agentId), `${inbox}.>`] },
     allow_responses: ONE_RESPONSE,
   };
+}
+
+/** An agent's own subjects: hello, heartbeat, bye and its snapshot out; its plans and its inbox in. */
+export function agentPermissions(agentId: string): Permissions {
+  return speaksFor(agentId, agentInboxPrefix(agentId));
 }
 
 /**
@@ -40,11 +45,7 @@ export function agentPermissions(agentId: string): Permissions {
  * to write buckets, publish events or read the services' replies. Real hosts each get `agentPermissions`.
  */
 export function fleetPermissions(): Permissions {
-  return {
-    publish: { allow: [AGENT_SUBJECTS.hello("*"), AGENT_SUBJECTS.heartbeat("*"), AGENT_SUBJECTS.bye("*"), AGENT_SUBJECTS.snapshot("*")] },
-    subscribe: { allow: [AGENT_SUBJECTS.plan("*"), `${FLEET_INBOX_PREFIX}.>`] },
-    allow_responses: ONE_RESPONSE,
-  };
+  return speaksFor("*", FLEET_INBOX_PREFIX);
 }
 
 export interface NkeyUser {
