@@ -5,6 +5,7 @@ import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ProvisioningError } from "../errors.js";
 import type { BucketSpec, StreamSpec } from "./catalog.js";
+import { retryWhile } from "./elections.js";
 import { isNoResponders, isNotFound, isUnavailable } from "./errors.js";
 
 const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard", "num_replicas"];
@@ -22,18 +23,10 @@ export const PROVISION_PATIENCE_MS = 60_000;
  * `patienceMs`. Any other error, or unavailability past the deadline, is thrown. A service killed and restarted
  * during a NATS fault (`make chaos`) thus starts once the cluster answers, instead of exiting.
  */
-export async function patiently<T>(work: () => Promise<T>, patienceMs = PROVISION_PATIENCE_MS): Promise<T> {
-  const deadline = Date.now() + patienceMs;
-  for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
-    try {
-      return await work();
-    } catch (err) {
-      // No responders on the JetStream API means a server without JetStream (-js missing), which waiting will not
-      // change: that is said at once. An election or a restarting node answers 503 or not in time instead.
-      if (!isUnavailable(err) || isNoResponders(err) || Date.now() + wait > deadline) throw err;
-      await new Promise((r) => setTimeout(r, wait));
-    }
-  }
+export function patiently<T>(work: () => Promise<T>, patienceMs = PROVISION_PATIENCE_MS): Promise<T> {
+  // No responders on the JetStream API means a server without JetStream (-js missing), which waiting will not
+  // change: that is said at once. An election or a restarting node answers 503 or not in time instead.
+  return retryWhile(work, { retryable: (err) => isUnavailable(err) && !isNoResponders(err), patienceMs, firstWaitMs: 250, maxWaitMs: 2_000 });
 }
 
 export function ensureStream(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {
