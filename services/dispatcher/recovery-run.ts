@@ -55,13 +55,13 @@ export async function runRecovery(deps: RecoveryRunDeps, id: string, run: number
   });
   const untilMs = Date.parse(record.until);
   const endSeq = record.internal.end_seq ?? 0;
-  let pending = { scanned: 0, deadLetters: 0, missed: 0, cursor: record.internal.cursor_seq, startSeq: record.internal.start_seq };
+  let pending = unsaved(record);
   let savedAt = deps.clock.now();
   const save = async (): Promise<void> => {
     const saved = await saveProgress(deps, record, jobSeq, pending);
     if (saved === null) throw new Error(`recovery ${id} run ${run} was taken over`);
     record = saved;
-    pending = { scanned: 0, deadLetters: 0, missed: 0, cursor: record.internal.cursor_seq, startSeq: record.internal.start_seq };
+    pending = unsaved(record);
     savedAt = deps.clock.now();
   };
 
@@ -146,12 +146,18 @@ async function handleEvent(deps: RecoveryRunDeps, record: RecoveryRecord, sub: S
   return action;
 }
 
+/** Progress since the last save: counts to add, and where the scan stands. */
 interface Progress {
   scanned: number;
   deadLetters: number;
   missed: number;
   cursor: number;
   startSeq: number | null;
+}
+
+/** Nothing counted yet since `record` was saved; the scan stands where it says. */
+function unsaved(record: RecoveryRecord): Progress {
+  return { scanned: 0, deadLetters: 0, missed: 0, cursor: record.internal.cursor_seq, startSeq: record.internal.start_seq };
 }
 
 async function saveProgress(deps: RecoveryRunDeps, record: RecoveryRecord, jobSeq: number, p: Progress): Promise<RecoveryRecord | null> {

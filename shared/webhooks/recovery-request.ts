@@ -5,7 +5,7 @@
 import type { Clock } from "../clock.js";
 import { encodeJson } from "../nats/kvjson.js";
 import { WEBHOOK_SUBJECTS, type WebhookStores } from "./catalog.js";
-import { checkWindow, newRecovery, nextRun, recoveryIdFor, recoveryView, type RecoverRequest, type RecoveryJob, type RecoveryRecord, type RecoveryView } from "./recovery.js";
+import { checkWindow, isFinished, newRecovery, nextRun, recoveryIdFor, recoveryView, type RecoverRequest, type RecoveryJob, type RecoveryRecord, type RecoveryView } from "./recovery.js";
 import { idKey } from "../ids.js";
 
 export interface RecoveryRequestDeps {
@@ -17,7 +17,7 @@ export interface RecoveryRequestDeps {
 }
 
 export type RecoveryOutcome =
-  | { kind: "accepted"; recovery: RecoveryView; created: boolean }
+  | { kind: "accepted"; recovery: RecoveryView }
   | { kind: "not_found" }
   | { kind: "bad_window"; path: string; message: string };
 
@@ -31,27 +31,26 @@ export async function requestRecovery(deps: RecoveryRequestDeps, subscriptionId:
   const window = checkWindow(req, now);
   if (!window.ok) return { kind: "bad_window", path: window.path, message: window.message };
   const id = recoveryIdFor(subscriptionId, req.since, req.until, idKey(deps.masterKey, "webhook-recovery/v1"), Date.parse(req.since));
+  // Counted from the index only for a new run (at most once per request), never to answer a run in progress.
+  let deadLetters: number | null = null;
+  const countDeadLetters = async (): Promise<number> => (deadLetters ??= await deps.deadLetters(subscriptionId, window.sinceMs, window.untilMs));
   for (let i = 0; i < ATTEMPTS; i++) {
     const found = await deps.stores.recoveries.get(id);
     let record: RecoveryRecord;
-    let created = false;
     if (!found) {
-      const fresh = newRecovery({ id, subscriptionId, req, untilMs: window.untilMs, deadLetters: await deps.deadLetters(subscriptionId, window.sinceMs, window.untilMs), nowMs: now });
+      const fresh = newRecovery({ id, subscriptionId, req, untilMs: window.untilMs, deadLetters: await countDeadLetters(), nowMs: now });
       if ((await deps.stores.recoveries.create(id, fresh)) === null) continue;
       record = fresh;
-      created = true;
+    } else if (!isFinished(found.value)) {
+      record = found.value;
     } else {
-      const next = nextRun(found.value, window.untilMs, await deps.deadLetters(subscriptionId, window.sinceMs, window.untilMs), now);
-      if (next === null) record = found.value;
-      else {
-        const r = await deps.stores.recoveries.update(id, (current) => (current.run === found.value.run ? next : null));
-        if (!r?.changed) continue;
-        record = r.value;
-        created = true;
-      }
+      const next = nextRun(found.value, window.untilMs, await countDeadLetters(), now);
+      const r = await deps.stores.recoveries.update(id, (current) => (current.run === found.value.run ? next : null));
+      if (!r?.changed) continue;
+      record = r.value;
     }
     if (record.status === "queued") await publishJob(deps, record);
-    return { kind: "accepted", recovery: recoveryView(record), created };
+    return { kind: "accepted", recovery: recoveryView(record) };
   }
   throw new Error(`recovery ${id} kept changing while it was asked for`);
 }
