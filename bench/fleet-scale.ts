@@ -64,6 +64,7 @@ async function onlineAgents(baseUrl: string): Promise<{ registered: number; onli
 }
 
 interface Run {
+  id: string;
   mode: string;
   status: string;
   ms: number;
@@ -79,7 +80,8 @@ function settingsLine(): string {
 
 async function main(): Promise<void> {
   const t0 = Date.now();
-  const { nats, data, env, gateway, baseUrl, runner } = await startCore(res, "fleet", KEY, SETTINGS);
+  // The runner logs at info so that each run's phase timings ("run ended") can be read from its output.
+  const { nats, data, env, gateway, baseUrl, runner } = await startCore(res, "fleet", KEY, SETTINGS, "info");
   const fleetPath = join(data, "fleet.json");
   writeFileSync(fleetPath, JSON.stringify(fleetFile(AGENTS)));
   const agentStart = Date.now();
@@ -118,7 +120,7 @@ async function main(): Promise<void> {
         log(`${mode} #${i + 1}: not terminal after ${RUN_LIMIT_MS} ms: ${lastSeen.json.status} ${JSON.stringify(lastSeen.json.progress)}`);
         return { ...lastSeen, json: { ...lastSeen.json, status: `${lastSeen.json.status} (limit)`, findings_total: 0 } };
       });
-      const run = { mode, status: done.json.status as string, ms: Date.now() - started, findingsTotal: done.json.findings_total, detailBytes: done.bytes, agentsResponded: done.json.progress?.agents_responded ?? 0 };
+      const run = { id, mode, status: done.json.status as string, ms: Date.now() - started, findingsTotal: done.json.findings_total, detailBytes: done.bytes, agentsResponded: done.json.progress?.agents_responded ?? 0 };
       runs.push(run);
       log(`${mode} #${i + 1}: ${run.status} in ${run.ms} ms, ${run.findingsTotal} findings, detail ${run.detailBytes} bytes, ${run.agentsResponded} agents answered`);
     }
@@ -139,6 +141,7 @@ async function main(): Promise<void> {
   const pageMs = Date.now() - pageStart;
   log(`paged ${paged} findings in ${pages} pages, ${pageMs} ms`);
 
+  const phases = runPhases(runner.output());
   const rss = { runner: peakRssKb(runner.proc.pid), agent: peakRssKb(agent.proc.pid), gateway: peakRssKb(gateway.proc.pid), nats: peakRssKb(nats.proc.pid) };
   const live = runs.filter((r) => r.mode === "live");
   const cached = runs.filter((r) => r.mode === "cached");
@@ -171,15 +174,37 @@ time; time from the POST to the first GET that shows the run terminal (polled ev
 
 Runs:
 
-| mode | status | ms | findings | detail bytes | agents answered |
-|---|---|---|---|---|---|
-${runs.map((r) => `| ${r.mode} | ${r.status} | ${r.ms} | ${r.findingsTotal} | ${r.detailBytes} | ${r.agentsResponded} |`).join("\n")}
+| mode | status | ms | findings | detail bytes | agents answered | runner phases, ms: collect / evaluate / store (then announce) |
+|---|---|---|---|---|---|---|
+${runs.map((r) => `| ${r.mode} | ${r.status} | ${r.ms} | ${r.findingsTotal} | ${r.detailBytes} | ${r.agentsResponded} | ${phaseCell(phases.get(r.id))} |`).join("\n")}
+
+The phases come from the runner's own "run ended" log line: the time between the POST and the end of store that
+they do not cover is the trigger, the queue and the poll.
 
 Whole bench: ${((Date.now() - t0) / 1000).toFixed(0)} s.
 `;
   writeFileSync(RESULTS, md);
   log(`wrote ${RESULTS}`);
 }
+
+type Phases = { collect: number; evaluate: number; store: number; announce: number };
+
+/** The phase timings of each run, by investigation, from the runner's JSON log lines ("run ended"). */
+function runPhases(output: string): Map<string, Phases> {
+  const out = new Map<string, Phases>();
+  for (const line of output.split("\n")) {
+    if (!line.includes('"run ended"')) continue;
+    try {
+      const entry = JSON.parse(line) as { investigation_id?: string; phases_ms?: Phases };
+      if (entry.investigation_id && entry.phases_ms) out.set(entry.investigation_id, entry.phases_ms);
+    } catch {
+      // not a whole JSON line (output interleaved): skipped
+    }
+  }
+  return out;
+}
+
+const phaseCell = (p: Phases | undefined): string => (p ? `${p.collect} / ${p.evaluate} / ${p.store} (${p.announce})` : "n/a");
 
 try {
   await main();

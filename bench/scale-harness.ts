@@ -80,7 +80,7 @@ export interface Core {
 }
 
 /** A fresh nats-server (JetStream, file store), a gateway with `key` as its bootstrap key, and a runner. */
-export async function startCore(res: Resources, name: string, key: string, settings: Record<string, string> = {}): Promise<Core> {
+export async function startCore(res: Resources, name: string, key: string, settings: Record<string, string> = {}, runnerLogLevel = "warn"): Promise<Core> {
   const port = await freePort();
   const store = res.tempDir(`inquest-${name}-nats-`);
   const nats = res.spawn("nats-server", natsServerBin(), ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", store], { PATH: process.env.PATH ?? "" });
@@ -97,7 +97,7 @@ export async function startCore(res: Resources, name: string, key: string, setti
   };
   const gateway = startService(res, "gateway", env);
   const baseUrl = await gateway.line("INQUEST_GATEWAY_URL=");
-  const runner = startService(res, "runner", env);
+  const runner = startService(res, "runner", { ...env, LOG_LEVEL: runnerLogLevel });
   await waitFor("gateway /readyz", async () => ((await fetch(`${baseUrl}/readyz`)).status === 200 ? true : undefined), 30_000);
   return { nats, data, env, gateway, baseUrl, runner };
 }

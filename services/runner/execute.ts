@@ -53,6 +53,20 @@ export interface ExecuteDeps {
   markNew?(previous: EngineFinding[], current: EngineFinding[]): boolean[];
   /** Told once per run this runner brought to an end (completed, failed, or the partial results of a cancel). */
   onSettled?(record: InvestigationRecord): void;
+  /** Told once per run this attempt worked to its end: how long each phase took (metrics; see RunPhases). */
+  onPhases?(phases: RunPhases): void;
+}
+
+/**
+ * Milliseconds a run spent in each phase: asking the agents (collect), the engine (evaluate), writing the findings
+ * and the terminal record (store), and publishing the finding and terminal events (announce). The record is
+ * terminal, and a poller sees the result, after store; announce runs after it.
+ */
+export interface RunPhases {
+  collect: number;
+  evaluate: number;
+  store: number;
+  announce: number;
 }
 
 export type ExecuteOutcome =
@@ -176,6 +190,13 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   const startedEvent = record.internal.events.started as string;
   await publishEvent(deps.js, envelope(startedEvent, "investigation.started", Date.parse(record.running_at ?? record.started_at), eventData(record)));
 
+  const phases: RunPhases = { collect: 0, evaluate: 0, store: 0, announce: 0 };
+  let phaseStart = performance.now();
+  const phaseEnds = (phase: keyof RunPhases): void => {
+    const now = performance.now();
+    phases[phase] = Math.round(now - phaseStart);
+    phaseStart = now;
+  };
   const flusher = startProgressFlusher(() => writeProgress(deps, id, token, progress), deps.log.child({ investigation_id: id }));
   const collected = await collect(
     { nc: deps.nc, jsm: deps.jsm },
@@ -189,6 +210,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   );
   await flusher.stop();
   if (run.signal.reason === ABORT_SUPERSEDED) return { kind: "superseded" };
+  phaseEnds("collect");
 
   progress.phase = "analysing";
   await writeProgress(deps, id, token, progress);
@@ -202,6 +224,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     if (!(err instanceof EvaluationAbortedError)) throw err;
     return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
   }
+  phaseEnds("evaluate");
   const previous = deps.previousFindings ? await deps.previousFindings(record) : null;
   const isNew = previous && deps.markNew ? deps.markNew(previous, report.findings) : null;
   const end = deps.clock.now();
@@ -243,11 +266,15 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     };
   });
   if (lost.value) return { kind: "superseded" };
+  phaseEnds("store");
   if (final?.changed) deps.onSettled?.(final.value);
   if (final?.value.internal.findings_ref?.attempt === attempt) {
     await deps.findings.prune(id, attempt).catch((err: unknown) => deps.log.warn({ err, investigation_id: id }, "stale findings chunks not pruned"));
   }
   if (final) await republishTerminal(deps, final.value, final.value.internal.findings_ref?.attempt === attempt ? all : undefined);
+  phaseEnds("announce");
+  deps.log.info({ investigation_id: id, status: final?.value.status, findings: all.length, agents: agents.length, phases_ms: phases }, "run ended");
+  deps.onPhases?.(phases);
   return { kind: "done" };
 }
 

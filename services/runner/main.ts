@@ -12,7 +12,7 @@ import { loadRunnerConfig } from "./config.js";
 import { diffFindings, routeQuery } from "./engine-adapter.js";
 import { EnginePool } from "./engine-pool.js";
 import { LivenessMonitor } from "./liveness.js";
-import { agentMetrics, investigationMetrics } from "./metrics.js";
+import { agentMetrics, investigationMetrics, phaseMetrics } from "./metrics.js";
 import { AgentRegistry } from "./registry.js";
 import { Runner } from "./runner.js";
 
@@ -47,6 +47,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       previousFindings: (record) => previousRunFindings(rt.investigations, record, findings),
       markNew: (previous, current) => diffFindings(previous, current).map((d) => d.is_new),
       onSettled: investigationMetrics(metrics),
+      onPhases: phaseMetrics(metrics),
     },
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },
   );

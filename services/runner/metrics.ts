@@ -3,6 +3,7 @@
 import type { AgentRecord } from "../../shared/agents/record.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { Registry } from "../../shared/ops/metrics.js";
+import type { RunPhases } from "./execute.js";
 
 /** Seconds from the trigger to the end: a quick cached run to a deep live one waiting for its plans. */
 const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
@@ -19,6 +20,18 @@ export function investigationMetrics(registry: Registry): (record: Investigation
     const start = Date.parse(r.started_at);
     if (Number.isNaN(end) || Number.isNaN(start)) return; // no end time on the record: nothing to measure
     durations.observe(Math.max(0, (end - start) / 1000), { mode: r.mode, depth: r.depth, status: r.status });
+  };
+}
+
+/** Seconds of each phase of the runs this runner worked to their end (execute.ts RunPhases). */
+export function phaseMetrics(registry: Registry): (phases: RunPhases) => void {
+  const seconds = registry.histogram(
+    "inquest_investigation_phase_seconds",
+    "How long each phase of the runs this runner worked took: collect (the agents), evaluate (the engine), store (findings and the terminal record), announce (events).",
+    DURATION_BUCKETS,
+  );
+  return (phases) => {
+    for (const [phase, ms] of Object.entries(phases)) seconds.observe(ms / 1000, { phase });
   };
 }
 

@@ -1,6 +1,7 @@
 import { test } from "tap";
 import { DETECTIONS, SEVERITIES, assetWeight, routeQuery, runInvestigation, scoreFinding } from "../../shared/engine/index.js";
 import type { Detection, DetectionHit, QueryEntities, Severity } from "../../shared/engine/index.js";
+import { linkedPairs, type LinkableFinding } from "../../shared/engine/severity.js";
 import { coverage, host, proc, sock } from "./helpers.js";
 
 const none: QueryEntities = { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} };
@@ -118,4 +119,31 @@ test("severity inputs are in the report and recompute the score", async (t) => {
   t.equal(r.severity_inputs.length, r.findings.length);
   for (const s of r.severity_inputs) t.equal(s.score, Math.round(s.impact * s.precision * s.asset_weight * 100) / 100);
   t.equal(r.findings[0]?.confidence, Math.round((DETECTIONS.find((d) => d.id === "cryptominer")?.precision ?? -1) * 100) / 100);
+});
+
+test("linked pairs: same host, different detections, a shared entity; in (i, j) order, as a brute-force search finds them", async (t) => {
+  const f = (agent_id: string, detection_id: string, links: string[]): LinkableFinding => ({ agent_id, detection_id, severity: "high", links });
+  const findings = [f("a", "d1", ["pid:1"]), f("b", "d2", ["pid:1"]), f("a", "d1", ["pid:1"]), f("b", "d1", ["pid:1", "ip:x"]), f("a", "d2", ["path:/x", "pid:1"])];
+  t.same(linkedPairs(findings), [[0, 4, "pid:1"], [1, 3, "pid:1"], [2, 4, "pid:1"]], "never across hosts, never one detection with itself");
+
+  const bruteForce = (xs: readonly LinkableFinding[]): Array<[number, number, string]> => {
+    const out: Array<[number, number, string]> = [];
+    for (let i = 0; i < xs.length; i++) {
+      for (let j = i + 1; j < xs.length; j++) {
+        const a = xs[i] as LinkableFinding;
+        const b = xs[j] as LinkableFinding;
+        if (a.agent_id !== b.agent_id || a.detection_id === b.detection_id) continue;
+        const shared = a.links.find((k) => b.links.includes(k));
+        if (shared !== undefined) out.push([i, j, shared]);
+      }
+    }
+    return out;
+  };
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const many = Array.from({ length: 400 }, () => f(`h${next(25)}`, `d${next(4)}`, Array.from({ length: 1 + next(3) }, () => `pid:${next(6)}`)));
+  t.same(linkedPairs(many), bruteForce(many), "400 findings on 25 hosts: the same pairs in the same order");
 });
