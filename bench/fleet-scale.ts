@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { natsServerVersion, peakRssKb, startService } from "./investigations.js";
+import { cpuSeconds, natsServerVersion, peakRssKb, rssKb, startService } from "./investigations.js";
 import { benchProcess, envInt, jsonClient, mib, pct, startCore, waitFor } from "./scale-harness.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url)); // dist/bench
@@ -18,6 +18,8 @@ const QUESTION = "are any hosts running processes that listen on unexpected port
 const AGENTS = envInt("BENCH_FLEET_AGENTS", 10_000);
 const RUNS = envInt("BENCH_FLEET_RUNS", 5);
 const RUN_LIMIT_MS = envInt("BENCH_FLEET_RUN_LIMIT_MS", 120_000);
+/** How long the fleet is watched idle (online, heartbeating, no investigation) before the runs. */
+const IDLE_MS = envInt("BENCH_FLEET_IDLE_MS", 10_000);
 /** Service settings to try (INQUEST_ENGINE_WORKERS=1, INQUEST_HEARTBEAT_INTERVAL=30s, ...) reach every service; the results name them. */
 const SETTINGS = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("INQUEST_") && e[1] !== undefined));
 
@@ -103,6 +105,8 @@ async function main(): Promise<void> {
   if (seen.registered < AGENTS) log(`registrations stalled at ${seen.registered} of ${AGENTS}: going on with them`);
   const onlineMs = Date.now() - agentStart;
   log(`all online in ${(onlineMs / 1000).toFixed(1)} s`);
+  const idle = await idleCost({ runner: runner.proc.pid, simulator: agent.proc.pid, gateway: gateway.proc.pid, "nats-server": nats.proc.pid });
+  log(`idle: ${idle.map((p) => `${p.name} ${p.cpuPct}% CPU, ${mib(p.rssKb)}`).join("; ")}`);
 
   const runs: Run[] = [];
   for (const mode of ["live", "cached"]) {
@@ -172,6 +176,12 @@ time; time from the POST to the first GET that shows the run terminal (polled ev
 | gateway peak RSS | ${mib(rss.gateway)} | |
 | nats-server peak RSS | ${mib(rss.nats)} | |
 
+The fleet idle (every agent online and heartbeating, no investigation), over ${IDLE_MS / 1000} s before the runs:
+
+| process | CPU (% of one core) | RSS |
+|---|---|---|
+${idle.map((p) => `| ${p.name} | ${p.cpuPct} | ${mib(p.rssKb)} |`).join("\n")}
+
 Runs:
 
 | mode | status | ms | findings | detail bytes | agents answered | runner phases, ms: collect / evaluate / store (then announce) |
@@ -185,6 +195,18 @@ Whole bench: ${((Date.now() - t0) / 1000).toFixed(0)} s.
 `;
   writeFileSync(RESULTS, md);
   log(`wrote ${RESULTS}`);
+}
+
+/** Each process's CPU use (% of one core) over IDLE_MS, and its RSS at the end of it. */
+async function idleCost(pids: Record<string, number | undefined>): Promise<Array<{ name: string; cpuPct: string; rssKb: number | null }>> {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
+  await new Promise((r) => setTimeout(r, IDLE_MS));
+  return Object.entries(pids).map(([name, pid]) => {
+    const start = before[name];
+    const end = cpuSeconds(pid);
+    const cpuPct = start == null || end === null ? "n/a" : (((end - start) / (IDLE_MS / 1000)) * 100).toFixed(0);
+    return { name, cpuPct, rssKb: rssKb(pid) };
+  });
 }
 
 type Phases = { collect: number; evaluate: number; store: number; announce: number };

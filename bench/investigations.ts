@@ -108,6 +108,31 @@ export function peakRssKb(pid: number | undefined): number | null {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc; null when it cannot be read. */
+export function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticksPerSecond = 100; // USER_HZ on Linux
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+}
+
+/** A process's resident set now (VmRSS), in kB; null when it cannot be read. */
+export function rssKb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m?.[1] ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A process that exited instead of starting: waiting longer cannot help. */
 class StartFailed extends Error {
   override name = "StartFailed";

@@ -3,6 +3,7 @@ import { lookup } from "node:dns/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentDirectory } from "../../shared/agents/directory.js";
+import { PresenceFollower, withPresence } from "../../shared/agents/presence.js";
 import { createApiKey } from "../../shared/auth/keys.js";
 import { SCOPES } from "../../shared/auth/scopes.js";
 import { systemClock } from "../../shared/clock.js";
@@ -58,6 +59,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
 
   const keys = new KeyCache(rt.buckets.apiKeys, log, { clock });
   const agents = new AgentDirectory(rt.buckets.agents, log);
+  // Last-seen times of heartbeats that went to presence rather than the record (shared/agents/presence.ts).
+  const presence = new PresenceFollower({ js: rt.js, jsm: rt.jsm, log, clock });
   const lmdb = openLmdb(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"));
   const index = new ReadModel(lmdb, rt.buckets.investigations, investigationIndex, log);
   const curiosityKv = await openCuriosityItems(nc, rt.replicas);
@@ -95,7 +98,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
       cancel: { nc, js: rt.js, investigations: rt.investigations, clock },
       investigations: rt.investigations,
       investigationIndex: index,
-      listAgents: async () => agents.list(),
+      listAgents: async () => agents.list().map((a) => withPresence(a, presence.lastSeen(a.agent_id))),
       ready,
       extraMetrics: () => runtimeRegistry.render(),
       console: consoleSite,
@@ -177,6 +180,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     runtimeMetrics,
     keys,
     agents,
+    presence,
     { name: "investigation-index", start: () => index.start(), stop: async () => { await index.stop(); await lmdb.close(); } },
     { name: "curiosity-index", start: () => curiosity.start(), stop: () => curiosity.stop() },
     { name: "delivery-index", start: () => deliveries.start(), stop: () => deliveries.stop() },

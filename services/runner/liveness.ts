@@ -3,6 +3,7 @@
 // (only one runner wins), and the event leaves through the record's outbox, so a crash never loses it.
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
+import { lastSeenMs, type PresenceFollower } from "../../shared/agents/presence.js";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
@@ -10,9 +11,11 @@ import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { startPeriodic, type Periodic } from "../../shared/periodic.js";
 
-export function isOverdue(a: AgentRecord, nowMs: number): boolean {
-  if (a.status !== "online" || !a.last_seen_at) return false;
-  return nowMs - Date.parse(a.last_seen_at) > 3 * a.heartbeat_interval_ms;
+/** Online, and nothing heard for three heartbeat intervals (the record's last_seen_at or a later presence time). */
+export function isOverdue(a: AgentRecord, nowMs: number, presenceMs?: number): boolean {
+  if (a.status !== "online") return false;
+  const seen = lastSeenMs(a, presenceMs);
+  return seen !== null && nowMs - seen > 3 * a.heartbeat_interval_ms;
 }
 
 export class LivenessMonitor implements Component {
@@ -20,7 +23,15 @@ export class LivenessMonitor implements Component {
   private sweeps: Periodic | null = null;
 
   constructor(
-    private readonly deps: { agents: JsonKv<AgentRecord>; listAgents(): AgentRecord[]; js: JetStreamClient; clock: Clock; log: Logger },
+    private readonly deps: {
+      agents: JsonKv<AgentRecord>;
+      listAgents(): AgentRecord[];
+      /** Heartbeats that only went to presence; the sweep waits until it has caught up. */
+      presence?: Pick<PresenceFollower, "lastSeen" | "ready">;
+      js: JetStreamClient;
+      clock: Clock;
+      log: Logger;
+    },
     private readonly intervalMs: number,
   ) {}
 
@@ -34,14 +45,18 @@ export class LivenessMonitor implements Component {
   }
 
   async sweep(): Promise<void> {
+    const presence = this.deps.presence;
+    // Before presence has read what the stream holds, a silent-looking agent may have beaten a moment ago.
+    if (presence && !presence.ready) return;
     const now = this.deps.clock.now();
+    const overdue = (a: AgentRecord): boolean => isOverdue(a, now, presence?.lastSeen(a.agent_id));
     for (const a of this.deps.listAgents()) {
-      if (isOverdue(a, now)) {
-        const result = await this.deps.agents.update(a.agent_id, (cur) => (isOverdue(cur, now) ? withEvent({ ...cur, status: "offline" }, "agent.disconnected", now) : null));
+      if (overdue(a)) {
+        const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? withEvent({ ...cur, status: "offline" }, "agent.disconnected", now) : null));
         if (result?.changed) this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
       }
       // Also publishes events a crashed agent or runner left behind in the record.
-      if (isOverdue(a, now) || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
+      if (overdue(a) || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
     }
   }
 }

@@ -1,5 +1,6 @@
 // Runner wiring: engine worker threads, work-queue consumer, agent registry and liveness, shutdown.
 import { AgentDirectory } from "../../shared/agents/directory.js";
+import { PresenceFollower, PresenceWriter } from "../../shared/agents/presence.js";
 import { systemClock } from "../../shared/clock.js";
 import { previousRunFindings } from "../../shared/curiosity/previous.js";
 import { DEFAULT_FINDINGS_BOUNDS, FindingsStore } from "../../shared/investigations/findings.js";
@@ -51,10 +52,12 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
     },
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },
   );
-  const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
-  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), clock, log });
+  const presence = new PresenceFollower({ js: rt.js, jsm: rt.jsm, log, clock });
+  const beats = new PresenceWriter(rt.js);
+  const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), presence, js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), presence: beats, clock, log });
   agentMetrics(metrics, () => agents.list());
   const ops = opsComponents({ config, nc, rt, life, log, registry: metrics, streams: coreStreams, consumers: [CONSUMERS.runner] });
-  await life.start([...ops, agents, engine, registry, liveness, runner]);
+  await life.start([...ops, agents, presence, engine, beats, registry, liveness, runner]);
   log.info({ concurrency: config.INQUEST_RUNNER_CONCURRENCY, engine_workers: config.INQUEST_ENGINE_WORKERS }, "runner ready");
 });

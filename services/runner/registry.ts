@@ -21,6 +21,7 @@ import {
   type RegistryErrorCode,
   type RegistryMessageKind,
 } from "../../shared/agents/protocol.js";
+import { onlyPresence, type PresenceWriter } from "../../shared/agents/presence.js";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
@@ -40,6 +41,11 @@ export interface RegistryDeps {
    * costs a conflict and the usual read.
    */
   known?: (agentId: string) => Versioned<AgentRecord> | undefined;
+  /**
+   * Where a heartbeat that only says "still here" goes instead of the record (shared/agents/presence.ts);
+   * without it every heartbeat writes the record.
+   */
+  presence?: Pick<PresenceWriter, "record">;
   clock: Clock;
   log: Logger;
 }
@@ -188,7 +194,9 @@ export class AgentRegistry implements Component {
 
   private async heartbeat(beat: Heartbeat): Promise<void> {
     const now = this.deps.clock.now();
-    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now, this.deps.clock.now()), undefined, this.deps.known?.(beat.agent_id));
+    const known = this.deps.known?.(beat.agent_id);
+    if (this.deps.presence && known && onlyPresence(known.value, beat.snapshot_collected_at, now)) return this.deps.presence.record(beat.agent_id, now);
+    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now, this.deps.clock.now()), undefined, known);
     if (result === null) throw new Refused("unknown_agent", "no such agent: say hello first");
     await this.flush(result.value);
   }

@@ -44,6 +44,16 @@ export const STREAMS = {
     max_age: 0,
     duplicate_window: 120 * SECOND_NS,
   },
+  /** Internal: batches of agents' heartbeat times (shared/agents/presence.ts), kept for the presence window. */
+  presence: {
+    name: "INQ_PRESENCE",
+    description: "Agents' last-seen times, in batches from the registry",
+    subjects: ["presence.beats"],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    max_age: 180 * SECOND_NS,
+    duplicate_window: 10 * SECOND_NS,
+  },
 } satisfies Record<string, StreamSpec>;
 
 export interface BucketSpec {
@@ -69,6 +79,7 @@ export const SUBJECTS = {
   plan: AGENT_SUBJECTS.plan,
   cancel: (investigationId: string) => `ctl.investigations.${investigationId}.cancel`,
   cancelAll: "ctl.investigations.*.cancel",
+  presence: "presence.beats",
 };
 
 export const CONSUMERS = {

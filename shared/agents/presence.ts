@@ -1,0 +1,183 @@
+// Agents' last-seen times, kept apart from their records (docs/architecture.md#presence). Ten thousand agents
+// beating every 5 s made 2,000 compare-and-set writes of whole records a second, each one decoded again by every
+// service that mirrors the agents bucket. Now a heartbeat that changes nothing but the time (the agent is online,
+// its record is recent) goes into a presence batch instead: the registry collects the beats it hears for a moment
+// and publishes them as one message on INQ_PRESENCE, which every reader follows. The record itself is still
+// written on every change of state and at least every RECORD_REFRESH_MS, so the stream only needs to cover that
+// gap: it keeps PRESENCE_WINDOW_MS. An agent's last-seen time is the later of its record's and its presence's.
+import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import { Type } from "typebox";
+import { iso } from "../clock.js";
+import type { Component } from "../lifecycle.js";
+import type { Logger } from "../log.js";
+import { STREAMS, SUBJECTS } from "../nats/catalog.js";
+import { encodeJson, tryDecodeJson } from "../nats/kvjson.js";
+import { checker } from "../validate.js";
+import type { AgentRecord } from "./record.js";
+
+/** How long the presence stream keeps a batch (its max_age). */
+export const PRESENCE_WINDOW_MS = STREAMS.presence.max_age / 1_000_000;
+/** A heartbeat writes the record (its last_seen_at) when the record's time is older than this: well inside the window. */
+export const RECORD_REFRESH_MS = PRESENCE_WINDOW_MS / 3;
+
+/** One presence message: agent id -> when its heartbeat arrived (ms since the epoch). */
+export const PresenceBatch = Type.Object({ beats: Type.Record(Type.String({ maxLength: 128 }), Type.Integer({ minimum: 0 })) });
+const presenceBatch = checker(PresenceBatch);
+
+/** The later of the record's last_seen_at and the presence time, in ms (null: never seen). */
+export function lastSeenMs(record: Pick<AgentRecord, "last_seen_at">, presenceMs: number | undefined): number | null {
+  const recorded = record.last_seen_at ? Date.parse(record.last_seen_at) : NaN;
+  const best = Math.max(Number.isNaN(recorded) ? -Infinity : recorded, presenceMs ?? -Infinity);
+  return Number.isFinite(best) ? best : null;
+}
+
+/** The record as readers should show it: last_seen_at from presence when that is later. */
+export function withPresence(record: AgentRecord, presenceMs: number | undefined): AgentRecord {
+  if (presenceMs === undefined) return record;
+  const recorded = record.last_seen_at ? Date.parse(record.last_seen_at) : NaN;
+  return Number.isNaN(recorded) || presenceMs > recorded ? { ...record, last_seen_at: iso(presenceMs) } : record;
+}
+
+/**
+ * A heartbeat that only says "still here": the record shows the agent online with the same snapshot, has no
+ * events waiting, and was written within RECORD_REFRESH_MS. Anything else is a compare-and-set on the record.
+ */
+export function onlyPresence(record: AgentRecord, snapshotCollectedAt: string | null, nowMs: number): boolean {
+  if (record.status !== "online" || (record.outbox?.length ?? 0) > 0 || !record.last_seen_at) return false;
+  if (snapshotCollectedAt !== null && snapshotCollectedAt !== record.snapshot_collected_at) return false;
+  return nowMs - Date.parse(record.last_seen_at) < RECORD_REFRESH_MS;
+}
+
+export interface PresenceWriterOptions {
+  /** How long beats are collected before they are published together. */
+  flushMs: number;
+  /** A batch is published at once when it holds this many agents (keeps each message far below max_payload). */
+  maxBeats: number;
+}
+
+export const DEFAULT_PRESENCE_WRITER: PresenceWriterOptions = { flushMs: 200, maxBeats: 4_000 };
+
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+/** The registry's side: `record` resolves once a batch holding the beat is stored (the agent then hears "ok"). */
+export class PresenceWriter implements Component {
+  readonly name = "presence-writer";
+  private beats = new Map<string, number>();
+  private waiters: Waiter[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly js: JetStreamClient, private readonly opts: PresenceWriterOptions = DEFAULT_PRESENCE_WRITER) {}
+
+  async start(): Promise<void> {}
+
+  async stop(): Promise<void> {
+    this.flush();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  record(agentId: string, atMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.beats.set(agentId, Math.max(atMs, this.beats.get(agentId) ?? 0));
+      this.waiters.push({ resolve, reject });
+      if (this.beats.size >= this.opts.maxBeats) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), this.opts.flushMs);
+    });
+  }
+
+  private flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.beats.size === 0) return;
+    const beats = Object.fromEntries(this.beats);
+    const waiters = this.waiters;
+    this.beats = new Map();
+    this.waiters = [];
+    const publish = this.js.publish(SUBJECTS.presence, encodeJson({ beats })).then(
+      () => waiters.forEach((w) => w.resolve()),
+      (err: unknown) => waiters.forEach((w) => w.reject(err)),
+    );
+    const tracked = publish.finally(() => this.inFlight.delete(tracked));
+    this.inFlight.add(tracked);
+  }
+}
+
+/** Every reader's side: the latest presence time of each agent, from the stream's last PRESENCE_WINDOW_MS on. */
+export class PresenceFollower implements Component {
+  readonly name = "presence-follower";
+  private readonly seen = new Map<string, number>();
+  private messages: ConsumerMessages | null = null;
+  private done: Promise<void> | null = null;
+  private lastSeq = 0;
+  private caughtUp = false;
+  private stopped = false;
+
+  constructor(private readonly deps: { js: JetStreamClient; jsm: JetStreamManager; log: Logger; clock: { now(): number } }) {}
+
+  /** When the agent's heartbeat last arrived, as far as presence knows. */
+  lastSeen(agentId: string): number | undefined {
+    return this.seen.get(agentId);
+  }
+
+  /**
+   * True once every batch stored before the follower started has been read: until then a reader must not
+   * conclude an agent is silent (the liveness sweep waits for it).
+   */
+  get ready(): boolean {
+    return this.caughtUp;
+  }
+
+  async start(): Promise<void> {
+    const since = new Date(this.deps.clock.now() - PRESENCE_WINDOW_MS).toISOString();
+    const consumer = await this.deps.js.consumers.get(STREAMS.presence.name, { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since });
+    const state = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state;
+    const target = state.last_seq;
+    if (state.messages === 0 || Date.parse(state.last_ts) < Date.parse(since)) this.caughtUp = true;
+    this.messages = await consumer.consume();
+    const messages = this.messages;
+    this.done = (async () => {
+      for await (const msg of messages) {
+        this.lastSeq = msg.seq;
+        this.apply(msg.data);
+        if (!this.caughtUp && (msg.seq >= target || msg.info.pending === 0)) this.caughtUp = true;
+      }
+    })().catch((err: unknown) => {
+      if (!this.stopped) this.deps.log.error({ err }, "presence: the stream could not be followed");
+    });
+    // Batches older than the window may all have expired before the consumer read them: then nothing comes.
+    if (!this.caughtUp) void this.untilNothingOlderIsLeft(target);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.messages?.stop();
+    await this.done;
+  }
+
+  private apply(data: Uint8Array): void {
+    const batch = presenceBatch.check(tryDecodeJson(data));
+    if (!batch.ok) {
+      this.deps.log.warn("presence: skipped a batch that does not match its schema");
+      return;
+    }
+    for (const [agentId, at] of Object.entries(batch.value.beats)) {
+      if (at > (this.seen.get(agentId) ?? 0)) this.seen.set(agentId, at);
+    }
+  }
+
+  /** Caught up once the stream holds nothing at or below `target` that has not been read. */
+  private async untilNothingOlderIsLeft(target: number): Promise<void> {
+    while (!this.caughtUp && !this.stopped) {
+      await new Promise((r) => setTimeout(r, 500));
+      try {
+        const state = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state;
+        if (state.messages === 0 || state.first_seq > target || this.lastSeq >= target) this.caughtUp = true;
+      } catch (err) {
+        this.deps.log.warn({ err }, "presence: stream info failed; asking again");
+      }
+    }
+  }
+}
