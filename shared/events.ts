@@ -13,5 +13,20 @@ export function envelope<T extends EventType>(eventId: string, type: T, createdA
 }
 
 export async function publishEvent(js: JetStreamClient, event: EventEnvelope): Promise<void> {
-  await js.publish(SUBJECTS.event(event.type), encodeJson(event), { msgID: event.event_id });
+  await publishEventBytes(js, event.type, event.event_id, encodeJson(event));
+}
+
+/** An event already encoded (findingEventBytes); `eventId` must be the one inside it. */
+export async function publishEventBytes(js: JetStreamClient, type: EventType, eventId: string, bytes: Uint8Array): Promise<void> {
+  await js.publish(SUBJECTS.event(type), bytes, { msgID: eventId });
+}
+
+/**
+ * A finding.discovered envelope around a finding already serialized: the same bytes as
+ * encodeJson(envelope(eventId, "finding.discovered", createdAtMs, { investigation_id, finding })), without
+ * serializing the finding again.
+ */
+export function findingEventBytes(eventId: string, createdAtMs: number, investigationId: string, findingJson: string): Uint8Array {
+  const head = `{"event_id":${JSON.stringify(eventId)},"type":"finding.discovered","created_at":${JSON.stringify(iso(createdAtMs))}`;
+  return Buffer.from(`${head},"data":{"investigation_id":${JSON.stringify(investigationId)},"finding":${findingJson}}}`);
 }

@@ -7,12 +7,12 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { resolveScope } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
-import { envelope, publishEvent } from "../../shared/events.js";
+import { envelope, findingEventBytes, publishEvent, publishEventBytes } from "../../shared/events.js";
 import { derivedId, newId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
 import { boundReport, boundText, DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
-import { bySeverity, inlineFindings, type FindingsBounds, type FindingsStore } from "../../shared/investigations/findings.js";
+import { bySeverity, encodeFindings, inlineFindings, type EncodedFinding, type FindingsBounds, type FindingsStore } from "../../shared/investigations/findings.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
@@ -229,7 +229,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   const isNew = previous && deps.markNew ? deps.markNew(previous, report.findings) : null;
   const end = deps.clock.now();
   const found: Finding[] = report.findings.map((f, i) => ({ finding_id: newId("fnd", end), ...f, ...(isNew ? { new_since_last_run: isNew[i] ?? true } : {}) }));
-  const all = bySeverity(found);
+  const all = encodeFindings(bySeverity(found));
   const { findings: _omit, ...reportRest } = report;
   void _omit;
   // Every finding goes to the findings bucket under this attempt's keys first; the record update below commits
@@ -291,24 +291,26 @@ export async function failInvestigation(deps: ExecuteDeps, id: string, code: str
 }
 
 /** Findings events published at once (each awaited for its ack; a large run has thousands). */
-const PUBLISH_WINDOW = 64;
+const PUBLISH_WINDOW = 256;
 
 /**
  * The events of a terminal record: one finding.discovered per finding (every finding, not only those the record
  * carries), then the terminal event. Repeats reuse the same ids: records from before findings were stored apart
  * name them in `internal.events.findings`; newer ones derive them from the terminal event and the finding.
  */
-async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, known?: Finding[]): Promise<void> {
+async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, known?: readonly EncodedFinding[]): Promise<void> {
   if (r.status === "completed") {
     const ref = r.internal.findings_ref;
-    const findings = known ?? (ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
+    const findings = known ?? encodeFindings(ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
     const at = Date.parse(r.completed_at ?? r.started_at);
-    const events = findings.flatMap((f) => {
+    const events = findings.flatMap(({ finding: f, json }) => {
       const eventId = r.internal.events.findings[f.finding_id] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${f.finding_id}`) : undefined);
-      return eventId ? [envelope(eventId, "finding.discovered", at, { investigation_id: r.investigation_id, finding: f })] : [];
+      return eventId ? [{ eventId, json }] : [];
     });
     for (let i = 0; i < events.length; i += PUBLISH_WINDOW) {
-      await Promise.all(events.slice(i, i + PUBLISH_WINDOW).map((e) => publishEvent(deps.js, e)));
+      await Promise.all(
+        events.slice(i, i + PUBLISH_WINDOW).map((e) => publishEventBytes(deps.js, "finding.discovered", e.eventId, findingEventBytes(e.eventId, at, r.investigation_id, e.json))),
+      );
     }
   }
   await publishTerminalEvent(deps.js, r);

@@ -9,6 +9,9 @@ import { matchesScope, resolveScope, type AgentRecord } from "../../shared/agent
 import { computeFreshness } from "../../shared/investigations/freshness.js";
 import { parseScopes } from "../../shared/auth/scopes.js";
 import { iso } from "../../shared/clock.js";
+import { encodeJson } from "../../shared/nats/kvjson.js";
+import { envelope, findingEventBytes } from "../../shared/events.js";
+import { chunkFindings, encodeFindings, inlineFindings } from "../../shared/investigations/findings.js";
 
 test("durations", async (t) => {
   t.equal(parseDuration("100ms"), 100);
@@ -130,4 +133,26 @@ test("config: durations must be above zero; URLs must be absolute http(s) withou
   t.same(loadConfig(spec, {}), { U: "http://127.0.0.1:8080" });
   t.same(loadConfig(spec, { U: "https://inquest.example.com/" }), { U: "https://inquest.example.com" });
   for (const bad of ["notaurl", "ftp://x", "https://user:pw@x.example", "https://x.example/?a=1"]) t.throws(() => loadConfig(spec, { U: bad }), /U:/, bad);
+});
+
+test("a finding.discovered event built around a finding's JSON is byte for byte the envelope encoded whole", async (t) => {
+  const finding = { finding_id: "fnd_1", detection_id: "reverse-shell", title: "T \"quoted\" ünïcode", severity: "high", evidence: [{ table: "processes", row: { pid: 1, cmd: "a\nb" } }] };
+  const json = JSON.stringify(finding);
+  const at = Date.parse("2026-11-26T12:00:00.123Z");
+  const built = findingEventBytes("evt_01", at, "inv_01", json);
+  const whole = encodeJson(envelope("evt_01", "finding.discovered", at, { investigation_id: "inv_01", finding } as never));
+  t.same(Buffer.from(built).toString("utf8"), Buffer.from(whole).toString("utf8"));
+  t.same(JSON.parse(Buffer.from(built).toString("utf8")).data.finding, finding);
+});
+
+test("encoded findings: inline and chunk bounds count UTF-8 bytes of the one serialization", async (t) => {
+  const f = (id: string, summary: string) => ({ finding_id: id, summary }) as never;
+  const encoded = encodeFindings([f("a", "x".repeat(100)), f("b", "é".repeat(100)), f("c", "y")]);
+  t.equal(encoded[1]?.bytes, Buffer.byteLength(encoded[1]?.json ?? ""), "multi-byte characters counted as bytes");
+  t.ok((encoded[1]?.bytes ?? 0) > (encoded[1]?.json.length ?? 0));
+  // Each finding counts its bytes and a separator, the brackets 2.
+  const chunks = chunkFindings(encoded, (encoded[0]?.bytes ?? 0) + (encoded[1]?.bytes ?? 0) + 4);
+  t.same(chunks.map((c) => c.map((e) => e.finding)), [[encoded[0]?.finding, encoded[1]?.finding], [encoded[2]?.finding]], "two fit one chunk; the third starts the next");
+  t.same(inlineFindings(encoded, { inlineCount: 10, inlineBytes: (encoded[0]?.bytes ?? 0) + 3 }), [encoded[0]?.finding], "the byte bound stops after the first");
+  t.same(inlineFindings(encoded, { inlineCount: 2, inlineBytes: 1 << 20 }).length, 2, "the count bound");
 });
