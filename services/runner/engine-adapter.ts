@@ -1,2 +1,2 @@
-// The parts of the engine the runner's main thread uses (the evaluation itself runs in engine-worker.ts).
-export { diffFindings, routeQuery } from "../../shared/engine/index.js";
+// The part of the engine the runner's main thread uses (the evaluation itself runs in engine-worker.ts).
+export { routeQuery } from "../../shared/engine/index.js";

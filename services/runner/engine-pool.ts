@@ -3,10 +3,9 @@
 // terminates its worker (the only way to stop synchronous code) and starts a fresh one in its place; a worker that
 // crashes is replaced the same way and its evaluation fails.
 import { Worker } from "node:worker_threads";
-import type { Report } from "../../shared/engine/types.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import type { EvaluationInput, EvaluationReply, EvaluationRequest } from "./engine-protocol.js";
+import type { Evaluation, EvaluationInput, EvaluationReply, EvaluationRequest } from "./engine-protocol.js";
 
 export interface EnginePoolOptions {
   /** Worker threads (evaluations run at once). */
@@ -39,7 +38,7 @@ export class EvaluationFailedError extends Error {
 interface Task {
   id: number;
   input: EvaluationInput;
-  resolve(report: Report): void;
+  resolve(evaluation: Evaluation): void;
   reject(err: Error): void;
 }
 
@@ -77,18 +76,18 @@ export class EnginePool implements Component {
   }
 
   /** Runs one evaluation on a worker thread; rejects with EvaluationAbortedError once `signal` aborts. */
-  evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Report> {
+  evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Evaluation> {
     if (this.stopped) return Promise.reject(new EvaluationAbortedError());
     if (signal?.aborted) return Promise.reject(new EvaluationAbortedError());
-    return new Promise<Report>((resolve, reject) => {
+    return new Promise<Evaluation>((resolve, reject) => {
       const onAbort = (): void => this.abort(task);
       const settle = (): void => signal?.removeEventListener("abort", onAbort);
       const task: Task = {
         id: this.nextId++,
         input,
-        resolve: (report) => {
+        resolve: (evaluation) => {
           settle();
-          resolve(report);
+          resolve(evaluation);
         },
         reject: (err) => {
           settle();
@@ -131,7 +130,7 @@ export class EnginePool implements Component {
       if (!task || task.id !== reply.id) return;
       slot.task = null;
       if ("error" in reply) task.reject(new EvaluationFailedError(`the engine failed: ${reply.error}`));
-      else task.resolve(reply.report);
+      else task.resolve(reply.evaluation);
       this.pump();
     });
     worker.on("error", (err) => this.lost(slot, err));

@@ -12,14 +12,14 @@ import { derivedId, newId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
 import { boundReport, boundText, DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
-import { bySeverity, encodeFindings, inlineFindings, type EncodedFinding, type FindingsBounds, type FindingsStore } from "../../shared/investigations/findings.js";
+import { encodeFindings, inlineFindings, withFindingId, type EncodedFinding, type FindingsBounds, type FindingsStore } from "../../shared/investigations/findings.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
-import { isTerminal, type Finding, type Progress } from "../../shared/schemas/investigation.js";
+import { isTerminal, type Progress } from "../../shared/schemas/investigation.js";
 import { collect } from "./collect.js";
-import type { CoverageInput, EngineFinding, Report, RoutePlan } from "../../shared/engine/types.js";
-import type { EvaluationInput } from "./engine-protocol.js";
+import type { CoverageInput, EngineFinding, RoutePlan } from "../../shared/engine/types.js";
+import type { Evaluation, EvaluationInput } from "./engine-protocol.js";
 import { EvaluationAbortedError } from "./engine-pool.js";
 import { holdsLease, keepLease, leaseView, newLeaseToken, withLease, type LeaseView } from "./lease.js";
 import { startProgressFlusher } from "./progress.js";
@@ -27,7 +27,7 @@ import { startProgressFlusher } from "./progress.js";
 export interface Engine {
   routeQuery(query: string, depth: "quick" | "standard" | "deep"): RoutePlan;
   /** The evaluation of the collected rows (on a worker thread); rejects with EvaluationAbortedError on abort. */
-  evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Report>;
+  evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Evaluation>;
 }
 
 export interface ExecuteDeps {
@@ -50,7 +50,6 @@ export interface ExecuteDeps {
   maxAttempts: number;
   /** Findings of the previous run of the same curiosity item, to mark what is new (null: not a curiosity run). */
   previousFindings?(record: InvestigationRecord): Promise<EngineFinding[] | null>;
-  markNew?(previous: EngineFinding[], current: EngineFinding[]): boolean[];
   /** Told once per run this runner brought to an end (completed, failed, or the partial results of a cancel). */
   onSettled?(record: InvestigationRecord): void;
   /** Told once per run this attempt worked to its end: how long each phase took (metrics; see RunPhases). */
@@ -215,23 +214,21 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   progress.phase = "analysing";
   await writeProgress(deps, id, token, progress);
   const coverage: CoverageInput = { mode: record.mode, agents_targeted: agents.length, agents_responded: collected.hosts.length, unreachable: collected.unreachable };
-  let report: Report;
+  const previous = deps.previousFindings ? await deps.previousFindings(record) : null;
+  let evaluation: Evaluation;
   try {
     // A cancel that came while collecting still gets a partial report of what was collected; one that comes
     // during the evaluation stops it.
-    report = await deps.engine.evaluate({ plan, hosts: collected.hosts, coverage, depth: record.depth }, run.signal.aborted ? undefined : run.signal);
+    evaluation = await deps.engine.evaluate({ plan, hosts: collected.hosts, coverage, depth: record.depth, previous }, run.signal.aborted ? undefined : run.signal);
   } catch (err) {
     if (!(err instanceof EvaluationAbortedError)) throw err;
     return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
   }
   phaseEnds("evaluate");
-  const previous = deps.previousFindings ? await deps.previousFindings(record) : null;
-  const isNew = previous && deps.markNew ? deps.markNew(previous, report.findings) : null;
   const end = deps.clock.now();
-  const found: Finding[] = report.findings.map((f, i) => ({ finding_id: newId("fnd", end), ...f, ...(isNew ? { new_since_last_run: isNew[i] ?? true } : {}) }));
-  const all = encodeFindings(bySeverity(found));
-  const { findings: _omit, ...reportRest } = report;
-  void _omit;
+  const { report } = evaluation;
+  // Most severe first already (the worker ordered them); each gets its id here.
+  const all = evaluation.findings.map((json) => withFindingId(json, newId("fnd", end)));
   // Every finding goes to the findings bucket under this attempt's keys first; the record update below commits
   // them (a crash in between leaves chunks no record names: the next attempt rewrites or prunes them).
   const attempt = record.internal.run_attempts;
@@ -239,7 +236,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   const stored = { findings: inlineFindings(all, deps.findingsBounds), findings_total: all.length };
   // The report's lists grow with the findings and hosts too: bounded the same way.
   const bounds = { ...DEFAULT_REPORT_BOUNDS, maxItems: deps.findingsBounds.inlineCount };
-  const bounded = boundReport(reportRest as unknown as Record<string, unknown>, bounds);
+  const bounded = boundReport(report as unknown as Record<string, unknown>, bounds);
   const narrative = boundText(report.narrative, bounds.maxChars);
 
   const lost = { value: false };
@@ -303,8 +300,8 @@ async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, know
     const ref = r.internal.findings_ref;
     const findings = known ?? encodeFindings(ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
     const at = Date.parse(r.completed_at ?? r.started_at);
-    const events = findings.flatMap(({ finding: f, json }) => {
-      const eventId = r.internal.events.findings[f.finding_id] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${f.finding_id}`) : undefined);
+    const events = findings.flatMap(({ finding_id: findingId, json }) => {
+      const eventId = r.internal.events.findings[findingId] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${findingId}`) : undefined);
       return eventId ? [{ eventId, json }] : [];
     });
     for (let i = 0; i < events.length; i += PUBLISH_WINDOW) {

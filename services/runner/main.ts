@@ -10,7 +10,7 @@ import { opsComponents } from "../../shared/ops/wire.js";
 import { coreStreams } from "../../shared/runtime.js";
 import { connectService, runService } from "../../shared/service.js";
 import { loadRunnerConfig } from "./config.js";
-import { diffFindings, routeQuery } from "./engine-adapter.js";
+import { routeQuery } from "./engine-adapter.js";
 import { EnginePool } from "./engine-pool.js";
 import { LivenessMonitor } from "./liveness.js";
 import { agentMetrics, investigationMetrics, phaseMetrics } from "./metrics.js";
@@ -46,7 +46,6 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       maxAttempts: MAX_RUN_ATTEMPTS,
       // Curiosity runs: findings the item's previous completed run did not report carry new_since_last_run.
       previousFindings: (record) => previousRunFindings(rt.investigations, record, findings),
-      markNew: (previous, current) => diffFindings(previous, current).map((d) => d.is_new),
       onSettled: investigationMetrics(metrics),
       onPhases: phaseMetrics(metrics),
     },

@@ -28,7 +28,7 @@ export interface FindingsBounds {
 export const DEFAULT_FINDINGS_BOUNDS: FindingsBounds = { inlineCount: 100, inlineBytes: 256 * 1024, chunkBytes: 256 * 1024 };
 
 /** Most severe first; equal severities keep the engine's order (a stable sort), so the order is stable per run. */
-export function bySeverity(findings: readonly Finding[]): Finding[] {
+export function bySeverity<T extends Pick<Finding, "severity">>(findings: readonly T[]): T[] {
   return findings
     .map((f, i) => ({ f, i, rank: severityRank(f.severity) }))
     .sort((a, b) => b.rank - a.rank || a.i - b.i)
@@ -36,20 +36,28 @@ export function bySeverity(findings: readonly Finding[]): Finding[] {
 }
 
 /**
- * A finding with its JSON, serialized once: the record's byte bound, the chunks and the finding.discovered
- * events all use the same text (a run of 10,000 findings serialized them three times over).
+ * A finding as JSON, serialized once (on the engine's worker thread for a new run): the record's byte bound, the
+ * chunks and the finding.discovered events all use the same text.
  */
 export interface EncodedFinding {
-  finding: Finding;
+  finding_id: string;
   json: string;
   /** UTF-8 bytes of `json`. */
   bytes: number;
 }
 
+/** A finding serialized without its id (engine-protocol.ts) given `findingId` as its first field. */
+export function withFindingId(findingJson: string, findingId: string): EncodedFinding {
+  const rest = findingJson.length > 2 ? `,${findingJson.slice(1)}` : "}";
+  const json = `{"finding_id":${JSON.stringify(findingId)}${rest}`;
+  return { finding_id: findingId, json, bytes: Buffer.byteLength(json) };
+}
+
+/** Stored findings (a repeat of a finished run's events) as EncodedFinding. */
 export function encodeFindings(findings: readonly Finding[]): EncodedFinding[] {
-  return findings.map((finding) => {
-    const json = JSON.stringify(finding);
-    return { finding, json, bytes: Buffer.byteLength(json) };
+  return findings.map((f) => {
+    const json = JSON.stringify(f);
+    return { finding_id: f.finding_id, json, bytes: Buffer.byteLength(json) };
   });
 }
 
@@ -61,7 +69,7 @@ export function inlineFindings(ordered: readonly EncodedFinding[], bounds: Pick<
     if (out.length >= bounds.inlineCount) break;
     bytes += f.bytes + 1;
     if (bytes > bounds.inlineBytes) break;
-    out.push(f.finding);
+    out.push(JSON.parse(f.json) as Finding);
   }
   return out;
 }

@@ -4,7 +4,8 @@ import pino from "pino";
 import { routeQuery } from "../../shared/engine/index.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { EnginePool, EvaluationAbortedError, EvaluationFailedError } from "../../services/runner/engine-pool.js";
-import type { EvaluationInput } from "../../services/runner/engine-protocol.js";
+import { serializeEvaluation, type EvaluationInput } from "../../services/runner/engine-protocol.js";
+import type { Report } from "../../shared/engine/types.js";
 import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
 
 const log = pino({ level: "silent" });
@@ -27,9 +28,12 @@ test("the compiled engine worker evaluates plain JSON in, plain JSON out", async
   const pool = new EnginePool({ size: 1, workerUrl: WORKER, log });
   await pool.start();
   t.teardown(() => pool.stop());
-  const report = await pool.evaluate(input());
-  t.ok(report.findings.some((f) => f.detection_id === "unexpected-listener"), "the engine's findings come back");
-  t.type(report.narrative, "string");
+  const evaluation = await pool.evaluate(input());
+  const findings = evaluation.findings.map((json) => JSON.parse(json) as { detection_id: string; finding_id?: string });
+  t.ok(findings.some((f) => f.detection_id === "unexpected-listener"), "the engine's findings come back serialized");
+  t.equal(findings[0]?.finding_id, undefined, "ids are the runner's to give");
+  t.type(evaluation.report.narrative, "string");
+  t.notOk("findings" in evaluation.report, "the report travels without its findings");
 });
 
 test("an engine error fails its evaluation; the pool goes on", async (t) => {
@@ -39,6 +43,17 @@ test("an engine error fails its evaluation; the pool goes on", async (t) => {
   const broken = { ...input(), plan: null } as unknown as EvaluationInput;
   await t.rejects(pool.evaluate(broken), EvaluationFailedError);
   t.ok((await pool.evaluate(input())).findings.length > 0);
+});
+
+test("the worker orders findings most severe first (stable) and marks them against the previous run's", async (t) => {
+  const f = (detection_id: string, severity: string) => ({ detection_id, title: detection_id, severity, confidence: 1, agent_id: "a-1", hostname: "a-1", summary: detection_id, evidence: [] });
+  const report = { findings: [f("one", "low"), f("two", "high"), f("three", "low"), f("four", "critical")], narrative: "n" } as unknown as Report;
+  const plain = serializeEvaluation(report, null).findings.map((j) => JSON.parse(j));
+  t.same(plain.map((x) => x.detection_id), ["four", "two", "one", "three"]);
+  t.notOk("new_since_last_run" in plain[0], "not a curiosity run: no mark");
+  const marked = serializeEvaluation(report, [f("two", "high")] as never).findings.map((j) => JSON.parse(j));
+  t.same(marked.map((x) => [x.detection_id, x.new_since_last_run]), [["four", true], ["two", false], ["one", true], ["three", true]]);
+  t.equal(Object.keys(marked[0]).at(-1), "new_since_last_run", "the mark is the last field, as the record shows it");
 });
 
 test("aborting a running evaluation terminates its worker; queued ones run on the fresh worker", async (t) => {

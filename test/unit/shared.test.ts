@@ -11,7 +11,7 @@ import { parseScopes } from "../../shared/auth/scopes.js";
 import { iso } from "../../shared/clock.js";
 import { encodeJson } from "../../shared/nats/kvjson.js";
 import { envelope, findingEventBytes } from "../../shared/events.js";
-import { chunkFindings, encodeFindings, inlineFindings } from "../../shared/investigations/findings.js";
+import { chunkFindings, encodeFindings, inlineFindings, withFindingId } from "../../shared/investigations/findings.js";
 
 test("durations", async (t) => {
   t.equal(parseDuration("100ms"), 100);
@@ -148,11 +148,20 @@ test("a finding.discovered event built around a finding's JSON is byte for byte 
 test("encoded findings: inline and chunk bounds count UTF-8 bytes of the one serialization", async (t) => {
   const f = (id: string, summary: string) => ({ finding_id: id, summary }) as never;
   const encoded = encodeFindings([f("a", "x".repeat(100)), f("b", "é".repeat(100)), f("c", "y")]);
+  const objects = encoded.map((e) => JSON.parse(e.json));
   t.equal(encoded[1]?.bytes, Buffer.byteLength(encoded[1]?.json ?? ""), "multi-byte characters counted as bytes");
   t.ok((encoded[1]?.bytes ?? 0) > (encoded[1]?.json.length ?? 0));
   // Each finding counts its bytes and a separator, the brackets 2.
   const chunks = chunkFindings(encoded, (encoded[0]?.bytes ?? 0) + (encoded[1]?.bytes ?? 0) + 4);
-  t.same(chunks.map((c) => c.map((e) => e.finding)), [[encoded[0]?.finding, encoded[1]?.finding], [encoded[2]?.finding]], "two fit one chunk; the third starts the next");
-  t.same(inlineFindings(encoded, { inlineCount: 10, inlineBytes: (encoded[0]?.bytes ?? 0) + 3 }), [encoded[0]?.finding], "the byte bound stops after the first");
+  t.same(chunks.map((c) => c.map((e) => e.finding_id)), [["a", "b"], ["c"]], "two fit one chunk; the third starts the next");
+  t.same(inlineFindings(encoded, { inlineCount: 10, inlineBytes: (encoded[0]?.bytes ?? 0) + 3 }), [objects[0]], "the byte bound stops after the first");
   t.same(inlineFindings(encoded, { inlineCount: 2, inlineBytes: 1 << 20 }).length, 2, "the count bound");
+});
+
+test("a finding serialized without its id gets finding_id as its first field", async (t) => {
+  const e = withFindingId(JSON.stringify({ detection_id: "d", summary: "é" }), "fnd_1");
+  t.equal(e.json, '{"finding_id":"fnd_1","detection_id":"d","summary":"é"}');
+  t.equal(e.bytes, Buffer.byteLength(e.json));
+  t.equal(e.finding_id, "fnd_1");
+  t.same(JSON.parse(withFindingId("{}", "fnd_2").json), { finding_id: "fnd_2" }, "an empty object stays valid JSON");
 });
