@@ -93,6 +93,12 @@ test("metrics: memory, NATS and consumer lag everywhere; each service's own", as
   });
   t.match(ended, /inquest_investigation_duration_seconds_count\{mode="(auto|live|cached)",depth="(quick|standard|deep)",status="completed"\} 1/);
   t.match(ended, /inquest_investigation_duration_seconds_bucket\{[^}]*le="\+Inf"\} 1/);
+  // And each of its phases, once the run's events are out.
+  const phased = await eventually(async () => {
+    const text = (await get(ports.get("runner") as number, "/metrics")).text;
+    return /inquest_investigation_phase_seconds_count\{phase="announce"\} 1/.test(text) ? text : undefined;
+  });
+  for (const phase of ["collect", "evaluate", "store", "announce"]) t.match(phased, new RegExp(`inquest_investigation_phase_seconds_count\\{phase="${phase}"\\} 1`), `the ${phase} phase timed`);
   const delivered = await eventually(async () => {
     const text = (await get(ports.get("dispatcher") as number, "/metrics")).text;
     return /inquest_delivery_attempts_total\{outcome="delivered",status_class="2xx"\} 1/.test(text) ? text : undefined;
