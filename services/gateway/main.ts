@@ -60,7 +60,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const keys = new KeyCache(rt.buckets.apiKeys, log, { clock });
   const agents = new AgentDirectory(rt.buckets.agents, log);
   // Last-seen times of heartbeats that went to presence rather than the record (shared/agents/presence.ts).
-  const presence = new PresenceFollower({ js: rt.js, jsm: rt.jsm, log, clock });
+  const presence = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock });
   const lmdb = openLmdb(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"));
   const index = new ReadModel(lmdb, rt.buckets.investigations, investigationIndex, log);
   const curiosityKv = await openCuriosityItems(nc, rt.replicas);

@@ -26,8 +26,8 @@ export class LivenessMonitor implements Component {
     private readonly deps: {
       agents: JsonKv<AgentRecord>;
       listAgents(): AgentRecord[];
-      /** Heartbeats that only went to presence; the sweep waits until it has caught up. */
-      presence?: Pick<PresenceFollower, "lastSeen" | "ready">;
+      /** Heartbeats that only went to presence; a sweep marks nobody offline unless it is up to date. */
+      presence?: Pick<PresenceFollower, "lastSeen" | "upToDate">;
       js: JetStreamClient;
       clock: Clock;
       log: Logger;
@@ -47,7 +47,10 @@ export class LivenessMonitor implements Component {
   async sweep(): Promise<void> {
     const presence = this.deps.presence;
     // Before presence has read what the stream holds, a silent-looking agent may have beaten a moment ago.
-    if (presence && !presence.ready) return;
+    if (presence && !(await presence.upToDate())) {
+      this.deps.log.warn("liveness sweep skipped: presence has not read the latest heartbeats yet");
+      return;
+    }
     const now = this.deps.clock.now();
     const overdue = (a: AgentRecord): boolean => isOverdue(a, now, presence?.lastSeen(a.agent_id));
     for (const a of this.deps.listAgents()) {

@@ -51,7 +51,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
     },
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },
   );
-  const presence = new PresenceFollower({ js: rt.js, jsm: rt.jsm, log, clock });
+  const presence = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock });
   const beats = new PresenceWriter(rt.js);
   const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), presence, js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
   const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), presence: beats, clock, log });

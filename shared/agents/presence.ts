@@ -6,6 +6,7 @@
 // written on every change of state and at least every RECORD_REFRESH_MS, so the stream only needs to cover that
 // gap: it keeps PRESENCE_WINDOW_MS. An agent's last-seen time is the later of its record's and its presence's.
 import { DeliverPolicy, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
 import { Type } from "typebox";
 import { iso } from "../clock.js";
 import type { Component } from "../lifecycle.js";
@@ -105,6 +106,8 @@ export class PresenceWriter implements Component {
   }
 }
 
+const REREAD_DELAY_MS = 500;
+
 /** Every reader's side: the latest presence time of each agent, from the stream's last PRESENCE_WINDOW_MS on. */
 export class PresenceFollower implements Component {
   readonly name = "presence-follower";
@@ -112,10 +115,13 @@ export class PresenceFollower implements Component {
   private messages: ConsumerMessages | null = null;
   private done: Promise<void> | null = null;
   private lastSeq = 0;
+  /** The stream's last sequence when upToDate was last asked, and how many answers in a row were false. */
+  private askedSeq = 0;
+  private behind = 0;
   private caughtUp = false;
   private stopped = false;
 
-  constructor(private readonly deps: { js: JetStreamClient; jsm: JetStreamManager; log: Logger; clock: { now(): number } }) {}
+  constructor(private readonly deps: { nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager; log: Logger; clock: { now(): number } }) {}
 
   /** When the agent's heartbeat last arrived, as far as presence knows. */
   lastSeen(agentId: string): number | undefined {
@@ -124,29 +130,45 @@ export class PresenceFollower implements Component {
 
   /**
    * True once every batch stored before the follower started has been read: until then a reader must not
-   * conclude an agent is silent (the liveness sweep waits for it).
+   * conclude an agent is silent.
    */
   get ready(): boolean {
     return this.caughtUp;
   }
 
+  /**
+   * Whether the follower has caught up and read every batch the stream held when this was last asked (the
+   * liveness sweep asks once per sweep and marks nobody offline otherwise: after a NATS restart a consumer can
+   * sit silent until its heartbeats are missed). Asked twice in a row without being up to date, it reads the
+   * stream again from the batch after its last.
+   */
+  async upToDate(): Promise<boolean> {
+    const previous = this.askedSeq;
+    this.askedSeq = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state.last_seq;
+    const current = this.caughtUp && this.lastSeq >= previous;
+    this.behind = current ? 0 : this.behind + 1;
+    if (this.behind >= 2 && this.caughtUp) {
+      this.deps.log.warn({ read: this.lastSeq, stored: previous }, "presence: the follower fell behind the stream; reading it again");
+      this.behind = 0;
+      this.messages?.stop();
+    }
+    return current;
+  }
+
   async start(): Promise<void> {
     const since = new Date(this.deps.clock.now() - PRESENCE_WINDOW_MS).toISOString();
-    const consumer = await this.deps.js.consumers.get(STREAMS.presence.name, { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since });
     const state = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state;
     const target = state.last_seq;
     if (state.messages === 0 || Date.parse(state.last_ts) < Date.parse(since)) this.caughtUp = true;
-    this.messages = await consumer.consume();
-    const messages = this.messages;
-    this.done = (async () => {
-      for await (const msg of messages) {
-        this.lastSeq = msg.seq;
-        this.apply(msg.data);
-        if (!this.caughtUp && (msg.seq >= target || msg.info.pending === 0)) this.caughtUp = true;
+    this.done = this.follow(since, target);
+    // After a reconnect the consumer may sit silent until it misses its heartbeats: read again at once instead.
+    // (The loop ends with the connection, or at the first status after stop.)
+    void (async () => {
+      for await (const status of this.deps.nc.status()) {
+        if (this.stopped) break;
+        if (status.type === "reconnect") this.messages?.stop();
       }
-    })().catch((err: unknown) => {
-      if (!this.stopped) this.deps.log.error({ err }, "presence: the stream could not be followed");
-    });
+    })();
     // Batches older than the window may all have expired before the consumer read them: then nothing comes.
     if (!this.caughtUp) void this.untilNothingOlderIsLeft(target);
   }
@@ -155,6 +177,26 @@ export class PresenceFollower implements Component {
     this.stopped = true;
     this.messages?.stop();
     await this.done;
+  }
+
+  /** Reads the stream from `since`, and again from the batch after the last one read whenever reading stops. */
+  private async follow(since: string, target: number): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const from = this.lastSeq > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: this.lastSeq + 1 } : { deliver_policy: DeliverPolicy.StartTime, opt_start_time: since };
+        const consumer = await this.deps.js.consumers.get(STREAMS.presence.name, from);
+        this.messages = await consumer.consume();
+        if (this.stopped) this.messages.stop();
+        for await (const msg of this.messages) {
+          this.lastSeq = msg.seq;
+          this.apply(msg.data);
+          if (!this.caughtUp && (msg.seq >= target || msg.info.pending === 0)) this.caughtUp = true;
+        }
+      } catch (err) {
+        if (!this.stopped) this.deps.log.warn({ err }, "presence: reading the stream failed; reading it again");
+      }
+      if (!this.stopped) await new Promise((r) => setTimeout(r, REREAD_DELAY_MS));
+    }
   }
 
   private apply(data: Uint8Array): void {

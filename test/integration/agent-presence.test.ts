@@ -41,7 +41,7 @@ test("setup", async () => {
   nats = await startNats();
   nc = await connect({ servers: nats.url });
   rt = await openRuntime(nc, { replicas: 1 });
-  follower = new PresenceFollower({ js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
+  follower = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
   await follower.start();
   writer = new PresenceWriter(rt.js, { flushMs: 20, maxBeats: 1_000 });
   registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => known.get(id), presence: writer, clock, log });
@@ -139,7 +139,7 @@ test("liveness: a presence time counts as heard; the agent goes offline three in
   await liveness.sweep();
   t.equal((await rt.agents.get("pr-live"))?.value.status, "offline", "three intervals after the presence beat: offline");
 
-  const notReady = { ready: false, lastSeen: () => undefined };
+  const notReady = { upToDate: async () => false, lastSeen: () => undefined };
   await hello("pr-wait", 5_000);
   clock.ms = T0;
   await beat("pr-wait");
@@ -152,7 +152,7 @@ test("liveness: a presence time counts as heard; the agent goes offline three in
 
 test("a follower started later catches up from the stream; one on an empty stream is ready at once", async (t) => {
   await until(() => follower.lastSeen("pr-1") !== undefined, "beats are in the stream");
-  const late = new PresenceFollower({ js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
+  const late = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
   await late.start();
   t.teardown(() => late.stop());
   await until(() => late.ready, "caught up");
@@ -160,7 +160,7 @@ test("a follower started later catches up from the stream; one on an empty strea
   t.equal(late.lastSeen("pr-many-7"), T0 + 5_000);
 
   await rt.jsm.streams.purge(STREAMS.presence.name);
-  const fresh = new PresenceFollower({ js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
+  const fresh = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
   await fresh.start();
   t.teardown(() => fresh.stop());
   t.equal(fresh.ready, true, "an empty stream: nothing to wait for");
@@ -174,6 +174,29 @@ test("a batch that does not match the schema is skipped, not trusted", async (t)
   t.equal(follower.lastSeen("pr-x"), undefined);
   const consumer = await rt.js.consumers.get(STREAMS.presence.name, { deliver_policy: DeliverPolicy.All });
   t.ok(await consumer.next({ expires: 1_000 }), "the stream is readable by any service");
+});
+
+test("a follower is up to date only once it has read what the stream held when last asked", async (t) => {
+  const other = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
+  await other.start();
+  await until(() => other.ready, "caught up");
+  t.equal(await other.upToDate(), true, "caught up, and nothing asked before");
+  await rt.js.publish("presence.beats", encodeJson({ beats: { "pr-z": T0 + 3 } }));
+  await until(() => other.lastSeen("pr-z") === T0 + 3, "read the new batch");
+  t.equal(await other.upToDate(), true, "it read the batch the stream held when asked");
+  await other.stop(); // a follower that reads nothing more, as one stuck after a broker restart would
+  await rt.js.publish("presence.beats", encodeJson({ beats: { "pr-z": T0 + 4 } }));
+  t.equal(await other.upToDate(), true, "the batch came after it was last asked");
+  t.equal(await other.upToDate(), false, "asked again: a batch it should have read is unread");
+});
+
+test("a follower goes on reading after nats-server restarts", async (t) => {
+  await nats.restart();
+  // Publish until JetStream takes it again after the restart.
+  await eventually(async () => (await rt.js.publish("presence.beats", encodeJson({ beats: { "pr-after": T0 + 5 } })).then(() => true)), 20_000, 200);
+  await eventually(async () => (follower.lastSeen("pr-after") === T0 + 5 ? true : undefined), 60_000, 100);
+  t.equal(follower.lastSeen("pr-after"), T0 + 5, "the batch published after the restart was read");
+  t.equal(await follower.upToDate(), true);
 });
 
 test("teardown", async () => {
