@@ -4,14 +4,16 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { PlanReply, SUBJECTS, STREAMS, Snapshot, type PlanRequest } from "../../shared/nats/catalog.js";
-import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
+import { encodeJson } from "../../shared/nats/kvjson.js";
 import { isNoResponders, isNotFound, isTimeout } from "../../shared/nats/errors.js";
 import type { Mode } from "../../shared/schemas/common.js";
 import { checker } from "../../shared/validate.js";
 import { forEachLimited } from "../../shared/concurrency.js";
-import type { HostData } from "../../shared/engine/types.js";
+import { collectedHost, type CollectedHost } from "./engine-protocol.js";
 
 const planReply = checker(PlanReply);
+const decoder = new TextDecoder();
+const textOf = (bytes: Uint8Array): string => decoder.decode(bytes);
 /**
  * Plan requests and snapshot reads in flight at once. Ten thousand at once made every answer arrive in one burst
  * (each with its promise, timer and parsed body), which set the runner's peak memory; a bound smooths the burst
@@ -27,7 +29,7 @@ export interface CollectDeps {
 }
 
 export interface CollectResult {
-  hosts: HostData[];
+  hosts: CollectedHost[];
   unreachable: Array<{ agent_id: string; hostname: string; reason: string }>;
 }
 
@@ -52,9 +54,9 @@ export function planTargets(mode: Mode, agents: AgentRecord[]): { live: AgentRec
 
 export async function collect(deps: CollectDeps, req: CollectRequest, progress: (kind: "responded" | "unreachable") => void): Promise<CollectResult> {
   const { live, cached } = planTargets(req.mode, req.agents);
-  const hosts: HostData[] = [];
+  const hosts: CollectedHost[] = [];
   const unreachable: CollectResult["unreachable"] = [];
-  const settle = (agent: AgentRecord, r: HostData | string): void => {
+  const settle = (agent: AgentRecord, r: CollectedHost | string): void => {
     if (typeof r === "string") {
       unreachable.push({ agent_id: agent.agent_id, hostname: agent.hostname, reason: r });
       progress("unreachable");
@@ -80,7 +82,7 @@ export async function collect(deps: CollectDeps, req: CollectRequest, progress: 
   return { hosts: hosts.sort(byId), unreachable: unreachable.sort(byId) };
 }
 
-async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<HostData | string> {
+async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<CollectedHost | string> {
   if (req.signal.aborted) return "cancelled";
   const left = deadlineAt - Date.now();
   if (left <= 0) return "timed out";
@@ -88,30 +90,26 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
   try {
     const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: left }), cancelled]);
     if (msg === null) return "cancelled";
-    const reply = planReply.check(decodeJson<unknown>(msg.data));
+    const text = textOf(msg.data);
+    const reply = planReply.check(JSON.parse(text));
     if (!reply.ok) return "invalid plan answer";
-    return { agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at, tables: pick(reply.value.tables, req.tables) };
+    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at }, text, reply.value.tables, req.tables);
   } catch (err) {
     return isNoResponders(err) ? "offline (no agent answered)" : isTimeout(err) ? "timed out" : `plan failed: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 
-async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables: string[]): Promise<HostData | string> {
+async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables: string[]): Promise<CollectedHost | string> {
   try {
     const stored = await jsm.streams.getMessage(STREAMS.snapshots.name, { last_by_subj: SUBJECTS.snapshot(agent.agent_id) });
     if (!stored) return "no snapshot";
-    const snap = snapshotMsg.check(decodeJson<unknown>(stored.data));
+    const text = textOf(stored.data);
+    const snap = snapshotMsg.check(JSON.parse(text));
     if (!snap.ok) return "unreadable snapshot";
-    return { agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at, tables: pick(snap.value.tables, tables) };
+    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at }, text, snap.value.tables, tables);
   } catch (err) {
     return isNotFound(err) ? "no snapshot" : `snapshot unreadable: ${err instanceof Error ? err.message : String(err)}`;
   }
-}
-
-function pick(tables: Record<string, Array<Record<string, unknown>>>, wanted: string[]): Record<string, Array<Record<string, unknown>>> {
-  const out: Record<string, Array<Record<string, unknown>>> = {};
-  for (const t of wanted) if (tables[t]) out[t] = tables[t] as Array<Record<string, unknown>>;
-  return out;
 }
 
 /** A promise that resolves with null once `signal` aborts (never, otherwise), and the release of its one listener. */

@@ -5,7 +5,7 @@
 import { Worker } from "node:worker_threads";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import type { Evaluation, EvaluationInput, EvaluationReply, EvaluationRequest } from "./engine-protocol.js";
+import { packHosts, type Evaluation, type EvaluationInput, type EvaluationReply, type EvaluationRequest } from "./engine-protocol.js";
 
 export interface EnginePoolOptions {
   /** Worker threads (evaluations run at once). */
@@ -169,7 +169,7 @@ export class EnginePool implements Component {
       if (slot.task) continue;
       const task = this.queue.shift() as Task;
       slot.task = task;
-      const req: EvaluationRequest = { id: task.id, input: task.input };
+      const req: EvaluationRequest = { id: task.id, input: { ...task.input, hosts: packHosts(task.input.hosts) } };
       slot.worker.postMessage(req);
     }
   }

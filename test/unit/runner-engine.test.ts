@@ -4,7 +4,7 @@ import pino from "pino";
 import { routeQuery } from "../../shared/engine/index.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { EnginePool, EvaluationAbortedError, EvaluationFailedError } from "../../services/runner/engine-pool.js";
-import { serializeEvaluation, type EvaluationInput } from "../../services/runner/engine-protocol.js";
+import { collectedHost, packHosts, serializeEvaluation, unpackHosts, type EvaluationInput } from "../../services/runner/engine-protocol.js";
 import type { Report } from "../../shared/engine/types.js";
 import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
 
@@ -14,13 +14,12 @@ const SLOW = new URL("../helpers/slow-engine-worker.js", import.meta.url);
 
 function input(): EvaluationInput {
   const plan = routeQuery("are any hosts listening on unexpected ports?", "quick");
-  const hosts = [{
-    agent_id: "a-1", hostname: "a-1", tags: {}, collected_at: "2026-11-22T10:00:00.000Z",
-    tables: {
-      processes: [{ pid: 4242, name: "kworker", path: "/tmp/.x/kworker", cmdline: "/tmp/.x/kworker -l 4444", uid: 33, parent: 1, on_disk: 1 }],
-      listening_ports: [{ pid: 4242, port: 4444, protocol: 6, address: "0.0.0.0" }],
-    },
-  }];
+  const tables = {
+    processes: [{ pid: 4242, name: "kworker", path: "/tmp/.x/kworker", cmdline: "/tmp/.x/kworker -l 4444", uid: 33, parent: 1, on_disk: 1 }],
+    listening_ports: [{ pid: 4242, port: 4444, protocol: 6, address: "0.0.0.0" }],
+  };
+  const who = { agent_id: "a-1", hostname: "a-1", tags: {}, collected_at: "2026-11-22T10:00:00.000Z" };
+  const hosts = [collectedHost(who, JSON.stringify({ agent_id: "a-1", tables }), tables, plan.tables)];
   return { plan, hosts, coverage: { mode: "live", agents_targeted: 1, agents_responded: 1, unreachable: [] }, depth: "quick" };
 }
 
@@ -43,6 +42,22 @@ test("an engine error fails its evaluation; the pool goes on", async (t) => {
   const broken = { ...input(), plan: null } as unknown as EvaluationInput;
   await t.rejects(pool.evaluate(broken), EvaluationFailedError);
   t.ok((await pool.evaluate(input())).findings.length > 0);
+});
+
+test("an answer is kept as the agent's text, and only with the tables the plan asked for", async (t) => {
+  const who = { agent_id: "a-2", hostname: "a-2", tags: { env: "prod" }, collected_at: "2026-11-22T10:00:00.000Z" };
+  const wanted = { processes: [{ pid: 1 }] };
+  const sent = JSON.stringify({ agent_id: "a-2", collected_at: who.collected_at, tables: wanted });
+  const kept = collectedHost(who, sent, wanted, ["processes", "users"]);
+  t.equal(kept.answer, sent, "only wanted tables: the agent's text");
+
+  const extra = { processes: [{ pid: 2 }], secrets_dump: [{ blob: "x".repeat(10_000) }] };
+  const trimmed = collectedHost({ ...who, agent_id: "a-3" }, JSON.stringify({ tables: extra }), extra, ["processes"]);
+  t.ok(trimmed.answer.length < 200, "a table nobody asked for is not kept");
+
+  const packed = packHosts([kept, trimmed]);
+  t.same(packed.who.map((w) => w.agent_id), ["a-2", "a-3"], "who each host is travels beside the answers");
+  t.same(unpackHosts(packed, ["processes"]), [{ ...who, tables: wanted }, { ...who, agent_id: "a-3", tables: { processes: [{ pid: 2 }] } }], "each host gets its own answer's wanted tables");
 });
 
 test("the worker orders findings most severe first (stable) and marks them against the previous run's", async (t) => {
