@@ -97,16 +97,22 @@ export function natsServerVersion(): string {
   }
 }
 
-/** Peak resident set size (VmHWM) of a live process in KiB, or null. */
-export function peakRssKb(pid: number | undefined): number | null {
+/** A kB figure of /proc/<pid>/status (VmHWM, VmRSS) of a live process, or null. */
+function statusKb(pid: number | undefined, field: "VmHWM" | "VmRSS"): number | null {
   if (pid === undefined) return null;
   try {
-    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m?.[1] ? Number(m[1]) : null;
   } catch {
     return null;
   }
 }
+
+/** Peak resident set size (VmHWM) of a live process in KiB, or null. */
+export const peakRssKb = (pid: number | undefined): number | null => statusKb(pid, "VmHWM");
+
+/** A process's resident set now (VmRSS), in KiB, or null. */
+export const rssKb = (pid: number | undefined): number | null => statusKb(pid, "VmRSS");
 
 /** CPU seconds (user + system) a process has used so far, from /proc; null when it cannot be read. */
 export function cpuSeconds(pid: number | undefined): number | null {
@@ -117,17 +123,6 @@ export function cpuSeconds(pid: number | undefined): number | null {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const ticksPerSecond = 100; // USER_HZ on Linux
     return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-  } catch {
-    return null;
-  }
-}
-
-/** A process's resident set now (VmRSS), in kB; null when it cannot be read. */
-export function rssKb(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m?.[1] ? Number(m[1]) : null;
   } catch {
     return null;
   }
