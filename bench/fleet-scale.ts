@@ -7,6 +7,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { RunPhases } from "../services/runner/execute.js";
 import { cpuSeconds, natsServerVersion, peakRssKb, rssKb, startService } from "./investigations.js";
 import { benchProcess, envInt, jsonClient, mib, pct, startCore, waitFor } from "./scale-harness.js";
 
@@ -209,7 +210,8 @@ async function idleCost(pids: Record<string, number | undefined>): Promise<Array
   });
 }
 
-type Phases = { collect: number; evaluate: number; store: number; announce: number };
+/** What the runner's "run ended" line carries as `phases_ms`. */
+type Phases = RunPhases;
 
 /** The phase timings of each run, by investigation, from the runner's JSON log lines ("run ended"). */
 function runPhases(output: string): Map<string, Phases> {

@@ -4,7 +4,7 @@ import type { JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { PlanReply, SUBJECTS, STREAMS, Snapshot, type PlanRequest } from "../../shared/nats/catalog.js";
-import { encodeJson } from "../../shared/nats/kvjson.js";
+import { decodeText, encodeJson } from "../../shared/nats/kvjson.js";
 import { isNoResponders, isNotFound, isTimeout } from "../../shared/nats/errors.js";
 import type { Mode } from "../../shared/schemas/common.js";
 import { checker } from "../../shared/validate.js";
@@ -12,8 +12,6 @@ import { forEachLimited } from "../../shared/concurrency.js";
 import { collectedHost, type CollectedHost } from "./engine-protocol.js";
 
 const planReply = checker(PlanReply);
-const decoder = new TextDecoder();
-const textOf = (bytes: Uint8Array): string => decoder.decode(bytes);
 /**
  * Plan requests and snapshot reads in flight at once. Ten thousand at once made every answer arrive in one burst
  * (each with its promise, timer and parsed body), which set the runner's peak memory; a bound smooths the burst
@@ -90,7 +88,7 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
   try {
     const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: left }), cancelled]);
     if (msg === null) return "cancelled";
-    const text = textOf(msg.data);
+    const text = decodeText(msg.data);
     const reply = planReply.check(JSON.parse(text));
     if (!reply.ok) return "invalid plan answer";
     return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at }, text, reply.value.tables, req.tables);
@@ -103,7 +101,7 @@ async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables:
   try {
     const stored = await jsm.streams.getMessage(STREAMS.snapshots.name, { last_by_subj: SUBJECTS.snapshot(agent.agent_id) });
     if (!stored) return "no snapshot";
-    const text = textOf(stored.data);
+    const text = decodeText(stored.data);
     const snap = snapshotMsg.check(JSON.parse(text));
     if (!snap.ok) return "unreadable snapshot";
     return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at }, text, snap.value.tables, tables);

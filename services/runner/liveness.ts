@@ -54,12 +54,13 @@ export class LivenessMonitor implements Component {
     const now = this.deps.clock.now();
     const overdue = (a: AgentRecord): boolean => isOverdue(a, now, presence?.lastSeen(a.agent_id));
     for (const a of this.deps.listAgents()) {
-      if (overdue(a)) {
+      const late = overdue(a);
+      if (late) {
         const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? withEvent({ ...cur, status: "offline" }, "agent.disconnected", now) : null));
         if (result?.changed) this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
       }
       // Also publishes events a crashed agent or runner left behind in the record.
-      if (overdue(a) || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
+      if (late || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
     }
   }
 }

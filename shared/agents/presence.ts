@@ -34,9 +34,8 @@ export function lastSeenMs(record: Pick<AgentRecord, "last_seen_at">, presenceMs
 
 /** The record as readers should show it: last_seen_at from presence when that is later. */
 export function withPresence(record: AgentRecord, presenceMs: number | undefined): AgentRecord {
-  if (presenceMs === undefined) return record;
-  const recorded = record.last_seen_at ? Date.parse(record.last_seen_at) : NaN;
-  return Number.isNaN(recorded) || presenceMs > recorded ? { ...record, last_seen_at: iso(presenceMs) } : record;
+  const recorded = lastSeenMs(record, undefined);
+  return presenceMs !== undefined && (recorded === null || presenceMs > recorded) ? { ...record, last_seen_at: iso(presenceMs) } : record;
 }
 
 /**

@@ -46,19 +46,17 @@ export interface EncodedFinding {
   bytes: number;
 }
 
+const encoded = (findingId: string, json: string): EncodedFinding => ({ finding_id: findingId, json, bytes: Buffer.byteLength(json) });
+
 /** A finding serialized without its id (engine-protocol.ts) given `findingId` as its first field. */
 export function withFindingId(findingJson: string, findingId: string): EncodedFinding {
   const rest = findingJson.length > 2 ? `,${findingJson.slice(1)}` : "}";
-  const json = `{"finding_id":${JSON.stringify(findingId)}${rest}`;
-  return { finding_id: findingId, json, bytes: Buffer.byteLength(json) };
+  return encoded(findingId, `{"finding_id":${JSON.stringify(findingId)}${rest}`);
 }
 
 /** Stored findings (a repeat of a finished run's events) as EncodedFinding. */
 export function encodeFindings(findings: readonly Finding[]): EncodedFinding[] {
-  return findings.map((f) => {
-    const json = JSON.stringify(f);
-    return { finding_id: f.finding_id, json, bytes: Buffer.byteLength(json) };
-  });
+  return findings.map((f) => encoded(f.finding_id, JSON.stringify(f)));
 }
 
 /** The leading findings that fit both bounds (the detail's findings). */

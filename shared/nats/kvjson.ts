@@ -18,8 +18,13 @@ export function encodeJson(value: unknown): Uint8Array {
   return enc.encode(JSON.stringify(value));
 }
 
+/** UTF-8 text of a message (kept as text where the JSON itself is kept, e.g. an agent's answer). */
+export function decodeText(bytes: Uint8Array): string {
+  return dec.decode(bytes);
+}
+
 export function decodeJson<T>(bytes: Uint8Array): T {
-  return JSON.parse(dec.decode(bytes)) as T;
+  return JSON.parse(decodeText(bytes)) as T;
 }
 
 /** The JSON in a message, or null when it is not JSON (validated by the caller's schema next). */
