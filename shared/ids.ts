@@ -1,31 +1,26 @@
 // Prefixed, time-ordered, unguessable identifiers: `<prefix>_<ULID>` (docs/api.md#http).
 import { createHash, createHmac, randomBytes } from "node:crypto";
 
-const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"; // Crockford base32
+const ALPHABET = Buffer.from("0123456789ABCDEFGHJKMNPQRSTVWXYZ", "latin1"); // Crockford base32
 
 export type IdPrefix = "inv" | "cur" | "sub" | "dlv" | "evt" | "iep" | "fnd" | "key" | "rcp" | "rcv";
 
-function encodeTime(ms: number): string {
-  let out = "";
-  let t = ms;
-  for (let i = 0; i < 10; i++) {
-    out = ALPHABET[t % 32] + out;
-    t = Math.floor(t / 32);
+/** Writes `n` as `width` base32 characters ending before `end`, least significant last (n < 2^53). */
+function writeBase32(out: Buffer, end: number, width: number, n: number): void {
+  let rest = n;
+  for (let i = end - 1; i >= end - width; i--) {
+    out[i] = ALPHABET[rest % 32] as number;
+    rest = Math.floor(rest / 32);
   }
-  return out;
 }
 
-function encodeRandom(bytes: Buffer): string {
-  // 80 bits -> 16 base32 chars.
-  let out = "";
-  let acc = 0n;
-  for (const b of bytes.subarray(0, 10)) acc = (acc << 8n) | BigInt(b);
-  for (let i = 0; i < 16; i++) {
-    out = ALPHABET[Number(acc & 31n)] + out;
-    acc >>= 5n;
-  }
-  return out;
+/** Five bytes from `at`, big-endian: 40 bits, exact in a double. */
+function forty(bytes: Buffer, at: number): number {
+  return (bytes[at] ?? 0) * 2 ** 32 + (((bytes[at + 1] ?? 0) << 24) >>> 0) + ((bytes[at + 2] ?? 0) << 16) + ((bytes[at + 3] ?? 0) << 8) + (bytes[at + 4] ?? 0);
 }
+
+// One scratch buffer for the 26 characters (ulid is synchronous): no intermediate strings or BigInts per id.
+const scratch = Buffer.alloc(26);
 
 // Random bytes are drawn 4 KiB at a time: one call into the CSPRNG per ~400 ids instead of one per id (a busy
 // registry or dispatcher mints thousands a second). Each pool is fresh bytes, never handed out twice.
@@ -42,8 +37,12 @@ function randomTen(): Buffer {
   return pool.subarray(poolOffset - 10, poolOffset);
 }
 
+/** 48 bits of time (10 characters), then 80 random bits (16 characters, as two 40-bit halves). */
 export function ulid(nowMs: number, random: Buffer = randomTen()): string {
-  return encodeTime(nowMs) + encodeRandom(random);
+  writeBase32(scratch, 10, 10, nowMs);
+  writeBase32(scratch, 18, 8, forty(random, 0));
+  writeBase32(scratch, 26, 8, forty(random, 5));
+  return scratch.toString("latin1", 0, 26);
 }
 
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {

@@ -4,7 +4,7 @@ import { canonicalJson } from "../../shared/canonical.js";
 import { ConfigError } from "../../shared/errors.js";
 import { duration, durationList, int, loadConfig, oneOf, optStr, optUrl, required, withDefault } from "../../shared/config.js";
 import { parseDuration } from "../../shared/durations.js";
-import { derivedId, isId, newId } from "../../shared/ids.js";
+import { derivedId, idKey, isId, newId, ulid } from "../../shared/ids.js";
 import { matchesScope, resolveScope, type AgentRecord } from "../../shared/agents/record.js";
 import { computeFreshness } from "../../shared/investigations/freshness.js";
 import { parseScopes } from "../../shared/auth/scopes.js";
@@ -49,6 +49,34 @@ test("ids are prefixed ULIDs, time-ordered; derived ids repeat for the same seed
   const many = Array.from({ length: 2_000 }, () => newId("evt", 7));
   t.equal(new Set(many).size, many.length, "2,000 ids minted in one millisecond are all different");
   t.ok(many.every((id) => isId(id, "evt")));
+});
+
+/** ULID's encoding spelled out with BigInt: 48 bits of time, then 80 random bits, 5 bits per Crockford character. */
+function referenceUlid(ms: number, random: Buffer): string {
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  let acc = BigInt(ms);
+  for (const b of random.subarray(0, 10)) acc = (acc << 8n) | BigInt(b);
+  let out = "";
+  for (let i = 0; i < 26; i++, acc >>= 5n) out = alphabet[Number(acc & 31n)] + out;
+  return out;
+}
+
+test("ids keep their exact encoding: derived ids made before stay the same ids", async (t) => {
+  // Values minted by the earlier (BigInt) encoder: a repeat after an upgrade must derive the same event ids.
+  t.equal(ulid(1795714942697, Buffer.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])), "01M8CF71Q9000G40R40M30E209");
+  t.equal(ulid(0, Buffer.alloc(10, 255)), "0000000000ZZZZZZZZZZZZZZZZ");
+  t.equal(ulid(2 ** 48 - 1, Buffer.from([128, 0, 0, 0, 1, 255, 0, 0, 0, 1])), "7ZZZZZZZZZG0000001ZW000001");
+  t.equal(derivedId("dlv", 5, "e:s"), "dlv_00000000052881X1EEKBNH669V");
+  t.equal(derivedId("evt", 1795714942697, "evt_x:fnd_y", idKey(Buffer.alloc(32, 7), "events")), "evt_01M8CF71Q9FYKA3D855WT902WQ");
+  let seed = 1;
+  const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  for (let i = 0; i < 2_000; i++) {
+    const ms = next() * 2 ** 17 + (next() % 2 ** 17);
+    const random = Buffer.from(Array.from({ length: 10 }, () => next() % 256));
+    const got = ulid(ms, random);
+    if (got !== referenceUlid(ms, random)) return t.fail(`ulid(${ms}, ${random.toString("hex")}) = ${got}, expected ${referenceUlid(ms, random)}`);
+  }
+  t.pass("2,000 random times and byte strings encode as the BigInt reference does");
 });
 
 test("canonical JSON ignores key order and undefined fields", async (t) => {
