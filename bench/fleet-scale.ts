@@ -147,6 +147,8 @@ async function main(): Promise<void> {
   log(`paged ${paged} findings in ${pages} pages, ${pageMs} ms`);
 
   const phases = runPhases(runner.output());
+  // For a closer look (with BENCH_NODE_ARGS=--trace-gc, say): the runner's output, its tail when it was long.
+  if (process.env.BENCH_FLEET_RUNNER_OUT) writeFileSync(process.env.BENCH_FLEET_RUNNER_OUT, runner.output());
   const rss = { runner: peakRssKb(runner.proc.pid), agent: peakRssKb(agent.proc.pid), gateway: peakRssKb(gateway.proc.pid), nats: peakRssKb(nats.proc.pid) };
   const live = runs.filter((r) => r.mode === "live");
   const cached = runs.filter((r) => r.mode === "cached");

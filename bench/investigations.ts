@@ -164,10 +164,14 @@ async function startNats(res: Resources): Promise<{ url: string; child: Child }>
   return { url, child };
 }
 
-/** `BENCH_CPU_PROF=<dir>`: every service and peer runs with `--cpu-prof` into that directory (bench/README.md#profiles). */
+/**
+ * `BENCH_CPU_PROF=<dir>`: every service and peer runs with `--cpu-prof` into that directory (bench/README.md#profiles).
+ * `BENCH_NODE_ARGS="<flags>"`: extra Node flags for every service and peer (say `--heapsnapshot-signal=SIGUSR2`).
+ */
 export function profileArgs(name: string): string[] {
   const dir = process.env.BENCH_CPU_PROF;
-  return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : [];
+  const extra = (process.env.BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  return [...extra, ...(dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : [])];
 }
 
 export function startService(res: Resources, name: string, env: Record<string, string>): Child {
