@@ -131,6 +131,7 @@ export const commonEnv = {
   INQUEST_DATA_DIR: str("./data", "LMDB files, embedded NATS store, generated dev secrets"),
   LOG_LEVEL: oneOf(["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const, "info", "pino level"),
   INQUEST_NATS_REPLICAS: int(1, 1, 5, "copies of every stream and bucket: 1 for one server, 3 on a cluster"),
+  INQUEST_HEAP_GROWTH: int(50, 0, 400, "how far (%) the heap may grow past what the last full GC kept; 0 = V8's own choice"),
   NATS_NKEY_SEED_FILE: optStr("file with this process's NATS nkey seed (SU...): connect as that nkey user (inquest nats-auth)"),
 };
 

