@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SERVICE_NAMES, serviceArgs, type ServiceName } from "../shared/launch.js";
 import { freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
 import { startEmbeddedNats, type NatsNode } from "./embedded-nats.js";
@@ -16,8 +17,8 @@ import { dataDir } from "./nats-url.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = resolve(DIST, "..");
-const SERVICES = ["gateway", "runner", "ticker", "dispatcher", "agent"] as const;
-type Service = (typeof SERVICES)[number];
+const SERVICES = SERVICE_NAMES;
+type Service = ServiceName;
 /** Replicas per service with --cluster (one fleet: two would announce the same agents twice). */
 const CLUSTER_REPLICAS: Record<Service, number> = { gateway: 2, runner: 2, ticker: 2, dispatcher: 2, agent: 1 };
 /** The line a service prints once it is ready (shared/service.ts READY_LINE). */
@@ -88,7 +89,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
         opsPorts.push(`${label} http://127.0.0.1:${own.INQUEST_OPS_PORT}`);
       }
     }
-    const child = spawn(process.execPath, [join(DIST, "services", name, "main.js")], { env: { ...childEnv, ...own }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, serviceArgs(name, DIST), { env: { ...childEnv, ...own }, stdio: ["ignore", "pipe", "inherit"] });
     children.push(child);
     child.on("exit", (code, signal) => {
       if (!stopping) {

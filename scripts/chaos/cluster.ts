@@ -9,11 +9,12 @@ import { findNatsServer, waitForJetStream, waitForPort, writeClusterConfigs, typ
 import { freePort } from "../../shared/net.js";
 import { newApiKey } from "../../shared/secrets.js";
 import { spawnChild, type Child } from "../dev/processes.js";
+import { serviceArgs, type ServiceName } from "../../shared/launch.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const REPO = resolve(DIST, "..");
 
-export type ServiceName = "gateway" | "runner" | "ticker" | "dispatcher" | "agent";
+export type { ServiceName };
 
 /** A process the schedule can kill and bring back exactly as it was (same env, ports and data dir). */
 export interface Restartable {
@@ -121,7 +122,7 @@ function natsNode(bin: string, c: ClusterNodeConfig, track: (c: Child) => Child)
 }
 
 function service(name: ServiceName, label: string, env: Record<string, string>, track: (c: Child) => Child): Restartable & { name: ServiceName; ready: Promise<void> } {
-  const spawnIt = () => track(spawnChild(label, process.execPath, [join(DIST, "services", name, "main.js")], { env, maxOutputChars: 2_000_000, lineTimeoutMs: 60_000 }));
+  const spawnIt = () => track(spawnChild(label, process.execPath, serviceArgs(name, DIST), { env, maxOutputChars: 2_000_000, lineTimeoutMs: 60_000 }));
   const svc = {
     name,
     label,

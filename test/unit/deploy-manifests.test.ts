@@ -19,6 +19,7 @@ import { gatewayEnv } from "../../services/gateway/config.js";
 import { runnerEnv } from "../../services/runner/config.js";
 import { tickerEnv } from "../../services/ticker/config.js";
 import { REPO } from "../helpers/services.js";
+import { SERVICE_NAMES, serviceArgs, type ServiceName } from "../../shared/launch.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -181,6 +182,33 @@ test("compose: every service runs the image with settings it reads, on three NAT
     t.match(s.environment, { INQUEST_OPS_HOST: "0.0.0.0", INQUEST_OPS_PORT: "9090" }, `${name}: its ops port`);
     t.match(s.healthcheck?.test?.join(" "), /127\.0\.0\.1:9090\/readyz/, `${name}: Docker reads readiness from it`);
   }
+});
+
+/** The service a `node ... dist/services/<name>/main.js` command starts, and that command as shared/launch.ts has it. */
+function expectedCommand(command: readonly string[]): { service: ServiceName; expected: string[] } | null {
+  const main = command.find((a) => /^dist\/services\/[a-z]+\/main\.js$/.test(a));
+  const service = main?.split("/")[2] as ServiceName | undefined;
+  if (!service || !SERVICE_NAMES.includes(service)) return null;
+  return { service, expected: ["node", ...serviceArgs(service, "dist")] };
+}
+
+test("every container, compose service, image default and unit starts its service with the Node flags of shared/launch.ts", async (t) => {
+  const commands: Array<{ where: string; command: string[] }> = [];
+  for (const { name, spec } of podSpecs()) for (const c of spec.containers as Obj[]) commands.push({ where: `${name}/${c.name}`, command: c.command as string[] });
+  const compose = parse(readFileSync(join(REPO, "deploy", "compose", "docker-compose.yml"), "utf8"), { merge: true }) as Obj;
+  for (const [name, s] of Object.entries(compose.services as Obj).filter(([n]) => !n.startsWith("nats"))) commands.push({ where: `compose ${name}`, command: s.command as string[] });
+  const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(join(REPO, "deploy", "Dockerfile"), "utf8"));
+  commands.push({ where: "Dockerfile CMD", command: cmd ? (JSON.parse(cmd[1] as string) as string[]) : [] });
+  const exec = /^ExecStart=(.*)$/m.exec(readFileSync(join(REPO, "deploy", "systemd", "inquest-agent.service"), "utf8"));
+  commands.push({ where: "systemd agent", command: (exec?.[1] ?? "").split(/\s+/).map((a, i) => (i === 0 && a.endsWith("/node") ? "node" : a)) });
+  const started = new Set<ServiceName>();
+  for (const { where, command } of commands) {
+    const e = expectedCommand(command ?? []);
+    if (!t.ok(e, `${where}: starts a service (${JSON.stringify(command)})`) || !e) continue;
+    started.add(e.service);
+    t.same(command, e.expected, `${where}: ${e.expected.join(" ")}`);
+  }
+  t.same([...started].sort(), [...SERVICE_NAMES].sort(), "every service is started somewhere in deploy/");
 });
 
 test("alert rules: each has a name, an expression, a severity and a summary", async (t) => {
