@@ -13,6 +13,7 @@ import { connect as natsConnect } from "@nats-io/transport-node";
 import { natsServerBin, spawnChild, type Child } from "../scripts/dev/processes.js";
 import { createHash } from "node:crypto";
 import type { LoadResult } from "./http-load.js";
+import { serviceArgs, type ServiceName } from "../shared/launch.js";
 import { autocannonLoad } from "./load.js";
 
 /** dist/ (this file runs from dist/bench). */
@@ -174,8 +175,8 @@ export function profileArgs(name: string): string[] {
   return [...extra, ...(dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir)}`, `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`] : [])];
 }
 
-export function startService(res: Resources, name: string, env: Record<string, string>): Child {
-  return res.spawn(name, process.execPath, [...profileArgs(name), join(DIST, "services", name, "main.js")], { PATH: process.env.PATH ?? "", ...env });
+export function startService(res: Resources, name: ServiceName, env: Record<string, string>): Child {
+  return res.spawn(name, process.execPath, [...profileArgs(name), ...serviceArgs(name, DIST)], { PATH: process.env.PATH ?? "", ...env });
 }
 
 /** The Fastify peer (bench/peers/fastify-app.ts); without a NATS url it serves only GET /hello. */
