@@ -1,10 +1,14 @@
 import { commonEnv, duration, loadConfig, optStr } from "../../shared/config.js";
 
-/** An agent provisions nothing and keeps no local data: of the common variables it reads NATS_URL, NATS_NKEY_SEED_FILE and LOG_LEVEL. */
+/**
+ * An agent provisions nothing and keeps no local data: of the common variables it reads NATS_URL,
+ * NATS_NKEY_SEED_FILE, LOG_LEVEL and INQUEST_HEAP_GROWTH.
+ */
 export const agentEnv = {
   NATS_URL: commonEnv.NATS_URL,
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   NATS_NKEY_SEED_FILE: commonEnv.NATS_NKEY_SEED_FILE,
+  INQUEST_HEAP_GROWTH: commonEnv.INQUEST_HEAP_GROWTH,
   INQUEST_FLEET_FILE: optStr("run simulated agents from this fleet file instead of the host agent"),
   INQUEST_AGENT_ID: optStr("host agent id (default: hostname + machine id)"),
   INQUEST_AGENT_TAGS: optStr("host agent tags, k=v,k2=v2"),

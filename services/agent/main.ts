@@ -4,6 +4,7 @@ import { assertAgentId } from "../../shared/agents/record.js";
 import { ConfigError } from "../../shared/errors.js";
 import { jetstream } from "@nats-io/jetstream";
 import { Lifecycle } from "../../shared/lifecycle.js";
+import { boundHeapGrowth } from "../../shared/heap.js";
 import { connectNats } from "../../shared/nats/connect.js";
 import { runService } from "../../shared/service.js";
 import { loadAgentConfig } from "./config.js";
@@ -14,6 +15,7 @@ import { fleetAgents, hostAgent, inboxPrefixFor } from "./start.js";
 
 await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadAgentConfig(process.env);
+  boundHeapGrowth(config.INQUEST_HEAP_GROWTH);
   if (config.INQUEST_AGENT_ID !== undefined) {
     try {
       assertAgentId(config.INQUEST_AGENT_ID);
