@@ -1,7 +1,8 @@
-// A fixed pool of engine worker threads. Evaluations queue for a free worker; the main thread only posts the rows
-// and waits, so a slow evaluation never blocks the runner's heartbeats. Aborting an evaluation that is running
-// terminates its worker (the only way to stop synchronous code) and starts a fresh one in its place; a worker that
-// crashes is replaced the same way and its evaluation fails.
+// A pool of engine worker threads. Evaluations queue for a free worker; the main thread only posts the rows and
+// waits, so a slow evaluation never blocks the runner's heartbeats. One worker is kept ready; more are started when
+// evaluations overlap, up to `size`, and stopped again once idle (each costs 15-20 MiB at rest and its heap while it
+// evaluates). Aborting an evaluation that is running terminates its worker (the only way to stop synchronous code);
+// a worker that crashes fails its evaluation. Either way a fresh worker takes its place when one is needed.
 import { Worker } from "node:worker_threads";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
@@ -14,8 +15,13 @@ export interface EnginePoolOptions {
   workerUrl: URL;
   /** Handed to each worker as `workerData`. */
   workerData?: unknown;
+  /** A worker beyond the first that has had nothing to do for this long is stopped (default IDLE_WORKER_MS). */
+  idleMs?: number;
   log: Logger;
 }
+
+/** How long an extra worker may sit idle before it is stopped. */
+export const IDLE_WORKER_MS = 60_000;
 
 /** An evaluation stopped by its signal (a cancel, or the run lost its lease) before it ended. */
 export class EvaluationAbortedError extends Error {
@@ -53,6 +59,8 @@ interface Slot {
   worker: Worker;
   task: Task | null;
   online: boolean;
+  /** Stops this worker once it has been idle for `idleMs` (extra workers only). */
+  idleTimer: NodeJS.Timeout | null;
 }
 
 /** A worker that dies before it is up (a broken build) is started again after this pause, not in a tight loop. */
@@ -64,13 +72,20 @@ export class EnginePool implements Component {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private stopped = false;
+  /** No worker is started on demand before this time (a worker that died before it was up: a broken build). */
+  private respawnAfter = 0;
   /** Evaluations whose worker was terminated by an abort (tests, metrics). */
   aborted = 0;
 
   constructor(private readonly opts: EnginePoolOptions) {}
 
+  /** Worker threads running now (tests, metrics). */
+  get workers(): number {
+    return this.slots.size;
+  }
+
   async start(): Promise<void> {
-    for (let i = 0; i < this.opts.size; i++) this.spawn();
+    this.spawn();
   }
 
   async stop(): Promise<void> {
@@ -78,7 +93,10 @@ export class EnginePool implements Component {
     for (const task of this.queue.splice(0)) task.reject(new EvaluationAbortedError());
     const slots = [...this.slots];
     this.slots.clear();
-    for (const slot of slots) slot.task?.reject(new EvaluationAbortedError());
+    for (const slot of slots) {
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.task?.reject(new EvaluationAbortedError());
+    }
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
@@ -119,16 +137,16 @@ export class EnginePool implements Component {
       this.aborted++;
       this.retire(slot);
       task.reject(new EvaluationAbortedError());
-      this.spawn();
+      this.keepOneReady();
       this.pump();
       return;
     }
   }
 
-  private spawn(): void {
-    if (this.stopped) return;
+  private spawn(): Slot | null {
+    if (this.stopped) return null;
     const worker = new Worker(this.opts.workerUrl, { workerData: this.opts.workerData, resourceLimits: { maxYoungGenerationSizeMb: ENGINE_YOUNG_GENERATION_MB } });
-    const slot: Slot = { worker, task: null, online: false };
+    const slot: Slot = { worker, task: null, online: false, idleTimer: null };
     worker.once("online", () => {
       slot.online = true;
     });
@@ -139,10 +157,28 @@ export class EnginePool implements Component {
       if ("error" in reply) task.reject(new EvaluationFailedError(`the engine failed: ${reply.error}`));
       else task.resolve(reply.evaluation);
       this.pump();
+      if (!slot.task) this.idle(slot);
     });
     worker.on("error", (err) => this.lost(slot, err));
     worker.on("exit", (code) => this.lost(slot, new Error(`engine worker exited with code ${code}`)));
     this.slots.add(slot);
+    return slot;
+  }
+
+  /** A worker with nothing to do: stopped after `idleMs` unless it is the last one or gets work first. */
+  private idle(slot: Slot): void {
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = null;
+      if (slot.task || !this.slots.has(slot) || this.slots.size <= 1) return;
+      this.retire(slot);
+    }, this.opts.idleMs ?? IDLE_WORKER_MS);
+    slot.idleTimer.unref();
+  }
+
+  /** The pool keeps one worker ready whatever happened to the others. */
+  private keepOneReady(): void {
+    if (this.slots.size === 0) this.spawn();
   }
 
   /** A worker that died on its own: fail its evaluation and start another in its place. */
@@ -152,12 +188,14 @@ export class EnginePool implements Component {
     this.opts.log.error({ err }, "an engine worker died; starting another");
     slot.task?.reject(new EvaluationFailedError("the engine worker died", { cause: err }));
     slot.task = null;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
     if (slot.online) {
-      this.spawn();
+      this.keepOneReady();
       this.pump();
     } else {
+      this.respawnAfter = Date.now() + RESPAWN_AFTER_EARLY_DEATH_MS;
       setTimeout(() => {
-        this.spawn();
+        this.keepOneReady();
         this.pump();
       }, RESPAWN_AFTER_EARLY_DEATH_MS).unref();
     }
@@ -165,19 +203,30 @@ export class EnginePool implements Component {
 
   private retire(slot: Slot): void {
     this.slots.delete(slot);
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
     slot.task = null;
     slot.worker.removeAllListeners("message");
     void slot.worker.terminate();
   }
 
+  /** Hands queued evaluations to idle workers, starting workers up to `size` while evaluations wait. */
   private pump(): void {
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
-      if (slot.task) continue;
+    while (this.queue.length > 0) {
+      const slot = this.freeSlot();
+      if (!slot) return;
       const task = this.queue.shift() as Task;
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
       slot.task = task;
       const req: EvaluationRequest = { id: task.id, input: { ...task.input, hosts: packHosts(task.input.hosts) } };
       slot.worker.postMessage(req);
     }
+  }
+
+  private freeSlot(): Slot | null {
+    for (const slot of this.slots) if (!slot.task) return slot;
+    if (this.slots.size >= this.opts.size || Date.now() < this.respawnAfter) return null;
+    return this.spawn();
   }
 }

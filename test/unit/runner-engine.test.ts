@@ -7,6 +7,7 @@ import { EnginePool, EvaluationAbortedError, EvaluationFailedError } from "../..
 import { collectedHost, packHosts, serializeEvaluation, unpackHosts, type EvaluationInput } from "../../services/runner/engine-protocol.js";
 import type { Report } from "../../shared/engine/types.js";
 import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
+import { eventually } from "../helpers/stack.js";
 
 const log = pino({ level: "silent" });
 const WORKER = new URL("../../services/runner/engine-worker.js", import.meta.url);
@@ -93,6 +94,40 @@ test("a worker that dies fails its evaluation and is replaced", async (t) => {
   t.teardown(() => pool.stop());
   await t.rejects(pool.evaluate(input()), EvaluationFailedError);
   await t.rejects(pool.evaluate(input()), EvaluationFailedError, "the replacement (same crashing module) is used");
+});
+
+test("one worker is kept ready; a second starts only while evaluations overlap and stops once idle", async (t) => {
+  const pool = new EnginePool({ size: 2, workerUrl: SLOW, workerData: { spinMs: 300 }, idleMs: 200, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  t.equal(pool.workers, 1, "one worker at start");
+  await pool.evaluate(input());
+  t.equal(pool.workers, 1, "evaluations one after another need no second worker");
+  const both = Promise.all([pool.evaluate(input()), pool.evaluate(input()), pool.evaluate(input())]);
+  t.equal(pool.workers, 2, "overlapping evaluations start a second worker, never more than size");
+  const reports = await both;
+  t.equal(reports.length, 3, "every evaluation ends");
+  await eventually(async () => (pool.workers === 1 ? true : undefined), 5_000, 20);
+  t.equal(pool.workers, 1, "the idle extra worker stopped; the last one stays");
+  await new Promise((r) => setTimeout(r, 400));
+  t.equal(pool.workers, 1, "the last worker is never stopped for being idle");
+  t.ok((await pool.evaluate(input())).findings.length > 0, "and it still evaluates");
+});
+
+test("aborted workers are not all replaced: one fresh worker is kept ready, more only when work waits", async (t) => {
+  const pool = new EnginePool({ size: 2, workerUrl: SLOW, workerData: { spinMs: 60_000 }, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const a = new AbortController();
+  const b = new AbortController();
+  const first = pool.evaluate(input(), a.signal);
+  const second = pool.evaluate(input(), b.signal);
+  t.equal(pool.workers, 2);
+  a.abort();
+  b.abort();
+  await t.rejects(first, EvaluationAbortedError);
+  await t.rejects(second, EvaluationAbortedError);
+  t.equal(pool.workers, 1, "both terminated; one fresh worker kept ready");
 });
 
 const record = (status: InvestigationRecord["status"], lease: { token: string; until: string } | null): InvestigationRecord =>
