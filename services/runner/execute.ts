@@ -17,6 +17,7 @@ import { eventData, type InvestigationRecord } from "../../shared/investigations
 import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
 import { isTerminal, type Progress } from "../../shared/schemas/investigation.js";
+import { forEachLimited } from "../../shared/concurrency.js";
 import { collect } from "./collect.js";
 import type { CoverageInput, EngineFinding, RoutePlan } from "../../shared/engine/types.js";
 import type { Evaluation, EvaluationInput } from "./engine-protocol.js";
@@ -287,7 +288,10 @@ export async function failInvestigation(deps: ExecuteDeps, id: string, code: str
   if (result) await republishTerminal(deps, result.value);
 }
 
-/** Findings events published at once (each awaited for its ack; a large run has thousands). */
+/**
+ * Findings events awaiting their ack at once (a large run has thousands): a sliding window, so one slow ack holds
+ * back one slot, not the next batch.
+ */
 const PUBLISH_WINDOW = 256;
 
 /**
@@ -300,15 +304,10 @@ async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, know
     const ref = r.internal.findings_ref;
     const findings = known ?? encodeFindings(ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
     const at = Date.parse(r.completed_at ?? r.started_at);
-    const events = findings.flatMap(({ finding_id: findingId, json }) => {
+    await forEachLimited(findings, PUBLISH_WINDOW, async ({ finding_id: findingId, json }) => {
       const eventId = r.internal.events.findings[findingId] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${findingId}`) : undefined);
-      return eventId ? [{ eventId, json }] : [];
+      if (eventId) await publishEventBytes(deps.js, "finding.discovered", eventId, findingEventBytes(eventId, at, r.investigation_id, json));
     });
-    for (let i = 0; i < events.length; i += PUBLISH_WINDOW) {
-      await Promise.all(
-        events.slice(i, i + PUBLISH_WINDOW).map((e) => publishEventBytes(deps.js, "finding.discovered", e.eventId, findingEventBytes(e.eventId, at, r.investigation_id, e.json))),
-      );
-    }
   }
   await publishTerminalEvent(deps.js, r);
 }
