@@ -156,7 +156,8 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
 }
 
 /**
- * Queues the work, creates the record and announces it. The work message goes first and carries the record,
+ * Queues the work, then creates the record and announces it (those two at once: both come after the work is
+ * durable, and neither failing changes the answer). The work message goes first and carries the record,
  * so a crash at any point leaves either nothing (the caller got no 202 and may retry) or work the runner can
  * finish on its own (it writes the record from the message when it is missing). A replay whose record exists
  * repeats only the announcement: its work was queued before the record was written.
@@ -172,6 +173,7 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
  */
 export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigations">, record: InvestigationRecord, replay = false): Promise<void> {
   const id = record.investigation_id;
+  const after: Array<Promise<void>> = [];
   if (!(replay && (await beforeQueueing(() => deps.investigations.get(id))))) {
     try {
       await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
@@ -180,19 +182,23 @@ export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigation
       const changed = isNoResponders(err) ? "nothing" : "unknown";
       throw new BusUnavailableError(`the message bus did not acknowledge the work of ${id}`, { cause: err, changed });
     }
-    try {
-      await deps.investigations.create(id, record);
-    } catch (err) {
-      if (!isUnavailable(err)) throw err;
-      // Queued: the work message carries the record and the runner creates it when missing (execute.ts).
-    }
+    after.push(
+      deps.investigations.create(id, record).then(
+        () => {},
+        (err: unknown) => {
+          if (!isUnavailable(err)) throw err;
+          // Queued: the work message carries the record and the runner creates it when missing (execute.ts).
+        },
+      ),
+    );
   }
-  try {
-    await publishQueuedEvent(deps, record);
-  } catch {
-    // The investigation is queued; the runner announces it when it starts (same event id), so the caller
-    // still gets its 202 rather than an error that would invite a duplicate trigger.
-  }
+  after.push(
+    publishQueuedEvent(deps, record).catch(() => {
+      // The investigation is queued; the runner announces it when it starts (same event id), so the caller
+      // still gets its 202 rather than an error that would invite a duplicate trigger.
+    }),
+  );
+  await Promise.all(after);
 }
 
 /** The investigation.queued event; the runner repeats it when it starts, in case the trigger crashed before it. */
