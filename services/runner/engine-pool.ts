@@ -181,11 +181,11 @@ export class EnginePool implements Component {
     if (this.slots.size === 0) this.spawn();
   }
 
-  /** A worker that died on its own: fail its evaluation and start another in its place. */
+  /** A worker that died on its own: fail its evaluation; another starts if the pool has none left or work waits. */
   private lost(slot: Slot, err: Error): void {
     if (!this.slots.has(slot)) return;
     this.slots.delete(slot);
-    this.opts.log.error({ err }, "an engine worker died; starting another");
+    this.opts.log.error({ err }, "an engine worker died; its evaluation failed");
     slot.task?.reject(new EvaluationFailedError("the engine worker died", { cause: err }));
     slot.task = null;
     if (slot.idleTimer) clearTimeout(slot.idleTimer);
