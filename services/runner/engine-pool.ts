@@ -94,7 +94,7 @@ export class EnginePool implements Component {
     const slots = [...this.slots];
     this.slots.clear();
     for (const slot of slots) {
-      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      cancelIdleTimer(slot);
       slot.task?.reject(new EvaluationAbortedError());
     }
     await Promise.all(slots.map((s) => s.worker.terminate()));
@@ -167,7 +167,7 @@ export class EnginePool implements Component {
 
   /** A worker with nothing to do: stopped after `idleMs` unless it is the last one or gets work first. */
   private idle(slot: Slot): void {
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    cancelIdleTimer(slot);
     slot.idleTimer = setTimeout(() => {
       slot.idleTimer = null;
       if (slot.task || !this.slots.has(slot) || this.slots.size <= 1) return;
@@ -188,7 +188,7 @@ export class EnginePool implements Component {
     this.opts.log.error({ err }, "an engine worker died; its evaluation failed");
     slot.task?.reject(new EvaluationFailedError("the engine worker died", { cause: err }));
     slot.task = null;
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    cancelIdleTimer(slot);
     if (slot.online) {
       this.keepOneReady();
       this.pump();
@@ -203,8 +203,7 @@ export class EnginePool implements Component {
 
   private retire(slot: Slot): void {
     this.slots.delete(slot);
-    if (slot.idleTimer) clearTimeout(slot.idleTimer);
-    slot.idleTimer = null;
+    cancelIdleTimer(slot);
     slot.task = null;
     slot.worker.removeAllListeners("message");
     void slot.worker.terminate();
@@ -216,8 +215,7 @@ export class EnginePool implements Component {
       const slot = this.freeSlot();
       if (!slot) return;
       const task = this.queue.shift() as Task;
-      if (slot.idleTimer) clearTimeout(slot.idleTimer);
-      slot.idleTimer = null;
+      cancelIdleTimer(slot);
       slot.task = task;
       const req: EvaluationRequest = { id: task.id, input: { ...task.input, hosts: packHosts(task.input.hosts) } };
       slot.worker.postMessage(req);
@@ -229,4 +227,10 @@ export class EnginePool implements Component {
     if (this.slots.size >= this.opts.size || Date.now() < this.respawnAfter) return null;
     return this.spawn();
   }
+}
+
+/** A worker that got work or is going away: its idle timer, if any, is cancelled. */
+function cancelIdleTimer(slot: Slot): void {
+  if (slot.idleTimer) clearTimeout(slot.idleTimer);
+  slot.idleTimer = null;
 }
