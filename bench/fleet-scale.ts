@@ -212,16 +212,13 @@ async function idleCost(pids: Record<string, number | undefined>): Promise<Array
   });
 }
 
-/** What the runner's "run ended" line carries as `phases_ms`. */
-type Phases = RunPhases;
-
 /** The phase timings of each run, by investigation, from the runner's JSON log lines ("run ended"). */
-function runPhases(output: string): Map<string, Phases> {
-  const out = new Map<string, Phases>();
+function runPhases(output: string): Map<string, RunPhases> {
+  const out = new Map<string, RunPhases>();
   for (const line of output.split("\n")) {
     if (!line.includes('"run ended"')) continue;
     try {
-      const entry = JSON.parse(line) as { investigation_id?: string; phases_ms?: Phases };
+      const entry = JSON.parse(line) as { investigation_id?: string; phases_ms?: RunPhases };
       if (entry.investigation_id && entry.phases_ms) out.set(entry.investigation_id, entry.phases_ms);
     } catch {
       // not a whole JSON line (output interleaved): skipped
@@ -230,7 +227,7 @@ function runPhases(output: string): Map<string, Phases> {
   return out;
 }
 
-const phaseCell = (p: Phases | undefined): string => (p ? `${p.collect} / ${p.evaluate} / ${p.store} (${p.announce})` : "n/a");
+const phaseCell = (p: RunPhases | undefined): string => (p ? `${p.collect} / ${p.evaluate} / ${p.store} (${p.announce})` : "n/a");
 
 try {
   await main();

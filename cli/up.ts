@@ -17,10 +17,8 @@ import { dataDir } from "./nats-url.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = resolve(DIST, "..");
-const SERVICES = SERVICE_NAMES;
-type Service = ServiceName;
 /** Replicas per service with --cluster (one fleet: two would announce the same agents twice). */
-const CLUSTER_REPLICAS: Record<Service, number> = { gateway: 2, runner: 2, ticker: 2, dispatcher: 2, agent: 1 };
+const CLUSTER_REPLICAS: Record<ServiceName, number> = { gateway: 2, runner: 2, ticker: 2, dispatcher: 2, agent: 1 };
 /** The line a service prints once it is ready (shared/service.ts READY_LINE). */
 const READY_LINE = "INQUEST_READY=";
 
@@ -75,7 +73,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
   const gatewayUrls: string[] = [];
   const opsPorts: string[] = [];
   const ready: Array<Promise<void>> = [];
-  const replicas = SERVICES.flatMap((name) => Array.from({ length: cluster ? CLUSTER_REPLICAS[name] : 1 }, (_, i) => ({ name, label: cluster ? `${name}-${i + 1}` : name })));
+  const replicas = SERVICE_NAMES.flatMap((name) => Array.from({ length: cluster ? CLUSTER_REPLICAS[name] : 1 }, (_, i) => ({ name, label: cluster ? `${name}-${i + 1}` : name })));
   for (const { name, label } of replicas) {
     const own: NodeJS.ProcessEnv = {};
     if (cluster) {
