@@ -57,6 +57,7 @@ test("a client without credentials, or with a seed the server does not know, is 
 test("an agent speaks its own side of the protocol: heartbeat, snapshot, and the answer to its own plan", async (t) => {
   const acks = svc.subscribe("agents.*.heartbeat", { callback: (_e, m) => void m.respond(enc.encode('{"ok":true}')) });
   t.teardown(() => acks.unsubscribe());
+  await svc.flush(); // the subscription is on the server before the other connection asks
   const ack = await web1.request("agents.web-1.heartbeat", enc.encode("{}"), { timeout: 2_000 });
   t.same(ack.json(), { ok: true }, "its heartbeat is answered");
   const stored = await jetstream(web1).publish("snapshots.web-1", enc.encode('{"tables":{}}'));
