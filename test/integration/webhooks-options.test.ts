@@ -146,7 +146,9 @@ test("rate_limit_per_second: POSTs are spread over seconds, none in excess, and 
   }
   const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
   const waited = Number(/^inquest_delivery_rate_limited_total (\d+)/m.exec(metrics)?.[1] ?? 0);
-  t.ok(waited >= count - limit, `the waits are counted (inquest_delivery_rate_limited_total ${waited})`);
+  // The jobs reach the dispatcher within a fraction of a second, which may straddle a calendar second: at most
+  // two seconds' worth (2 × limit) can go out without waiting, so at least count − 2 × limit waited.
+  t.ok(waited >= count - 2 * limit, `the waits are counted (inquest_delivery_rate_limited_total ${waited})`);
 });
 
 test("teardown", async () => {
