@@ -1,6 +1,6 @@
 // The investigation engine's public surface. Pure: no I/O, no clock, no randomness.
 export { routeQuery, sweepDetections } from "./router.js";
-export { runInvestigation, diffFindings, findingKey, markNewFindings, tableTtlSeconds } from "./report.js";
+export { InvestigationRun, runInvestigation, diffFindings, findingKey, markNewFindings, tableTtlSeconds } from "./report.js";
 export type { FindingDiff } from "./report.js";
 export { extractEntities } from "./entities.js";
 export { buildGraph } from "./graph.js";

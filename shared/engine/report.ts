@@ -1,4 +1,5 @@
 // runInvestigation: run the plan's detections and the pathfinder over the hosts' rows and assemble the report.
+// InvestigationRun does the same a host at a time, as rows arrive.
 import { compareText } from "./order.js";
 import { coverageSummary } from "./coverage.js";
 import type { Detection, DetectionHit } from "./detections/detection.js";
@@ -38,39 +39,42 @@ function safeEvaluate(det: Detection, host: HostData, ctx: { entities: RoutePlan
   }
 }
 
-function evaluateAll(plan: RoutePlan, hosts: readonly HostData[], detections: readonly Detection[], errors: string[], notes: BaselineNote[]): Scored[] {
+/** One host's detection hits, scored (unsorted), with the baseline notes and evaluation errors it gave. */
+function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Detection[], errors: string[], notes: BaselineNote[]): Scored[] {
   const out: Scored[] = [];
   const ctx = { entities: plan.entities };
-  for (const host of hosts) {
-    for (const det of detections) {
-      for (const hit of safeEvaluate(det, host, ctx, errors)) {
-        if (hit.kept_by !== undefined) {
-          notes.push({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary: hit.summary });
-          continue;
-        }
-        const scored = scoreFinding(det, hit, host, plan.entities);
-        const finding: EngineFinding = {
-          detection_id: det.id,
-          title: det.title,
-          severity: scored.severity,
-          confidence: Math.round(det.precision * 100) / 100,
-          agent_id: host.agent_id,
-          hostname: host.hostname,
-          summary: hit.summary,
-          evidence: hit.evidence.map((e) => ({ table: e.table, row: e.row, collected_at: host.collected_at })),
-          attack: [...(hit.attack ?? det.attack)],
-        };
-        out.push({ finding, scored, detection: det, links: linkKeys(hit), fingerprint: evidenceFingerprint(finding) });
+  for (const det of detections) {
+    for (const hit of safeEvaluate(det, host, ctx, errors)) {
+      if (hit.kept_by !== undefined) {
+        notes.push({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary: hit.summary });
+        continue;
       }
+      const scored = scoreFinding(det, hit, host, plan.entities);
+      const finding: EngineFinding = {
+        detection_id: det.id,
+        title: det.title,
+        severity: scored.severity,
+        confidence: Math.round(det.precision * 100) / 100,
+        agent_id: host.agent_id,
+        hostname: host.hostname,
+        summary: hit.summary,
+        evidence: hit.evidence.map((e) => ({ table: e.table, row: e.row, collected_at: host.collected_at })),
+        attack: [...(hit.attack ?? det.attack)],
+      };
+      out.push({ finding, scored, detection: det, links: linkKeys(hit), fingerprint: evidenceFingerprint(finding) });
     }
   }
-  return out.sort(
-    (a, b) =>
-      bySeverityDesc(a.finding.severity, b.finding.severity) ||
-      compareText(a.finding.detection_id, b.finding.detection_id) ||
-      compareText(a.finding.agent_id, b.finding.agent_id) ||
-      compareText(a.fingerprint, b.fingerprint) ||
-      compareText(a.finding.summary, b.finding.summary),
+  return out;
+}
+
+/** Most severe first, then a total order of what tells findings apart (the report's order). */
+function byReportOrder(a: Scored, b: Scored): number {
+  return (
+    bySeverityDesc(a.finding.severity, b.finding.severity) ||
+    compareText(a.finding.detection_id, b.finding.detection_id) ||
+    compareText(a.finding.agent_id, b.finding.agent_id) ||
+    compareText(a.fingerprint, b.fingerprint) ||
+    compareText(a.finding.summary, b.finding.summary)
   );
 }
 
@@ -89,17 +93,84 @@ function inTagScope(host: HostData, tags: Record<string, string>): boolean {
   return Object.entries(tags).every(([k, v]) => host.tags[k] === v);
 }
 
-export function runInvestigation(plan: RoutePlan, hostsIn: HostData[], coverage: CoverageInput, depth: Depth, options: InvestigationOptions = {}): Report {
-  const sorted = [...hostsIn].sort((a, b) => compareText(a.agent_id, b.agent_id));
-  const hosts = sorted.filter((h) => inTagScope(h, plan.entities.tags));
-  const outOfScope = sorted.length - hosts.length;
-  const detections = [...new Set(plan.detection_ids)]
-    .sort()
-    .map((id) => getDetection(id))
-    .filter((d): d is Detection => d !== undefined);
-  const errors: string[] = [];
-  const notes: BaselineNote[] = [];
-  const scored = evaluateAll(plan, hosts, detections, errors, notes);
+/** A host in the question's tag scope, as the investigation holds it: its rows and what they gave. */
+interface HostResult {
+  host: HostData;
+  scored: Scored[];
+  errors: string[];
+}
+
+/**
+ * An investigation fed one host at a time, as each host's rows arrive, and finished once collection ends. Each
+ * host's detections run when it is added, so most of the work is done while the other hosts are still answering;
+ * what needs every host (ordering, severity, coverage, the pathfinder's cross-host graph) waits for `finish`. The
+ * report depends only on the set of hosts added, not on the order they came in: it is runInvestigation's.
+ */
+export class InvestigationRun {
+  private readonly detections: Detection[];
+  private readonly results: HostResult[] = [];
+  private readonly notes: BaselineNote[] = [];
+  /** Hosts added, in the tag scope or not. */
+  private seen = 0;
+
+  constructor(private readonly plan: RoutePlan) {
+    this.detections = [...new Set(plan.detection_ids)]
+      .sort()
+      .map((id) => getDetection(id))
+      .filter((d): d is Detection => d !== undefined);
+  }
+
+  /** Runs the plan's detections over one host's rows; a host outside the question's tag scope is only counted. */
+  add(host: HostData): void {
+    this.seen++;
+    if (!inTagScope(host, this.plan.entities.tags)) return;
+    const errors: string[] = [];
+    const scored = evaluateHost(this.plan, host, this.detections, errors, this.notes);
+    this.results.push({ host, scored, errors });
+  }
+
+  /** The report over every host added. */
+  finish(coverage: CoverageInput, depth: Depth, options: InvestigationOptions = {}): Report {
+    // Hosts in agent order (ties in the order they came), so nothing below depends on arrival order.
+    const inScope = [...this.results].sort((a, b) => compareText(a.host.agent_id, b.host.agent_id));
+    return assemble(this.plan, {
+      hosts: inScope.map((r) => r.host),
+      hostsSeen: this.seen,
+      detections: this.detections,
+      scored: inScope.flatMap((r) => r.scored).sort(byReportOrder),
+      errors: inScope.flatMap((r) => r.errors),
+      notes: this.notes,
+      coverage,
+      depth,
+      options,
+    });
+  }
+}
+
+export function runInvestigation(plan: RoutePlan, hosts: HostData[], coverage: CoverageInput, depth: Depth, options: InvestigationOptions = {}): Report {
+  const run = new InvestigationRun(plan);
+  for (const host of hosts) run.add(host);
+  return run.finish(coverage, depth, options);
+}
+
+interface Evaluated {
+  /** The hosts in the question's tag scope, in agent order. */
+  hosts: HostData[];
+  /** Every host that answered, in scope or not. */
+  hostsSeen: number;
+  detections: Detection[];
+  /** In report order. */
+  scored: Scored[];
+  errors: string[];
+  notes: BaselineNote[];
+  coverage: CoverageInput;
+  depth: Depth;
+  options: InvestigationOptions;
+}
+
+function assemble(plan: RoutePlan, e: Evaluated): Report {
+  const { hosts, detections, scored, errors, notes, coverage, depth, options } = e;
+  const outOfScope = e.hostsSeen - hosts.length;
   const findings = scored.map((s) => s.finding);
 
   const walk = plan.route === "detections" ? null : runPathfinder(plan, hosts, scored, depth, options);
@@ -108,7 +179,7 @@ export function runInvestigation(plan: RoutePlan, hostsIn: HostData[], coverage:
   const proposed = (pathfinder?.reached_agents ?? []).filter((a) => !queried.has(a));
 
   const inv = investigationSeverity(scored.map((s) => ({ detection_id: s.finding.detection_id, agent_id: s.finding.agent_id, severity: s.finding.severity, links: s.links })));
-  const cov = coverageSummary(plan.tables, hosts, coverage, detections, sorted.length);
+  const cov = coverageSummary(plan.tables, hosts, coverage, detections, e.hostsSeen);
   const unknown = plan.detection_ids.filter((id) => getDetection(id) === undefined);
   const gaps = [...cov.gaps, ...errors, ...(unknown.length > 0 ? [`Unknown detection ids in the plan were skipped: ${unknown.join(", ")}.`] : [])];
   const verdict = verdictFor(inv.severity, findings.length, { coverage, hostsWithRows: hosts.length, tableCoverage: cov.tableCoverage });

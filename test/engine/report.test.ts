@@ -1,5 +1,5 @@
 import { test } from "tap";
-import { SEVERITIES, diffFindings, findingKey, markNewFindings, routeQuery, runInvestigation, tableTtlSeconds } from "../../shared/engine/index.js";
+import { InvestigationRun, SEVERITIES, diffFindings, findingKey, markNewFindings, routeQuery, runInvestigation, tableTtlSeconds } from "../../shared/engine/index.js";
 import type { EngineFinding } from "../../shared/engine/index.js";
 import { coverage, host, loadFleet, proc, sock } from "./helpers.js";
 
@@ -42,6 +42,37 @@ test("the same input gives the same report, whatever the host order", async (t) 
     t.same(second, first, q);
     t.equal(JSON.stringify(second), JSON.stringify(first), "byte for byte");
   }
+});
+
+test("InvestigationRun fed a host at a time, in any order, gives runInvestigation's report", async (t) => {
+  const { hosts, agents, offline } = loadFleet();
+  const cov = { mode: "live" as const, agents_targeted: agents.length, agents_responded: hosts.length, unreachable: offline.map((a) => ({ agent_id: a.agent_id, hostname: a.hostname, reason: "timed out" })) };
+  // Arrival orders a collection can produce: as listed, reversed, and interleaved from both ends.
+  const interleaved = hosts.map((_, i) => hosts[i % 2 === 0 ? i / 2 : hosts.length - 1 - (i - 1) / 2]!);
+  for (const q of ["anything odd?", "did the attacker spread laterally from 203.0.113.66?", "are any hosts running processes that listen on unexpected ports?", "prod hosts with env=prod listening"]) {
+    const plan = routeQuery(q, "deep");
+    const whole = runInvestigation(plan, hosts, cov, "deep", { directory: agents });
+    t.ok(whole.findings.length + (whole.baseline_notes?.length ?? 0) > 0 || /env=prod/.test(q), `${q}: the fleet gives the run something to report`);
+    for (const order of [hosts, [...hosts].reverse(), interleaved]) {
+      const run = new InvestigationRun(plan);
+      for (const h of order) run.add(h);
+      t.equal(JSON.stringify(run.finish(cov, "deep", { directory: agents })), JSON.stringify(whole), `${q}: the same report byte for byte`);
+    }
+  }
+});
+
+test("InvestigationRun: a host outside the question's tag scope is counted, not evaluated", async (t) => {
+  const plan = routeQuery("any reverse shell on env=prod hosts?", "standard");
+  t.same(plan.entities.tags, { env: "prod" }, "the question names a tag");
+  const outside = { ...compromised, agent_id: "c-agent", hostname: "c-host", tags: { env: "dev" } };
+  const run = new InvestigationRun(plan);
+  run.add(outside);
+  run.add(compromised);
+  const r = run.finish(coverage(2), "standard");
+  t.ok(r.findings.length > 0);
+  t.ok(r.findings.every((f) => f.agent_id === "b-agent"), "findings only on the host in scope");
+  t.same(r, runInvestigation(plan, [compromised, outside], coverage(2), "standard"));
+  t.match(r.narrative, /1 host/);
 });
 
 test("narrative: asked, route, what ran, findings, gaps, verdict", async (t) => {
