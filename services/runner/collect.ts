@@ -27,8 +27,15 @@ export interface CollectDeps {
 }
 
 export interface CollectResult {
-  hosts: CollectedHost[];
+  /** Agents whose rows were handed to `sink.responded`. */
+  responded: number;
   unreachable: Array<{ agent_id: string; hostname: string; reason: string }>;
+}
+
+/** Where the collection goes as it happens: each host's checked answer, and each agent that gave none. */
+export interface CollectSink {
+  responded(host: CollectedHost): void;
+  unreachable(): void;
 }
 
 export interface CollectRequest {
@@ -50,17 +57,18 @@ export function planTargets(mode: Mode, agents: AgentRecord[]): { live: AgentRec
   };
 }
 
-export async function collect(deps: CollectDeps, req: CollectRequest, progress: (kind: "responded" | "unreachable") => void): Promise<CollectResult> {
+/** Asks every agent in scope; each answer goes to `sink` as it arrives (none is kept here). */
+export async function collect(deps: CollectDeps, req: CollectRequest, sink: CollectSink): Promise<CollectResult> {
   const { live, cached } = planTargets(req.mode, req.agents);
-  const hosts: CollectedHost[] = [];
+  let responded = 0;
   const unreachable: CollectResult["unreachable"] = [];
   const settle = (agent: AgentRecord, r: CollectedHost | string): void => {
     if (typeof r === "string") {
       unreachable.push({ agent_id: agent.agent_id, hostname: agent.hostname, reason: r });
-      progress("unreachable");
+      sink.unreachable();
     } else {
-      hosts.push(r);
-      progress("responded");
+      responded++;
+      sink.responded(r);
     }
   };
   // One abort listener for the whole collection, however many agents it asks (a listener per request
@@ -77,7 +85,7 @@ export async function collect(deps: CollectDeps, req: CollectRequest, progress: 
     cancelled.release();
   }
   const byId = (x: { agent_id: string }, y: { agent_id: string }): number => (x.agent_id < y.agent_id ? -1 : x.agent_id > y.agent_id ? 1 : 0);
-  return { hosts: hosts.sort(byId), unreachable: unreachable.sort(byId) };
+  return { responded, unreachable: unreachable.sort(byId) };
 }
 
 async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<CollectedHost | string> {

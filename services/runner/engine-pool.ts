@@ -1,12 +1,18 @@
-// A pool of engine worker threads. Evaluations queue for a free worker; the main thread only posts the rows and
-// waits, so a slow evaluation never blocks the runner's heartbeats. One worker is kept ready; more are started when
-// evaluations overlap, up to `size`, and stopped again once idle (each costs 15-20 MiB at rest and its heap while it
-// evaluates). Aborting an evaluation that is running terminates its worker (the only way to stop synchronous code);
-// a worker that crashes fails its evaluation. Either way a fresh worker takes its place when one is needed.
+// A pool of engine worker threads. Each evaluation is a session on one worker (engine-protocol.ts): opened when the
+// run starts collecting, fed the hosts' answers in batches as they arrive, finished once collection ends. The main
+// thread only posts and waits, so a slow evaluation never blocks the runner's heartbeats. One worker is kept ready;
+// a session that would share a busy worker starts another, up to `size`, and extra workers stop once idle (each
+// costs 15-20 MiB at rest and its heap while it evaluates); beyond `size`, sessions share workers.
+//
+// Aborting a finishing evaluation that has its worker to itself terminates the worker (the only way to stop
+// synchronous code); one that shares its worker is dropped and its result ignored. A worker that dies fails every
+// evaluation it held (their answers are not kept to replay: the run fails and its message is retried). Either way a
+// fresh worker takes its place when one is needed.
 import { Worker } from "node:worker_threads";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { packHosts, type Evaluation, type EvaluationInput, type EvaluationReply, type EvaluationRequest } from "./engine-protocol.js";
+import type { RoutePlan } from "../../shared/engine/types.js";
+import { packHosts, type CollectedHost, type EngineReply, type EngineRequest, type Evaluation, type EvaluationInput, type FinishInput } from "./engine-protocol.js";
 
 export interface EnginePoolOptions {
   /** Worker threads (evaluations run at once). */
@@ -48,16 +54,38 @@ export class EvaluationFailedError extends Error {
  */
 export const ENGINE_YOUNG_GENERATION_MB = 8;
 
-interface Task {
+/** Hosts' answers sent to a worker in one message while collecting (the main thread keeps no more than these). */
+export const HOST_BATCH = 256;
+
+/** One evaluation, as the main thread drives it. */
+export interface EngineSession {
+  /** One host's checked answer, for the engine (sent to the worker in batches). */
+  add(host: CollectedHost): void;
+  /** The evaluation of every host added; rejects with EvaluationAbortedError once `signal` aborts. Once only. */
+  finish(input: FinishInput, signal?: AbortSignal): Promise<Evaluation>;
+  /** Frees the worker of a session that will not be finished (a run given up); nothing once it has finished. */
+  close(): void;
+}
+
+interface Session {
   id: number;
-  input: EvaluationInput;
+  plan: RoutePlan;
+  /** The worker it lives on; null while no worker can be started (it then keeps its hosts here until one can). */
+  slot: Slot | null;
+  /** Answers not yet sent. */
+  pending: CollectedHost[];
+  state: "open" | "finishing" | "ended";
+  /** Why an open session can no longer be finished (its worker died, the pool stopped). */
+  failure: Error | null;
+  /** The finish asked for before the session had a worker. */
+  finishInput: FinishInput | null;
   resolve(evaluation: Evaluation): void;
   reject(err: Error): void;
 }
 
 interface Slot {
   worker: Worker;
-  task: Task | null;
+  sessions: Map<number, Session>;
   online: boolean;
   /** Stops this worker once it has been idle for `idleMs` (extra workers only). */
   idleTimer: NodeJS.Timeout | null;
@@ -69,7 +97,8 @@ const RESPAWN_AFTER_EARLY_DEATH_MS = 1_000;
 export class EnginePool implements Component {
   readonly name = "engine-pool";
   private readonly slots = new Set<Slot>();
-  private readonly queue: Task[] = [];
+  /** Sessions opened while no worker could be started. */
+  private readonly waiting: Session[] = [];
   private nextId = 1;
   private stopped = false;
   /** No worker is started on demand before this time (a worker that died before it was up: a broken build). */
@@ -90,74 +119,124 @@ export class EnginePool implements Component {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const task of this.queue.splice(0)) task.reject(new EvaluationAbortedError());
     const slots = [...this.slots];
     this.slots.clear();
-    for (const slot of slots) {
-      cancelIdleTimer(slot);
-      slot.task?.reject(new EvaluationAbortedError());
-    }
+    for (const session of [...this.waiting.splice(0), ...slots.flatMap((s) => [...s.sessions.values()])]) this.fail(session, new EvaluationAbortedError());
+    for (const slot of slots) cancelIdleTimer(slot);
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
-  /** Runs one evaluation on a worker thread; rejects with EvaluationAbortedError once `signal` aborts. */
+  /** Opens an evaluation of `plan` on a worker, to be fed hosts as they are collected. */
+  open(plan: RoutePlan): EngineSession {
+    const session: Session = { id: this.nextId++, plan, slot: null, pending: [], state: "open", failure: null, finishInput: null, resolve: () => {}, reject: () => {} };
+    if (this.stopped) session.failure = new EvaluationAbortedError();
+    else this.place(session);
+    return {
+      add: (host) => this.add(session, host),
+      finish: (input, signal) => this.finish(session, input, signal),
+      close: () => this.close(session),
+    };
+  }
+
+  /** Runs one evaluation of hosts already collected; rejects with EvaluationAbortedError once `signal` aborts. */
   evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Evaluation> {
-    if (this.stopped) return Promise.reject(new EvaluationAbortedError());
     if (signal?.aborted) return Promise.reject(new EvaluationAbortedError());
+    const session = this.open(input.plan);
+    for (const host of input.hosts) session.add(host);
+    return session.finish({ coverage: input.coverage, depth: input.depth, previous: input.previous }, signal);
+  }
+
+  private add(session: Session, host: CollectedHost): void {
+    if (session.state !== "open" || session.failure) return;
+    session.pending.push(host);
+    if (session.slot && session.pending.length >= HOST_BATCH) this.sendHosts(session.slot, session);
+  }
+
+  private finish(session: Session, input: FinishInput, signal?: AbortSignal): Promise<Evaluation> {
+    if (session.failure) return Promise.reject(session.failure);
+    if (session.state !== "open") return Promise.reject(new EvaluationAbortedError());
+    if (signal?.aborted) {
+      this.close(session);
+      return Promise.reject(new EvaluationAbortedError());
+    }
     return new Promise<Evaluation>((resolve, reject) => {
-      const onAbort = (): void => this.abort(task);
+      const onAbort = (): void => this.abort(session);
       const settle = (): void => signal?.removeEventListener("abort", onAbort);
-      const task: Task = {
-        id: this.nextId++,
-        input,
-        resolve: (evaluation) => {
-          settle();
-          resolve(evaluation);
-        },
-        reject: (err) => {
-          settle();
-          reject(err);
-        },
+      session.state = "finishing";
+      session.resolve = (evaluation) => {
+        settle();
+        resolve(evaluation);
+      };
+      session.reject = (err) => {
+        settle();
+        reject(err);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.queue.push(task);
-      this.pump();
+      if (session.slot) this.sendFinish(session.slot, session, input);
+      else session.finishInput = input;
     });
   }
 
-  private abort(task: Task): void {
-    const queued = this.queue.indexOf(task);
-    if (queued >= 0) {
-      this.queue.splice(queued, 1);
-      task.reject(new EvaluationAbortedError());
-      return;
-    }
-    for (const slot of this.slots) {
-      if (slot.task !== task) continue;
+  private close(session: Session): void {
+    if (session.state === "ended") return;
+    const finishing = session.state === "finishing";
+    this.detach(session);
+    session.state = "ended";
+    if (finishing) session.reject(new EvaluationAbortedError());
+  }
+
+  /** A finishing session aborted: its worker is terminated if it holds no other session, else the session is dropped. */
+  private abort(session: Session): void {
+    if (session.state !== "finishing") return;
+    const slot = session.slot;
+    if (slot && slot.sessions.size === 1) {
       this.aborted++;
+      session.slot = null;
       this.retire(slot);
-      task.reject(new EvaluationAbortedError());
       this.keepOneReady();
-      this.pump();
-      return;
+      this.placeWaiting();
     }
+    this.close(session);
+  }
+
+  /** The session leaves its worker (which is told to drop it) or the waiting list. */
+  private detach(session: Session): void {
+    const slot = session.slot;
+    session.slot = null;
+    session.pending = [];
+    const waiting = this.waiting.indexOf(session);
+    if (waiting >= 0) this.waiting.splice(waiting, 1);
+    if (slot?.sessions.delete(session.id)) {
+      this.post(slot, { kind: "drop", session: session.id });
+      if (slot.sessions.size === 0) this.idle(slot);
+    }
+  }
+
+  private fail(session: Session, err: Error): void {
+    session.slot = null;
+    session.pending = [];
+    if (session.state === "finishing") {
+      session.state = "ended";
+      session.reject(err);
+    } else if (session.state === "open") session.failure = err;
   }
 
   private spawn(): Slot | null {
     if (this.stopped) return null;
     const worker = new Worker(this.opts.workerUrl, { workerData: this.opts.workerData, resourceLimits: { maxYoungGenerationSizeMb: ENGINE_YOUNG_GENERATION_MB } });
-    const slot: Slot = { worker, task: null, online: false, idleTimer: null };
+    const slot: Slot = { worker, sessions: new Map(), online: false, idleTimer: null };
     worker.once("online", () => {
       slot.online = true;
     });
-    worker.on("message", (reply: EvaluationReply) => {
-      const task = slot.task;
-      if (!task || task.id !== reply.id) return;
-      slot.task = null;
-      if ("error" in reply) task.reject(new EvaluationFailedError(`the engine failed: ${reply.error}`));
-      else task.resolve(reply.evaluation);
-      this.pump();
-      if (!slot.task) this.idle(slot);
+    worker.on("message", (reply: EngineReply) => {
+      const session = slot.sessions.get(reply.session);
+      if (!session || session.state !== "finishing") return;
+      slot.sessions.delete(reply.session);
+      session.slot = null;
+      session.state = "ended";
+      if ("error" in reply) session.reject(new EvaluationFailedError(`the engine failed: ${reply.error}`));
+      else session.resolve(reply.evaluation);
+      if (slot.sessions.size === 0) this.idle(slot);
     });
     worker.on("error", (err) => this.lost(slot, err));
     worker.on("exit", (code) => this.lost(slot, new Error(`engine worker exited with code ${code}`)));
@@ -170,7 +249,7 @@ export class EnginePool implements Component {
     cancelIdleTimer(slot);
     slot.idleTimer = setTimeout(() => {
       slot.idleTimer = null;
-      if (slot.task || !this.slots.has(slot) || this.slots.size <= 1) return;
+      if (slot.sessions.size > 0 || !this.slots.has(slot) || this.slots.size <= 1) return;
       this.retire(slot);
     }, this.opts.idleMs ?? IDLE_WORKER_MS);
     slot.idleTimer.unref();
@@ -181,22 +260,22 @@ export class EnginePool implements Component {
     if (this.slots.size === 0) this.spawn();
   }
 
-  /** A worker that died on its own: fail its evaluation; another starts if the pool has none left or work waits. */
+  /** A worker that died on its own: every evaluation it held fails; another starts if none is left or one waits. */
   private lost(slot: Slot, err: Error): void {
     if (!this.slots.has(slot)) return;
     this.slots.delete(slot);
-    this.opts.log.error({ err }, "an engine worker died; its evaluation failed");
-    slot.task?.reject(new EvaluationFailedError("the engine worker died", { cause: err }));
-    slot.task = null;
+    this.opts.log.error({ err, evaluations: slot.sessions.size }, "an engine worker died; its evaluations failed");
+    for (const session of slot.sessions.values()) this.fail(session, new EvaluationFailedError("the engine worker died", { cause: err }));
+    slot.sessions.clear();
     cancelIdleTimer(slot);
     if (slot.online) {
       this.keepOneReady();
-      this.pump();
+      this.placeWaiting();
     } else {
       this.respawnAfter = Date.now() + RESPAWN_AFTER_EARLY_DEATH_MS;
       setTimeout(() => {
         this.keepOneReady();
-        this.pump();
+        this.placeWaiting();
       }, RESPAWN_AFTER_EARLY_DEATH_MS).unref();
     }
   }
@@ -204,28 +283,53 @@ export class EnginePool implements Component {
   private retire(slot: Slot): void {
     this.slots.delete(slot);
     cancelIdleTimer(slot);
-    slot.task = null;
     slot.worker.removeAllListeners("message");
     void slot.worker.terminate();
   }
 
-  /** Hands queued evaluations to idle workers, starting workers up to `size` while evaluations wait. */
-  private pump(): void {
-    while (this.queue.length > 0) {
-      const slot = this.freeSlot();
-      if (!slot) return;
-      const task = this.queue.shift() as Task;
-      cancelIdleTimer(slot);
-      slot.task = task;
-      const req: EvaluationRequest = { id: task.id, input: { ...task.input, hosts: packHosts(task.input.hosts) } };
-      slot.worker.postMessage(req);
+  /** Puts a session on a worker: one with nothing to do, else a new one up to `size`, else the least busy. */
+  private place(session: Session): void {
+    const slot = this.pickSlot();
+    if (!slot) {
+      this.waiting.push(session);
+      return;
     }
+    cancelIdleTimer(slot);
+    session.slot = slot;
+    slot.sessions.set(session.id, session);
+    this.post(slot, { kind: "open", session: session.id, plan: session.plan });
+    if (session.pending.length > 0) this.sendHosts(slot, session);
+    if (session.finishInput) this.sendFinish(slot, session, session.finishInput);
   }
 
-  private freeSlot(): Slot | null {
-    for (const slot of this.slots) if (!slot.task) return slot;
-    if (this.slots.size >= this.opts.size || Date.now() < this.respawnAfter) return null;
-    return this.spawn();
+  private placeWaiting(): void {
+    while (this.waiting.length > 0 && this.pickSlot()) this.place(this.waiting.shift() as Session);
+  }
+
+  private pickSlot(): Slot | null {
+    let least: Slot | null = null;
+    for (const slot of this.slots) {
+      if (slot.sessions.size === 0) return slot;
+      if (!least || slot.sessions.size < least.sessions.size) least = slot;
+    }
+    if (this.slots.size < this.opts.size && Date.now() >= this.respawnAfter) return this.spawn() ?? least;
+    return least;
+  }
+
+  private sendHosts(slot: Slot, session: Session): void {
+    const hosts = session.pending;
+    session.pending = [];
+    for (let i = 0; i < hosts.length; i += HOST_BATCH) this.post(slot, { kind: "hosts", session: session.id, hosts: packHosts(hosts.slice(i, i + HOST_BATCH)) });
+  }
+
+  private sendFinish(slot: Slot, session: Session, input: FinishInput): void {
+    session.finishInput = null;
+    if (session.pending.length > 0) this.sendHosts(slot, session);
+    this.post(slot, { kind: "finish", session: session.id, input });
+  }
+
+  private post(slot: Slot, req: EngineRequest): void {
+    slot.worker.postMessage(req);
   }
 }
 

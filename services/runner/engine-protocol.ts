@@ -1,15 +1,17 @@
-// What crosses between the runner and its engine worker threads: plain JSON in; out, the report without its
-// findings and each finding already serialized, most severe first. A worker answers each request with the same
-// `id`, in order; a throw inside the engine comes back as `{ id, error }`.
+// What crosses between the runner and its engine worker threads. An evaluation is a session: the main thread opens
+// it with the plan, sends the hosts' answers in batches while it is still collecting (the worker runs each host's
+// detections as its batch arrives, so most of the engine's work overlaps the wait for slower agents), then finishes
+// it; only the finish is answered, with `{ session, evaluation }` or `{ session, error }`.
 //
-// Serializing the findings on the worker keeps them off the runner's main thread: a run over 10,000 hosts has
-// 10,000 findings (about 10 MB of JSON), which the main thread used to receive as objects (a structured clone),
-// then serialize for the findings chunks and again for the events. Now it receives strings and only adds ids.
+// Out comes the report without its findings and each finding already serialized, most severe first. Serializing
+// the findings on the worker keeps them off the runner's main thread: a run over 10,000 hosts has 10,000 findings
+// (about 10 MB of JSON), which the main thread used to receive as objects (a structured clone), then serialize for
+// the findings chunks and again for the events. Now it receives strings and only adds ids.
 //
-// The rows go the other way as text: each host's answer (a plan reply or a snapshot) stays the JSON the agent
-// sent, checked by the runner, and crosses to the worker inside one string that the worker parses once. 10,000
-// answers are then one string to copy rather than a graph of some 300,000 objects for the main thread to keep and
-// clone (and 10,000 byte arrays cost more to clone than that graph).
+// The rows go in as text: each host's answer (a plan reply or a snapshot) stays the JSON the agent sent, checked by
+// the runner, and a batch crosses to the worker inside one string that the worker parses once: one string to copy
+// rather than a graph of objects to clone (and byte arrays cost more to clone than that graph). The main thread
+// keeps no answer past its batch.
 import type { MessagePort } from "node:worker_threads";
 import { markNewFindings } from "../../shared/engine/index.js";
 import type { CoverageInput, Depth, EngineFinding, HostData, Report, Row, RoutePlan } from "../../shared/engine/types.js";
@@ -69,13 +71,8 @@ export interface EvaluationInput {
   previous?: EngineFinding[] | null;
 }
 
-/** What the engine itself is given, on the worker. */
-export interface EngineInput {
-  plan: RoutePlan;
-  hosts: HostData[];
-  coverage: CoverageInput;
-  depth: Depth;
-}
+/** What an evaluation needs once every host is in. */
+export type FinishInput = Omit<EvaluationInput, "plan" | "hosts">;
 
 /** The engine's report, with its findings serialized: JSON of each (every field but `finding_id`), most severe first. */
 export interface Evaluation {
@@ -83,13 +80,22 @@ export interface Evaluation {
   findings: string[];
 }
 
-/** EvaluationInput with its hosts packed (packHosts). */
-export interface EvaluationRequest {
-  id: number;
-  input: Omit<EvaluationInput, "hosts"> & { hosts: PackedHosts };
-}
+/**
+ * The main thread's messages to a worker, about one evaluation (`session`): open it with the plan, add hosts in
+ * batches as they are collected, then finish it (the one message answered) or drop it (never answered).
+ */
+export type EngineRequest =
+  | { kind: "open"; session: number; plan: RoutePlan }
+  | { kind: "hosts"; session: number; hosts: PackedHosts }
+  | { kind: "finish"; session: number; input: FinishInput }
+  | { kind: "drop"; session: number };
 
-export type EvaluationReply = { id: number; evaluation: Evaluation } | { id: number; error: string };
+export type EngineReply = { session: number; evaluation: Evaluation } | { session: number; error: string };
+
+/** The engine as a worker runs it: an evaluation started per plan, fed hosts, finished into a report. */
+export interface WorkerEngine {
+  start(plan: RoutePlan): { add(host: HostData): void; finish(coverage: CoverageInput, depth: Depth): Report };
+}
 
 /** The report as it leaves the worker: findings marked new (against `previous`), ordered, serialized. */
 export function serializeEvaluation(report: Report, previous: readonly EngineFinding[] | null | undefined): Evaluation {
@@ -99,17 +105,52 @@ export function serializeEvaluation(report: Report, previous: readonly EngineFin
   return { report: rest, findings: bySeverity(marked).map((f) => JSON.stringify(f)) };
 }
 
-/** Worker side: answers every request on `port` with `evaluate` (synchronous: it owns the worker's thread). */
-export function serveEvaluations(port: Pick<MessagePort, "on" | "postMessage">, evaluate: (input: EngineInput) => Report): void {
-  port.on("message", (req: EvaluationRequest) => {
-    let reply: EvaluationReply;
-    try {
-      const { plan, coverage, depth, previous } = req.input;
-      const hosts = unpackHosts(req.input.hosts, plan.tables);
-      reply = { id: req.id, evaluation: serializeEvaluation(evaluate({ plan, hosts, coverage, depth }), previous) };
-    } catch (err) {
-      reply = { id: req.id, error: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+/** An evaluation a worker holds open: its plan, the engine's run, or the first error it hit. */
+interface OpenEvaluation {
+  plan: RoutePlan;
+  run: ReturnType<WorkerEngine["start"]> | null;
+  error: string | null;
+}
+
+/**
+ * Worker side: keeps each open evaluation and answers its finish (synchronous: it owns the worker's thread). An error
+ * while opening or adding hosts is kept and becomes the finish's answer, so the main thread hears of it once.
+ */
+export function serveEvaluations(port: Pick<MessagePort, "on" | "postMessage">, engine: WorkerEngine): void {
+  const open = new Map<number, OpenEvaluation>();
+  port.on("message", (req: EngineRequest) => {
+    if (req.kind === "open") {
+      const evaluation: OpenEvaluation = { plan: req.plan, run: null, error: null };
+      attempt(evaluation, () => {
+        evaluation.run = engine.start(req.plan);
+      });
+      open.set(req.session, evaluation);
+      return;
     }
-    port.postMessage(reply);
+    const evaluation = open.get(req.session);
+    if (!evaluation) return;
+    if (req.kind === "hosts") {
+      attempt(evaluation, (run) => {
+        for (const host of unpackHosts(req.hosts, evaluation.plan.tables)) run.add(host);
+      });
+      return;
+    }
+    open.delete(req.session);
+    if (req.kind === "drop") return;
+    let reply: EngineReply | null = null;
+    attempt(evaluation, (run) => {
+      reply = { session: req.session, evaluation: serializeEvaluation(run.finish(req.input.coverage, req.input.depth), req.input.previous) };
+    });
+    port.postMessage(reply ?? { session: req.session, error: evaluation.error ?? "the evaluation never started" });
   });
+}
+
+/** Runs `step` on the evaluation's run unless it already failed; a throw becomes the evaluation's error. */
+function attempt(evaluation: OpenEvaluation, step: (run: NonNullable<OpenEvaluation["run"]>) => void): void {
+  if (evaluation.error !== null) return;
+  try {
+    step(evaluation.run as NonNullable<OpenEvaluation["run"]>);
+  } catch (err) {
+    evaluation.error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  }
 }

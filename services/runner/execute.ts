@@ -20,15 +20,18 @@ import { isTerminal, type Progress } from "../../shared/schemas/investigation.js
 import { forEachLimited } from "../../shared/concurrency.js";
 import { collect } from "./collect.js";
 import type { CoverageInput, EngineFinding, RoutePlan } from "../../shared/engine/types.js";
-import type { Evaluation, EvaluationInput } from "./engine-protocol.js";
-import { EvaluationAbortedError } from "./engine-pool.js";
+import type { Evaluation } from "./engine-protocol.js";
+import { EvaluationAbortedError, type EngineSession } from "./engine-pool.js";
 import { holdsLease, keepLease, leaseView, newLeaseToken, withLease, type LeaseView } from "./lease.js";
 import { startProgressFlusher } from "./progress.js";
 
 export interface Engine {
   routeQuery(query: string, depth: "quick" | "standard" | "deep"): RoutePlan;
-  /** The evaluation of the collected rows (on a worker thread); rejects with EvaluationAbortedError on abort. */
-  evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Evaluation>;
+  /**
+   * An evaluation of `plan` on a worker thread, fed each host's rows as they are collected; its finish rejects with
+   * EvaluationAbortedError on abort (engine-pool.ts).
+   */
+  open(plan: RoutePlan): EngineSession;
 }
 
 export interface ExecuteDeps {
@@ -190,42 +193,76 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   const startedEvent = record.internal.events.started as string;
   await publishEvent(deps.js, envelope(startedEvent, "investigation.started", Date.parse(record.running_at ?? record.started_at), eventData(record)));
 
+  const timing = startPhaseClock();
+  const flusher = startProgressFlusher(() => writeProgress(deps, id, token, progress), deps.log.child({ investigation_id: id }));
+  // The engine gets each host's rows as they arrive, and runs its detections while the other agents answer.
+  const engine = deps.engine.open(plan);
+  try {
+    const collected = await collect(
+      { nc: deps.nc, jsm: deps.jsm },
+      { investigationId: id, agents, tables: plan.tables, mode: record.mode, deadlineMs: deps.deadlines[record.depth], signal: run.signal },
+      {
+        responded: (host) => {
+          engine.add(host);
+          progress.plans_completed += 1;
+          progress.agents_responded += 1;
+          flusher.dirty();
+        },
+        unreachable: () => {
+          progress.plans_completed += 1;
+          progress.agents_unreachable += 1;
+          flusher.dirty();
+        },
+      },
+    );
+    await flusher.stop();
+    if (run.signal.reason === ABORT_SUPERSEDED) return { kind: "superseded" };
+    timing.phaseEnds("collect");
+
+    progress.phase = "analysing";
+    await writeProgress(deps, id, token, progress);
+    const coverage: CoverageInput = { mode: record.mode, agents_targeted: agents.length, agents_responded: collected.responded, unreachable: collected.unreachable };
+    const previous = deps.previousFindings ? await deps.previousFindings(record) : null;
+    let evaluation: Evaluation;
+    try {
+      // A cancel that came while collecting still gets a partial report of what was collected; one that comes
+      // during the evaluation stops it.
+      evaluation = await engine.finish({ coverage, depth: record.depth, previous }, run.signal.aborted ? undefined : run.signal);
+    } catch (err) {
+      if (!(err instanceof EvaluationAbortedError)) throw err;
+      return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
+    }
+    timing.phaseEnds("evaluate");
+    return await storeAndAnnounce(deps, claimed, evaluation, timing);
+  } finally {
+    engine.close();
+  }
+}
+
+/** How long each phase of one run took: each phase ends where the next begins. */
+interface PhaseClock {
+  phases: RunPhases;
+  phaseEnds(phase: keyof RunPhases): void;
+}
+
+function startPhaseClock(): PhaseClock {
   const phases: RunPhases = { collect: 0, evaluate: 0, store: 0, announce: 0 };
   let phaseStart = performance.now();
-  const phaseEnds = (phase: keyof RunPhases): void => {
-    const now = performance.now();
-    phases[phase] = Math.round(now - phaseStart);
-    phaseStart = now;
-  };
-  const flusher = startProgressFlusher(() => writeProgress(deps, id, token, progress), deps.log.child({ investigation_id: id }));
-  const collected = await collect(
-    { nc: deps.nc, jsm: deps.jsm },
-    { investigationId: id, agents, tables: plan.tables, mode: record.mode, deadlineMs: deps.deadlines[record.depth], signal: run.signal },
-    (kind) => {
-      progress.plans_completed += 1;
-      if (kind === "responded") progress.agents_responded += 1;
-      else progress.agents_unreachable += 1;
-      flusher.dirty();
+  return {
+    phases,
+    phaseEnds(phase) {
+      const now = performance.now();
+      phases[phase] = Math.round(now - phaseStart);
+      phaseStart = now;
     },
-  );
-  await flusher.stop();
-  if (run.signal.reason === ABORT_SUPERSEDED) return { kind: "superseded" };
-  phaseEnds("collect");
+  };
+}
 
-  progress.phase = "analysing";
-  await writeProgress(deps, id, token, progress);
-  const coverage: CoverageInput = { mode: record.mode, agents_targeted: agents.length, agents_responded: collected.hosts.length, unreachable: collected.unreachable };
-  const previous = deps.previousFindings ? await deps.previousFindings(record) : null;
-  let evaluation: Evaluation;
-  try {
-    // A cancel that came while collecting still gets a partial report of what was collected; one that comes
-    // during the evaluation stops it.
-    evaluation = await deps.engine.evaluate({ plan, hosts: collected.hosts, coverage, depth: record.depth, previous }, run.signal.aborted ? undefined : run.signal);
-  } catch (err) {
-    if (!(err instanceof EvaluationAbortedError)) throw err;
-    return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
-  }
-  phaseEnds("evaluate");
+/** Stores the evaluation's findings and the terminal record, then announces them. */
+async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluation: Evaluation, timing: PhaseClock): Promise<ExecuteOutcome> {
+  const { record, token, agents, progress } = claimed;
+  const { phases, phaseEnds } = timing;
+  const id = record.investigation_id;
   const end = deps.clock.now();
   const { report } = evaluation;
   // Most severe first already (the worker ordered them); each gets its id here.

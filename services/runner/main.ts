@@ -38,7 +38,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       findings,
       findingsBounds: { ...DEFAULT_FINDINGS_BOUNDS, inlineCount: config.INQUEST_FINDINGS_INLINE, chunkBytes: config.INQUEST_FINDINGS_CHUNK_BYTES },
       listAgents: () => agents.list(),
-      engine: { routeQuery, evaluate: (input, signal) => engine.evaluate(input, signal) },
+      engine: { routeQuery, open: (plan) => engine.open(plan) },
       clock,
       log,
       deadlines: { quick: Math.ceil(t / 2), standard: t, deep: t * 2 },

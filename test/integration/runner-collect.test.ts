@@ -45,13 +45,15 @@ test(`a live collection from ${AGENTS} agents: one abort listener, none left aft
   t.teardown(() => subs.forEach((s) => s.unsubscribe()));
   await nc.flush();
   const controller = new AbortController();
+  const handed: string[] = [];
   const result = await collect(
     { nc, jsm: await jetstreamManager(nc) },
     { investigationId: "inv_many", agents, tables: ["processes"], mode: "live", deadlineMs: 5_000, signal: controller.signal },
-    () => {},
+    { responded: (host) => handed.push(host.agent_id), unreachable: () => {} },
   );
   await new Promise((r) => setImmediate(r));
-  t.equal(result.hosts.length, AGENTS, "every agent answered");
+  t.equal(result.responded, AGENTS, "every agent answered");
+  t.same(handed.sort(), agents.map((a) => a.agent_id).sort(), "each answer was handed on as it came, once");
   t.equal(listening, 1, "one listener while every plan is pending");
   t.equal(getEventListeners(controller.signal, "abort").length, 0, "released once the collection ended");
   t.notOk(warnings.includes("MaxListenersExceededWarning"), `no listener-leak warning (${warnings.join(", ")})`);
@@ -67,11 +69,12 @@ test("a cancel ends every pending plan at once", async (t) => {
   const run = collect(
     { nc, jsm: await jetstreamManager(nc) },
     { investigationId: "inv_cancel", agents, tables: ["processes"], mode: "live", deadlineMs: 60_000, signal: controller.signal },
-    () => void settled++,
+    { responded: () => t.fail("no agent answers"), unreachable: () => void settled++ },
   );
   setTimeout(() => controller.abort("cancelled"), 200);
   const result = await run;
   t.equal(result.unreachable.length, 12);
+  t.equal(settled, 12, "each told to the sink");
   t.ok(result.unreachable.every((u) => u.reason === "cancelled"), "each pending plan ends as cancelled");
   t.equal(getEventListeners(controller.signal, "abort").length, 0);
 });

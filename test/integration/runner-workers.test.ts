@@ -71,7 +71,7 @@ async function startRunner(agents: AgentRecord[], spinMs: number, opts: Partial<
     findings: new FindingsStore(own.buckets.findings),
     findingsBounds: DEFAULT_FINDINGS_BOUNDS,
     listAgents: () => agents,
-    engine: { routeQuery, evaluate: (input, signal) => engine.evaluate(input, signal) },
+    engine: { routeQuery, open: (plan) => engine.open(plan) },
     clock: systemClock,
     log,
     deadlines: { quick: 10_000, standard: 10_000, deep: 10_000 },

@@ -3,9 +3,10 @@ import { test } from "tap";
 import pino from "pino";
 import { routeQuery } from "../../shared/engine/index.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
-import { EnginePool, EvaluationAbortedError, EvaluationFailedError } from "../../services/runner/engine-pool.js";
-import { collectedHost, packHosts, serializeEvaluation, unpackHosts, type EvaluationInput } from "../../services/runner/engine-protocol.js";
+import { EnginePool, EvaluationAbortedError, EvaluationFailedError, HOST_BATCH } from "../../services/runner/engine-pool.js";
+import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpackHosts, type EngineReply, type EngineRequest, type EvaluationInput } from "../../services/runner/engine-protocol.js";
 import type { Report } from "../../shared/engine/types.js";
+import type { CollectedHost } from "../../services/runner/engine-protocol.js";
 import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
 import { eventually } from "../helpers/stack.js";
 
@@ -13,15 +14,25 @@ const log = pino({ level: "silent" });
 const WORKER = new URL("../../services/runner/engine-worker.js", import.meta.url);
 const SLOW = new URL("../helpers/slow-engine-worker.js", import.meta.url);
 
-function input(): EvaluationInput {
-  const plan = routeQuery("are any hosts listening on unexpected ports?", "quick");
+const PLAN = routeQuery("are any hosts listening on unexpected ports?", "quick");
+
+/** A host whose rows hold a backdoor listening on a port: one finding each. */
+function backdoored(agentId: string): CollectedHost {
   const tables = {
     processes: [{ pid: 4242, name: "kworker", path: "/tmp/.x/kworker", cmdline: "/tmp/.x/kworker -l 4444", uid: 33, parent: 1, on_disk: 1 }],
     listening_ports: [{ pid: 4242, port: 4444, protocol: 6, address: "0.0.0.0" }],
   };
-  const who = { agent_id: "a-1", hostname: "a-1", tags: {}, collected_at: "2026-11-22T10:00:00.000Z" };
-  const hosts = [collectedHost(who, JSON.stringify({ agent_id: "a-1", tables }), tables, plan.tables)];
-  return { plan, hosts, coverage: { mode: "live", agents_targeted: 1, agents_responded: 1, unreachable: [] }, depth: "quick" };
+  const who = { agent_id: agentId, hostname: agentId, tags: {}, collected_at: "2026-11-22T10:00:00.000Z" };
+  return collectedHost(who, JSON.stringify({ agent_id: agentId, tables }), tables, PLAN.tables);
+}
+
+function input(hosts = 1): EvaluationInput {
+  return {
+    plan: PLAN,
+    hosts: Array.from({ length: hosts }, (_, i) => backdoored(`a-${i + 1}`)),
+    coverage: { mode: "live", agents_targeted: hosts, agents_responded: hosts, unreachable: [] },
+    depth: "quick",
+  };
 }
 
 test("the compiled engine worker evaluates plain JSON in, plain JSON out", async (t) => {
@@ -72,7 +83,7 @@ test("the worker orders findings most severe first (stable) and marks them again
   t.equal(Object.keys(marked[0]).at(-1), "new_since_last_run", "the mark is the last field, as the record shows it");
 });
 
-test("aborting a running evaluation terminates its worker; queued ones run on the fresh worker", async (t) => {
+test("aborting a finishing evaluation alone on its worker terminates the worker; one sharing it is dropped at once", async (t) => {
   const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { spinMs: 60_000 }, log });
   await pool.start();
   t.teardown(() => pool.stop());
@@ -128,6 +139,89 @@ test("aborted workers are not all replaced: one fresh worker is kept ready, more
   await t.rejects(first, EvaluationAbortedError);
   await t.rejects(second, EvaluationAbortedError);
   t.equal(pool.workers, 1, "both terminated; one fresh worker kept ready");
+});
+
+test("a session's hosts reach the worker in batches while it is still open, and its report covers them all", async (t) => {
+  const added = new SharedArrayBuffer(4);
+  const count = new Int32Array(added);
+  const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { added }, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const hosts = input(2 * HOST_BATCH + 5).hosts;
+  const session = pool.open(PLAN);
+  for (const host of hosts.slice(0, HOST_BATCH)) session.add(host);
+  await eventually(async () => (Atomics.load(count, 0) === HOST_BATCH ? true : undefined), 5_000, 10);
+  t.equal(Atomics.load(count, 0), HOST_BATCH, "a full batch is evaluated before the collection ends");
+  for (const host of hosts.slice(HOST_BATCH)) session.add(host);
+  const streamed = await session.finish({ coverage: input(hosts.length).coverage, depth: "quick" });
+  t.equal(Atomics.load(count, 0), hosts.length, "the rest went with the finish");
+  t.equal(streamed.findings.length, hosts.length, "one finding per host");
+  const whole = await pool.evaluate({ ...input(), hosts: [...hosts].reverse(), coverage: input(hosts.length).coverage });
+  t.same(streamed, whole, "the same evaluation as all the hosts at once, in another order");
+  await t.rejects(session.finish({ coverage: input().coverage, depth: "quick" }), EvaluationAbortedError, "a session finishes once");
+});
+
+test("a session closed before its finish frees its worker; an extra worker then stops", async (t) => {
+  const pool = new EnginePool({ size: 2, workerUrl: SLOW, idleMs: 100, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const kept = pool.open(PLAN);
+  const given = pool.open(PLAN);
+  t.equal(pool.workers, 2, "two open sessions, two workers");
+  given.add(backdoored("a-9"));
+  given.close();
+  await t.rejects(given.finish({ coverage: input().coverage, depth: "quick" }), EvaluationAbortedError, "a closed session cannot finish");
+  await eventually(async () => (pool.workers === 1 ? true : undefined), 5_000, 20);
+  t.equal(pool.workers, 1, "the worker it held went idle and stopped");
+  kept.add(backdoored("a-1"));
+  t.equal((await kept.finish({ coverage: input().coverage, depth: "quick" })).findings.length, 1, "the other session is untouched");
+});
+
+test("a worker that dies fails every session it held, finishing or still collecting", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { crash: true }, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const collecting = pool.open(PLAN);
+  collecting.add(backdoored("a-1"));
+  await t.rejects(pool.evaluate(input()), EvaluationFailedError, "the finishing one");
+  collecting.add(backdoored("a-2"));
+  await t.rejects(collecting.finish({ coverage: input().coverage, depth: "quick" }), EvaluationFailedError, "the one still collecting, when it finishes");
+});
+
+test("the worker side: hosts are evaluated as each batch arrives; an error is answered once, at the finish", async (t) => {
+  const handlers: Array<(req: EngineRequest) => void> = [];
+  const replies: EngineReply[] = [];
+  const port = { on: (_: string, fn: (req: EngineRequest) => void) => handlers.push(fn), postMessage: (r: EngineReply) => replies.push(r) };
+  const seen: string[] = [];
+  serveEvaluations(port as never, {
+    start: () => ({
+      add(host) {
+        if (host.agent_id === "bad") throw new Error("rows the engine cannot read");
+        seen.push(host.agent_id);
+      },
+      finish: () => ({ findings: [], narrative: `${seen.length} hosts` }) as unknown as Report,
+    }),
+  });
+  const send = (req: EngineRequest): void => handlers.forEach((fn) => fn(req));
+  const coverage = input().coverage;
+  send({ kind: "open", session: 1, plan: PLAN });
+  send({ kind: "hosts", session: 1, hosts: packHosts([backdoored("h1"), backdoored("h2")]) });
+  t.same(seen, ["h1", "h2"], "evaluated on arrival, before any finish");
+  t.same(replies, [], "adding is not answered");
+  send({ kind: "finish", session: 1, input: { coverage, depth: "quick" } });
+  t.same(replies, [{ session: 1, evaluation: { report: { narrative: "2 hosts" }, findings: [] } }]);
+
+  send({ kind: "open", session: 2, plan: PLAN });
+  send({ kind: "hosts", session: 2, hosts: packHosts([backdoored("bad"), backdoored("h3")]) });
+  send({ kind: "hosts", session: 2, hosts: packHosts([backdoored("h4")]) });
+  t.same(seen, ["h1", "h2"], "nothing more is evaluated once an evaluation failed");
+  send({ kind: "finish", session: 2, input: { coverage, depth: "quick" } });
+  t.match(replies[1], { session: 2, error: /rows the engine cannot read/ });
+
+  send({ kind: "open", session: 3, plan: PLAN });
+  send({ kind: "drop", session: 3 });
+  send({ kind: "finish", session: 3, input: { coverage, depth: "quick" } });
+  t.equal(replies.length, 2, "a dropped evaluation is never answered");
 });
 
 const record = (status: InvestigationRecord["status"], lease: { token: string; until: string } | null): InvestigationRecord =>
