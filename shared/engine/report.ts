@@ -93,6 +93,13 @@ function inTagScope(host: HostData, tags: Record<string, string>): boolean {
   return Object.entries(tags).every(([k, v]) => host.tags[k] === v);
 }
 
+/** The host with each table it returned, empty: what coverage reads once the detections ran. */
+function withoutRows(host: HostData): HostData {
+  const tables: HostData["tables"] = {};
+  for (const t of Object.keys(host.tables)) tables[t] = [];
+  return { ...host, tables };
+}
+
 /** A host in the question's tag scope, as the investigation holds it: its rows and what they gave. */
 interface HostResult {
   host: HostData;
@@ -126,7 +133,9 @@ export class InvestigationRun {
     if (!inTagScope(host, this.plan.entities.tags)) return;
     const errors: string[] = [];
     const scored = evaluateHost(this.plan, host, this.detections, errors, this.notes);
-    this.results.push({ host, scored, errors });
+    // Once its detections ran, only the pathfinder reads a host's rows (findings keep the rows they cite); without
+    // it, the host is kept as who it is and which tables it returned (coverage), not 10,000 hosts' rows.
+    this.results.push({ host: this.plan.route === "detections" ? withoutRows(host) : host, scored, errors });
   }
 
   /** The report over every host added. */

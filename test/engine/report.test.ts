@@ -75,6 +75,25 @@ test("InvestigationRun: a host outside the question's tag scope is counted, not 
   t.match(r.narrative, /1 host/);
 });
 
+test("InvestigationRun without the pathfinder keeps which tables a host returned, and the rows its findings cite", async (t) => {
+  const plan = routeQuery("listening ports and cron", "standard");
+  t.equal(plan.route, "detections");
+  const listener = host(
+    { processes: [proc(4242, "kworker", "/tmp/.x/kworker", "/tmp/.x/kworker -l 4444")], listening_ports: [{ pid: "4242", port: "4444", protocol: "6", address: "0.0.0.0" }] },
+    {},
+    "l-agent",
+    "l-host",
+  );
+  const run = new InvestigationRun(plan);
+  run.add(structuredClone(listener));
+  const r = run.finish(coverage(1), "standard");
+  t.ok(r.coverage_gaps.some((g) => g.includes("l-host (l-agent) returned no crontab table")), "the missing table is a gap");
+  t.notOk(r.coverage_gaps.some((g) => /returned no [^.]*(processes|listening_ports)/.test(g)), "the tables it returned are not");
+  const cited = r.findings.flatMap((f) => f.evidence.map((e) => e.row));
+  t.ok(cited.length > 0, "a finding cites rows");
+  t.ok(cited.every((row) => Object.keys(row).length > 0), "and the rows it cites are whole");
+});
+
 test("narrative: asked, route, what ran, findings, gaps, verdict", async (t) => {
   const plan = routeQuery("any reverse shell?", "standard");
   const r = runInvestigation(plan, [compromised], coverage(1, ["gone"]), "standard");
