@@ -1,5 +1,5 @@
 // Canonical JSON: object keys sorted at every level, so equal bodies hash equally whatever their key order.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
@@ -10,6 +10,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
 }
 
+/** SHA-256 of the text's UTF-8 bytes, lower-case hex (one-shot: no Hash object per call). */
 export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+  return hash("sha256", text, "hex");
 }

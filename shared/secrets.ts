@@ -3,7 +3,7 @@
 // Sealed format: `v1.<iv>.<tag>.<ciphertext>`, each part base64url without padding, AES-256-GCM with a fresh
 // random 12-byte IV per call. The version label is bound into the authentication tag as associated data.
 
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, hash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { sha256Hex } from "./canonical.js";
 import { ConfigError } from "./errors.js";
 
@@ -104,9 +104,16 @@ export function hashToken(token: string): string {
 
 /** Constant-time string equality; compares SHA-256 digests so neither content nor length leaks through timing. */
 export function safeEqual(a: string, b: string): boolean {
-  const da = createHash("sha256").update(a, "utf8").digest();
-  const db = createHash("sha256").update(b, "utf8").digest();
-  return timingSafeEqual(u8(da), u8(db));
+  return timingSafeEqual(u8(hash("sha256", a, "buffer")), u8(hash("sha256", b, "buffer")));
+}
+
+/**
+ * Constant-time equality of two hex digests (hashToken's). Their length is public (a SHA-256 digest's), so it is
+ * compared first and the characters in constant time, without hashing them again as safeEqual would.
+ */
+export function digestEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  return timingSafeEqual(u8(Buffer.from(a, "latin1")), u8(Buffer.from(b, "latin1")));
 }
 
 /** `bytes` random bytes (1..1024) as base64url without padding. */

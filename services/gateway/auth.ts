@@ -51,7 +51,7 @@ export class KeyCache implements Authenticator, Component {
   async authenticate(token: string): Promise<ApiKeyRecord | null> {
     if (token.length === 0 || token.length > 512) return null;
     const hash = hashToken(token);
-    return verifyApiKey(token, this.mirror.get(hash) ?? (await this.lookUpMiss(hash)));
+    return verifyApiKey(hash, this.mirror.get(hash) ?? (await this.lookUpMiss(hash)));
   }
 
   /** A hash the local copy does not hold: asked of the bucket unless it was asked recently. */

@@ -3,7 +3,7 @@
 import { iso, type Clock } from "../clock.js";
 import { newId } from "../ids.js";
 import type { JsonKv } from "../nats/kvjson.js";
-import { hashToken, newApiKey, safeEqual } from "../secrets.js";
+import { digestEqual, hashToken, newApiKey } from "../secrets.js";
 import type { ApiScope } from "./scopes.js";
 
 export interface ApiKeyRecord {
@@ -59,8 +59,8 @@ export async function revokeApiKey(kv: JsonKv<ApiKeyRecord>, clock: Clock, id: s
   return false;
 }
 
-/** Looks a presented key up; null when unknown or revoked. */
-export function verifyApiKey(presented: string, record: ApiKeyRecord | null): ApiKeyRecord | null {
+/** The record a presented key opens, given the key's hashToken; null when unknown or revoked. */
+export function verifyApiKey(presentedHash: string, record: ApiKeyRecord | null): ApiKeyRecord | null {
   if (!record || record.revoked_at !== null) return null;
-  return safeEqual(hashToken(presented), record.hash) ? record : null;
+  return digestEqual(presentedHash, record.hash) ? record : null;
 }

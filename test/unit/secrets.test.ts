@@ -13,6 +13,7 @@ import {
   randomToken,
   SecretDecryptError,
   safeEqual,
+  digestEqual,
   splitApiKey,
   splitInboundKey,
 } from "../../shared/secrets.js";
@@ -101,6 +102,16 @@ test("hashToken is sha256 hex", async (t) => {
   t.equal(hashToken("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "FIPS 180-2 vector");
   t.equal(hashToken(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   t.match(hashToken("whk_abcdefgh_secret"), /^[0-9a-f]{64}$/);
+});
+
+test("digestEqual compares hex digests, character for character", async (t) => {
+  const h = hashToken("inq_abc");
+  t.ok(digestEqual(h, hashToken("inq_abc")));
+  t.notOk(digestEqual(h, hashToken("inq_abd")));
+  t.notOk(digestEqual(h, `${h.slice(0, 63)}${h[63] === "0" ? "1" : "0"}`), "the last character differs");
+  t.notOk(digestEqual(h, h.slice(0, 63)), "different lengths");
+  t.notOk(digestEqual(h, h.toUpperCase()), "case matters: digests are lower-case hex");
+  t.ok(digestEqual("", ""));
 });
 
 test("safeEqual", async (t) => {
