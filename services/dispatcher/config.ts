@@ -9,7 +9,7 @@ export const dispatcherEnv = {
   INQUEST_DELIVERY_TIMEOUT: duration("10s", "outbound request timeout"),
   INQUEST_ALLOW_PRIVATE_TARGETS: bool(false, "allow webhook URLs on loopback/private/link-local/metadata addresses"),
   INQUEST_DISPATCHER_CONCURRENCY: int(256, 1, 10_000, "deliveries one dispatcher holds at once (sending or waiting for their subscription)"),
-  INQUEST_SUBSCRIPTION_CONCURRENCY: int(16, 1, 1_000, "requests in flight to one subscription from one dispatcher"),
+  INQUEST_SUBSCRIPTION_CONCURRENCY: int(16, 1, 1_000, "requests in flight to one subscription's endpoint from one dispatcher"),
   INQUEST_DISABLE_FAILING_AFTER: duration("5d", "a subscription whose attempts have all failed for this long is turned off (subscription.disabled)"),
 };
 

@@ -26,6 +26,11 @@ export interface DeliverDeps {
   secretOf(sub: SubscriptionRecord): string;
   /** The subscription's custom headers, opened (docs/api.md#subscription-options); absent: none. */
   headersOf?(sub: SubscriptionRecord): Record<string, string>;
+  /**
+   * Runs `post` once one of the subscription's request slots is free (request-slots.ts): the endpoint never has
+   * more than INQUEST_SUBSCRIPTION_CONCURRENCY requests from this dispatcher in flight. Absent: no limit.
+   */
+  requestSlot?<T>(subscriptionId: string, post: () => Promise<T>): Promise<T>;
   /** Admits a POST under the subscription's per-second limit: 0 to go, else ms to wait (rate-gate.ts). */
   rateGate?(subscriptionId: string, limit: number): Promise<number>;
   /** The old secret while a rotation's grace period lasts at `nowMs`, else null. */
@@ -125,34 +130,19 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   }
   const current = record as DeliveryRecord;
 
-  const sub = await deps.subscription(current.subscription_id);
-  if (!sub) {
+  // The subscription is looked at once a request slot is ours, right before the POST: a job that waited for the
+  // slot never posts to a subscription deleted or paused meanwhile.
+  const post = () => postAttempt(deps, current);
+  const posted = deps.requestSlot ? await deps.requestSlot(current.subscription_id, post) : await post();
+  if (posted.kind === "deleted") {
     const r = await deps.deliveries.update(current.delivery_id, (d) =>
       precheck(d, job.seq, deps.clock.now()).kind === "done" ? null : abandonDelivery(d, deps.clock.now(), "subscription_deleted"),
     );
     // Still pending here means another job owns the delivery: this copy is dropped.
     return r?.value.status === "pending" ? { kind: "ack" } : { kind: "term", reason: "subscription deleted" };
   }
-  if (!sub.active) return { kind: "nak", delayMs: deps.pausedRecheckMs };
-  const limit = sub.rate_limit_per_second ?? null;
-  if (limit !== null && deps.rateGate) {
-    const waitMs = await deps.rateGate(sub.id, limit);
-    if (waitMs > 0) return { kind: "nak", delayMs: waitMs };
-  }
-
-  const sealed = openSealed(deps, sub, current);
-  const previous = sealed === null ? null : openPrevious(deps, sub);
-  const startedMs = deps.clock.now();
-  let result: AttemptResult;
-  if (sealed === null) {
-    // No later attempt can open them either: the attempt is recorded as failed and the delivery ends.
-    result = { kind: "error", error: "secret_unreadable", durationMs: 0 };
-  } else {
-    const { body, headers } = buildRequest(deps, current, sealed.secret, previous, sealed.headers);
-    const timeoutMs = sub.timeout_seconds ? sub.timeout_seconds * 1000 : deps.timeoutMs;
-    result = await deps.send({ url: sub.url, headers, body, timeoutMs });
-  }
-  const endedMs = deps.clock.now();
+  if (posted.kind === "wait") return { kind: "nak", delayMs: posted.delayMs };
+  const { sub, result, startedMs, endedMs } = posted;
   // 410 Gone: the endpoint says it will never take deliveries again. The subscription is turned off (and that
   // announced) before the attempt is recorded, so a crash in between leaves this delivery pending, waiting for
   // the subscription to be turned back on, never a failed delivery with the subscription still on.
@@ -196,6 +186,39 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     return { kind: "nak", delayMs: Math.max(0, due - deps.clock.now()) };
   }
   return done;
+}
+
+type Posted =
+  | { kind: "deleted" }
+  | { kind: "wait"; delayMs: number }
+  | { kind: "sent"; sub: SubscriptionRecord; result: AttemptResult; startedMs: number; endedMs: number };
+
+/**
+ * The attempt's POST, if the subscription still exists, is on, and its rate limit admits it (else why not): what
+ * holds one of the subscription's request slots, so a slot is never held for the record's reads and writes.
+ */
+async function postAttempt(deps: DeliverDeps, current: DeliveryRecord): Promise<Posted> {
+  const sub = await deps.subscription(current.subscription_id);
+  if (!sub) return { kind: "deleted" };
+  if (!sub.active) return { kind: "wait", delayMs: deps.pausedRecheckMs };
+  const limit = sub.rate_limit_per_second ?? null;
+  if (limit !== null && deps.rateGate) {
+    const waitMs = await deps.rateGate(sub.id, limit);
+    if (waitMs > 0) return { kind: "wait", delayMs: waitMs };
+  }
+  const sealed = openSealed(deps, sub, current);
+  const previous = sealed === null ? null : openPrevious(deps, sub);
+  const startedMs = deps.clock.now();
+  let result: AttemptResult;
+  if (sealed === null) {
+    // No later attempt can open them either: the attempt is recorded as failed and the delivery ends.
+    result = { kind: "error", error: "secret_unreadable", durationMs: 0 };
+  } else {
+    const { body, headers } = buildRequest(deps, current, sealed.secret, previous, sealed.headers);
+    const timeoutMs = sub.timeout_seconds ? sub.timeout_seconds * 1000 : deps.timeoutMs;
+    result = await deps.send({ url: sub.url, headers, body, timeoutMs });
+  }
+  return { kind: "sent", sub, result, startedMs, endedMs: deps.clock.now() };
 }
 
 /**

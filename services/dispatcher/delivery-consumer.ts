@@ -1,7 +1,8 @@
-// The delivery-job consumer: a durable pull consumer shared by every dispatcher replica. Each job runs under
-// its subscription's concurrency limit; a subscription whose slots and queue are full gets its further jobs
-// handed back with a delay, so one slow or failing subscriber never holds up the others. The outcome of a
-// job is mapped to ack / nak(delay) / term here and nowhere else.
+// The delivery-job consumer: a durable pull consumer shared by every dispatcher replica. Each job runs under its
+// subscription's job limit, and its POST under the subscription's request limit (request-slots.ts); a
+// subscription whose job slots and queue are full gets its further jobs handed back with a delay, so one slow or
+// failing subscriber never holds up the others. The outcome of a job is mapped to ack / nak(delay) / term here
+// and nowhere else.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
@@ -24,10 +25,17 @@ export interface DeliveryConsumerDeps {
   deliver(job: Job): Promise<JobAction>;
 }
 
+/**
+ * Jobs of one subscription that run at once, per request slot of it. A job reads the delivery record, POSTs
+ * (holding one of the subscription's request slots, request-slots.ts), then writes the record; the record's round
+ * trips to NATS take about as long as the POST, so with a few jobs per slot the slots stay busy.
+ */
+export const JOBS_PER_REQUEST_SLOT = 4;
+
 export interface DeliveryConsumerOptions {
-  /** Jobs held at once (running or waiting for their subscription's slot). */
+  /** Jobs held at once (running or waiting for their subscription's turn). */
   concurrency: number;
-  /** Requests in flight to one subscription. */
+  /** Requests in flight to one subscription (its jobs running at once: JOBS_PER_REQUEST_SLOT times this). */
   perSubscription: number;
   /** Longer than the slowest attempt (request timeout plus the record writes). */
   ackWaitMs: number;
@@ -39,10 +47,12 @@ export class DeliveryConsumer implements Component {
   private readonly limiter: KeyLimiter;
 
   constructor(private readonly deps: DeliveryConsumerDeps, private readonly opts: DeliveryConsumerOptions) {
+    // One subscription may hold at most half of the dispatcher's jobs (running or queued), and always a few.
+    const half = Math.floor(opts.concurrency / 2);
+    const running = Math.max(opts.perSubscription, Math.min(opts.perSubscription * JOBS_PER_REQUEST_SLOT, half - opts.perSubscription));
     this.limiter = new KeyLimiter({
-      limit: opts.perSubscription,
-      // One subscription may hold at most half of the dispatcher's jobs.
-      queue: Math.max(opts.perSubscription, Math.floor(opts.concurrency / 2) - opts.perSubscription),
+      limit: running,
+      queue: Math.max(opts.perSubscription, half - running),
       minBackoffMs: 100,
       maxBackoffMs: 30_000,
     });

@@ -3,7 +3,7 @@
 // attempt. Real gateway, dispatcher, nats-server and a scripted receiver.
 import { Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { test } from "tap";
+import { test, type Test } from "tap";
 import { connectTo } from "../helpers/nats.js";
 import { freePort } from "../../shared/net.js";
 import { api, startStack, type Stack } from "../helpers/stack.js";
@@ -16,13 +16,16 @@ let nc: NatsConnection;
 let opsPort: number;
 const SUBS = "/v1/webhooks/subscriptions";
 
+const IN_FLIGHT = 2;
+
 test("setup", async () => {
   receiver = await startReceiver();
   opsPort = await freePort();
   stack = await startStack({
     services: ["gateway", "dispatcher"],
     // The ops port is the dispatcher's (the gateway serves /metrics on its API port and ignores it).
-    env: { INQUEST_ALLOW_PRIVATE_TARGETS: "true", INQUEST_RETRY_DELAYS: "200ms,200ms,200ms,200ms", INQUEST_DELIVERY_TIMEOUT: "5s", INQUEST_OPS_PORT: String(opsPort) },
+    // Two requests in flight per subscription (the default dispatcher pool, so more jobs than that run at once).
+    env: { INQUEST_ALLOW_PRIVATE_TARGETS: "true", INQUEST_RETRY_DELAYS: "200ms,200ms,200ms,200ms", INQUEST_DELIVERY_TIMEOUT: "5s", INQUEST_OPS_PORT: String(opsPort), INQUEST_SUBSCRIPTION_CONCURRENCY: String(IN_FLIGHT) },
   });
   nc = await connectTo(stack.nats.url);
 });
@@ -117,24 +120,33 @@ test("timeout_seconds: an answer slower than the subscription's timeout is a tim
   t.equal(d.attempt_count, 1);
 });
 
-test("rate_limit_per_second: POSTs are spread over seconds, none in excess, and waiting spends no attempt", async (t) => {
-  const limit = 2;
-  const count = 8;
-  const sub = await createSub(stack, { url: receiver.url("/limited"), events: ["agent.registered"], rate_limit_per_second: limit });
-  t.equal((await call("GET", `${SUBS}/${sub.id}`)).json.rate_limit_per_second, limit);
-  const events = Array.from({ length: count }, (_, i) => agentEvent(`r${i}`));
+/**
+ * Publishes `count` events at once for subscription `subId` (whose URL is the receiver's `path`), checks each was
+ * delivered on its first attempt, and gives the times their POSTs reached the receiver, earliest first.
+ */
+async function burstTo(t: Test, subId: string, path: string, count: number): Promise<number[]> {
+  const events = Array.from({ length: count }, (_, i) => agentEvent(`${path.slice(1)}-${i}`));
   await Promise.all(events.map((ev) => publish(nc, ev)));
-  const deliveries = await Promise.all(events.map((ev) => waitDelivery(stack, ev.event_id, sub.id, terminal, 30_000)));
+  const deliveries = await Promise.all(events.map((ev) => waitDelivery(stack, ev.event_id, subId, terminal, 30_000)));
   t.same(
     deliveries.map((d) => [d.status, d.attempt_count]),
     events.map(() => ["delivered", 1]),
     "every one delivered on its first attempt",
   );
   const arrivals = receiver
-    .received("/limited")
+    .received(path)
     .map((r) => r.at)
     .sort((a, b) => a - b);
   t.equal(arrivals.length, count);
+  return arrivals;
+}
+
+test("rate_limit_per_second: POSTs are spread over seconds, none in excess, and waiting spends no attempt", async (t) => {
+  const limit = 2;
+  const count = 8;
+  const sub = await createSub(stack, { url: receiver.url("/limited"), events: ["agent.registered"], rate_limit_per_second: limit });
+  t.equal((await call("GET", `${SUBS}/${sub.id}`)).json.rate_limit_per_second, limit);
+  const arrivals = await burstTo(t, sub.id, "/limited", count);
   // 8 POSTs at 2 per calendar second need at least 4 seconds' windows: more than 2 s from first to last.
   const span = (arrivals.at(-1) ?? 0) - (arrivals[0] ?? 0);
   t.ok(span >= 2_000, `spread over ${span} ms`);
@@ -149,6 +161,21 @@ test("rate_limit_per_second: POSTs are spread over seconds, none in excess, and 
   // The jobs reach the dispatcher within a fraction of a second, which may straddle a calendar second: at most
   // two seconds' worth (2 × limit) can go out without waiting, so at least count − 2 × limit waited.
   t.ok(waited >= count - 2 * limit, `the waits are counted (inquest_delivery_rate_limited_total ${waited})`);
+});
+
+test("INQUEST_SUBSCRIPTION_CONCURRENCY: at most that many requests in flight to one endpoint, however many jobs run", async (t) => {
+  const answerMs = 300;
+  const count = 8;
+  receiver.on("/busy", () => ({ status: 200, body: "ok", delayMs: answerMs }));
+  const sub = await createSub(stack, { url: receiver.url("/busy"), events: ["agent.registered"] });
+  const arrivals = await burstTo(t, sub.id, "/busy", count);
+  // Each request is answered after answerMs: a request arriving while IN_FLIGHT others are unanswered would start
+  // less than answerMs after the one IN_FLIGHT places before it.
+  for (let i = 0; i + IN_FLIGHT < arrivals.length; i++) {
+    const gap = (arrivals[i + IN_FLIGHT] ?? 0) - (arrivals[i] ?? 0);
+    t.ok(gap >= answerMs - 20, `request ${i + IN_FLIGHT + 1} started after request ${i + 1} was answered (${gap} ms later)`);
+  }
+  await call("DELETE", `${SUBS}/${sub.id}`);
 });
 
 test("teardown", async () => {
