@@ -11,16 +11,26 @@ import { startPeriodic, type Periodic } from "./periodic.js";
 
 export type IndexKey = Array<string | number>;
 
-export interface ReadModelSpec<T> {
+/**
+ * How a bucket of `T` documents is kept: each stored as `S` (what lists need: `store` makes it, by default the
+ * whole document), indexed by `indexKeys`.
+ */
+export interface ReadModelSpec<T, S = T> {
   /** LMDB sub-database prefix; bump the version suffix when the index layout changes. */
   name: string;
-  /** The index entries of a document; each must end with the document key so entries are unique. */
-  indexKeys(doc: T): IndexKey[];
+  /** The index entries of a stored document; each must end with the document key so entries are unique. */
+  indexKeys(doc: S): IndexKey[];
+  /**
+   * What is kept of a document (default: all of it). The local copy grows with the bucket and its pages count
+   * in the process's memory, so a model whose documents carry large parts no list shows keeps only the rest.
+   * Must keep whatever `indexKeys` and `expiry` read.
+   */
+  store?(doc: T): S;
   /**
    * Documents the bucket forgets without telling its watchers (a TTL; nats-server 2.9 sends no event when an
    * entry expires): they are pruned at start and then every `everyMs`.
    */
-  expiry?: { everyMs: number; expired(doc: T, nowMs: number): boolean };
+  expiry?: { everyMs: number; expired(doc: S, nowMs: number): boolean };
 }
 
 interface StoredDoc<T> {
@@ -36,8 +46,8 @@ export interface Page<T> {
 /** How long the prune at start waits for the bucket's contents to be applied. */
 const PRUNE_CATCH_UP_MS = 60_000;
 
-export class ReadModel<T> {
-  private docs: Database<StoredDoc<T>, string>;
+export class ReadModel<T, S = T> {
+  private docs: Database<StoredDoc<S>, string>;
   private index: Database<string, Key>;
   private meta: Database<number, string>;
   private readonly applied: AppliedRevision;
@@ -56,10 +66,10 @@ export class ReadModel<T> {
   constructor(
     root: RootDatabase,
     private readonly kv: KV,
-    private readonly spec: ReadModelSpec<T>,
+    private readonly spec: ReadModelSpec<T, S>,
     private readonly log: Logger,
   ) {
-    this.docs = root.openDB<StoredDoc<T>, string>({ name: `${spec.name}:docs` });
+    this.docs = root.openDB<StoredDoc<S>, string>({ name: `${spec.name}:docs` });
     this.index = root.openDB<string, Key>({ name: `${spec.name}:index` });
     this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
     this.applied = new AppliedRevision(kv);
@@ -124,6 +134,7 @@ export class ReadModel<T> {
    * that fails inside its callback is known to every later one.
    */
   apply(key: string, revision: number, value: T | null): Promise<void> {
+    const stored = value === null ? null : this.spec.store ? this.spec.store(value) : (value as unknown as S);
     const failed = (): void => {
       this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
     };
@@ -134,9 +145,9 @@ export class ReadModel<T> {
           // The document is written last: lmdb keeps the writes a failing callback made before it threw, and
           // a replay skips a key whose stored revision is current, so the index must be complete first.
           if (old) for (const k of this.spec.indexKeys(old.doc)) void this.index.remove(k);
-          if (value !== null) for (const k of this.spec.indexKeys(value)) void this.index.put(k, key);
-          if (value === null) void this.docs.remove(key);
-          else void this.docs.put(key, { revision, doc: value });
+          if (stored !== null) for (const k of this.spec.indexKeys(stored)) void this.index.put(k, key);
+          if (stored === null) void this.docs.remove(key);
+          else void this.docs.put(key, { revision, doc: stored });
         }
         const checkpoint = this.firstFailed === null ? revision : Math.min(revision, this.firstFailed - 1);
         if (checkpoint > (this.meta.get("checkpoint") ?? 0)) void this.meta.put("checkpoint", checkpoint);
@@ -166,7 +177,7 @@ export class ReadModel<T> {
     await this.applied.catchUp(timeoutMs);
   }
 
-  get(key: string): T | null {
+  get(key: string): S | null {
     return this.docs.get(key)?.doc ?? null;
   }
 
@@ -175,7 +186,7 @@ export class ReadModel<T> {
    * write of the key brings it back). Scans `batch` documents at a time and yields between batches, so
    * neither readers nor writers are held up; returns how many went.
    */
-  async prune(predicate: (doc: T) => boolean, batch = 1_000): Promise<number> {
+  async prune(predicate: (doc: S) => boolean, batch = 1_000): Promise<number> {
     let removed = 0;
     let after: string | null = null;
     for (;;) {
@@ -213,13 +224,13 @@ export class ReadModel<T> {
    * documents it refuses are skipped without counting: a page holds `limit` accepted documents whenever more
    * follow, and `next` is null when no accepted document follows.
    */
-  page(prefix: IndexKey, opts: { after: IndexKey | null; limit: number; reverse: boolean; accept?: (doc: T) => boolean }): Page<T> {
+  page(prefix: IndexKey, opts: { after: IndexKey | null; limit: number; reverse: boolean; accept?: (doc: S) => boolean }): Page<S> {
     const lo: Key = [...prefix];
     const hi: Key = [...prefix, "\uffff"];
     const range = opts.reverse
       ? this.index.getRange({ start: opts.after ?? hi, end: lo, reverse: true, exclusiveStart: opts.after !== null })
       : this.index.getRange({ start: opts.after ?? lo, end: hi, exclusiveStart: opts.after !== null });
-    const items: T[] = [];
+    const items: S[] = [];
     let last: IndexKey | null = null;
     let more = false;
     for (const { key, value } of range) {

@@ -2,7 +2,7 @@
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { ByteLru } from "../../shared/byte-lru.js";
 import type { CancelDeps } from "../../shared/investigations/cancel.js";
-import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import type { InvestigationRecord, InvestigationView } from "../../shared/investigations/record.js";
 import type { TriggerDeps } from "../../shared/investigations/trigger.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
@@ -33,7 +33,7 @@ export interface AppDeps {
   trigger: TriggerDeps;
   cancel: CancelDeps;
   investigations: JsonKv<InvestigationRecord>;
-  investigationIndex: ReadModel<InvestigationRecord>;
+  investigationIndex: ReadModel<InvestigationRecord, InvestigationView>;
   listAgents(): Promise<AgentRecord[]>;
   ready(): Promise<{ ok: boolean; reason?: string }>;
   /** Routes added by other capabilities (webhooks, curiosity, inbound). */

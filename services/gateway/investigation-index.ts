@@ -1,5 +1,5 @@
 // The investigations read model: newest started_at first, filterable by status and trigger source.
-import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import { investigationView, type InvestigationRecord, type InvestigationView } from "../../shared/investigations/record.js";
 import type { IndexKey, ReadModelSpec } from "../../shared/readmodel.js";
 import type { InvestigationStatus } from "../../shared/schemas/investigation.js";
 
@@ -12,8 +12,14 @@ const FINAL: ReadonlySet<InvestigationStatus> = new Set(["completed", "failed"])
 
 export const isFinal = (status: InvestigationStatus): boolean => FINAL.has(status);
 
-export const investigationIndex: ReadModelSpec<InvestigationRecord> = {
+/**
+ * Each record is kept as the list shows it: findings, report and internal state (most of a completed record's
+ * bytes) stay in the bucket, and a detail is read from there. Documents written before this kept whole records;
+ * they read the same.
+ */
+export const investigationIndex: ReadModelSpec<InvestigationRecord, InvestigationView> = {
   name: "investigations.v1",
+  store: investigationView,
   indexKeys(r) {
     const t = Date.parse(r.started_at);
     const id = r.investigation_id;

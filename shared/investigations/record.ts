@@ -46,7 +46,14 @@ export function links(publicUrl: string, id: string): { self: string; cancel: st
   return { self, cancel: self };
 }
 
-export function toListItem(r: InvestigationRecord, publicUrl: string): InvestigationListItem {
+/** What a list shows of a record (all toListItem reads): what the gateway's read model keeps of each. */
+export type InvestigationView = Pick<
+  InvestigationRecord,
+  "investigation_id" | "status" | "query" | "depth" | "mode" | "scope" | "context" | "started_at" | "running_at" | "completed_at" | "progress" | "summary" | "freshness" | "error"
+>;
+
+/** The record without what only its detail shows (findings, report) or nobody outside sees (`internal`). */
+export function investigationView(r: InvestigationView): InvestigationView {
   return {
     investigation_id: r.investigation_id,
     status: r.status,
@@ -62,8 +69,11 @@ export function toListItem(r: InvestigationRecord, publicUrl: string): Investiga
     summary: r.summary,
     freshness: r.freshness,
     error: r.error,
-    links: links(publicUrl, r.investigation_id),
   };
+}
+
+export function toListItem(r: InvestigationView, publicUrl: string): InvestigationListItem {
+  return { ...investigationView(r), links: links(publicUrl, r.investigation_id) };
 }
 
 export function toDetail(r: InvestigationRecord, publicUrl: string): InvestigationDetail {

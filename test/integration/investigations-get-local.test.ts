@@ -1,7 +1,6 @@
-// GET /v1/investigations/{id} (issue 9): a final record (completed, failed) is answered from the gateway's read
-// model; anything else, and a record the read model has not seen yet, from the bucket. So a status change is
-// seen at once, read-your-writes holds through a second gateway, and a finished investigation stays readable
-// while the bus is down.
+// GET /v1/investigations/{id} (issue 9): read from the bucket, and a final record's (completed, failed) rendered
+// detail is then kept by the gateway and answered from memory. So a status change is seen at once, read-your-writes
+// holds through a second gateway, and a finished investigation read once stays readable while the bus is down.
 import { test } from "tap";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 import { tempDir } from "../helpers/services.js";
@@ -49,7 +48,7 @@ test("a status change is seen as it happens, and a completed investigation is re
     return r.json.status === "completed" ? r.json : undefined;
   }, 30_000, 20);
   t.ok(seen.has("completed"), `statuses seen: ${[...seen].join(", ")}`);
-  // The read model holds the completed record (the list is served from it after a catch-up).
+  // The read model holds the completed record's list view (the list is served from it after a catch-up).
   await eventually(async () => ((await api(stack.baseUrl, "GET", "/v1/investigations?status=completed", { key: stack.key })).json?.investigations?.length === 1 ? true : undefined));
 
   // A second, unfinished investigation: it needs the bucket.
@@ -59,7 +58,7 @@ test("a status change is seen as it happens, and a completed investigation is re
 
   await stack.nats.down();
   const local = await api(stack.baseUrl, "GET", `/v1/investigations/${id}`, { key: stack.key });
-  t.equal(local.status, 200, "the completed record is served from the read model while NATS is down");
+  t.equal(local.status, 200, "the completed record read once is served from the gateway's memory while NATS is down");
   t.same(local.json, done, "the same body as when it was read from the bucket");
   const remote = await api(stack.baseUrl, "GET", `/v1/investigations/${pending.json.investigation_id}`, { key: stack.key });
   t.equal(remote.status, 503, "a queued record is read from the bucket, which is down");

@@ -1,7 +1,7 @@
 // /v1/investigations (docs/api.md#investigations).
 
 import { cancelInvestigation, type CancelDeps } from "../../../shared/investigations/cancel.js";
-import { queuedResponseBody, toDetail, toListItem, type InvestigationRecord } from "../../../shared/investigations/record.js";
+import { queuedResponseBody, toDetail, toListItem, type InvestigationRecord, type InvestigationView } from "../../../shared/investigations/record.js";
 import { triggerInvestigation, type TriggerDeps } from "../../../shared/investigations/trigger.js";
 import type { JsonKv } from "../../../shared/nats/kvjson.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
@@ -27,7 +27,7 @@ export interface InvestigationRouteDeps {
   trigger: TriggerDeps;
   cancel: CancelDeps;
   investigations: JsonKv<InvestigationRecord>;
-  index: ReadModel<InvestigationRecord>;
+  index: ReadModel<InvestigationRecord, InvestigationView>;
   publicUrl: string;
   /** Rendered details of completed and failed investigations (never written again), by id. */
   finalDetails?: ByteLru;
@@ -119,18 +119,15 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
       },
       async handle(ctx) {
         const id = ctx.params.id;
-        // A final record is never written again, so the local read model's copy is the record; anything else
-        // (and a miss: created a moment ago, maybe on another replica) is read from the bucket (docs/architecture.md#read-models).
+        // A final record is never written again: once read from the bucket, its rendered detail is kept and served
+        // from here; anything else is read from the bucket each time (docs/architecture.md#read-models).
         const rendered = deps.finalDetails?.get(id);
         if (rendered !== undefined) return { status: 200, raw: rendered };
-        const local = deps.index.get(id);
-        if (local && isFinal(local.status)) {
-          const body = JSON.stringify(toDetail(local, deps.publicUrl));
-          deps.finalDetails?.set(id, body);
-          return { status: 200, raw: body };
-        }
         const found = await deps.investigations.get(id);
-        return found ? ok(toDetail(found.value, deps.publicUrl)) : notFound("investigation");
+        if (!found) return notFound("investigation");
+        const body = JSON.stringify(toDetail(found.value, deps.publicUrl));
+        if (isFinal(found.value.status)) deps.finalDetails?.set(id, body);
+        return { status: 200, raw: body };
       },
     }),
     route({
