@@ -6,6 +6,7 @@ import type { KV } from "@nats-io/kv";
 import type { Logger } from "../log.js";
 import { AppliedRevision } from "./applied.js";
 import { decodeJson } from "./kvjson.js";
+import { patiently } from "./provision.js";
 
 export interface Follower {
   ready: Promise<void>;
@@ -23,11 +24,12 @@ export async function followBucket<T>(
   let markReady: () => void = () => {};
   const ready = new Promise<void>((r) => (markReady = r));
   const first = opts.resumeFromRevision ?? 0;
-  const status = await kv.status();
+  // A service (re)started while JetStream is unavailable (an election, a node restarting) waits for it here.
+  const status = await patiently(() => kv.status());
   if (first > 0 ? status.streamInfo.state.last_seq < first : status.values === 0) markReady();
   let stopped = false;
   let lastRevision = first > 0 ? first - 1 : 0;
-  let iter = await kv.watch(first > 0 ? { resumeFromRevision: first } : {});
+  let iter = await patiently(() => kv.watch(first > 0 ? { resumeFromRevision: first } : {}));
 
   const drain = async (): Promise<void> => {
     for await (const e of iter) {

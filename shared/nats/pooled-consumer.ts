@@ -6,6 +6,7 @@
 import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from "@nats-io/jetstream";
 import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
+import { patiently } from "./provision.js";
 
 export interface PooledConsumerOptions {
   name: string;
@@ -77,8 +78,12 @@ export class PooledConsumer implements Component {
 
   async start(): Promise<void> {
     const { js, jsm, stream, config } = this.opts;
-    await jsm.consumers.add(stream, config);
-    const consumer = await js.consumers.get(stream, config.durable_name);
+    // A replica (re)started while JetStream is unavailable (an election, a node restarting) waits for it here
+    // instead of exiting (seen in make chaos: a dispatcher restarted during a NATS fault).
+    const consumer = await patiently(async () => {
+      await jsm.consumers.add(stream, config);
+      return js.consumers.get(stream, config.durable_name);
+    });
     this.heartbeat = setInterval(() => this.beat(), this.workingIntervalMs);
     this.loop = this.run(consumer);
   }
