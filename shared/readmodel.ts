@@ -7,6 +7,7 @@ import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import type { Logger } from "./log.js";
 import { AppliedRevision } from "./nats/applied.js";
 import { followBucket, type Follower } from "./nats/follow.js";
+import { patiently } from "./nats/provision.js";
 import { startPeriodic, type Periodic } from "./periodic.js";
 
 export type IndexKey = Array<string | number>;
@@ -77,7 +78,7 @@ export class ReadModel<T, S = T> {
 
   async start(): Promise<void> {
     this.applied.reset(this.meta.get("checkpoint") ?? 0);
-    const head = await this.applied.head();
+    const head = await patiently(() => this.applied.head());
     if (this.applied.current > head) {
       // The bucket is younger than our copy (a new NATS store): rebuild from scratch.
       this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head }, "read model ahead of its bucket; rebuilding");

@@ -13,6 +13,7 @@ import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
 import { STREAMS, SUBJECTS } from "../nats/catalog.js";
 import { encodeJson, tryDecodeJson } from "../nats/kvjson.js";
+import { patiently } from "../nats/provision.js";
 import { checker } from "../validate.js";
 import type { AgentRecord } from "./record.js";
 
@@ -156,7 +157,7 @@ export class PresenceFollower implements Component {
 
   async start(): Promise<void> {
     const since = new Date(this.deps.clock.now() - PRESENCE_WINDOW_MS).toISOString();
-    const state = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state;
+    const state = (await patiently(() => this.deps.jsm.streams.info(STREAMS.presence.name))).state;
     const target = state.last_seq;
     if (state.messages === 0 || Date.parse(state.last_ts) < Date.parse(since)) this.caughtUp = true;
     this.done = this.follow(since, target);
@@ -214,7 +215,7 @@ export class PresenceFollower implements Component {
     while (!this.caughtUp && !this.stopped) {
       await new Promise((r) => setTimeout(r, 500));
       try {
-        const state = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state;
+        const state = (await patiently(() => this.deps.jsm.streams.info(STREAMS.presence.name))).state;
         if (state.messages === 0 || state.first_seq > target || this.lastSeq >= target) this.caughtUp = true;
       } catch (err) {
         this.deps.log.warn({ err }, "presence: stream info failed; asking again");
