@@ -15,7 +15,7 @@ import { ALL_FAULTS, runFaults } from "./faults.js";
 import { sleep } from "../../shared/clock.js";
 import { runLoad } from "./load.js";
 import { startReceiver } from "./receiver.js";
-import { lost, summaryLine, writeReport } from "./report.js";
+import { curiosityGapLine, lost, summaryLine, writeReport } from "./report.js";
 import { verify } from "./verify.js";
 
 const SUBSCRIBED = ["investigation.completed", "investigation.failed", "investigation.cancelled"];
@@ -62,6 +62,8 @@ async function main(): Promise<number> {
     writeReport(out, result, traces(c, lostIds));
     const bad = lost(result) + verdict.ackedWritesLost.length + stats.violations.length + verdict.curiosityDoubled + verdict.curiositySkipped;
     keep = bad > 0 && args.flags.get("keep") === true;
+    // On stderr too, which a failing test prints: a list gap next to the bucket's runs says where a run went missing.
+    for (const gap of verdict.curiosityGaps) process.stderr.write(`chaos: ${curiosityGapLine(gap)}\n`);
     process.stdout.write(`${summaryLine(result)}\n`);
     return bad === 0 ? 0 : 1;
   } finally {

@@ -81,6 +81,14 @@ export function writeReport(file: string, r: ChaosResult, traces: Map<string, st
         ]
       : []),
     ...(r.load.violations.length > 0 ? ["## Bad answers", "", ...r.load.violations.slice(0, 20).map((x) => `- ${x}`), ""] : []),
+    ...(v.curiosityGaps.length > 0
+      ? ["## Curiosity runs doubled or skipped", "", ...v.curiosityGaps.map((g) => `- ${curiosityGapLine(g)}`), ""]
+      : []),
   ];
   writeFileSync(file, `${lines.join("\n")}\n`);
+}
+
+/** One curiosity item whose runs are irregular: what the gateway lists against what the bucket holds. */
+export function curiosityGapLine(g: { id: string; listed: number[]; inBucket: number[] }): string {
+  return `curiosity ${g.id}: the gateway lists runs ${g.listed.join(",") || "none"}; the investigations bucket holds ${g.inBucket.join(",") || "none"}`;
 }

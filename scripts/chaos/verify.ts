@@ -2,8 +2,9 @@
 // of a subscribed type delivered at least once, no curiosity run doubled or skipped. Waits for the system to settle
 // (bounded), then counts what is still missing as lost.
 import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
+import { Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { STREAMS } from "../../shared/nats/catalog.js";
+import { BUCKETS, STREAMS } from "../../shared/nats/catalog.js";
 import { sleep } from "../../shared/clock.js";
 
 export interface Verdict {
@@ -24,6 +25,11 @@ export interface Verdict {
   curiosityRuns: number;
   curiosityDoubled: number;
   curiositySkipped: number;
+  /**
+   * Each item whose listed runs are doubled or have a gap: the run numbers the gateway lists and those the
+   * investigations bucket holds, so a report tells a run the ticker never triggered from one the list missed.
+   */
+  curiosityGaps: Array<{ id: string; listed: number[]; inBucket: number[] }>;
   settleMs: number;
 }
 
@@ -62,12 +68,18 @@ export async function verify(input: VerifyInput): Promise<Verdict> {
   const runs = await curiosityRuns(input);
   let doubled = 0;
   let skipped = 0;
+  const irregular: string[] = [];
   for (const id of input.curiosityIds) {
     const numbers = runs.filter((r) => r.curiosity_id === id).map((r) => r.run);
+    const before = doubled + skipped;
     doubled += numbers.length - new Set(numbers).size;
     const max = Math.max(0, ...numbers);
     for (let n = 1; n <= max; n++) if (!numbers.includes(n)) skipped++;
+    if (doubled + skipped > before) irregular.push(id);
   }
+  const stored = irregular.length > 0 ? await curiosityRunsInBucket(input.nc).catch(() => [] as Run[]) : [];
+  const numbersOf = (list: Run[], id: string): number[] => list.filter((r) => r.curiosity_id === id).map((r) => r.run).sort((a, b) => a - b);
+  const curiosityGaps = irregular.map((id) => ({ id, listed: numbersOf(runs, id), inBucket: numbersOf(stored, id) }));
   return {
     investigationsAccepted: input.accepted.size,
     investigationsNotTerminal: pending.filter((id) => !announced.has(id)),
@@ -80,6 +92,7 @@ export async function verify(input: VerifyInput): Promise<Verdict> {
     curiosityRuns: runs.length,
     curiosityDoubled: doubled,
     curiositySkipped: skipped,
+    curiosityGaps,
     settleMs,
   };
 }
@@ -149,5 +162,19 @@ async function curiosityRuns(input: VerifyInput): Promise<Run[]> {
     for (const inv of page.investigations) out.push({ curiosity_id: inv.context.curiosity_id, run: Number(inv.context.trigger_id.split(":")[1]) });
     cursor = page.next_cursor;
   } while (cursor);
+  return out;
+}
+
+/** Every curiosity run the investigations bucket holds (read directly, not through the gateway's read model). */
+export async function curiosityRunsInBucket(nc: NatsConnection): Promise<Run[]> {
+  const kv = await new Kvm(nc).open(BUCKETS.investigations.name);
+  const out: Run[] = [];
+  for await (const key of await kv.keys()) {
+    const entry = await kv.get(key);
+    if (!entry || entry.operation !== "PUT") continue;
+    const context = (entry.json() as { context?: { trigger_source?: string; curiosity_id?: string; trigger_id?: string } }).context;
+    if (context?.trigger_source !== "curiosity" || !context.curiosity_id || !context.trigger_id) continue;
+    out.push({ curiosity_id: context.curiosity_id, run: Number(context.trigger_id.split(":")[1]) });
+  }
   return out;
 }
