@@ -45,27 +45,37 @@ test("make cluster: 3 NATS nodes with R3, two of every service, survives a NATS 
   const jsm = await jetstreamManager(nc);
   for (const s of Object.values(STREAMS)) t.equal((await jsm.streams.info(s.name)).config.num_replicas, 3, `${s.name} has 3 replicas`);
 
-  const ask = async (via: string, readVia: string, what: string) => {
-    // While the cluster moves leaders a client may meet 503 with Retry-After (never another 5xx): it retries.
-    const unavailable: string[] = [];
-    const posted = await eventually(async () => {
-      const r = await api(via, "POST", "/v1/investigations", { key, body: { query: "are any prod hosts running processes that listen on unexpected ports?", mode: "live" } });
-      if (r.status === 202) return r;
-      unavailable.push(`${r.status} retry-after=${r.headers.get("retry-after")}`);
-      return undefined;
-    }, 30_000, 500);
-    t.ok(unavailable.every((u) => /^503 retry-after=\d+$/.test(u)), `${what}: accepted; before that only 503 with Retry-After (${unavailable.length})`);
-    const done = await eventually(async () => {
-      const r = await api(readVia, "GET", `/v1/investigations/${posted.json.investigation_id}`, { key });
-      return r.status === 200 && r.json.status === "completed" ? r.json : undefined;
-    }, 30_000);
-    t.ok(done.findings.length > 0, `${what}: completed with findings from the demo fleet`);
+  /** Triggers a live run on `via` and reads it on `readVia` until it completes; up to `runs` runs until one has findings. */
+  const ask = async (via: string, readVia: string, what: string, runs = 1) => {
+    for (let run = 1; ; run++) {
+      // While the cluster moves leaders a client may meet 503 with Retry-After (never another 5xx): it retries.
+      const unavailable: string[] = [];
+      const posted = await eventually(async () => {
+        const r = await api(via, "POST", "/v1/investigations", { key, body: { query: "are any prod hosts running processes that listen on unexpected ports?", mode: "live" } });
+        if (r.status === 202) return r;
+        unavailable.push(`${r.status} retry-after=${r.headers.get("retry-after")}`);
+        return undefined;
+      }, 30_000, 500);
+      t.ok(unavailable.every((u) => /^503 retry-after=\d+$/.test(u)), `${what}: accepted; before that only 503 with Retry-After (${unavailable.length})`);
+      const done = await eventually(async () => {
+        const r = await api(readVia, "GET", `/v1/investigations/${posted.json.investigation_id}`, { key });
+        return r.status === 200 && r.json.status === "completed" ? r.json : undefined;
+      }, 30_000);
+      const gaps = (done.report?.coverage_gaps ?? []).slice(0, 3).join(" ");
+      if (done.findings.length > 0 || run >= runs) {
+        t.ok(done.findings.length > 0, `${what}: completed with findings from the demo fleet (run ${run}; ${gaps || "no coverage gaps"})`);
+        return;
+      }
+      t.comment(`${what}: run ${run} completed without findings while the fleet reconnected (${gaps})`);
+    }
   };
   await ask(gw1, gw2, "triggered on gateway 1, read on gateway 2");
 
   const victim = execFileSync("pgrep", ["-f", join(dir.path, "nats-cluster", "nats-2.conf")], { encoding: "utf8" }).trim().split("\n")[0] as string;
   process.kill(Number(victim), "SIGKILL");
-  await ask(gw2, gw1, "with one NATS node dead");
+  // Agents connected to the dead node reconnect to another within seconds; a live run that starts before they
+  // have answers them as unreachable (a coverage gap, not a failure). One of three runs must find the fleet again.
+  await ask(gw2, gw1, "with one NATS node dead", 3);
 
   process.kill(child.pid as number, "SIGTERM");
   t.equal(await exited, 0, "stops cleanly on SIGTERM");
