@@ -215,7 +215,7 @@ export class PresenceFollower implements Component {
     while (!this.caughtUp && !this.stopped) {
       await new Promise((r) => setTimeout(r, 500));
       try {
-        const state = (await patiently(() => this.deps.jsm.streams.info(STREAMS.presence.name))).state;
+        const state = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state;
         if (state.messages === 0 || state.first_seq > target || this.lastSeq >= target) this.caughtUp = true;
       } catch (err) {
         this.deps.log.warn({ err }, "presence: stream info failed; asking again");
