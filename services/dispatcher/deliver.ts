@@ -27,7 +27,7 @@ export interface DeliverDeps {
   /** The subscription's custom headers, opened (docs/api.md#subscription-options); absent: none. */
   headersOf?(sub: SubscriptionRecord): Record<string, string>;
   /**
-   * Runs `post` once one of the subscription's request slots is free (request-slots.ts): the endpoint never has
+   * Runs `post` once one of the subscription's request slots is free (key-slots.ts): the endpoint never has
    * more than INQUEST_SUBSCRIPTION_CONCURRENCY requests from this dispatcher in flight. Absent: no limit.
    */
   requestSlot?<T>(subscriptionId: string, post: () => Promise<T>): Promise<T>;

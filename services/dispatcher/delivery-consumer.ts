@@ -1,5 +1,5 @@
 // The delivery-job consumer: a durable pull consumer shared by every dispatcher replica. Each job runs under its
-// subscription's job limit, and its POST under the subscription's request limit (request-slots.ts); a
+// subscription's job limit, and its POST under the subscription's request limit (key-slots.ts); a
 // subscription whose job slots and queue are full gets its further jobs handed back with a delay, so one slow or
 // failing subscriber never holds up the others. The outcome of a job is mapped to ack / nak(delay) / term here
 // and nowhere else.
@@ -27,7 +27,7 @@ export interface DeliveryConsumerDeps {
 
 /**
  * Jobs of one subscription that run at once, per request slot of it. A job reads the delivery record, POSTs
- * (holding one of the subscription's request slots, request-slots.ts), then writes the record; the record's round
+ * (holding one of the subscription's request slots, key-slots.ts), then writes the record; the record's round
  * trips to NATS take about as long as the POST, so with a few jobs per slot the slots stay busy.
  */
 export const JOBS_PER_REQUEST_SLOT = 4;

@@ -1,6 +1,7 @@
-// Per-key (per-subscription) concurrency: at most `limit` tasks of one key run at once, up to `queue` more
-// wait their turn, and the rest are refused with a suggested back-off, so one slow or failing subscriber
+// Per-key (per-subscription) admission: at most `limit` tasks of one key run at once (key-slots.ts), up to `queue`
+// more wait their turn, and the rest are refused with a suggested back-off, so one slow or failing subscriber
 // never takes every slot of the dispatcher. The back-off grows with how long the key's queue takes to drain.
+import { KeySlots } from "./key-slots.js";
 
 export interface KeyLimiterOptions {
   /** Tasks of one key running at once. */
@@ -19,9 +20,8 @@ export interface KeyLimiterOptions {
   now?: () => number;
 }
 
-interface KeyState {
-  active: number;
-  waiting: Array<() => void>;
+/** What the limiter remembers of a key besides its slots (key-slots.ts). */
+interface KeyStats {
   /** Moving average of a task's duration (ms). */
   avgMs: number;
   /** When the key last became idle (ms, `now()`); null while it is busy. */
@@ -33,13 +33,15 @@ const DEFAULT_IDLE_TTL_MS = 10 * 60_000;
 export type Admission = { kind: "accepted"; done: Promise<void> } | { kind: "refused"; backoffMs: number };
 
 export class KeyLimiter {
-  private keys = new Map<string, KeyState>();
+  private readonly slots: KeySlots;
+  private readonly keys = new Map<string, KeyStats>();
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly idleTtlMs: number;
   private lastSweep: number;
 
   constructor(private readonly opts: KeyLimiterOptions) {
+    this.slots = new KeySlots(opts.limit);
     this.random = opts.random ?? Math.random;
     this.now = opts.now ?? (() => performance.now());
     this.idleTtlMs = opts.idleTtlMs ?? DEFAULT_IDLE_TTL_MS;
@@ -49,41 +51,32 @@ export class KeyLimiter {
   /** Runs `task` when a slot of `key` is free, or refuses it when the key's queue is full. */
   submit(key: string, task: () => Promise<void>): Admission {
     this.sweep();
-    const state = this.keys.get(key) ?? { active: 0, waiting: [], avgMs: 0, idleSince: null };
-    state.idleSince = null;
-    this.keys.set(key, state);
-    if (state.active >= this.opts.limit && state.waiting.length >= this.opts.queue) {
-      return { kind: "refused", backoffMs: this.backoff(state) };
+    const stats = this.keys.get(key) ?? { avgMs: 0, idleSince: null };
+    stats.idleSince = null;
+    this.keys.set(key, stats);
+    if (this.slots.inFlight(key) >= this.opts.limit && this.slots.waiting(key) >= this.opts.queue) {
+      return { kind: "refused", backoffMs: this.backoff(key, stats) };
     }
-    const done = new Promise<void>((resolve) => {
-      const run = (): void => {
-        state.active++;
-        const started = performance.now();
-        void task()
-          .catch(() => undefined)
-          .finally(() => {
-            const took = performance.now() - started;
-            state.avgMs = state.avgMs === 0 ? took : state.avgMs * 0.8 + took * 0.2;
-            state.active--;
-            state.waiting.shift()?.();
-            // An idle key keeps its state for a while (its average duration sizes the next back-off), then it
-            // is forgotten (`sweep`).
-            if (state.active === 0 && state.waiting.length === 0) {
-              state.idleSince = this.now();
-              if (this.idleTtlMs <= 0 && this.keys.get(key) === state) this.keys.delete(key);
-            }
-            resolve();
-          });
-      };
-      if (state.active < this.opts.limit) run();
-      else state.waiting.push(run);
+    const timed = async (): Promise<void> => {
+      const started = performance.now();
+      await task().catch(() => undefined);
+      const took = performance.now() - started;
+      stats.avgMs = stats.avgMs === 0 ? took : stats.avgMs * 0.8 + took * 0.2;
+    };
+    const done = this.slots.run(key, timed).then(() => {
+      // An idle key keeps its state for a while (its average duration sizes the next back-off), then it is
+      // forgotten (`sweep`).
+      if (this.slots.inFlight(key) === 0 && this.slots.waiting(key) === 0) {
+        stats.idleSince = this.now();
+        if (this.idleTtlMs <= 0 && this.keys.get(key) === stats) this.keys.delete(key);
+      }
     });
     return { kind: "accepted", done };
   }
 
   /** Roughly how long the key's backlog takes to drain, with jitter so refused work does not return in a herd. */
-  private backoff(state: KeyState): number {
-    const drainMs = (state.avgMs * (state.active + state.waiting.length)) / this.opts.limit;
+  private backoff(key: string, stats: KeyStats): number {
+    const drainMs = (stats.avgMs * (this.slots.inFlight(key) + this.slots.waiting(key))) / this.opts.limit;
     const base = Math.min(this.opts.maxBackoffMs, Math.max(this.opts.minBackoffMs, drainMs));
     return Math.round(base * (1 + this.random() * 0.5));
   }
@@ -93,8 +86,8 @@ export class KeyLimiter {
     const now = this.now();
     if (now - this.lastSweep < this.idleTtlMs / 2) return;
     this.lastSweep = now;
-    for (const [key, state] of this.keys) {
-      if (state.idleSince !== null && now - state.idleSince >= this.idleTtlMs) this.keys.delete(key);
+    for (const [key, stats] of this.keys) {
+      if (stats.idleSince !== null && now - stats.idleSince >= this.idleTtlMs) this.keys.delete(key);
     }
   }
 
@@ -105,7 +98,6 @@ export class KeyLimiter {
 
   /** Running and waiting tasks of a key (tests, metrics). */
   load(key: string): { active: number; waiting: number } {
-    const s = this.keys.get(key);
-    return { active: s?.active ?? 0, waiting: s?.waiting.length ?? 0 };
+    return { active: this.slots.inFlight(key), waiting: this.slots.waiting(key) };
   }
 }

@@ -14,7 +14,7 @@ import { announceDeadLetter, disable, noteOutcome, type FailingDeps } from "./fa
 import { deliveryMetrics, rateLimitedMetric } from "./metrics.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
-import { RequestSlots } from "./request-slots.js";
+import { KeySlots } from "./key-slots.js";
 import { createSender } from "./sender.js";
 import { RateGate } from "./rate-gate.js";
 import { RecoveryConsumer } from "./recovery-consumer.js";
@@ -47,7 +47,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const rateLimited = rateLimitedMetric(registry);
   const failing: FailingDeps = { js: rt.js, subscriptions: stores.subscriptions, clock, log, failingWindowMs: config.INQUEST_DISABLE_FAILING_AFTER };
   const sender = createSender({ allowPrivate: config.INQUEST_ALLOW_PRIVATE_TARGETS });
-  const requestSlots = new RequestSlots(config.INQUEST_SUBSCRIPTION_CONCURRENCY);
+  const requestSlots = new KeySlots(config.INQUEST_SUBSCRIPTION_CONCURRENCY);
   const userAgent = `Inquest-Webhooks/${packageVersion()}`;
   const rates = new RateGate(stores.ratesKv, clock);
   const deliveries = new DeliveryConsumer(

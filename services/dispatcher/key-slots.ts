@@ -1,18 +1,18 @@
-// Requests in flight to each subscription's endpoint: at most `limit` at once per subscription (what
-// INQUEST_SUBSCRIPTION_CONCURRENCY promises the endpoint), the rest wait in arrival order. Only the POST (with the
-// checks right before it) holds a slot; the jobs around it, which read and write delivery records, are bounded
-// apart (delivery-consumer.ts), so a record write waiting on NATS never keeps a request from starting.
+// Per-key slots: at most `limit` tasks of one key (one subscription) run at once, the rest wait in arrival order.
+// The dispatcher uses it twice: for the requests in flight to each subscription's endpoint (what
+// INQUEST_SUBSCRIPTION_CONCURRENCY promises the endpoint; only the POST and the checks right before it hold one),
+// and under KeyLimiter for the jobs each subscription runs, which read and write delivery records around the POST.
 
-interface KeySlots {
+interface SlotsOfKey {
   active: number;
   waiting: Array<() => void>;
 }
 
-export class RequestSlots {
-  private readonly keys = new Map<string, KeySlots>();
+export class KeySlots {
+  private readonly keys = new Map<string, SlotsOfKey>();
 
   constructor(private readonly limit: number) {
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`RequestSlots: limit must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`KeySlots: limit must be a positive integer, got ${limit}`);
   }
 
   /** Runs `fn` once one of `key`'s slots is free; the slot is given back when it settles. */
@@ -31,12 +31,12 @@ export class RequestSlots {
     }
   }
 
-  /** Requests of `key` running now (tests, metrics). */
+  /** Tasks of `key` running now. */
   inFlight(key: string): number {
     return this.keys.get(key)?.active ?? 0;
   }
 
-  /** Requests of `key` waiting for a slot (tests, metrics). */
+  /** Tasks of `key` waiting for a slot. */
   waiting(key: string): number {
     return this.keys.get(key)?.waiting.length ?? 0;
   }

@@ -1,6 +1,6 @@
-// Requests in flight per subscription (services/dispatcher/request-slots.ts).
+// Per-key slots (services/dispatcher/key-slots.ts): requests in flight per subscription, and jobs under KeyLimiter.
 import { test } from "tap";
-import { RequestSlots } from "../../services/dispatcher/request-slots.js";
+import { KeySlots } from "../../services/dispatcher/key-slots.js";
 
 /** A request that ends when the test says so. */
 function held(): { promise: Promise<string>; end(v: string): void; fail(e: Error): void } {
@@ -16,7 +16,7 @@ function held(): { promise: Promise<string>; end(v: string): void; fail(e: Error
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 test("at most `limit` requests of one key run at once; the rest start in arrival order as slots free", async (t) => {
-  const slots = new RequestSlots(2);
+  const slots = new KeySlots(2);
   const started: number[] = [];
   const requests = [0, 1, 2, 3].map(() => held());
   const results = requests.map((r, i) =>
@@ -46,7 +46,7 @@ test("at most `limit` requests of one key run at once; the rest start in arrival
 });
 
 test("keys are independent: one subscription's full slots never hold up another's", async (t) => {
-  const slots = new RequestSlots(1);
+  const slots = new KeySlots(1);
   const slow = held();
   const first = slots.run("slow", () => slow.promise);
   const queued = slots.run("slow", async () => "queued");
@@ -57,6 +57,6 @@ test("keys are independent: one subscription's full slots never hold up another'
 });
 
 test("a limit below 1 is refused", async (t) => {
-  t.throws(() => new RequestSlots(0), RangeError);
-  t.throws(() => new RequestSlots(1.5), RangeError);
+  t.throws(() => new KeySlots(0), RangeError);
+  t.throws(() => new KeySlots(1.5), RangeError);
 });
