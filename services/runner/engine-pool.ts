@@ -12,7 +12,7 @@ import { Worker } from "node:worker_threads";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { RoutePlan } from "../../shared/engine/types.js";
-import { packHosts, type CollectedHost, type EngineReply, type EngineRequest, type Evaluation, type EvaluationInput, type FinishInput } from "./engine-protocol.js";
+import { packHosts, type CollectedHost, type EngineReply, type EngineRequest, type Evaluation, type FinishInput } from "./engine-protocol.js";
 
 export interface EnginePoolOptions {
   /** Worker threads (evaluations run at once). */
@@ -136,14 +136,6 @@ export class EnginePool implements Component {
       finish: (input, signal) => this.finish(session, input, signal),
       close: () => this.close(session),
     };
-  }
-
-  /** Runs one evaluation of hosts already collected; rejects with EvaluationAbortedError once `signal` aborts. */
-  evaluate(input: EvaluationInput, signal?: AbortSignal): Promise<Evaluation> {
-    if (signal?.aborted) return Promise.reject(new EvaluationAbortedError());
-    const session = this.open(input.plan);
-    for (const host of input.hosts) session.add(host);
-    return session.finish({ coverage: input.coverage, depth: input.depth, previous: input.previous }, signal);
   }
 
   private add(session: Session, host: CollectedHost): void {

@@ -4,7 +4,7 @@ import pino from "pino";
 import { routeQuery } from "../../shared/engine/index.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { EnginePool, EvaluationAbortedError, EvaluationFailedError, HOST_BATCH } from "../../services/runner/engine-pool.js";
-import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpackHosts, type EngineReply, type EngineRequest, type EvaluationInput } from "../../services/runner/engine-protocol.js";
+import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpackHosts, type EngineReply, type EngineRequest, type Evaluation, type EvaluationInput } from "../../services/runner/engine-protocol.js";
 import type { Report } from "../../shared/engine/types.js";
 import type { CollectedHost } from "../../services/runner/engine-protocol.js";
 import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
@@ -35,11 +35,18 @@ function input(hosts = 1): EvaluationInput {
   };
 }
 
+/** One evaluation of hosts already collected: a session opened, fed every host, and finished. */
+function evaluate(pool: EnginePool, input: EvaluationInput, signal?: AbortSignal): Promise<Evaluation> {
+  const session = pool.open(input.plan);
+  for (const host of input.hosts) session.add(host);
+  return session.finish({ coverage: input.coverage, depth: input.depth, previous: input.previous }, signal);
+}
+
 test("the compiled engine worker evaluates plain JSON in, plain JSON out", async (t) => {
   const pool = new EnginePool({ size: 1, workerUrl: WORKER, log });
   await pool.start();
   t.teardown(() => pool.stop());
-  const evaluation = await pool.evaluate(input());
+  const evaluation = await evaluate(pool, input());
   const findings = evaluation.findings.map((json) => JSON.parse(json) as { detection_id: string; finding_id?: string });
   t.ok(findings.some((f) => f.detection_id === "unexpected-listener"), "the engine's findings come back serialized");
   t.equal(findings[0]?.finding_id, undefined, "ids are the runner's to give");
@@ -52,8 +59,8 @@ test("an engine error fails its evaluation; the pool goes on", async (t) => {
   await pool.start();
   t.teardown(() => pool.stop());
   const broken = { ...input(), plan: null } as unknown as EvaluationInput;
-  await t.rejects(pool.evaluate(broken), EvaluationFailedError);
-  t.ok((await pool.evaluate(input())).findings.length > 0);
+  await t.rejects(evaluate(pool, broken), EvaluationFailedError);
+  t.ok((await evaluate(pool, input())).findings.length > 0);
 });
 
 test("an answer is kept as the agent's text, and only with the tables the plan asked for", async (t) => {
@@ -89,22 +96,22 @@ test("aborting a finishing evaluation alone on its worker terminates the worker;
   t.teardown(() => pool.stop());
   const first = new AbortController();
   const queued = new AbortController();
-  const running = pool.evaluate(input(), first.signal);
-  const waiting = pool.evaluate(input(), queued.signal);
+  const running = evaluate(pool, input(), first.signal);
+  const waiting = evaluate(pool, input(), queued.signal);
   queued.abort();
   await t.rejects(waiting, EvaluationAbortedError, "a queued evaluation is dropped");
   first.abort();
   await t.rejects(running, EvaluationAbortedError, "the running one is stopped, not waited for");
   t.equal(pool.aborted, 1);
-  await t.rejects(pool.evaluate(input(), AbortSignal.abort()), EvaluationAbortedError, "an aborted signal never starts");
+  await t.rejects(evaluate(pool, input(), AbortSignal.abort()), EvaluationAbortedError, "an aborted signal never starts");
 });
 
 test("a worker that dies fails its evaluation and is replaced", async (t) => {
   const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { crash: true }, log });
   await pool.start();
   t.teardown(() => pool.stop());
-  await t.rejects(pool.evaluate(input()), EvaluationFailedError);
-  await t.rejects(pool.evaluate(input()), EvaluationFailedError, "the replacement (same crashing module) is used");
+  await t.rejects(evaluate(pool, input()), EvaluationFailedError);
+  await t.rejects(evaluate(pool, input()), EvaluationFailedError, "the replacement (same crashing module) is used");
 });
 
 test("one worker is kept ready; a second starts only while evaluations overlap and stops once idle", async (t) => {
@@ -112,9 +119,9 @@ test("one worker is kept ready; a second starts only while evaluations overlap a
   await pool.start();
   t.teardown(() => pool.stop());
   t.equal(pool.workers, 1, "one worker at start");
-  await pool.evaluate(input());
+  await evaluate(pool, input());
   t.equal(pool.workers, 1, "evaluations one after another need no second worker");
-  const both = Promise.all([pool.evaluate(input()), pool.evaluate(input()), pool.evaluate(input())]);
+  const both = Promise.all([evaluate(pool, input()), evaluate(pool, input()), evaluate(pool, input())]);
   t.equal(pool.workers, 2, "overlapping evaluations start a second worker, never more than size");
   const reports = await both;
   t.equal(reports.length, 3, "every evaluation ends");
@@ -122,7 +129,7 @@ test("one worker is kept ready; a second starts only while evaluations overlap a
   t.equal(pool.workers, 1, "the idle extra worker stopped; the last one stays");
   await new Promise((r) => setTimeout(r, 400));
   t.equal(pool.workers, 1, "the last worker is never stopped for being idle");
-  t.ok((await pool.evaluate(input())).findings.length > 0, "and it still evaluates");
+  t.ok((await evaluate(pool, input())).findings.length > 0, "and it still evaluates");
 });
 
 test("aborted workers are not all replaced: one fresh worker is kept ready, more only when work waits", async (t) => {
@@ -131,8 +138,8 @@ test("aborted workers are not all replaced: one fresh worker is kept ready, more
   t.teardown(() => pool.stop());
   const a = new AbortController();
   const b = new AbortController();
-  const first = pool.evaluate(input(), a.signal);
-  const second = pool.evaluate(input(), b.signal);
+  const first = evaluate(pool, input(), a.signal);
+  const second = evaluate(pool, input(), b.signal);
   t.equal(pool.workers, 2);
   a.abort();
   b.abort();
@@ -156,7 +163,7 @@ test("a session's hosts reach the worker in batches while it is still open, and 
   const streamed = await session.finish({ coverage: input(hosts.length).coverage, depth: "quick" });
   t.equal(Atomics.load(count, 0), hosts.length, "the rest went with the finish");
   t.equal(streamed.findings.length, hosts.length, "one finding per host");
-  const whole = await pool.evaluate({ ...input(), hosts: [...hosts].reverse(), coverage: input(hosts.length).coverage });
+  const whole = await evaluate(pool, { ...input(), hosts: [...hosts].reverse(), coverage: input(hosts.length).coverage });
   t.same(streamed, whole, "the same evaluation as all the hosts at once, in another order");
   await t.rejects(session.finish({ coverage: input().coverage, depth: "quick" }), EvaluationAbortedError, "a session finishes once");
 });
@@ -183,7 +190,7 @@ test("a worker that dies fails every session it held, finishing or still collect
   t.teardown(() => pool.stop());
   const collecting = pool.open(PLAN);
   collecting.add(backdoored("a-1"));
-  await t.rejects(pool.evaluate(input()), EvaluationFailedError, "the finishing one");
+  await t.rejects(evaluate(pool, input()), EvaluationFailedError, "the finishing one");
   collecting.add(backdoored("a-2"));
   await t.rejects(collecting.finish({ coverage: input().coverage, depth: "quick" }), EvaluationFailedError, "the one still collecting, when it finishes");
 });
