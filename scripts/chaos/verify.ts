@@ -4,6 +4,7 @@
 import { DeliverPolicy, jetstream } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { runOfTriggerId } from "../../shared/curiosity/record.js";
 import { BUCKETS, STREAMS } from "../../shared/nats/catalog.js";
 import { sleep } from "../../shared/clock.js";
 
@@ -66,20 +67,20 @@ export async function verify(input: VerifyInput): Promise<Verdict> {
   const settleMs = Date.now() - started;
   const received = input.received();
   const runs = await curiosityRuns(input);
+  const numbersOf = (list: Run[], id: string): number[] => list.filter((r) => r.curiosity_id === id).map((r) => r.run).sort((a, b) => a - b);
   let doubled = 0;
   let skipped = 0;
-  const irregular: string[] = [];
+  const irregular: Array<{ id: string; listed: number[] }> = [];
   for (const id of input.curiosityIds) {
-    const numbers = runs.filter((r) => r.curiosity_id === id).map((r) => r.run);
+    const listed = numbersOf(runs, id);
     const before = doubled + skipped;
-    doubled += numbers.length - new Set(numbers).size;
-    const max = Math.max(0, ...numbers);
-    for (let n = 1; n <= max; n++) if (!numbers.includes(n)) skipped++;
-    if (doubled + skipped > before) irregular.push(id);
+    doubled += listed.length - new Set(listed).size;
+    const max = Math.max(0, ...listed);
+    for (let n = 1; n <= max; n++) if (!listed.includes(n)) skipped++;
+    if (doubled + skipped > before) irregular.push({ id, listed });
   }
   const stored = irregular.length > 0 ? await curiosityRunsInBucket(input.nc).catch(() => [] as Run[]) : [];
-  const numbersOf = (list: Run[], id: string): number[] => list.filter((r) => r.curiosity_id === id).map((r) => r.run).sort((a, b) => a - b);
-  const curiosityGaps = irregular.map((id) => ({ id, listed: numbersOf(runs, id), inBucket: numbersOf(stored, id) }));
+  const curiosityGaps = irregular.map(({ id, listed }) => ({ id, listed, inBucket: numbersOf(stored, id) }));
   return {
     investigationsAccepted: input.accepted.size,
     investigationsNotTerminal: pending.filter((id) => !announced.has(id)),
@@ -159,14 +160,14 @@ async function curiosityRuns(input: VerifyInput): Promise<Run[]> {
       investigations: Array<{ context: { curiosity_id: string; trigger_id: string } }>;
       next_cursor: string | null;
     };
-    for (const inv of page.investigations) out.push({ curiosity_id: inv.context.curiosity_id, run: Number(inv.context.trigger_id.split(":")[1]) });
+    for (const inv of page.investigations) out.push({ curiosity_id: inv.context.curiosity_id, run: runOfTriggerId(inv.context.trigger_id) });
     cursor = page.next_cursor;
   } while (cursor);
   return out;
 }
 
 /** Every curiosity run the investigations bucket holds (read directly, not through the gateway's read model). */
-export async function curiosityRunsInBucket(nc: NatsConnection): Promise<Run[]> {
+async function curiosityRunsInBucket(nc: NatsConnection): Promise<Run[]> {
   const kv = await new Kvm(nc).open(BUCKETS.investigations.name);
   const out: Run[] = [];
   for await (const key of await kv.keys()) {
@@ -174,7 +175,7 @@ export async function curiosityRunsInBucket(nc: NatsConnection): Promise<Run[]> 
     if (!entry || entry.operation !== "PUT") continue;
     const context = (entry.json() as { context?: { trigger_source?: string; curiosity_id?: string; trigger_id?: string } }).context;
     if (context?.trigger_source !== "curiosity" || !context.curiosity_id || !context.trigger_id) continue;
-    out.push({ curiosity_id: context.curiosity_id, run: Number(context.trigger_id.split(":")[1]) });
+    out.push({ curiosity_id: context.curiosity_id, run: runOfTriggerId(context.trigger_id) });
   }
   return out;
 }

@@ -64,5 +64,10 @@ export function runTriggerId(id: string, run: number): string {
   return `${id}:${run}`;
 }
 
+/** The run number a curiosity run's `context.trigger_id` names (runTriggerId's inverse). */
+export function runOfTriggerId(triggerId: string): number {
+  return Number(triggerId.slice(triggerId.lastIndexOf(":") + 1));
+}
+
 /** The idempotency scope of curiosity triggers: the trigger id is the key within it. */
 export const CURIOSITY_IDEMPOTENCY_SCOPE = "curiosity";
