@@ -5,6 +5,7 @@ import { ConfigError } from "../errors.js";
 import { NatsUnavailableError } from "../errors.js";
 import type { Logger } from "../log.js";
 import "./settled-requests.js"; // every process that connects gets the cheaper end of answered requests
+import "./coalesced-writes.js"; // and one socket write per event-loop turn, not one per command
 
 export interface ConnectOptions {
   servers: string;
