@@ -145,8 +145,13 @@ export class ReadModel<T, S = T> {
         if (!old || old.revision < revision) {
           // The document is written last: lmdb keeps the writes a failing callback made before it threw, and
           // a replay skips a key whose stored revision is current, so the index must be complete first.
-          if (old) for (const k of this.spec.indexKeys(old.doc)) void this.index.remove(k);
-          if (stored !== null) for (const k of this.spec.indexKeys(stored)) void this.index.put(k, key);
+          // Only the entries that change: most updates (progress, a delivery's attempt) keep most of them.
+          const before = old ? this.spec.indexKeys(old.doc) : [];
+          const after = stored === null ? [] : this.spec.indexKeys(stored);
+          const kept = new Set(after.map(indexKeyId));
+          const had = new Set(before.map(indexKeyId));
+          for (const k of before) if (!kept.has(indexKeyId(k))) void this.index.remove(k);
+          for (const k of after) if (!had.has(indexKeyId(k))) void this.index.put(k, key);
           if (stored === null) void this.docs.remove(key);
           else void this.docs.put(key, { revision, doc: stored });
         }
@@ -246,6 +251,11 @@ export class ReadModel<T, S = T> {
     }
     return { items, next: more ? last : null };
   }
+}
+
+/** An index key as one comparable string (its parts are strings and numbers, told apart). */
+function indexKeyId(k: IndexKey): string {
+  return JSON.stringify(k);
 }
 
 export function openLmdb(path: string): RootDatabase {

@@ -51,6 +51,59 @@ test("a failed LMDB write is replayed at the next start, though later entries we
   await lmdb.close();
 });
 
+test("an update rewrites only the index entries that change; pages follow the new values", async (t) => {
+  const kv = await new Kvm(nc).create("RM_INDEX_DIFF");
+  interface Item {
+    status: string;
+    group: string;
+  }
+  const spec: ReadModelSpec<Item> = {
+    name: "items.v1",
+    indexKeys: (d) => [
+      ["all", 1],
+      ["status", d.status, 1],
+      ["group", d.group, 1],
+      ["status+group", d.status, d.group, 1],
+    ].map((k) => [...k, "x"]),
+  };
+  const dir = tempDir("inquest-readmodel-diff-");
+  const lmdb = openLmdb(dir.path);
+  const model = new ReadModel<Item>(lmdb, kv, spec, log);
+  await model.start();
+  // Every index write the model makes, counted at the LMDB sub-database (what the diff saves).
+  const index = (model as unknown as { index: { put: (...a: unknown[]) => unknown; remove: (...a: unknown[]) => unknown } }).index;
+  const writes = { put: 0, remove: 0 };
+  const put = index.put.bind(index);
+  const remove = index.remove.bind(index);
+  index.put = (...a: unknown[]) => (writes.put++, put(...a));
+  index.remove = (...a: unknown[]) => (writes.remove++, remove(...a));
+  const items = (prefix: Array<string | number>): number => model.page(prefix, { after: null, limit: 10, reverse: false }).items.length;
+
+  await kv.put("x", encodeJson({ status: "pending", group: "g1" }));
+  await eventually(async () => (model.get("x") ? true : undefined));
+  t.same(writes, { put: 4, remove: 0 }, "a new document: every entry written");
+
+  await kv.put("x", encodeJson({ status: "delivered", group: "g1" }));
+  await eventually(async () => (model.get("x")?.status === "delivered" ? true : undefined));
+  t.same(writes, { put: 6, remove: 2 }, "a status change: the two entries naming the status, not the other two");
+  t.equal(items(["status", "pending"]), 0);
+  t.equal(items(["status", "delivered"]), 1);
+  t.equal(items(["status+group", "delivered", "g1"]), 1);
+  t.equal(items(["group", "g1"]), 1);
+  t.equal(items(["all"]), 1);
+
+  await kv.put("x", encodeJson({ status: "delivered", group: "g1" }));
+  await model.catchUp();
+  t.same(writes, { put: 6, remove: 2 }, "the same values again: no index write");
+
+  await kv.delete("x");
+  await eventually(async () => (model.get("x") === null ? true : undefined));
+  t.same(writes, { put: 6, remove: 6 }, "a delete removes every entry");
+  t.equal(items(["all"]), 0);
+  await model.stop();
+  await lmdb.close();
+});
+
 test("teardown", async () => {
   await nc.close();
   await server.stop();
