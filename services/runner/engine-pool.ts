@@ -12,6 +12,7 @@ import { Worker } from "node:worker_threads";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { RoutePlan } from "../../shared/engine/types.js";
+import type { FindingsChunk } from "../../shared/investigations/findings.js";
 import { packHosts, type CollectedHost, type EngineReply, type EngineRequest, type Evaluation, type FinishInput } from "./engine-protocol.js";
 
 export interface EnginePoolOptions {
@@ -79,6 +80,8 @@ interface Session {
   failure: Error | null;
   /** The finish asked for before the session had a worker. */
   finishInput: FinishInput | null;
+  /** The chunks of findings received so far for its finish. */
+  chunks: FindingsChunk[];
   resolve(evaluation: Evaluation): void;
   reject(err: Error): void;
 }
@@ -128,7 +131,7 @@ export class EnginePool implements Component {
 
   /** Opens an evaluation of `plan` on a worker, to be fed hosts as they are collected. */
   open(plan: RoutePlan): EngineSession {
-    const session: Session = { id: this.nextId++, plan, slot: null, pending: [], state: "open", failure: null, finishInput: null, resolve: () => {}, reject: () => {} };
+    const session: Session = { id: this.nextId++, plan, slot: null, pending: [], state: "open", failure: null, finishInput: null, chunks: [], resolve: () => {}, reject: () => {} };
     if (this.stopped) session.failure = new EvaluationAbortedError();
     else this.place(session);
     return {
@@ -196,6 +199,7 @@ export class EnginePool implements Component {
     const slot = session.slot;
     session.slot = null;
     session.pending = [];
+    session.chunks = [];
     const waiting = this.waiting.indexOf(session);
     if (waiting >= 0) this.waiting.splice(waiting, 1);
     if (slot?.sessions.delete(session.id)) {
@@ -207,6 +211,7 @@ export class EnginePool implements Component {
   private fail(session: Session, err: Error): void {
     session.slot = null;
     session.pending = [];
+    session.chunks = [];
     if (session.state === "finishing") {
       session.state = "ended";
       session.reject(err);
@@ -223,11 +228,17 @@ export class EnginePool implements Component {
     worker.on("message", (reply: EngineReply) => {
       const session = slot.sessions.get(reply.session);
       if (!session || session.state !== "finishing") return;
+      if ("chunk" in reply) {
+        session.chunks.push(reply.chunk);
+        return;
+      }
       slot.sessions.delete(reply.session);
       session.slot = null;
       session.state = "ended";
+      const chunks = session.chunks;
+      session.chunks = [];
       if ("error" in reply) session.reject(new EvaluationFailedError(`the engine failed: ${reply.error}`));
-      else session.resolve(reply.evaluation);
+      else session.resolve({ report: reply.report, chunks });
       if (slot.sessions.size === 0) this.idle(slot);
     });
     worker.on("error", (err) => this.lost(slot, err));

@@ -3,10 +3,11 @@
 // detections as its batch arrives, so most of the engine's work overlaps the wait for slower agents), then finishes
 // it; only the finish is answered, with `{ session, evaluation }` or `{ session, error }`.
 //
-// Out comes the report without its findings and each finding already serialized, most severe first. Serializing
-// the findings on the worker keeps them off the runner's main thread: a run over 10,000 hosts has 10,000 findings
-// (about 10 MB of JSON), which the main thread used to receive as objects (a structured clone), then serialize for
-// the findings chunks and again for the events. Now it receives strings and only adds ids.
+// Out come the findings as the chunks the findings bucket stores (each finding with its id, most severe first), one
+// message per chunk, then the report without its findings. A run over 10,000 hosts has 10,000 findings (about 13 MB
+// of JSON): the main thread receives each finding's text once, inside its chunk, writes the chunks as they are and
+// cuts the events from the same text. (It used to receive 10,000 strings in one message, copy each to add its id,
+// then copy them again into chunks: three copies, and a 13 MB message buffer, at the runner's peak.)
 //
 // The rows go in as text: each host's answer (a plan reply or a snapshot) stays the JSON the agent sent, checked by
 // the runner, and a batch crosses to the worker inside one string that the worker parses once: one string to copy
@@ -15,7 +16,8 @@
 import type { MessagePort } from "node:worker_threads";
 import { markNewFindings } from "../../shared/engine/index.js";
 import type { CoverageInput, Depth, EngineFinding, HostData, Report, Row, RoutePlan } from "../../shared/engine/types.js";
-import { bySeverity } from "../../shared/investigations/findings.js";
+import { newId } from "../../shared/ids.js";
+import { bySeverity, ChunkPacker, chunkOf, DEFAULT_FINDINGS_BOUNDS, encodeFinding, type FindingsChunk } from "../../shared/investigations/findings.js";
 
 /**
  * One host's rows as collected: who it is (from the registry), when its rows were collected, and `answer`, JSON
@@ -71,13 +73,19 @@ export interface EvaluationInput {
   previous?: EngineFinding[] | null;
 }
 
-/** What an evaluation needs once every host is in. */
-export type FinishInput = Omit<EvaluationInput, "plan" | "hosts">;
+/** How the findings leave the worker: the time their ids carry, and the findings bucket's chunk bound. */
+export interface FindingsEncoding {
+  idTimeMs: number;
+  chunkBytes: number;
+}
 
-/** The engine's report, with its findings serialized: JSON of each (every field but `finding_id`), most severe first. */
+/** What an evaluation needs once every host is in (without `encoding`: ids of now, the default chunk bound). */
+export type FinishInput = Omit<EvaluationInput, "plan" | "hosts"> & { encoding?: FindingsEncoding };
+
+/** The engine's report, its findings as stored chunks (each finding with its `finding_id`), most severe first. */
 export interface Evaluation {
   report: Omit<Report, "findings">;
-  findings: string[];
+  chunks: FindingsChunk[];
 }
 
 /**
@@ -90,19 +98,37 @@ export type EngineRequest =
   | { kind: "finish"; session: number; input: FinishInput }
   | { kind: "drop"; session: number };
 
-export type EngineReply = { session: number; evaluation: Evaluation } | { session: number; error: string };
+/** A finish is answered with its chunks, one message each, then its report; or with an error. */
+export type EngineReply = { session: number; chunk: FindingsChunk } | { session: number; report: Evaluation["report"] } | { session: number; error: string };
 
 /** The engine as a worker runs it: an evaluation started per plan, fed hosts, finished into a report. */
 export interface WorkerEngine {
   start(plan: RoutePlan): { add(host: HostData): void; finish(coverage: CoverageInput, depth: Depth): Report };
 }
 
-/** The report as it leaves the worker: findings marked new (against `previous`), ordered, serialized. */
-export function serializeEvaluation(report: Report, previous: readonly EngineFinding[] | null | undefined): Evaluation {
+/**
+ * The report as it leaves the worker: findings marked new (against `previous`), ordered, given ids, and handed to
+ * `emit` a chunk at a time as each fills, so only one chunk's findings are held as text at once.
+ */
+export function serializeEvaluation(
+  report: Report,
+  previous: readonly EngineFinding[] | null | undefined,
+  encoding?: FindingsEncoding,
+  emit?: (chunk: FindingsChunk) => void,
+): Evaluation {
   const { findings, ...rest } = report;
   const isNew = previous ? markNewFindings(previous, findings) : null;
   const marked = isNew ? findings.map((f, i) => ({ ...f, new_since_last_run: isNew[i] ?? true })) : findings;
-  return { report: rest, findings: bySeverity(marked).map((f) => JSON.stringify(f)) };
+  const at = encoding?.idTimeMs ?? Date.now();
+  const chunks: FindingsChunk[] = [];
+  const send = emit ?? ((chunk: FindingsChunk) => void chunks.push(chunk));
+  const packer = new ChunkPacker(encoding?.chunkBytes ?? DEFAULT_FINDINGS_BOUNDS.chunkBytes, (group) => send(chunkOf(group)));
+  for (const f of bySeverity(marked)) {
+    const findingId = newId("fnd", at);
+    packer.add(encodeFinding(findingId, JSON.stringify({ finding_id: findingId, ...f })));
+  }
+  packer.end();
+  return { report: rest, chunks };
 }
 
 /** An evaluation a worker holds open: its plan, the engine's run, or the first error it hit. */
@@ -137,11 +163,15 @@ export function serveEvaluations(port: Pick<MessagePort, "on" | "postMessage">, 
     }
     open.delete(req.session);
     if (req.kind === "drop") return;
-    let reply: EngineReply | null = null;
+    let done: Evaluation | null = null;
     attempt(evaluation, (run) => {
-      reply = { session: req.session, evaluation: serializeEvaluation(run.finish(req.input.coverage, req.input.depth), req.input.previous) };
+      const report = run.finish(req.input.coverage, req.input.depth);
+      // A chunk per message, sent as it fills: each crosses as a small buffer, never one the size of every finding.
+      done = serializeEvaluation(report, req.input.previous, req.input.encoding, (chunk) => port.postMessage({ session: req.session, chunk } satisfies EngineReply));
     });
-    port.postMessage(reply ?? { session: req.session, error: evaluation.error ?? "the evaluation never started" });
+    const result = done as Evaluation | null;
+    // An error after some chunks went: the main thread drops them with the session when the error comes.
+    port.postMessage(result ? ({ session: req.session, report: result.report } satisfies EngineReply) : { session: req.session, error: evaluation.error ?? "the evaluation never started" });
   });
 }
 

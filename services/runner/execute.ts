@@ -12,7 +12,7 @@ import { derivedId, newId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
 import { boundReport, boundText, DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
-import { encodeFindings, inlineFindings, withFindingId, type EncodedFinding, type FindingsBounds, type FindingsStore } from "../../shared/investigations/findings.js";
+import { chunkedCount, encodeFindings, inlineFromChunks, unpackChunks, type FindingsBounds, type FindingsChunk, type FindingsStore } from "../../shared/investigations/findings.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
@@ -227,7 +227,8 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     try {
       // A cancel that came while collecting still gets a partial report of what was collected; one that comes
       // during the evaluation stops it.
-      evaluation = await engine.finish({ coverage, depth: record.depth, previous }, run.signal.aborted ? undefined : run.signal);
+      const encoding = { idTimeMs: deps.clock.now(), chunkBytes: deps.findingsBounds.chunkBytes };
+      evaluation = await engine.finish({ coverage, depth: record.depth, previous, encoding }, run.signal.aborted ? undefined : run.signal);
     } catch (err) {
       if (!(err instanceof EvaluationAbortedError)) throw err;
       return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
@@ -264,14 +265,14 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
   const { phases, phaseEnds } = timing;
   const id = record.investigation_id;
   const end = deps.clock.now();
-  const { report } = evaluation;
-  // Most severe first already (the worker ordered them); each gets its id here.
-  const all = evaluation.findings.map((json) => withFindingId(json, newId("fnd", end)));
+  // Most severe first, with their ids, in the chunks they are stored as (the worker made them).
+  const { report, chunks } = evaluation;
+  const total = chunkedCount(chunks);
   // Every finding goes to the findings bucket under this attempt's keys first; the record update below commits
   // them (a crash in between leaves chunks no record names: the next attempt rewrites or prunes them).
   const attempt = record.internal.run_attempts;
-  const ref = await deps.findings.write(id, attempt, all, deps.findingsBounds.chunkBytes);
-  const stored = { findings: inlineFindings(all, deps.findingsBounds), findings_total: all.length };
+  const ref = await deps.findings.write(id, attempt, chunks);
+  const stored = { findings: inlineFromChunks(chunks, deps.findingsBounds), findings_total: total };
   // The report's lists grow with the findings and hosts too: bounded the same way.
   const bounds = { ...DEFAULT_REPORT_BOUNDS, maxItems: deps.findingsBounds.inlineCount };
   const bounded = boundReport(report as unknown as Record<string, unknown>, bounds);
@@ -294,7 +295,7 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
       status: "completed",
       completed_at: iso(end),
       progress: { ...progress, phase: "done" },
-      summary: { narrative, severity: report.severity, verdict: report.verdict, findings_count: all.length, route: report.route },
+      summary: { narrative, severity: report.severity, verdict: report.verdict, findings_count: total, route: report.route },
       ...stored,
       report: bounded,
       internal: { ...r.internal, findings_ref: ref, events: { ...r.internal.events, terminal: newId("evt", end), findings: {} } },
@@ -306,9 +307,9 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
   if (final?.value.internal.findings_ref?.attempt === attempt) {
     await deps.findings.prune(id, attempt).catch((err: unknown) => deps.log.warn({ err, investigation_id: id }, "stale findings chunks not pruned"));
   }
-  if (final) await republishTerminal(deps, final.value, final.value.internal.findings_ref?.attempt === attempt ? all : undefined);
+  if (final) await republishTerminal(deps, final.value, final.value.internal.findings_ref?.attempt === attempt ? chunks : undefined);
   phaseEnds("announce");
-  deps.log.info({ investigation_id: id, status: final?.value.status, findings: all.length, agents: agents.length, phases_ms: phases }, "run ended");
+  deps.log.info({ investigation_id: id, status: final?.value.status, findings: total, agents: agents.length, phases_ms: phases }, "run ended");
   deps.onPhases?.(phases);
   return { kind: "done" };
 }
@@ -336,10 +337,10 @@ const PUBLISH_WINDOW = 256;
  * carries), then the terminal event. Repeats reuse the same ids: records from before findings were stored apart
  * name them in `internal.events.findings`; newer ones derive them from the terminal event and the finding.
  */
-async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, known?: readonly EncodedFinding[]): Promise<void> {
+async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, known?: readonly FindingsChunk[]): Promise<void> {
   if (r.status === "completed") {
     const ref = r.internal.findings_ref;
-    const findings = known ?? encodeFindings(ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
+    const findings = known ? unpackChunks(known) : encodeFindings(ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
     const at = Date.parse(r.completed_at ?? r.started_at);
     await forEachLimited(findings, PUBLISH_WINDOW, async ({ finding_id: findingId, json }) => {
       const eventId = r.internal.events.findings[findingId] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${findingId}`) : undefined);

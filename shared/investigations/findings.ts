@@ -46,17 +46,12 @@ export interface EncodedFinding {
   bytes: number;
 }
 
-const encoded = (findingId: string, json: string): EncodedFinding => ({ finding_id: findingId, json, bytes: Buffer.byteLength(json) });
-
-/** A finding serialized without its id (engine-protocol.ts) given `findingId` as its first field. */
-export function withFindingId(findingJson: string, findingId: string): EncodedFinding {
-  const rest = findingJson.length > 2 ? `,${findingJson.slice(1)}` : "}";
-  return encoded(findingId, `{"finding_id":${JSON.stringify(findingId)}${rest}`);
-}
+/** A finding serialized once, with its id and its size. */
+export const encodeFinding = (findingId: string, json: string): EncodedFinding => ({ finding_id: findingId, json, bytes: Buffer.byteLength(json) });
 
 /** Stored findings (a repeat of a finished run's events) as EncodedFinding. */
 export function encodeFindings(findings: readonly Finding[]): EncodedFinding[] {
-  return findings.map((f) => encoded(f.finding_id, JSON.stringify(f)));
+  return findings.map((f) => encodeFinding(f.finding_id, JSON.stringify(f)));
 }
 
 /** The leading findings that fit both bounds (the detail's findings). */
@@ -75,20 +70,95 @@ export function inlineFindings(ordered: readonly EncodedFinding[], bounds: Pick<
 /** Consecutive runs of findings of at most `chunkBytes` of JSON each. */
 export function chunkFindings(ordered: readonly EncodedFinding[], chunkBytes: number): EncodedFinding[][] {
   const chunks: EncodedFinding[][] = [];
-  let current: EncodedFinding[] = [];
-  let bytes = 2;
-  for (const f of ordered) {
-    const size = f.bytes + 1;
-    if (current.length > 0 && bytes + size > chunkBytes) {
-      chunks.push(current);
-      current = [];
-      bytes = 2;
-    }
-    current.push(f);
-    bytes += size;
-  }
-  if (current.length > 0) chunks.push(current);
+  const packer = new ChunkPacker(chunkBytes, (group) => chunks.push(group));
+  for (const f of ordered) packer.add(f);
+  packer.end();
   return chunks;
+}
+
+/** Groups ordered findings into runs of at most `chunkBytes` of JSON as they come, each run handed to `emit` once full. */
+export class ChunkPacker {
+  private group: EncodedFinding[] = [];
+  /** The brackets; each finding adds its bytes and a separator. */
+  private bytes = 2;
+
+  constructor(
+    private readonly chunkBytes: number,
+    private readonly emit: (group: EncodedFinding[]) => void,
+  ) {}
+
+  add(f: EncodedFinding): void {
+    const size = f.bytes + 1;
+    if (this.group.length > 0 && this.bytes + size > this.chunkBytes) this.flush();
+    this.group.push(f);
+    this.bytes += size;
+  }
+
+  /** Emits the last run, if any. */
+  end(): void {
+    if (this.group.length > 0) this.flush();
+  }
+
+  private flush(): void {
+    const group = this.group;
+    this.group = [];
+    this.bytes = 2;
+    this.emit(group);
+  }
+}
+
+/**
+ * One chunk as it is stored: the JSON array of its findings, built once (on the engine's worker thread for a new
+ * run), with each finding's id and where its JSON ends, so the events can be cut from the same text.
+ */
+export interface FindingsChunk {
+  json: string;
+  ids: string[];
+  /** String index just past each finding's JSON in `json`; the next one starts after the comma. */
+  ends: number[];
+}
+
+/** Ordered findings packed into chunks of at most `chunkBytes` of JSON (chunkFindings' bound). */
+export function packChunks(ordered: readonly EncodedFinding[], chunkBytes: number): FindingsChunk[] {
+  return chunkFindings(ordered, chunkBytes).map(chunkOf);
+}
+
+/** One chunk of these findings, whatever their size. */
+export function chunkOf(group: readonly EncodedFinding[]): FindingsChunk {
+  const ends: number[] = [];
+  let at = 1;
+  for (const f of group) {
+    at += f.json.length;
+    ends.push(at);
+    at += 1;
+  }
+  return { json: `[${group.map((f) => f.json).join(",")}]`, ids: group.map((f) => f.finding_id), ends };
+}
+
+/** How many findings the chunks hold. */
+export const chunkedCount = (chunks: readonly FindingsChunk[]): number => chunks.reduce((n, c) => n + c.ids.length, 0);
+
+/** Each finding of the chunks, in order, its JSON cut from its chunk's text; the first `limit` only, if given. */
+export function unpackChunks(chunks: readonly FindingsChunk[], limit = Infinity): Array<Pick<EncodedFinding, "finding_id" | "json">> {
+  const out: Array<Pick<EncodedFinding, "finding_id" | "json">> = [];
+  for (const chunk of chunks) {
+    let start = 1;
+    for (let i = 0; i < chunk.ids.length; i++) {
+      if (out.length >= limit) return out;
+      const end = chunk.ends[i] as number;
+      out.push({ finding_id: chunk.ids[i] as string, json: chunk.json.slice(start, end) });
+      start = end + 1;
+    }
+  }
+  return out;
+}
+
+/** The record's findings from the chunks: the leading ones within both bounds (inlineFindings). */
+export function inlineFromChunks(chunks: readonly FindingsChunk[], bounds: Pick<FindingsBounds, "inlineCount" | "inlineBytes">): Finding[] {
+  return inlineFindings(
+    unpackChunks(chunks, bounds.inlineCount).map((f) => encodeFinding(f.finding_id, f.json)),
+    bounds,
+  );
 }
 
 export const chunkKey = (investigationId: string, attempt: number, chunk: number): string => `${investigationId}.${attempt}.${chunk}`;
@@ -102,21 +172,20 @@ export interface FindingsFilter {
 export class FindingsStore {
   constructor(readonly kv: KV) {}
 
-  /** Writes one attempt's ordered findings (idempotent: the same keys each time) and returns the chunk sizes. */
-  async write(investigationId: string, attempt: number, ordered: readonly EncodedFinding[], chunkBytes: number): Promise<FindingsRef> {
-    const chunks = chunkFindings(ordered, chunkBytes);
+  /** Writes one attempt's chunks (idempotent: the same keys each time) and returns their sizes. */
+  async write(investigationId: string, attempt: number, chunks: readonly FindingsChunk[]): Promise<FindingsRef> {
     // A few puts in flight at once: a large run has tens of chunks.
     const WINDOW = 8;
     for (let i = 0; i < chunks.length; i += WINDOW) {
       // Each put is idempotent (fixed key and value): a stream leader election in between is waited out.
       await Promise.all(
         chunks.slice(i, i + WINDOW).map((c, j) => {
-          const value = Buffer.from(`[${c.map((f) => f.json).join(",")}]`);
+          const value = Buffer.from(c.json);
           return throughElections(() => this.kv.put(chunkKey(investigationId, attempt, i + j), value));
         }),
       );
     }
-    return { attempt, chunks: chunks.map((c) => c.length) };
+    return { attempt, chunks: chunks.map((c) => c.ids.length) };
   }
 
   /** One chunk of a committed attempt ([] when missing: a pruned or never-written chunk reads as empty). */

@@ -9,7 +9,7 @@ import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 import { connectTo } from "../helpers/nats.js";
 import { readEvents } from "../helpers/events.js";
 import { JsonKv } from "../../shared/nats/kvjson.js";
-import { encodeFindings, FindingsStore } from "../../shared/investigations/findings.js";
+import { encodeFindings, FindingsStore, packChunks } from "../../shared/investigations/findings.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { Finding } from "../../shared/schemas/investigation.js";
 import { newId } from "../../shared/ids.js";
@@ -155,7 +155,7 @@ test("an attempt that crashed after writing its findings leaves no duplicates", 
   const store = new FindingsStore(await new Kvm(nc).open("inq_findings"));
   // Attempt 1 wrote its findings (other ids) and died before committing them to the record.
   const ghost = all.slice(0, 60).map((f) => ({ ...f, finding_id: newId("fnd") }));
-  await store.write(id, 1, encodeFindings(ghost), CHUNK_BYTES);
+  await store.write(id, 1, packChunks(encodeFindings(ghost), CHUNK_BYTES));
   const past = new Date(Date.now() - 60_000).toISOString();
   const record: InvestigationRecord = {
     investigation_id: id, status: "running", query: QUESTION, depth: "quick", mode: "live", scope: null,

@@ -8,6 +8,8 @@ import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpack
 import type { Report } from "../../shared/engine/types.js";
 import type { CollectedHost } from "../../services/runner/engine-protocol.js";
 import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
+import { isId } from "../../shared/ids.js";
+import { chunkedCount, unpackChunks } from "../../shared/investigations/findings.js";
 import { eventually } from "../helpers/stack.js";
 
 const log = pino({ level: "silent" });
@@ -35,6 +37,16 @@ function input(hosts = 1): EvaluationInput {
   };
 }
 
+/** An evaluation's findings, parsed from its chunks, in order. */
+function findingsOf(evaluation: Evaluation): Array<Record<string, unknown> & { detection_id: string; finding_id: string }> {
+  return unpackChunks(evaluation.chunks).map((f) => JSON.parse(f.json) as Record<string, unknown> & { detection_id: string; finding_id: string });
+}
+
+/** The same evaluation whatever ids its findings were given (ids are random). */
+function withoutIds(evaluation: Evaluation): unknown {
+  return { report: evaluation.report, findings: findingsOf(evaluation).map(({ finding_id: _id, ...rest }) => rest) };
+}
+
 /** One evaluation of hosts already collected: a session opened, fed every host, and finished. */
 function evaluate(pool: EnginePool, input: EvaluationInput, signal?: AbortSignal): Promise<Evaluation> {
   const session = pool.open(input.plan);
@@ -46,10 +58,12 @@ test("the compiled engine worker evaluates plain JSON in, plain JSON out", async
   const pool = new EnginePool({ size: 1, workerUrl: WORKER, log });
   await pool.start();
   t.teardown(() => pool.stop());
-  const evaluation = await evaluate(pool, input());
-  const findings = evaluation.findings.map((json) => JSON.parse(json) as { detection_id: string; finding_id?: string });
+  const evaluation = await evaluate(pool, input(3));
+  const findings = findingsOf(evaluation);
   t.ok(findings.some((f) => f.detection_id === "unexpected-listener"), "the engine's findings come back serialized");
-  t.equal(findings[0]?.finding_id, undefined, "ids are the runner's to give");
+  t.ok(findings.every((f) => isId(f.finding_id, "fnd") && Object.keys(f)[0] === "finding_id"), "each with its id, as its first field");
+  t.equal(new Set(findings.map((f) => f.finding_id)).size, findings.length, "ids are unique");
+  t.same(evaluation.chunks.flatMap((c) => c.ids), findings.map((f) => f.finding_id), "the chunks name each finding's id");
   t.type(evaluation.report.narrative, "string");
   t.notOk("findings" in evaluation.report, "the report travels without its findings");
 });
@@ -60,7 +74,7 @@ test("an engine error fails its evaluation; the pool goes on", async (t) => {
   t.teardown(() => pool.stop());
   const broken = { ...input(), plan: null } as unknown as EvaluationInput;
   await t.rejects(evaluate(pool, broken), EvaluationFailedError);
-  t.ok((await evaluate(pool, input())).findings.length > 0);
+  t.ok(chunkedCount((await evaluate(pool, input())).chunks) > 0);
 });
 
 test("an answer is kept as the agent's text, and only with the tables the plan asked for", async (t) => {
@@ -82,12 +96,25 @@ test("an answer is kept as the agent's text, and only with the tables the plan a
 test("the worker orders findings most severe first (stable) and marks them against the previous run's", async (t) => {
   const f = (detection_id: string, severity: string) => ({ detection_id, title: detection_id, severity, confidence: 1, agent_id: "a-1", hostname: "a-1", summary: detection_id, evidence: [] });
   const report = { findings: [f("one", "low"), f("two", "high"), f("three", "low"), f("four", "critical")], narrative: "n" } as unknown as Report;
-  const plain = serializeEvaluation(report, null).findings.map((j) => JSON.parse(j));
+  const plain = findingsOf(serializeEvaluation(report, null));
   t.same(plain.map((x) => x.detection_id), ["four", "two", "one", "three"]);
-  t.notOk("new_since_last_run" in plain[0], "not a curiosity run: no mark");
-  const marked = serializeEvaluation(report, [f("two", "high")] as never).findings.map((j) => JSON.parse(j));
+  t.notOk("new_since_last_run" in (plain[0] ?? {}), "not a curiosity run: no mark");
+  const marked = findingsOf(serializeEvaluation(report, [f("two", "high")] as never));
   t.same(marked.map((x) => [x.detection_id, x.new_since_last_run]), [["four", true], ["two", false], ["one", true], ["three", true]]);
-  t.equal(Object.keys(marked[0]).at(-1), "new_since_last_run", "the mark is the last field, as the record shows it");
+  t.equal(Object.keys(marked[0] ?? {}).at(-1), "new_since_last_run", "the mark is the last field, as the record shows it");
+});
+
+test("the worker gives the findings ids of the time it is told and packs them in chunks within the bound", async (t) => {
+  const f = (i: number) => ({ detection_id: `d${i}`, title: "t", severity: "low", confidence: 1, agent_id: "a-1", hostname: "a-1", summary: "é".repeat(50), evidence: [] });
+  const report = { findings: Array.from({ length: 30 }, (_, i) => f(i)), narrative: "n" } as unknown as Report;
+  const at = Date.parse("2026-11-27T01:02:03.004Z");
+  const evaluation = serializeEvaluation(report, null, { idTimeMs: at, chunkBytes: 1_000 });
+  t.ok(evaluation.chunks.length > 1, `${evaluation.chunks.length} chunks`);
+  t.ok(evaluation.chunks.every((c) => Buffer.byteLength(c.json) <= 1_000), "each chunk within the bound, in UTF-8 bytes");
+  const findings = findingsOf(evaluation);
+  t.same(findings.map((x) => x.detection_id), report.findings.map((x) => x.detection_id), "every finding, in order");
+  const sameTime = serializeEvaluation({ findings: [f(0)], narrative: "n" } as unknown as Report, null, { idTimeMs: at, chunkBytes: 1_000 });
+  t.equal(findingsOf(sameTime)[0]?.finding_id.slice(0, 14), findings[0]?.finding_id.slice(0, 14), "ids carry the time they were given");
 });
 
 test("aborting a finishing evaluation alone on its worker terminates the worker; one sharing it is dropped at once", async (t) => {
@@ -129,7 +156,7 @@ test("one worker is kept ready; a second starts only while evaluations overlap a
   t.equal(pool.workers, 1, "the idle extra worker stopped; the last one stays");
   await new Promise((r) => setTimeout(r, 400));
   t.equal(pool.workers, 1, "the last worker is never stopped for being idle");
-  t.ok((await evaluate(pool, input())).findings.length > 0, "and it still evaluates");
+  t.ok(chunkedCount((await evaluate(pool, input())).chunks) > 0, "and it still evaluates");
 });
 
 test("aborted workers are not all replaced: one fresh worker is kept ready, more only when work waits", async (t) => {
@@ -162,9 +189,9 @@ test("a session's hosts reach the worker in batches while it is still open, and 
   for (const host of hosts.slice(HOST_BATCH)) session.add(host);
   const streamed = await session.finish({ coverage: input(hosts.length).coverage, depth: "quick" });
   t.equal(Atomics.load(count, 0), hosts.length, "the rest went with the finish");
-  t.equal(streamed.findings.length, hosts.length, "one finding per host");
+  t.equal(chunkedCount(streamed.chunks), hosts.length, "one finding per host");
   const whole = await evaluate(pool, { ...input(), hosts: [...hosts].reverse(), coverage: input(hosts.length).coverage });
-  t.same(streamed, whole, "the same evaluation as all the hosts at once, in another order");
+  t.same(withoutIds(streamed), withoutIds(whole), "the same evaluation as all the hosts at once, in another order");
   await t.rejects(session.finish({ coverage: input().coverage, depth: "quick" }), EvaluationAbortedError, "a session finishes once");
 });
 
@@ -181,7 +208,7 @@ test("a session closed before its finish frees its worker; an extra worker then 
   await eventually(async () => (pool.workers === 1 ? true : undefined), 5_000, 20);
   t.equal(pool.workers, 1, "the worker it held went idle and stopped");
   kept.add(backdoored("a-1"));
-  t.equal((await kept.finish({ coverage: input().coverage, depth: "quick" })).findings.length, 1, "the other session is untouched");
+  t.equal(chunkedCount((await kept.finish({ coverage: input().coverage, depth: "quick" })).chunks), 1, "the other session is untouched");
 });
 
 test("a worker that dies fails every session it held, finishing or still collecting", async (t) => {
@@ -216,7 +243,7 @@ test("the worker side: hosts are evaluated as each batch arrives; an error is an
   t.same(seen, ["h1", "h2"], "evaluated on arrival, before any finish");
   t.same(replies, [], "adding is not answered");
   send({ kind: "finish", session: 1, input: { coverage, depth: "quick" } });
-  t.same(replies, [{ session: 1, evaluation: { report: { narrative: "2 hosts" }, findings: [] } }]);
+  t.same(replies, [{ session: 1, report: { narrative: "2 hosts" } }], "no findings: the report alone");
 
   send({ kind: "open", session: 2, plan: PLAN });
   send({ kind: "hosts", session: 2, hosts: packHosts([backdoored("bad"), backdoored("h3")]) });
@@ -229,6 +256,23 @@ test("the worker side: hosts are evaluated as each batch arrives; an error is an
   send({ kind: "drop", session: 3 });
   send({ kind: "finish", session: 3, input: { coverage, depth: "quick" } });
   t.equal(replies.length, 2, "a dropped evaluation is never answered");
+});
+
+test("the worker side: a finish with findings is answered chunk by chunk, then the report", async (t) => {
+  const handlers: Array<(req: EngineRequest) => void> = [];
+  const replies: EngineReply[] = [];
+  const port = { on: (_: string, fn: (req: EngineRequest) => void) => handlers.push(fn), postMessage: (r: EngineReply) => replies.push(r) };
+  const finding = (i: number) => ({ detection_id: `d${i}`, severity: "low", summary: "x".repeat(100) });
+  serveEvaluations(port as never, { start: () => ({ add() {}, finish: () => ({ findings: [0, 1, 2].map(finding), narrative: "n" }) as unknown as Report }) });
+  const send = (req: EngineRequest): void => handlers.forEach((fn) => fn(req));
+  send({ kind: "open", session: 7, plan: PLAN });
+  send({ kind: "finish", session: 7, input: { coverage: input().coverage, depth: "quick", encoding: { idTimeMs: Date.now(), chunkBytes: 250 } } });
+  t.same(
+    replies.map((r) => Object.keys(r).filter((k) => k !== "session")[0]),
+    ["chunk", "chunk", "chunk", "report"],
+    "one message per chunk (one finding per chunk at this bound), the report last",
+  );
+  t.ok(replies.every((r) => r.session === 7));
 });
 
 const record = (status: InvestigationRecord["status"], lease: { token: string; until: string } | null): InvestigationRecord =>

@@ -11,7 +11,7 @@ import { parseScopes } from "../../shared/auth/scopes.js";
 import { iso } from "../../shared/clock.js";
 import { encodeJson } from "../../shared/nats/kvjson.js";
 import { envelope, findingEventBytes } from "../../shared/events.js";
-import { chunkFindings, encodeFindings, inlineFindings, withFindingId } from "../../shared/investigations/findings.js";
+import { chunkedCount, chunkFindings, encodeFindings, inlineFindings, inlineFromChunks, packChunks, unpackChunks } from "../../shared/investigations/findings.js";
 
 test("durations", async (t) => {
   t.equal(parseDuration("100ms"), 100);
@@ -186,10 +186,15 @@ test("encoded findings: inline and chunk bounds count UTF-8 bytes of the one ser
   t.same(inlineFindings(encoded, { inlineCount: 2, inlineBytes: 1 << 20 }).length, 2, "the count bound");
 });
 
-test("a finding serialized without its id gets finding_id as its first field", async (t) => {
-  const e = withFindingId(JSON.stringify({ detection_id: "d", summary: "é" }), "fnd_1");
-  t.equal(e.json, '{"finding_id":"fnd_1","detection_id":"d","summary":"é"}');
-  t.equal(e.bytes, Buffer.byteLength(e.json));
-  t.equal(e.finding_id, "fnd_1");
-  t.same(JSON.parse(withFindingId("{}", "fnd_2").json), { finding_id: "fnd_2" }, "an empty object stays valid JSON");
+test("findings packed in chunks: one JSON array each, and each finding cut back out of it unchanged", async (t) => {
+  const f = (id: string, summary: string) => ({ finding_id: id, summary }) as never;
+  const encoded = encodeFindings([f("a", "x".repeat(100)), f("b", "é, \"quoted\" [1]"), f("c", "y")]);
+  const chunks = packChunks(encoded, (encoded[0]?.bytes ?? 0) + (encoded[1]?.bytes ?? 0) + 4);
+  t.same(chunks.map((c) => c.ids), [["a", "b"], ["c"]], "chunked as chunkFindings does");
+  t.same(JSON.parse(chunks[0]?.json ?? ""), [JSON.parse(encoded[0]?.json ?? ""), JSON.parse(encoded[1]?.json ?? "")], "a chunk is the JSON array of its findings");
+  t.same(unpackChunks(chunks), encoded.map(({ finding_id, json }) => ({ finding_id, json })), "each finding's text, exactly");
+  t.same(unpackChunks(chunks, 2).map((e) => e.finding_id), ["a", "b"], "the first few only");
+  t.equal(chunkedCount(chunks), 3);
+  t.same(inlineFromChunks(chunks, { inlineCount: 2, inlineBytes: 1 << 20 }), inlineFindings(encoded, { inlineCount: 2, inlineBytes: 1 << 20 }), "the record's findings as before");
+  t.same(packChunks([], 100), [], "no findings, no chunk");
 });
