@@ -115,6 +115,11 @@ function indexOf(phrases: readonly string[]): PhraseIndex {
  * question a dozen words, and every trigger of a cached or auto investigation routes its question.
  */
 export function matchedPhrases(q: Words, phrases: readonly string[]): string[] {
+  return matchedPositions(q, phrases).map((i) => phrases[i] as string);
+}
+
+/** Where in the list the phrases that occur in the question are, in order (matchedPhrases, by position). */
+export function matchedPositions(q: Words, phrases: readonly string[]): number[] {
   const index = indexOf(phrases);
   let candidates: number[] | null = index.prefixFirst.length > 0 ? [...index.prefixFirst] : null;
   for (const s of q.stemSet) {
@@ -123,10 +128,7 @@ export function matchedPhrases(q: Words, phrases: readonly string[]): string[] {
   }
   if (candidates === null) return []; // the usual case: no phrase of this list starts with any of the question's words
   // A position appears once per list (one first stem per phrase; prefix phrases are not in byFirstStem).
-  return candidates
-    .sort((a, b) => a - b)
-    .map((i) => phrases[i] as string)
-    .filter((p) => phraseIn(q, p));
+  return candidates.sort((a, b) => a - b).filter((i) => phraseIn(q, phrases[i] as string));
 }
 
 /** Convenience for one-off checks on raw text. */

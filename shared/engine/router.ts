@@ -5,7 +5,7 @@ import { categoryLabel } from "./detections/detection.js";
 import { allDetections, getDetection } from "./detections/registry.js";
 import { extractEntities, hasIndicatorEntities, hasSeedEntities } from "./entities.js";
 import { INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES } from "./intents.js";
-import { CATEGORY_LEXICON, matchedPhrases, words } from "./lexicon.js";
+import { CATEGORY_LEXICON, matchedPhrases, matchedPositions, words, type Words } from "./lexicon.js";
 import { PATHFINDER_TABLES } from "./graph.js";
 import type { Depth, QueryEntities, Route, RoutePlan } from "./types.js";
 
@@ -37,9 +37,15 @@ function describeEntities(e: QueryEntities): string[] {
 
 const quote = (list: readonly string[]): string => `"${list.join('", "')}"`;
 
+/**
+ * Every intent's phrases in one list, and the intent each belongs to: a question is matched against all of them in
+ * one pass over its words (each trigger routes its question; the table has over a thousand phrases).
+ */
+const INTENT_PHRASES: readonly string[] = INTENTS.flatMap((intent) => intent.phrases);
+const INTENT_OF: readonly number[] = INTENTS.flatMap((intent, i) => intent.phrases.map(() => i));
+
 /** Which detections the question's words ask for, with the words that chose each. */
-function lexicalMatches(text: string): { chosen: Set<string>; rationale: string[] } {
-  const q = words(text);
+function lexicalMatches(q: Words): { chosen: Set<string>; rationale: string[] } {
   const chosen = new Set<string>();
   const rationale: string[] = [];
   const byDetection = new Map<string, Set<string>>();
@@ -49,9 +55,9 @@ function lexicalMatches(text: string): { chosen: Set<string>; rationale: string[
     phrases.forEach((p) => set.add(p));
     byDetection.set(id, set);
   };
-  for (const intent of INTENTS) {
-    const hit = matchedPhrases(q, intent.phrases);
-    for (const id of intent.detections) note(id, hit);
+  for (const at of matchedPositions(q, INTENT_PHRASES)) {
+    const intent = INTENTS[INTENT_OF[at] as number];
+    for (const id of intent?.detections ?? []) note(id, [INTENT_PHRASES[at] as string]);
   }
   for (const id of [...byDetection.keys()].sort()) {
     chosen.add(id);
@@ -73,7 +79,8 @@ function lexicalMatches(text: string): { chosen: Set<string>; rationale: string[
 export function routeQuery(query: string, depth: Depth): RoutePlan {
   const text = query.normalize("NFKC");
   const entities = extractEntities(text);
-  const { chosen, rationale } = lexicalMatches(text);
+  const q = words(text);
+  const { chosen, rationale } = lexicalMatches(q);
   if (entities.advisories.length > 0 && getDetection("vulnerable-package")) {
     chosen.add("vulnerable-package");
     rationale.push(`advisory ids ${entities.advisories.join(", ")} → vulnerable-package (checked against the engine's advisory list)`);
@@ -82,7 +89,6 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
     chosen.add("unexpected-listener");
     rationale.push(`ports ${entities.ports.join(", ")} named → unexpected-listener (what listens there)`);
   }
-  const q = words(text);
   const pathWords = matchedPhrases(q, PATHFINDER_PHRASES);
   if (pathWords.length > 0) rationale.push(`${quote(pathWords)} → pathfinder`);
   const seeds = hasSeedEntities(entities);
