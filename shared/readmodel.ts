@@ -148,10 +148,8 @@ export class ReadModel<T, S = T> {
           // Only the entries that change: most updates (progress, a delivery's attempt) keep most of them.
           const before = old ? this.spec.indexKeys(old.doc) : [];
           const after = stored === null ? [] : this.spec.indexKeys(stored);
-          const kept = new Set(after.map(indexKeyId));
-          const had = new Set(before.map(indexKeyId));
-          for (const k of before) if (!kept.has(indexKeyId(k))) void this.index.remove(k);
-          for (const k of after) if (!had.has(indexKeyId(k))) void this.index.put(k, key);
+          for (const k of before) if (!after.some((a) => sameKey(a, k))) void this.index.remove(k);
+          for (const k of after) if (!before.some((b) => sameKey(b, k))) void this.index.put(k, key);
           if (stored === null) void this.docs.remove(key);
           else void this.docs.put(key, { revision, doc: stored });
         }
@@ -253,9 +251,11 @@ export class ReadModel<T, S = T> {
   }
 }
 
-/** An index key as one comparable string (its parts are strings and numbers, told apart). */
-function indexKeyId(k: IndexKey): string {
-  return JSON.stringify(k);
+/** Whether two index keys are the same entry (a document has a handful: comparing each pair is cheapest). */
+function sameKey(a: IndexKey, b: IndexKey): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 export function openLmdb(path: string): RootDatabase {
