@@ -1,7 +1,9 @@
 // The outbound deliveries read model: newest created_at first, filterable by any combination of status,
-// subscription_id and event_id (docs/api.md#webhooks).
+// subscription_id and event_id (docs/api.md#webhooks). Each delivery is kept as its list view: the envelope it
+// sends (most of a record's bytes) and its internal state stay in the bucket, where the detail reads them.
 import { DELIVERY_RETENTION_MS } from "../../shared/webhooks/catalog.js";
-import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { deliveryView, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { DeliveryView } from "../../shared/webhooks/schemas.js";
 import type { IndexKey, ReadModel, ReadModelSpec } from "../../shared/readmodel.js";
 
 export interface DeliveryFilter {
@@ -25,8 +27,9 @@ function parts(f: DeliveryFilter): { name: string; values: string[] } {
 /** How often the index drops what the bucket has forgotten (also once at start). */
 export const DELIVERY_PRUNE_EVERY_MS = 3_600_000;
 
-export const deliveryIndex: ReadModelSpec<DeliveryRecord> = {
-  name: "deliveries.v1",
+export const deliveryIndex: ReadModelSpec<DeliveryRecord, DeliveryView> = {
+  name: "deliveries.v2",
+  store: deliveryView,
   // The bucket forgets a delivery 30 days after its last write and tells no watcher: the index follows suit.
   expiry: { everyMs: DELIVERY_PRUNE_EVERY_MS, expired: (r, nowMs) => !isRetained(r, nowMs) },
   indexKeys(r) {
@@ -53,12 +56,12 @@ export function deliveryPrefix(f: DeliveryFilter): IndexKey {
  * The bucket forgets a delivery 30 days after its last write without telling its watchers, so the local copy
  * hides what the bucket no longer holds (between two prunes) and prunes it.
  */
-export function isRetained(r: DeliveryRecord, nowMs: number): boolean {
+export function isRetained(r: Pick<DeliveryRecord, "updated_at">, nowMs: number): boolean {
   return Date.parse(r.updated_at) > nowMs - DELIVERY_RETENTION_MS;
 }
 
 /** Every delivery of a subscription the index still shows as pending (deleting a subscription abandons them). */
-export function pendingDeliveryIds(index: Pick<ReadModel<DeliveryRecord>, "page">, subscriptionId: string): string[] {
+export function pendingDeliveryIds(index: Pick<ReadModel<DeliveryRecord, DeliveryView>, "page">, subscriptionId: string): string[] {
   const prefix = deliveryPrefix({ status: "pending", subscription_id: subscriptionId, event_id: null });
   const ids: string[] = [];
   let after: IndexKey | null = null;
@@ -71,7 +74,7 @@ export function pendingDeliveryIds(index: Pick<ReadModel<DeliveryRecord>, "page"
 }
 
 /** How many dead-lettered deliveries of a subscription were created in [sinceMs, untilMs] (bulk recovery's count). */
-export function deadLettersIn(index: Pick<ReadModel<DeliveryRecord>, "page">, subscriptionId: string, sinceMs: number, untilMs: number): number {
+export function deadLettersIn(index: Pick<ReadModel<DeliveryRecord, DeliveryView>, "page">, subscriptionId: string, sinceMs: number, untilMs: number): number {
   const prefix = deliveryPrefix({ status: "failed_permanent", subscription_id: subscriptionId, event_id: null });
   let count = 0;
   // Keys run by created_at within the prefix: start just before `since`, stop past `until`.

@@ -8,7 +8,8 @@ import { test } from "tap";
 import { deliveryIndex, deliveryPrefix, DELIVERY_PRUNE_EVERY_MS, isRetained } from "../../services/gateway/delivery-index.js";
 import { openLmdb, ReadModel, type IndexKey } from "../../shared/readmodel.js";
 import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/catalog.js";
-import { newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { deliveryView, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { DeliveryView } from "../../shared/webhooks/schemas.js";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
 import { tempDir } from "../helpers/services.js";
 import { eventually } from "../helpers/stack.js";
@@ -46,9 +47,21 @@ async function put(subscriptionId: string, createdAgoMs: number, updatedAgoMs = 
 }
 
 /** Every id the index lists under a prefix (each filter combination is its own index). */
-function listed(model: ReadModel<DeliveryRecord>, prefix: IndexKey): string[] {
+function listed(model: ReadModel<DeliveryRecord, DeliveryView>, prefix: IndexKey): string[] {
   return model.page(prefix, { after: null, limit: 10_000, reverse: true }).items.map((r) => r.delivery_id);
 }
+
+test("each delivery is kept as its list view: not the envelope it sends, nor its internal state", async (t) => {
+  const model = new ReadModel(lmdb, stores.deliveriesKv, { ...deliveryIndex, name: "deliveries.view-test", expiry: undefined }, log);
+  await model.start();
+  t.teardown(() => model.stop());
+  const r = await put(subId(), 0);
+  await model.catchUp();
+  const kept = model.get(r.delivery_id) as Record<string, unknown> | null;
+  t.same(kept, deliveryView(r), "what the list shows, as GET /v1/webhooks/deliveries shows it");
+  t.notOk(kept && "envelope" in kept, "the envelope stays in the bucket (the detail reads it there)");
+  t.notOk(kept && "internal" in kept);
+});
 
 test("expired deliveries are pruned from the index at start and on every prune, from every filter's index", async (t) => {
   const sub = subId();
@@ -119,7 +132,7 @@ test("a filtered walk skips expired deliveries without shortening a page; next i
   await put(sub, 41 * DAY); // the oldest is expired too: the last page must not promise more
   await model.catchUp();
   const now = Date.now();
-  const accept = (r: DeliveryRecord): boolean => isRetained(r, now);
+  const accept = (r: DeliveryView): boolean => isRetained(r, now);
   const prefix = deliveryPrefix({ status: "pending", subscription_id: sub, event_id: null });
   const seen: string[] = [];
   let after: IndexKey | null = null;

@@ -4,7 +4,8 @@ import type { Clock } from "../../../shared/clock.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody, isOneOf } from "../../../shared/schemas/common.js";
 import type { WebhookStores } from "../../../shared/webhooks/catalog.js";
-import { deliveryAttempts, deliveryDetail, deliveryView, type DeliveryRecord } from "../../../shared/webhooks/delivery.js";
+import { deliveryAttempts, deliveryDetail, type DeliveryRecord } from "../../../shared/webhooks/delivery.js";
+import type { DeliveryView } from "../../../shared/webhooks/schemas.js";
 import {
   createSubscription,
   deleteSubscription,
@@ -44,7 +45,7 @@ import { assertNever } from "../../../shared/never.js";
 export interface WebhookRouteDeps {
   manage: ManageDeps;
   stores: Pick<WebhookStores, "subscriptions" | "deliveries">;
-  deliveryIndex: ReadModel<DeliveryRecord>;
+  deliveryIndex: ReadModel<DeliveryRecord, DeliveryView>;
   subscriptionIndex: ReadModel<SubscriptionRecord>;
   clock: Clock;
 }
@@ -211,7 +212,7 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         const now = deps.clock.now();
         // Expired deliveries not pruned yet are skipped inside the walk, so they never shorten a page.
         const result = deps.deliveryIndex.page(prefix, { after: page.after, limit: page.limit, reverse: true, accept: (r) => isRetained(r, now) });
-        return ok({ deliveries: result.items.map(deliveryView), next_cursor: encodeCursor(result.next) });
+        return ok({ deliveries: result.items, next_cursor: encodeCursor(result.next) });
       },
     }),
     route({
