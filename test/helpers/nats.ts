@@ -77,3 +77,11 @@ function kill(proc: ChildProcess): Promise<void> {
 export async function connectTo(url: string, seedFile?: string, inboxPrefix?: string): Promise<NatsConnection> {
   return connect({ servers: url, ...(seedFile ? { authenticator: seedAuthenticator(seedFile) } : {}), ...(inboxPrefix ? { inboxPrefix } : {}) });
 }
+
+/** A client of `url` connected as the services connect (no async traces) that answers requests on `echo` with their data. */
+export async function echoClient(url: string): Promise<NatsConnection> {
+  const nc = await connect({ servers: url, noAsyncTraces: true });
+  nc.subscribe("echo", { callback: (_e, m) => void m.respond(m.data) });
+  await nc.flush();
+  return nc;
+}

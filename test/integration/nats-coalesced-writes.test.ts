@@ -6,7 +6,7 @@ import { Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { coalescedWritesPatched } from "../../shared/nats/coalesced-writes.js";
-import { startNats, type NatsServer } from "../helpers/nats.js";
+import { echoClient, startNats, type NatsServer } from "../helpers/nats.js";
 
 let server: NatsServer;
 let nc: NatsConnection;
@@ -34,10 +34,7 @@ async function socketWrites(conn: NatsConnection, work: (sofar: () => number) =>
 
 test("setup", async () => {
   server = await startNats();
-  nc = await connect({ servers: server.url, noAsyncTraces: true });
-  const sub = nc.subscribe("echo", { callback: (_e, m) => void m.respond(m.data) });
-  await nc.flush();
-  return () => sub.unsubscribe();
+  nc = await echoClient(server.url);
 });
 
 test("the patch is applied once, by importing the module", async (t) => {

@@ -8,7 +8,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { isNoResponders, isTimeout, isUnavailable } from "../../shared/nats/errors.js";
 import { settledRequestsPatched } from "../../shared/nats/settled-requests.js";
-import { startNats, type NatsServer } from "../helpers/nats.js";
+import { echoClient, startNats, type NatsServer } from "../helpers/nats.js";
 
 let server: NatsServer;
 let nc: NatsConnection;
@@ -36,10 +36,7 @@ async function rejections(work: () => Promise<unknown>): Promise<unknown[]> {
 
 test("setup", async () => {
   server = await startNats();
-  nc = await connect({ servers: server.url, noAsyncTraces: true });
-  const sub = nc.subscribe("echo", { callback: (_e, m) => void m.respond(m.data) });
-  await nc.flush();
-  return () => sub.unsubscribe();
+  nc = await echoClient(server.url);
 });
 
 test("the patch is applied once, by importing the module", async (t) => {
