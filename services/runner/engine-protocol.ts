@@ -1,7 +1,7 @@
 // What crosses between the runner and its engine worker threads. An evaluation is a session: the main thread opens
 // it with the plan, sends the hosts' answers in batches while it is still collecting (the worker runs each host's
 // detections as its batch arrives, so most of the engine's work overlaps the wait for slower agents), then finishes
-// it; only the finish is answered, with `{ session, evaluation }` or `{ session, error }`.
+// it; only the finish is answered: with its chunks of findings, then `{ session, report }`, or with `{ session, error }`.
 //
 // Out come the findings as the chunks the findings bucket stores (each finding with its id, most severe first), one
 // message per chunk, then the report without its findings. A run over 10,000 hosts has 10,000 findings (about 13 MB
