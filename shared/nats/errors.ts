@@ -38,6 +38,17 @@ export function isCasConflict(err: unknown): boolean {
 
 const NOT_FOUND_CODES: readonly number[] = [JetStreamApiCodes.StreamNotFound, JetStreamApiCodes.ConsumerNotFound, JetStreamApiCodes.NoMessageFound];
 
+/**
+ * JetStream found no servers to place a stream's replicas on (err_code 10005, JSClusterNoPeersErrF). While a
+ * cluster forms, its meta leader is elected before it knows every peer, so an R3 stream created at that moment
+ * is refused; moments later it is placed. (With too few servers for the replica count it never is.)
+ */
+export function isNoPlacement(err: unknown): boolean {
+  return chain(err).some((e) => apiCode(e) === NO_PEERS_FOR_PLACEMENT);
+}
+
+const NO_PEERS_FOR_PLACEMENT = 10005;
+
 /** JetStream has no such stream, consumer or stored message. */
 export function isNotFound(err: unknown): boolean {
   const code = apiCode(err);

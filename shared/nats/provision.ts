@@ -6,7 +6,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { ProvisioningError } from "../errors.js";
 import type { BucketSpec, StreamSpec } from "./catalog.js";
 import { retryWhile } from "./elections.js";
-import { isNoResponders, isNotFound, isUnavailable } from "./errors.js";
+import { isNoPlacement, isNoResponders, isNotFound, isUnavailable } from "./errors.js";
 
 const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard", "num_replicas"];
 
@@ -25,8 +25,10 @@ export const PROVISION_PATIENCE_MS = 60_000;
  */
 export function patiently<T>(work: () => Promise<T>, patienceMs = PROVISION_PATIENCE_MS): Promise<T> {
   // No responders on the JetStream API means a server without JetStream (-js missing), which waiting will not
-  // change: that is said at once. An election or a restarting node answers 503 or not in time instead.
-  return retryWhile(work, { retryable: (err) => isUnavailable(err) && !isNoResponders(err), patienceMs, firstWaitMs: 250, maxWaitMs: 2_000 });
+  // change: that is said at once. An election or a restarting node answers 503 or not in time instead, and a
+  // cluster still forming refuses to place replicas (too few servers for the replica count then fails once the
+  // patience is spent, with the server's words).
+  return retryWhile(work, { retryable: (err) => (isUnavailable(err) && !isNoResponders(err)) || isNoPlacement(err), patienceMs, firstWaitMs: 250, maxWaitMs: 2_000 });
 }
 
 export function ensureStream(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {

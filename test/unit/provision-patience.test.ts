@@ -1,5 +1,6 @@
 // Start-up provisioning waits out an unavailable JetStream (a cluster electing a leader, a node restarting) and
 // fails loudly on anything else, or once its patience is spent.
+import { JetStreamApiError } from "@nats-io/jetstream";
 import { NoRespondersError, RequestError, TimeoutError } from "@nats-io/transport-node";
 import { test } from "tap";
 import { ProvisioningError } from "../../shared/errors.js";
@@ -14,6 +15,26 @@ test("an unavailable JetStream is waited out; the answer is the first success", 
   }, 10_000);
   t.equal(value, "provisioned");
   t.equal(calls, 3, "tried again twice");
+});
+
+test("a cluster still forming (no peers to place the replicas on, 10005) is waited out like an election", async (t) => {
+  let calls = 0;
+  const noPeers = new JetStreamApiError({ code: 400, err_code: 10005, description: "no suitable peers for placement" });
+  const value = await patiently(async () => {
+    calls++;
+    if (calls < 3) throw new ProvisioningError("stream EVENTS (replicas 3): no suitable peers for placement", { cause: noPeers });
+    return "placed";
+  }, 10_000);
+  t.equal(value, "placed");
+  t.equal(calls, 3);
+  const otherBadRequest = new JetStreamApiError({ code: 400, err_code: 10003, description: "bad request" });
+  await t.rejects(
+    patiently(async () => {
+      throw new ProvisioningError("stream EVENTS: bad request", { cause: otherBadRequest });
+    }, 10_000),
+    /bad request/,
+    "another 400 is not waited out",
+  );
 });
 
 test("any other error is thrown at once", async (t) => {
