@@ -108,26 +108,32 @@ export interface WorkerEngine {
 
 /**
  * The report as it leaves the worker: findings marked new (against `previous`), ordered, given ids, and handed to
- * `emit` a chunk at a time as each fills, so only one chunk's findings are held as text at once.
+ * `emit` a chunk at a time as each fills, so only one chunk's findings are held as text at once; returns the
+ * report without its findings.
  */
-export function serializeEvaluation(
+export function emitEvaluation(
   report: Report,
   previous: readonly EngineFinding[] | null | undefined,
-  encoding?: FindingsEncoding,
-  emit?: (chunk: FindingsChunk) => void,
-): Evaluation {
+  encoding: FindingsEncoding | undefined,
+  emit: (chunk: FindingsChunk) => void,
+): Evaluation["report"] {
   const { findings, ...rest } = report;
   const isNew = previous ? markNewFindings(previous, findings) : null;
   const marked = isNew ? findings.map((f, i) => ({ ...f, new_since_last_run: isNew[i] ?? true })) : findings;
   const at = encoding?.idTimeMs ?? Date.now();
-  const chunks: FindingsChunk[] = [];
-  const send = emit ?? ((chunk: FindingsChunk) => void chunks.push(chunk));
-  const packer = new ChunkPacker(encoding?.chunkBytes ?? DEFAULT_FINDINGS_BOUNDS.chunkBytes, (group) => send(chunkOf(group)));
+  const packer = new ChunkPacker(encoding?.chunkBytes ?? DEFAULT_FINDINGS_BOUNDS.chunkBytes, (group) => emit(chunkOf(group)));
   for (const f of bySeverity(marked)) {
     const findingId = newId("fnd", at);
     packer.add(encodeFinding(findingId, JSON.stringify({ finding_id: findingId, ...f })));
   }
   packer.end();
+  return rest;
+}
+
+/** The whole evaluation at once, its chunks collected (emitEvaluation). */
+export function serializeEvaluation(report: Report, previous: readonly EngineFinding[] | null | undefined, encoding?: FindingsEncoding): Evaluation {
+  const chunks: FindingsChunk[] = [];
+  const rest = emitEvaluation(report, previous, encoding, (chunk) => chunks.push(chunk));
   return { report: rest, chunks };
 }
 
@@ -163,15 +169,15 @@ export function serveEvaluations(port: Pick<MessagePort, "on" | "postMessage">, 
     }
     open.delete(req.session);
     if (req.kind === "drop") return;
-    let done: Evaluation | null = null;
+    let done: Evaluation["report"] | null = null;
     attempt(evaluation, (run) => {
       const report = run.finish(req.input.coverage, req.input.depth);
       // A chunk per message, sent as it fills: each crosses as a small buffer, never one the size of every finding.
-      done = serializeEvaluation(report, req.input.previous, req.input.encoding, (chunk) => port.postMessage({ session: req.session, chunk } satisfies EngineReply));
+      done = emitEvaluation(report, req.input.previous, req.input.encoding, (chunk) => port.postMessage({ session: req.session, chunk } satisfies EngineReply));
     });
-    const result = done as Evaluation | null;
+    const report = done as Evaluation["report"] | null;
     // An error after some chunks went: the main thread drops them with the session when the error comes.
-    port.postMessage(result ? ({ session: req.session, report: result.report } satisfies EngineReply) : { session: req.session, error: evaluation.error ?? "the evaluation never started" });
+    port.postMessage(report ? ({ session: req.session, report } satisfies EngineReply) : { session: req.session, error: evaluation.error ?? "the evaluation never started" });
   });
 }
 

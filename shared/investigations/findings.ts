@@ -67,15 +67,6 @@ export function inlineFindings(ordered: readonly EncodedFinding[], bounds: Pick<
   return out;
 }
 
-/** Consecutive runs of findings of at most `chunkBytes` of JSON each. */
-export function chunkFindings(ordered: readonly EncodedFinding[], chunkBytes: number): EncodedFinding[][] {
-  const chunks: EncodedFinding[][] = [];
-  const packer = new ChunkPacker(chunkBytes, (group) => chunks.push(group));
-  for (const f of ordered) packer.add(f);
-  packer.end();
-  return chunks;
-}
-
 /** Groups ordered findings into runs of at most `chunkBytes` of JSON as they come, each run handed to `emit` once full. */
 export class ChunkPacker {
   private group: EncodedFinding[] = [];
@@ -118,9 +109,13 @@ export interface FindingsChunk {
   ends: number[];
 }
 
-/** Ordered findings packed into chunks of at most `chunkBytes` of JSON (chunkFindings' bound). */
+/** Ordered findings packed into chunks of at most `chunkBytes` of JSON (ChunkPacker's bound), all at once. */
 export function packChunks(ordered: readonly EncodedFinding[], chunkBytes: number): FindingsChunk[] {
-  return chunkFindings(ordered, chunkBytes).map(chunkOf);
+  const chunks: FindingsChunk[] = [];
+  const packer = new ChunkPacker(chunkBytes, (group) => chunks.push(chunkOf(group)));
+  for (const f of ordered) packer.add(f);
+  packer.end();
+  return chunks;
 }
 
 /** One chunk of these findings, whatever their size. */

@@ -38,6 +38,8 @@ export function isCasConflict(err: unknown): boolean {
 
 const NOT_FOUND_CODES: readonly number[] = [JetStreamApiCodes.StreamNotFound, JetStreamApiCodes.ConsumerNotFound, JetStreamApiCodes.NoMessageFound];
 
+const NO_PEERS_FOR_PLACEMENT = 10005;
+
 /**
  * JetStream found no servers to place a stream's replicas on (err_code 10005, JSClusterNoPeersErrF). While a
  * cluster forms, its meta leader is elected before it knows every peer, so an R3 stream created at that moment
@@ -46,8 +48,6 @@ const NOT_FOUND_CODES: readonly number[] = [JetStreamApiCodes.StreamNotFound, Je
 export function isNoPlacement(err: unknown): boolean {
   return chain(err).some((e) => apiCode(e) === NO_PEERS_FOR_PLACEMENT);
 }
-
-const NO_PEERS_FOR_PLACEMENT = 10005;
 
 /** JetStream has no such stream, consumer or stored message. */
 export function isNotFound(err: unknown): boolean {

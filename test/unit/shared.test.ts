@@ -11,7 +11,7 @@ import { parseScopes } from "../../shared/auth/scopes.js";
 import { iso } from "../../shared/clock.js";
 import { encodeJson } from "../../shared/nats/kvjson.js";
 import { envelope, findingEventBytes } from "../../shared/events.js";
-import { chunkedCount, chunkFindings, encodeFindings, inlineFindings, inlineFromChunks, packChunks, unpackChunks } from "../../shared/investigations/findings.js";
+import { chunkedCount, encodeFindings, inlineFindings, inlineFromChunks, packChunks, unpackChunks } from "../../shared/investigations/findings.js";
 
 test("durations", async (t) => {
   t.equal(parseDuration("100ms"), 100);
@@ -180,8 +180,8 @@ test("encoded findings: inline and chunk bounds count UTF-8 bytes of the one ser
   t.equal(encoded[1]?.bytes, Buffer.byteLength(encoded[1]?.json ?? ""), "multi-byte characters counted as bytes");
   t.ok((encoded[1]?.bytes ?? 0) > (encoded[1]?.json.length ?? 0));
   // Each finding counts its bytes and a separator, the brackets 2.
-  const chunks = chunkFindings(encoded, (encoded[0]?.bytes ?? 0) + (encoded[1]?.bytes ?? 0) + 4);
-  t.same(chunks.map((c) => c.map((e) => e.finding_id)), [["a", "b"], ["c"]], "two fit one chunk; the third starts the next");
+  const chunks = packChunks(encoded, (encoded[0]?.bytes ?? 0) + (encoded[1]?.bytes ?? 0) + 4);
+  t.same(chunks.map((c) => c.ids), [["a", "b"], ["c"]], "two fit one chunk; the third starts the next");
   t.same(inlineFindings(encoded, { inlineCount: 10, inlineBytes: (encoded[0]?.bytes ?? 0) + 3 }), [objects[0]], "the byte bound stops after the first");
   t.same(inlineFindings(encoded, { inlineCount: 2, inlineBytes: 1 << 20 }).length, 2, "the count bound");
 });
@@ -190,7 +190,7 @@ test("findings packed in chunks: one JSON array each, and each finding cut back 
   const f = (id: string, summary: string) => ({ finding_id: id, summary }) as never;
   const encoded = encodeFindings([f("a", "x".repeat(100)), f("b", "é, \"quoted\" [1]"), f("c", "y")]);
   const chunks = packChunks(encoded, (encoded[0]?.bytes ?? 0) + (encoded[1]?.bytes ?? 0) + 4);
-  t.same(chunks.map((c) => c.ids), [["a", "b"], ["c"]], "chunked as chunkFindings does");
+  t.same(chunks.map((c) => c.ids), [["a", "b"], ["c"]], "chunked at the same bound");
   t.same(JSON.parse(chunks[0]?.json ?? ""), [JSON.parse(encoded[0]?.json ?? ""), JSON.parse(encoded[1]?.json ?? "")], "a chunk is the JSON array of its findings");
   t.same(unpackChunks(chunks), encoded.map(({ finding_id, json }) => ({ finding_id, json })), "each finding's text, exactly");
   t.same(unpackChunks(chunks, 2).map((e) => e.finding_id), ["a", "b"], "the first few only");
