@@ -1,6 +1,11 @@
 // The outbound deliveries read model: newest created_at first, filterable by any combination of status,
 // subscription_id and event_id (docs/api.md#webhooks). Each delivery is kept as its list view: the envelope it
 // sends (most of a record's bytes) and its internal state stay in the bucket, where the detail reads them.
+//
+// Five index entries per delivery: every combination of status and subscription (all, status, sub, status+sub),
+// and its event. An event has one delivery per subscription it matched, so a filter on event_id walks that event's
+// entries and checks status and subscription on the documents (`deliveryWalk`) rather than keeping three more
+// entries per delivery. The index is most of the model's bytes, and its pages count in the gateway's memory.
 import { DELIVERY_RETENTION_MS } from "../../shared/webhooks/catalog.js";
 import { deliveryView, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import type { DeliveryView } from "../../shared/webhooks/schemas.js";
@@ -28,7 +33,7 @@ function parts(f: DeliveryFilter): { name: string; values: string[] } {
 export const DELIVERY_PRUNE_EVERY_MS = 3_600_000;
 
 export const deliveryIndex: ReadModelSpec<DeliveryRecord, DeliveryView> = {
-  name: "deliveries.v2",
+  name: "deliveries.v3",
   store: deliveryView,
   // The bucket forgets a delivery 30 days after its last write and tells no watcher: the index follows suit.
   expiry: { everyMs: DELIVERY_PRUNE_EVERY_MS, expired: (r, nowMs) => !isRetained(r, nowMs) },
@@ -36,20 +41,26 @@ export const deliveryIndex: ReadModelSpec<DeliveryRecord, DeliveryView> = {
     const t = Date.parse(r.created_at);
     const keys: IndexKey[] = [];
     for (const status of [null, r.status]) {
-      for (const sub of [null, r.subscription_id]) {
-        for (const event of [null, r.event_id]) {
-          const p = parts({ status, subscription_id: sub, event_id: event });
-          keys.push([p.name, ...p.values, t, r.delivery_id]);
-        }
-      }
+      for (const sub of [null, r.subscription_id]) keys.push([...deliveryPrefix({ status, subscription_id: sub, event_id: null }), t, r.delivery_id]);
     }
+    keys.push([...deliveryPrefix({ status: null, subscription_id: null, event_id: r.event_id }), t, r.delivery_id]);
     return keys;
   },
 };
 
+/** The index entries a filter walks: its own for status and subscription, the event's when it names one. */
 export function deliveryPrefix(f: DeliveryFilter): IndexKey {
-  const p = parts(f);
+  const p = parts(f.event_id === null ? f : { status: null, subscription_id: null, event_id: f.event_id });
   return [p.name, ...p.values];
+}
+
+/** How a filter is listed: the entries it walks (`deliveryPrefix`) and what the walk checks on each document. */
+export function deliveryWalk(f: DeliveryFilter): { prefix: IndexKey; matches(r: DeliveryView): boolean } {
+  const checked = f.event_id !== null;
+  return {
+    prefix: deliveryPrefix(f),
+    matches: (r) => !checked || ((f.status === null || r.status === f.status) && (f.subscription_id === null || r.subscription_id === f.subscription_id)),
+  };
 }
 
 /**

@@ -1,11 +1,12 @@
 // The gateway's deliveries read model (LMDB) against a real nats-server: the bucket forgets a delivery 30 days
 // after its last write and nats-server 2.9 tells no watcher, so the index prunes what has expired (at start and
-// periodically), and a filtered walk skips what is expired but not yet pruned without shortening a page.
+// periodically), and a filtered walk skips what is expired but not yet pruned without shortening a page. Every
+// combination of the three filters lists exactly its deliveries, page by page, from five index entries a delivery.
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
-import { deliveryIndex, deliveryPrefix, DELIVERY_PRUNE_EVERY_MS, isRetained } from "../../services/gateway/delivery-index.js";
+import { deliveryIndex, deliveryPrefix, deliveryWalk, DELIVERY_PRUNE_EVERY_MS, isRetained, type DeliveryFilter } from "../../services/gateway/delivery-index.js";
 import { openLmdb, ReadModel, type IndexKey } from "../../shared/readmodel.js";
 import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import { deliveryView, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
@@ -46,7 +47,7 @@ async function put(subscriptionId: string, createdAgoMs: number, updatedAgoMs = 
   return record;
 }
 
-/** Every id the index lists under a prefix (each filter combination is its own index). */
+/** Every id the index lists under a prefix. */
 function listed(model: ReadModel<DeliveryRecord, DeliveryView>, prefix: IndexKey): string[] {
   return model.page(prefix, { after: null, limit: 10_000, reverse: true }).items.map((r) => r.delivery_id);
 }
@@ -147,6 +148,71 @@ test("a filtered walk skips expired deliveries without shortening a page; next i
   t.same(seen, keptIds, "every retained delivery once, newest first");
   t.equal(pages, 3, "5 items, limit 2: three pages, the last without a next cursor");
   t.equal(model.page(prefix, { after: null, limit: 5, reverse: true, accept }).next, null, "exactly `limit` left: no next cursor to an empty page");
+});
+
+test("every combination of status, subscription and event lists exactly its deliveries, newest first, page by page", async (t) => {
+  const model = new ReadModel(lmdb, stores.deliveriesKv, { ...deliveryIndex, name: "deliveries.filters-test", expiry: undefined }, log);
+  await model.start();
+  t.teardown(() => model.stop());
+  await model.catchUp(); // the other tests' deliveries, before the writes are counted
+  const index = (model as unknown as { index: { put: (...a: unknown[]) => unknown; remove: (...a: unknown[]) => unknown } }).index;
+  const writes = { put: 0, remove: 0 };
+  const put0 = index.put.bind(index);
+  const remove0 = index.remove.bind(index);
+  index.put = (...a: unknown[]) => (writes.put++, put0(...a));
+  index.remove = (...a: unknown[]) => (writes.remove++, remove0(...a));
+
+  // Two events, each delivered to three subscriptions; a third event to one of them. Statuses vary.
+  const subs = [subId(), subId(), subId()];
+  const events = [makeEvent("agent.connected"), makeEvent("agent.connected"), makeEvent("agent.connected")];
+  const statuses = ["pending", "delivered", "failed_permanent"] as const;
+  const all: DeliveryRecord[] = [];
+  const base = Date.now() - 60_000;
+  for (const [e, event] of events.entries()) {
+    for (const [i, sub] of subs.entries()) {
+      if (e === 2 && i > 0) continue;
+      const r = newDeliveryRecord({ deliveryId: `dlv_FLT${String(n++).padStart(23, "0")}`, subscriptionId: sub, envelope: event as DeliveryRecord["envelope"], nowMs: base + all.length * 1000 });
+      const record = { ...r, status: statuses[(e + i) % 3] as DeliveryRecord["status"] };
+      await stores.deliveries.put(record.delivery_id, record);
+      all.push(record);
+    }
+  }
+  await model.catchUp();
+  t.same(writes, { put: 5 * all.length, remove: 0 }, "five index entries a delivery");
+
+  const newestFirst = [...all].reverse();
+  let combinations = 0;
+  for (const status of [null, ...statuses]) {
+    for (const subscription_id of [null, ...subs]) {
+      for (const event_id of [null, ...events.map((e) => e.event_id)]) {
+        const f: DeliveryFilter = { status, subscription_id, event_id };
+        const expected = newestFirst.filter((r) => (status === null || r.status === status) && (subscription_id === null || r.subscription_id === subscription_id) && (event_id === null || r.event_id === event_id));
+        // A page of one at a time: the walk's checks must never shorten a page or end the list early.
+        const walk = deliveryWalk(f);
+        const seen: string[] = [];
+        let after: IndexKey | null = null;
+        for (let pages = 0; pages < 1_000; pages++) {
+          const page = model.page(walk.prefix, { after, limit: 1, reverse: true, accept: walk.matches });
+          seen.push(...page.items.map((r) => r.delivery_id));
+          if (page.next !== null) t.equal(page.items.length, 1);
+          after = page.next;
+          if (after === null) break;
+        }
+        // The bucket holds the other tests' deliveries too: only this test's are compared.
+        const ours = new Set(all.map((r) => r.delivery_id));
+        t.same(seen.filter((id) => ours.has(id)), expected.map((r) => r.delivery_id), `filter ${JSON.stringify(f)}`);
+        combinations++;
+      }
+    }
+  }
+  t.equal(combinations, 4 * 4 * 4);
+
+  // A status change rewrites the two entries that name the status, not the subscription's or the event's.
+  const moved = all[0] as DeliveryRecord;
+  const before = { ...writes };
+  await stores.deliveries.put(moved.delivery_id, { ...moved, status: moved.status === "delivered" ? "pending" : "delivered", attempt_count: 1 });
+  await model.catchUp();
+  t.same({ put: writes.put - before.put, remove: writes.remove - before.remove }, { put: 2, remove: 2 });
 });
 
 test("teardown", async () => {

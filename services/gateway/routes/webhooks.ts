@@ -35,7 +35,7 @@ import {
   TestDeliveryResponse,
 } from "../../../shared/webhooks/schemas.js";
 import { subscriptionView, type SubscriptionRecord } from "../../../shared/webhooks/subscription.js";
-import { deliveryPrefix, isRetained } from "../delivery-index.js";
+import { deliveryWalk, isRetained } from "../delivery-index.js";
 import { SUBSCRIPTION_PREFIX } from "../subscription-index.js";
 import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
@@ -205,13 +205,13 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         if (status !== null && !isOneOf(DELIVERY_STATUSES, status)) {
           return invalid([{ path: "/status", message: `must be one of ${DELIVERY_STATUSES.join(", ")}` }]);
         }
-        const prefix = deliveryPrefix({ status, subscription_id: ctx.query.get("subscription_id"), event_id: ctx.query.get("event_id") });
-        const page = parsePage(ctx.query, prefix);
+        const walk = deliveryWalk({ status, subscription_id: ctx.query.get("subscription_id"), event_id: ctx.query.get("event_id") });
+        const page = parsePage(ctx.query, walk.prefix);
         if (isReply(page)) return page;
         await deps.deliveryIndex.catchUp();
         const now = deps.clock.now();
         // Expired deliveries not pruned yet are skipped inside the walk, so they never shorten a page.
-        const result = deps.deliveryIndex.page(prefix, { after: page.after, limit: page.limit, reverse: true, accept: (r) => isRetained(r, now) });
+        const result = deps.deliveryIndex.page(walk.prefix, { after: page.after, limit: page.limit, reverse: true, accept: (r) => isRetained(r, now) && walk.matches(r) });
         return ok({ deliveries: result.items, next_cursor: encodeCursor(result.next) });
       },
     }),
