@@ -49,7 +49,8 @@ const PRUNE_CATCH_UP_MS = 60_000;
 
 export class ReadModel<T, S = T> {
   private docs: Database<StoredDoc<S>, string>;
-  private index: Database<string, Key>;
+  /** Index entries: the document's key when the entry's key does not end with it, else `ENDS_WITH_KEY` (`docKeyOf`). */
+  private index: Database<string | typeof ENDS_WITH_KEY, Key>;
   private meta: Database<number, string>;
   private readonly applied: AppliedRevision;
   private follower: Follower | null = null;
@@ -71,7 +72,7 @@ export class ReadModel<T, S = T> {
     private readonly log: Logger,
   ) {
     this.docs = root.openDB<StoredDoc<S>, string>({ name: `${spec.name}:docs` });
-    this.index = root.openDB<string, Key>({ name: `${spec.name}:index` });
+    this.index = root.openDB<string | typeof ENDS_WITH_KEY, Key>({ name: `${spec.name}:index` });
     this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
     this.applied = new AppliedRevision(kv);
   }
@@ -149,7 +150,7 @@ export class ReadModel<T, S = T> {
           const before = old ? this.spec.indexKeys(old.doc) : [];
           const after = stored === null ? [] : this.spec.indexKeys(stored);
           for (const k of before) if (!after.some((a) => sameKey(a, k))) void this.index.remove(k);
-          for (const k of after) if (!before.some((b) => sameKey(b, k))) void this.index.put(k, key);
+          for (const k of after) if (!before.some((b) => sameKey(b, k))) void this.index.put(k, k[k.length - 1] === key ? ENDS_WITH_KEY : key);
           if (stored === null) void this.docs.remove(key);
           else void this.docs.put(key, { revision, doc: stored });
         }
@@ -238,7 +239,7 @@ export class ReadModel<T, S = T> {
     let last: IndexKey | null = null;
     let more = false;
     for (const { key, value } of range) {
-      const doc = this.docs.get(value)?.doc;
+      const doc = this.docs.get(docKeyOf(key as IndexKey, value))?.doc;
       if (!doc || (opts.accept && !opts.accept(doc))) continue;
       if (items.length === opts.limit) {
         more = true;
@@ -249,6 +250,18 @@ export class ReadModel<T, S = T> {
     }
     return { items, next: more ? last : null };
   }
+}
+
+/**
+ * The value of an index entry whose key ends with its document's key (as `ReadModelSpec.indexKeys` asks): the key
+ * is not stored twice. An entry's key takes up to a few dozen bytes, the value of an entry as much again, and every
+ * document has a handful of entries whose pages count in the process's memory. (Entries written before this hold
+ * the document key as their value; both read the same.)
+ */
+const ENDS_WITH_KEY = 0;
+
+function docKeyOf(entry: IndexKey, value: string | typeof ENDS_WITH_KEY): string {
+  return typeof value === "string" ? value : String(entry[entry.length - 1]);
 }
 
 /** Whether two index keys are the same entry (a document has a handful: comparing each pair is cheapest). */

@@ -104,6 +104,33 @@ test("an update rewrites only the index entries that change; pages follow the ne
   await lmdb.close();
 });
 
+test("an entry whose key ends with its document's key does not store that key again; older entries read the same", async (t) => {
+  const kv = await new Kvm(nc).create("RM_ENTRY_VALUES");
+  const spec: ReadModelSpec<Doc> = { name: "values.v1", indexKeys: (d) => [["by-tag", d.tag, "x"], ["all", d.tag]] };
+  const dir = tempDir("inquest-readmodel-values-");
+  const lmdb = openLmdb(dir.path);
+  const model = new ReadModel<Doc>(lmdb, kv, spec, log);
+  await model.start();
+  // Keys chosen to end the "by-tag" entries ("x") and not the "all" ones.
+  await kv.put("x", encodeJson({ tag: "t1" }));
+  await eventually(async () => (model.get("x") ? true : undefined));
+  const raw = lmdb.openDB<unknown, Array<string | number>>({ name: "values.v1:index" });
+  const values = new Map([...raw.getRange({})].map(({ key, value }) => [JSON.stringify(key), value]));
+  t.equal(values.get(JSON.stringify(["by-tag", "t1", "x"])), 0, "ends with the document key: a one-byte marker");
+  t.equal(values.get(JSON.stringify(["all", "t1"])), "x", "does not: the document key");
+  // An entry as the model wrote them before (the document key as its value) lists the same.
+  await raw.put(["by-tag", "t0", "x"], "x");
+  t.same(
+    model.page(["by-tag"], { after: null, limit: 10, reverse: false }).items,
+    [{ tag: "t1" }, { tag: "t1" }],
+    "both entries lead to the document",
+  );
+  t.same(model.page(["all"], { after: null, limit: 10, reverse: false }).items, [{ tag: "t1" }]);
+  await model.stop();
+  await lmdb.close();
+  dir.remove();
+});
+
 test("teardown", async () => {
   await nc.close();
   await server.stop();
