@@ -7,6 +7,7 @@ import { test } from "tap";
 import { encodeJson } from "../../shared/nats/kvjson.js";
 import { openLmdb, ReadModel, type ReadModelSpec } from "../../shared/readmodel.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
+import { countIndexWrites } from "../helpers/readmodel.js";
 import { tempDir } from "../helpers/services.js";
 import { eventually } from "../helpers/stack.js";
 
@@ -71,12 +72,7 @@ test("an update rewrites only the index entries that change; pages follow the ne
   const model = new ReadModel<Item>(lmdb, kv, spec, log);
   await model.start();
   // Every index write the model makes, counted at the LMDB sub-database (what the diff saves).
-  const index = (model as unknown as { index: { put: (...a: unknown[]) => unknown; remove: (...a: unknown[]) => unknown } }).index;
-  const writes = { put: 0, remove: 0 };
-  const put = index.put.bind(index);
-  const remove = index.remove.bind(index);
-  index.put = (...a: unknown[]) => (writes.put++, put(...a));
-  index.remove = (...a: unknown[]) => (writes.remove++, remove(...a));
+  const writes = countIndexWrites(model);
   const items = (prefix: Array<string | number>): number => model.page(prefix, { after: null, limit: 10, reverse: false }).items.length;
 
   await kv.put("x", encodeJson({ status: "pending", group: "g1" }));

@@ -12,6 +12,7 @@ import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/cat
 import { deliveryView, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import type { DeliveryView } from "../../shared/webhooks/schemas.js";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import { countIndexWrites } from "../helpers/readmodel.js";
 import { tempDir } from "../helpers/services.js";
 import { eventually } from "../helpers/stack.js";
 import { makeEvent } from "../helpers/webhooks.js";
@@ -155,12 +156,7 @@ test("every combination of status, subscription and event lists exactly its deli
   await model.start();
   t.teardown(() => model.stop());
   await model.catchUp(); // the other tests' deliveries, before the writes are counted
-  const index = (model as unknown as { index: { put: (...a: unknown[]) => unknown; remove: (...a: unknown[]) => unknown } }).index;
-  const writes = { put: 0, remove: 0 };
-  const put0 = index.put.bind(index);
-  const remove0 = index.remove.bind(index);
-  index.put = (...a: unknown[]) => (writes.put++, put0(...a));
-  index.remove = (...a: unknown[]) => (writes.remove++, remove0(...a));
+  const writes = countIndexWrites(model);
 
   // Two events, each delivered to three subscriptions; a third event to one of them. Statuses vary.
   const subs = [subId(), subId(), subId()];
