@@ -6,6 +6,7 @@ import type { KV } from "@nats-io/kv";
 import { open, type Database, type Key, type RootDatabase } from "lmdb";
 import type { Logger } from "./log.js";
 import { AppliedRevision } from "./nats/applied.js";
+import { IndexStore } from "./readmodel-index.js";
 import { followBucket, type Follower } from "./nats/follow.js";
 import { patiently } from "./nats/provision.js";
 import { startPeriodic, type Periodic } from "./periodic.js";
@@ -49,9 +50,10 @@ const PRUNE_CATCH_UP_MS = 60_000;
 
 export class ReadModel<T, S = T> {
   private docs: Database<StoredDoc<S>, string>;
-  /** Index entries: the document's key when the entry's key does not end with it, else `ENDS_WITH_KEY` (`docKeyOf`). */
-  private index: Database<string | typeof ENDS_WITH_KEY, Key>;
+  private index: IndexStore;
   private meta: Database<number, string>;
+  /** Where every index's entries were kept before each index had its own database: emptied when rebuilt. */
+  private legacyIndex: Database<string, Key>;
   private readonly applied: AppliedRevision;
   private follower: Follower | null = null;
   /** The periodic prune of expired documents (one at a time: a slow prune makes the next tick skip). */
@@ -72,12 +74,18 @@ export class ReadModel<T, S = T> {
     private readonly log: Logger,
   ) {
     this.docs = root.openDB<StoredDoc<S>, string>({ name: `${spec.name}:docs` });
-    this.index = root.openDB<string | typeof ENDS_WITH_KEY, Key>({ name: `${spec.name}:index` });
+    this.index = new IndexStore(root, spec.name);
+    this.legacyIndex = root.openDB<string, Key>({ name: `${spec.name}:index` });
     this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
     this.applied = new AppliedRevision(kv);
   }
 
   async start(): Promise<void> {
+    if ((this.meta.get("layout") ?? 1) < LAYOUT && (this.meta.get("checkpoint") ?? 0) > 0) {
+      // Written by an older version, with all its indexes in one database: rebuilt from the bucket.
+      this.log.info({ model: this.spec.name }, "read model written in an older layout; rebuilding");
+      this.clear();
+    }
     this.applied.reset(this.meta.get("checkpoint") ?? 0);
     const head = await patiently(() => this.applied.head());
     if (this.applied.current > head) {
@@ -85,6 +93,7 @@ export class ReadModel<T, S = T> {
       this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head }, "read model ahead of its bucket; rebuilding");
       this.clear();
     }
+    if (this.meta.get("layout") !== LAYOUT) await this.meta.put("layout", LAYOUT);
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => void this.apply(key, revision, value), {
       resumeFromRevision: this.applied.current > 0 ? this.applied.current + 1 : 0,
     });
@@ -123,6 +132,7 @@ export class ReadModel<T, S = T> {
     this.docs.transactionSync(() => {
       this.docs.clearSync();
       this.index.clearSync();
+      this.legacyIndex.clearSync();
       this.meta.clearSync();
     });
     this.applied.reset(0);
@@ -137,6 +147,7 @@ export class ReadModel<T, S = T> {
    */
   apply(key: string, revision: number, value: T | null): Promise<void> {
     const stored = value === null ? null : this.spec.store ? this.spec.store(value) : (value as unknown as S);
+    if (stored !== null) this.index.prepare(this.spec.indexKeys(stored));
     const failed = (): void => {
       this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
     };
@@ -149,8 +160,8 @@ export class ReadModel<T, S = T> {
           // Only the entries that change: most updates (progress, a delivery's attempt) keep most of them.
           const before = old ? this.spec.indexKeys(old.doc) : [];
           const after = stored === null ? [] : this.spec.indexKeys(stored);
-          for (const k of before) if (!after.some((a) => sameKey(a, k))) void this.index.remove(k);
-          for (const k of after) if (!before.some((b) => sameKey(b, k))) void this.index.put(k, k[k.length - 1] === key ? ENDS_WITH_KEY : key);
+          for (const k of before) if (!after.some((a) => sameKey(a, k))) this.index.remove(k);
+          for (const k of after) if (!before.some((b) => sameKey(b, k))) this.index.put(k, key);
           if (stored === null) void this.docs.remove(key);
           else void this.docs.put(key, { revision, doc: stored });
         }
@@ -209,7 +220,7 @@ export class ReadModel<T, S = T> {
           for (const key of keys) {
             const current = this.docs.get(key);
             if (!current || !predicate(current.doc)) continue; // rewritten meanwhile
-            for (const k of this.spec.indexKeys(current.doc)) void this.index.remove(k);
+            for (const k of this.spec.indexKeys(current.doc)) this.index.remove(k);
             void this.docs.remove(key);
             n++;
           }
@@ -230,39 +241,25 @@ export class ReadModel<T, S = T> {
    * follow, and `next` is null when no accepted document follows.
    */
   page(prefix: IndexKey, opts: { after: IndexKey | null; limit: number; reverse: boolean; accept?: (doc: S) => boolean }): Page<S> {
-    const lo: Key = [...prefix];
-    const hi: Key = [...prefix, "\uffff"];
-    const range = opts.reverse
-      ? this.index.getRange({ start: opts.after ?? hi, end: lo, reverse: true, exclusiveStart: opts.after !== null })
-      : this.index.getRange({ start: opts.after ?? lo, end: hi, exclusiveStart: opts.after !== null });
     const items: S[] = [];
     let last: IndexKey | null = null;
     let more = false;
-    for (const { key, value } of range) {
-      const doc = this.docs.get(docKeyOf(key as IndexKey, value))?.doc;
+    for (const { entry, docKey } of this.index.walk({ prefix, after: opts.after, reverse: opts.reverse })) {
+      const doc = this.docs.get(docKey)?.doc;
       if (!doc || (opts.accept && !opts.accept(doc))) continue;
       if (items.length === opts.limit) {
         more = true;
         break;
       }
       items.push(doc);
-      last = key as IndexKey;
+      last = entry;
     }
     return { items, next: more ? last : null };
   }
 }
 
-/**
- * The value of an index entry whose key ends with its document's key (as `ReadModelSpec.indexKeys` asks): the key
- * is not stored twice. An entry's key takes up to a few dozen bytes, the value of an entry as much again, and every
- * document has a handful of entries whose pages count in the process's memory. (Entries written before this hold
- * the document key as their value; both read the same.)
- */
-const ENDS_WITH_KEY = 0;
-
-function docKeyOf(entry: IndexKey, value: string | typeof ENDS_WITH_KEY): string {
-  return typeof value === "string" ? value : String(entry[entry.length - 1]);
-}
+/** The layout of the model's LMDB databases: 2 since each index has a database of its own (readmodel-index.ts). */
+const LAYOUT = 2;
 
 /** Whether two index keys are the same entry (a document has a handful: comparing each pair is cheapest). */
 function sameKey(a: IndexKey, b: IndexKey): boolean {
@@ -272,6 +269,6 @@ function sameKey(a: IndexKey, b: IndexKey): boolean {
 }
 
 export function openLmdb(path: string): RootDatabase {
-  // lmdb opens at most 12 named databases by default; each read model takes three.
-  return open({ path, compression: false, maxDbs: 64 });
+  // lmdb opens at most 12 named databases by default; each read model takes three, and one per index.
+  return open({ path, compression: false, maxDbs: 256 });
 }

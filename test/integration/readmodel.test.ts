@@ -1,6 +1,7 @@
 // shared/readmodel.ts against a real nats-server and LMDB: an entry whose LMDB write failed is replayed
 // at the next start (the checkpoint never moved past it), even though later entries were applied.
 import { Kvm } from "@nats-io/kv";
+import type { Key } from "lmdb";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
@@ -100,7 +101,7 @@ test("an update rewrites only the index entries that change; pages follow the ne
   await lmdb.close();
 });
 
-test("an entry whose key ends with its document's key does not store that key again; older entries read the same", async (t) => {
+test("each index has its own database; an entry whose key ends with its document's key does not store that key again", async (t) => {
   const kv = await new Kvm(nc).create("RM_ENTRY_VALUES");
   const spec: ReadModelSpec<Doc> = { name: "values.v1", indexKeys: (d) => [["by-tag", d.tag, "x"], ["all", d.tag]] };
   const dir = tempDir("inquest-readmodel-values-");
@@ -110,19 +111,44 @@ test("an entry whose key ends with its document's key does not store that key ag
   // Keys chosen to end the "by-tag" entries ("x") and not the "all" ones.
   await kv.put("x", encodeJson({ tag: "t1" }));
   await eventually(async () => (model.get("x") ? true : undefined));
-  const raw = lmdb.openDB<unknown, Array<string | number>>({ name: "values.v1:index" });
-  const values = new Map([...raw.getRange({})].map(({ key, value }) => [JSON.stringify(key), value]));
-  t.equal(values.get(JSON.stringify(["by-tag", "t1", "x"])), 0, "ends with the document key: a one-byte marker");
-  t.equal(values.get(JSON.stringify(["all", "t1"])), "x", "does not: the document key");
-  // An entry as the model wrote them before (the document key as its value) lists the same.
-  await raw.put(["by-tag", "t0", "x"], "x");
-  t.same(
-    model.page(["by-tag"], { after: null, limit: 10, reverse: false }).items,
-    [{ tag: "t1" }, { tag: "t1" }],
-    "both entries lead to the document",
-  );
-  t.same(model.page(["all"], { after: null, limit: 10, reverse: false }).items, [{ tag: "t1" }]);
+  const raw = (index: string) => [...lmdb.openDB<unknown, Key>({ name: `values.v1:index:${index}` }).getRange({})].map(({ key, value }) => ({ key, value }));
+  t.same(raw("by-tag"), [{ key: ["t1", "x"], value: 0 }], "ends with the document key: a one-byte marker, and no index name in the key");
+  t.same(raw("all"), [{ key: "t1", value: "x" }], "does not: the document key (a one-element key reads back as its element)");
+  t.same(model.page(["by-tag"], { after: null, limit: 10, reverse: false }).items, [{ tag: "t1" }]);
+  t.same(model.page(["all"], { after: null, limit: 10, reverse: true }).items, [{ tag: "t1" }]);
+  t.same(model.page(["none"], { after: null, limit: 10, reverse: false }), { items: [], next: null }, "an index nothing was written to is empty");
   await model.stop();
+  await lmdb.close();
+  dir.remove();
+});
+
+test("a model written in the older layout (every index in one database) is rebuilt from the bucket at start", async (t) => {
+  const kv = await new Kvm(nc).create("RM_OLD_LAYOUT");
+  const spec: ReadModelSpec<Doc> = { name: "layout.v1", indexKeys: (d) => [["tag", d.tag, d.tag]] };
+  await kv.put("a", encodeJson({ tag: "a" }));
+  await kv.put("b", encodeJson({ tag: "b" }));
+  const dir = tempDir("inquest-readmodel-layout-");
+  const lmdb = openLmdb(dir.path);
+  // What the older version left: documents, the checkpoint, and every entry in one "<name>:index" database.
+  const oldIndex = lmdb.openDB<string, Array<string | number>>({ name: "layout.v1:index" });
+  await lmdb.openDB({ name: "layout.v1:docs" }).put("a", { revision: 1, doc: { tag: "a" } });
+  await oldIndex.put(["tag", "a", "a"], "a");
+  await lmdb.openDB<number, string>({ name: "layout.v1:meta" }).put("checkpoint", 1);
+  const model = new ReadModel<Doc>(lmdb, kv, spec, log);
+  await model.start();
+  await model.catchUp();
+  t.same(model.page(["tag"], { after: null, limit: 10, reverse: false }).items, [{ tag: "a" }, { tag: "b" }], "every document listed, the one the old copy had and the one it missed");
+  t.equal([...oldIndex.getKeys()].length, 0, "the old database is emptied");
+  await model.stop();
+  // Started again: the layout is current, nothing is rebuilt (the checkpoint stays).
+  const again = new ReadModel<Doc>(lmdb, kv, spec, log);
+  const meta = lmdb.openDB<number, string>({ name: "layout.v1:meta" });
+  const checkpoint = meta.get("checkpoint");
+  await again.start();
+  t.equal(meta.get("checkpoint"), checkpoint);
+  t.equal(meta.get("layout"), 2);
+  t.same(again.page(["tag"], { after: null, limit: 10, reverse: false }).items, [{ tag: "a" }, { tag: "b" }]);
+  await again.stop();
   await lmdb.close();
   dir.remove();
 });
