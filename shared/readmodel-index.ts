@@ -61,9 +61,9 @@ export class IndexStore {
     // The lowest key of the prefix is the prefix itself; an empty one (the whole index) is no LMDB key: no bound.
     const lo: Key | undefined = rest.length > 0 ? rest : undefined;
     const hi: Key = [...rest, "\uffff"];
-    const range = w.reverse
-      ? db.getRange({ start: after ?? hi, ...(lo === undefined ? {} : { end: lo }), reverse: true, exclusiveStart: after !== null })
-      : db.getRange({ ...(after ?? lo) === undefined ? {} : { start: after ?? lo }, end: hi, exclusiveStart: after !== null });
+    const start = w.reverse ? (after ?? hi) : (after ?? lo);
+    const end = w.reverse ? lo : hi;
+    const range = db.getRange({ ...(start === undefined ? {} : { start }), ...(end === undefined ? {} : { end }), reverse: w.reverse, exclusiveStart: after !== null });
     for (const { key, value } of range) {
       // A one-element key reads back as its element.
       const entry = [name, ...(Array.isArray(key) ? key : [key])] as IndexKey;

@@ -52,8 +52,6 @@ export class ReadModel<T, S = T> {
   private docs: Database<StoredDoc<S>, string>;
   private index: IndexStore;
   private meta: Database<number, string>;
-  /** Where every index's entries were kept before each index had its own database: emptied when rebuilt. */
-  private legacyIndex: Database<string, Key>;
   private readonly applied: AppliedRevision;
   private follower: Follower | null = null;
   /** The periodic prune of expired documents (one at a time: a slow prune makes the next tick skip). */
@@ -68,22 +66,23 @@ export class ReadModel<T, S = T> {
   private firstFailed: number | null = null;
 
   constructor(
-    root: RootDatabase,
+    private readonly root: RootDatabase,
     private readonly kv: KV,
     private readonly spec: ReadModelSpec<T, S>,
     private readonly log: Logger,
   ) {
     this.docs = root.openDB<StoredDoc<S>, string>({ name: `${spec.name}:docs` });
     this.index = new IndexStore(root, spec.name);
-    this.legacyIndex = root.openDB<string, Key>({ name: `${spec.name}:index` });
     this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
     this.applied = new AppliedRevision(kv);
   }
 
   async start(): Promise<void> {
     if ((this.meta.get("layout") ?? 1) < LAYOUT && (this.meta.get("checkpoint") ?? 0) > 0) {
-      // Written by an older version, with all its indexes in one database: rebuilt from the bucket.
+      // Written by an older version, with all its indexes in one database: that database goes, and the model is
+      // rebuilt from the bucket.
       this.log.info({ model: this.spec.name }, "read model written in an older layout; rebuilding");
+      this.root.openDB<string, Key>({ name: `${this.spec.name}:index` }).dropSync();
       this.clear();
     }
     this.applied.reset(this.meta.get("checkpoint") ?? 0);
@@ -132,7 +131,6 @@ export class ReadModel<T, S = T> {
     this.docs.transactionSync(() => {
       this.docs.clearSync();
       this.index.clearSync();
-      this.legacyIndex.clearSync();
       this.meta.clearSync();
     });
     this.applied.reset(0);
@@ -147,7 +145,8 @@ export class ReadModel<T, S = T> {
    */
   apply(key: string, revision: number, value: T | null): Promise<void> {
     const stored = value === null ? null : this.spec.store ? this.spec.store(value) : (value as unknown as S);
-    if (stored !== null) this.index.prepare(this.spec.indexKeys(stored));
+    const after = stored === null ? [] : this.spec.indexKeys(stored);
+    this.index.prepare(after);
     const failed = (): void => {
       this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
     };
@@ -159,7 +158,6 @@ export class ReadModel<T, S = T> {
           // a replay skips a key whose stored revision is current, so the index must be complete first.
           // Only the entries that change: most updates (progress, a delivery's attempt) keep most of them.
           const before = old ? this.spec.indexKeys(old.doc) : [];
-          const after = stored === null ? [] : this.spec.indexKeys(stored);
           for (const k of before) if (!after.some((a) => sameKey(a, k))) this.index.remove(k);
           for (const k of after) if (!before.some((b) => sameKey(b, k))) this.index.put(k, key);
           if (stored === null) void this.docs.remove(key);
