@@ -6,7 +6,7 @@ import type { Logger } from "../../shared/log.js";
 import type { JsonKv, Versioned } from "../../shared/nats/kvjson.js";
 import { signatureHeaders } from "../../shared/signing.js";
 import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
-import { abandonDelivery, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
+import { abandonDelivery, classify, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import type { AttemptObserver } from "./metrics.js";
 import type { Send } from "./sender.js";
@@ -30,7 +30,7 @@ export interface DeliverDeps {
    * Runs `post` once one of the subscription's request slots is free (key-slots.ts): the endpoint never has
    * more than INQUEST_SUBSCRIPTION_CONCURRENCY requests from this dispatcher in flight. Absent: no limit.
    */
-  requestSlot?<T>(subscriptionId: string, post: () => Promise<T>): Promise<T>;
+  requestSlot?(subscriptionId: string, post: () => Promise<Posted>): Promise<Posted>;
   /** Admits a POST under the subscription's per-second limit: 0 to go, else ms to wait (rate-gate.ts). */
   rateGate?(subscriptionId: string, limit: number): Promise<number>;
   /** The old secret while a rotation's grace period lasts at `nowMs`, else null. */
@@ -142,15 +142,8 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     return r?.value.status === "pending" ? { kind: "ack" } : { kind: "term", reason: "subscription deleted" };
   }
   if (posted.kind === "wait") return { kind: "nak", delayMs: posted.delayMs };
-  const { sub, result, startedMs, endedMs } = posted;
-  // 410 Gone: the endpoint says it will never take deliveries again. The subscription is turned off (and that
-  // announced) before the attempt is recorded, so a crash in between leaves this delivery pending, waiting for
-  // the subscription to be turned back on, never a failed delivery with the subscription still on.
-  if (result.kind === "response" && result.status === 410 && deps.disableGone) await deps.disableGone(sub, current);
-
-  // A last attempt is announced before it is recorded (a crash in between repeats the same event id).
-  const preview = recordAttempt(current, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq });
-  if (preview.record.status === "failed_permanent" && deps.deadLettered) await deps.deadLettered(preview.record);
+  const { result, startedMs, endedMs } = posted;
+  await beforeRecording(deps, posted, recordAttempt(current, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq }).record);
 
   const step: { action: JobAction | null } = { action: null };
   const updated = await deps.deliveries.update(
@@ -168,16 +161,7 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     loaded ?? undefined,
   );
   if (!updated) return { kind: "term", reason: "delivery record vanished" };
-  if (updated.changed && step.action !== null) {
-    deps.observe?.(result, updated.value.status);
-    // Not for a 410: that turned the subscription off already. The attempt is recorded whatever happens here: a
-    // failing-window write that fails is caught up by the next attempt's.
-    if (!(result.kind === "response" && result.status === 410)) {
-      await deps.noteOutcome?.(sub, updated.value, updated.value.status === "delivered", startedMs).catch((err: unknown) => {
-        deps.log.warn({ err, subscription_id: sub.id }, "could not note the attempt in the subscription's failing window");
-      });
-    }
-  }
+  if (updated.changed && step.action !== null) await afterRecording(deps, posted, updated.value);
   const done = step.action;
   if (!updated.changed || done === null) return followRecord(updated.value, deps.clock.now());
   if (done.kind === "nak") {
@@ -188,16 +172,48 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   return done;
 }
 
-type Posted =
-  | { kind: "deleted" }
-  | { kind: "wait"; delayMs: number }
-  | { kind: "sent"; sub: SubscriptionRecord; result: AttemptResult; startedMs: number; endedMs: number };
+export type Sent = { kind: "sent"; sub: SubscriptionRecord; result: AttemptResult; startedMs: number; endedMs: number };
+export type Posted = { kind: "deleted" } | { kind: "wait"; delayMs: number } | Sent;
+
+/** Whether a POST came back a success (for EndpointHealth: anything else is not a healthy endpoint). */
+export function postedDelivered(posted: Posted): boolean {
+  return posted.kind !== "sent" || classify(posted.result) === "delivered";
+}
+
+/**
+ * What happens before an attempt is recorded, given the record it makes (`next`):
+ * - 410 Gone: the endpoint says it will never take deliveries again. The subscription is turned off (and that
+ *   announced) first, so a crash in between leaves this delivery pending, waiting for the subscription to be
+ *   turned back on, never a failed delivery with the subscription still on.
+ * - A last attempt is announced (delivery.dead_lettered) before it is recorded; a crash in between repeats the
+ *   same event id.
+ */
+export async function beforeRecording(deps: DeliverDeps, posted: Sent, next: DeliveryRecord): Promise<void> {
+  if (isGone(posted.result) && deps.disableGone) await deps.disableGone(posted.sub, next);
+  if (next.status === "failed_permanent" && deps.deadLettered) await deps.deadLettered(next);
+}
+
+/** What happens once the attempt is recorded (`recorded`): metrics and the subscription's failing window. */
+export async function afterRecording(deps: DeliverDeps, posted: Sent, recorded: DeliveryRecord): Promise<void> {
+  const { sub, result, startedMs } = posted;
+  deps.observe?.(result, recorded.status);
+  // Not for a 410: that turned the subscription off already. The attempt is recorded whatever happens here: a
+  // failing-window write that fails is caught up by the next attempt's.
+  if (isGone(result)) return;
+  await deps.noteOutcome?.(sub, recorded, recorded.status === "delivered", startedMs).catch((err: unknown) => {
+    deps.log.warn({ err, subscription_id: sub.id }, "could not note the attempt in the subscription's failing window");
+  });
+}
+
+function isGone(result: AttemptResult): boolean {
+  return result.kind === "response" && result.status === 410;
+}
 
 /**
  * The attempt's POST, if the subscription still exists, is on, and its rate limit admits it (else why not): what
  * holds one of the subscription's request slots, so a slot is never held for the record's reads and writes.
  */
-async function postAttempt(deps: DeliverDeps, current: DeliveryRecord): Promise<Posted> {
+export async function postAttempt(deps: DeliverDeps, current: DeliveryRecord): Promise<Posted> {
   const sub = await deps.subscription(current.subscription_id);
   if (!sub) return { kind: "deleted" };
   if (!sub.active) return { kind: "wait", delayMs: deps.pausedRecheckMs };

@@ -1,6 +1,8 @@
 // The fan-out: a durable pull consumer on the EVENTS stream, shared by every dispatcher replica. For each
-// event it creates one delivery per matching subscription (a deterministic delivery id, a job published with
-// it as message id and a KV create, so a redelivered event creates nothing twice), and only then acks the event.
+// event it makes one delivery per matching subscription (a deterministic delivery id), and only then acks the
+// event. A subscription whose endpoint is healthy gets its first attempt from the fan-out itself, recorded with
+// the delivery (first-attempt.ts); any other delivery is enqueued: a job published with the delivery id as message
+// id and a KV create, so a redelivered event creates nothing twice. A redelivered event always takes the job path.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import { forEachLimited } from "../../shared/concurrency.js";
@@ -11,7 +13,7 @@ import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
 import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
-import { enqueueDelivery, newDeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor, wantsEvent } from "../../shared/webhooks/fanout.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 
@@ -30,6 +32,8 @@ export interface FanoutDeps {
   log: Logger;
   /** The key delivery ids are derived with (`deliveryIdKey(master key)`). */
   deliveryIdKey: Buffer;
+  /** Makes a delivery's first attempt and records it, or declines (false); absent: every delivery is enqueued. */
+  firstAttempt?(record: DeliveryRecord, sub: SubscriptionRecord): Promise<boolean>;
 }
 
 export interface FanoutOptions {
@@ -94,16 +98,14 @@ export class FanoutConsumer implements Component {
     try {
       const targets = (await this.deps.subscriptions(receivedAt)).filter((s) => wantsEvent(s, event, storedAtMs));
       await forEachLimited(targets, this.perEvent, async (sub) => {
-        await enqueueDelivery(
-          this.deps.stores,
-          newDeliveryRecord({
-            deliveryId: deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey),
-            subscriptionId: sub.id,
-            envelope: event,
-            nowMs: this.deps.clock.now(),
-          }),
-          { recheck },
-        );
+        const record = newDeliveryRecord({
+          deliveryId: deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey),
+          subscriptionId: sub.id,
+          envelope: event,
+          nowMs: this.deps.clock.now(),
+        });
+        if (!recheck && this.deps.firstAttempt && (await this.deps.firstAttempt(record, sub))) return;
+        await enqueueDelivery(this.deps.stores, record, { recheck });
       });
       msg.ack();
     } catch (err) {

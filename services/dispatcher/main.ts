@@ -9,9 +9,11 @@ import { connectService, runService } from "../../shared/service.js";
 import { openWebhookStores, WEBHOOK_BUCKETS, WEBHOOK_CONSUMERS, WEBHOOK_STREAMS } from "../../shared/webhooks/catalog.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { loadDispatcherConfig } from "./config.js";
-import { deliverJob } from "./deliver.js";
+import { deliverJob, postedDelivered, type DeliverDeps } from "./deliver.js";
+import { EndpointHealth } from "./endpoint-health.js";
+import { FirstAttempts } from "./first-attempt.js";
 import { announceDeadLetter, disable, noteOutcome, type FailingDeps } from "./failing-endpoints.js";
-import { deliveryMetrics, rateLimitedMetric } from "./metrics.js";
+import { deliveryMetrics, firstAttemptMetric, rateLimitedMetric } from "./metrics.js";
 import { DeliveryConsumer } from "./delivery-consumer.js";
 import { FanoutConsumer } from "./fanout-consumer.js";
 import { KeySlots } from "./key-slots.js";
@@ -23,7 +25,7 @@ import { SubscriptionCache } from "./subscription-cache.js";
 /** A paused subscription's jobs look again this often (no attempt is spent while it stays paused). */
 const PAUSED_RECHECK_MS = 2_000;
 /** Concurrent event fan-outs per dispatcher. */
-const FANOUT_CONCURRENCY = 32;
+const FANOUT_CONCURRENCY = 64;
 
 function packageVersion(): string {
   try {
@@ -50,40 +52,35 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const requestSlots = new KeySlots(config.INQUEST_SUBSCRIPTION_CONCURRENCY);
   const userAgent = `Inquest-Webhooks/${packageVersion()}`;
   const rates = new RateGate(stores.ratesKv, clock);
-  const deliveries = new DeliveryConsumer(
-    {
-      js: rt.js,
-      jsm: rt.jsm,
-      log,
-      deliver: (job) =>
-        deliverJob(
-          {
-            deliveries: stores.deliveries,
-            observe,
-            deadLettered: (record) => announceDeadLetter({ js: rt.js, clock }, record),
-            disableGone: (sub, record) => disable(failing, sub, record, "endpoint_gone"),
-            noteOutcome: (sub, record, delivered, at) => noteOutcome(failing, sub, record, delivered, at),
-            subscription: (id) => subscriptions.get(id),
-            secretOf: (sub) => subscriptions.secretOf(sub),
-            headersOf: (sub) => subscriptions.headersOf(sub),
-            rateGate: async (id, limit) => {
-              const waitMs = await rates.take(id, limit);
-              if (waitMs > 0) rateLimited();
-              return waitMs;
-            },
-            previousSecretOf: (sub, nowMs) => subscriptions.previousSecretOf(sub, nowMs),
-            send: sender.send,
-            requestSlot: (id, post) => requestSlots.run(id, post),
-            clock,
-            log,
-            retryDelaysMs: config.INQUEST_RETRY_DELAYS,
-            timeoutMs: config.INQUEST_DELIVERY_TIMEOUT,
-            pausedRecheckMs: PAUSED_RECHECK_MS,
-            userAgent,
-          },
-          job,
-        ),
+  // Every POST, of a job or of the fan-out's first attempt, holds one of its subscription's request slots and tells
+  // the subscription's health (slow or failing endpoints go back to the job path).
+  const health = new EndpointHealth(clock);
+  const deliverDeps: DeliverDeps = {
+    deliveries: stores.deliveries,
+    observe,
+    deadLettered: (record) => announceDeadLetter({ js: rt.js, clock }, record),
+    disableGone: (sub, record) => disable(failing, sub, record, "endpoint_gone"),
+    noteOutcome: (sub, record, delivered, at) => noteOutcome(failing, sub, record, delivered, at),
+    subscription: (id) => subscriptions.get(id),
+    secretOf: (sub) => subscriptions.secretOf(sub),
+    headersOf: (sub) => subscriptions.headersOf(sub),
+    rateGate: async (id, limit) => {
+      const waitMs = await rates.take(id, limit);
+      if (waitMs > 0) rateLimited();
+      return waitMs;
     },
+    previousSecretOf: (sub, nowMs) => subscriptions.previousSecretOf(sub, nowMs),
+    send: sender.send,
+    requestSlot: (id, post) => requestSlots.run(id, () => health.watch(id, post, postedDelivered)),
+    clock,
+    log,
+    retryDelaysMs: config.INQUEST_RETRY_DELAYS,
+    timeoutMs: config.INQUEST_DELIVERY_TIMEOUT,
+    pausedRecheckMs: PAUSED_RECHECK_MS,
+    userAgent,
+  };
+  const deliveries = new DeliveryConsumer(
+    { js: rt.js, jsm: rt.jsm, log, deliver: (job) => deliverJob(deliverDeps, job) },
     {
       concurrency: config.INQUEST_DISPATCHER_CONCURRENCY,
       perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY,
@@ -92,8 +89,22 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
       ackWaitMs: config.INQUEST_DELIVERY_TIMEOUT + 5_000,
     },
   );
+  const firstAttempts = new FirstAttempts(
+    { deliver: deliverDeps, stores, health, observe: firstAttemptMetric(registry) },
+    // One subscription's first attempts hold at most three quarters of the fan-out; the rest of its events take the job path.
+    { perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY, waitingPerSubscription: Math.max(1, Math.floor((FANOUT_CONCURRENCY * 3) / 4) - config.INQUEST_SUBSCRIPTION_CONCURRENCY) },
+  );
   const fanout = new FanoutConsumer(
-    { js: rt.js, jsm: rt.jsm, stores, subscriptions: (since) => subscriptions.fresh(since), clock, log, deliveryIdKey: deliveryIdKey(masterKey) },
+    {
+      js: rt.js,
+      jsm: rt.jsm,
+      stores,
+      subscriptions: (since) => subscriptions.fresh(since),
+      clock,
+      log,
+      deliveryIdKey: deliveryIdKey(masterKey),
+      firstAttempt: (record, sub) => firstAttempts.attempt(record, sub),
+    },
     { concurrency: FANOUT_CONCURRENCY },
   );
   const recoveries = new RecoveryConsumer({

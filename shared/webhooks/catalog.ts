@@ -34,7 +34,8 @@ export const WEBHOOK_BUCKETS = {
 export const WEBHOOK_STREAMS = {
   /**
    * One job per delivery (`{delivery_id, subscription_id, seed}`, message id = delivery id), published before
-   * the delivery record and carrying what the record is made of. The retry schedule is JetStream redelivery
+   * the delivery record and carrying what the record is made of (after it, for a delivery still pending after the
+   * fan-out's first attempt: `recordFirstAttempt`); none for a delivery the fan-out's first attempt finished. The retry schedule is JetStream redelivery
    * (`nak(delay)`); a job is acked or terminated when its delivery is terminal.
    */
   jobs: {

@@ -93,7 +93,8 @@ export interface AttemptInput {
   result: AttemptResult;
   /** The four delays before attempts 2..5 (INQUEST_RETRY_DELAYS); attempts allowed = delays + 1. */
   retryDelaysMs: readonly number[];
-  jobSeq: number;
+  /** The job making the attempt (it owns the delivery from then on); null for the fan-out's first attempt, made before any job exists. */
+  jobSeq: number | null;
 }
 
 /** Applies one attempt to a pending delivery. */

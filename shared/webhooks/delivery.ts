@@ -1,7 +1,8 @@
 // The delivery record (docs/api.md#deliveries) and how a delivery comes to exist: a job on the jobs stream whose
 // message id is the delivery id and which carries what the record is made of, then the record, created once in
 // the deliveries bucket. No crash or failure between the steps can leave a record without a job: a job whose
-// record is not there yet creates it, and repeating both steps (a redelivered fan-out) changes nothing.
+// record is not there yet creates it, and repeating both steps (a redelivered fan-out) changes nothing. A delivery
+// whose first attempt the fan-out made is recorded first and gets a job only if still pending (`recordFirstAttempt`).
 import { iso } from "../clock.js";
 import { encodeJson } from "../nats/kvjson.js";
 import type { WireEnvelope } from "../schemas/events.js";
@@ -107,7 +108,9 @@ export function recordFromJob(job: DeliveryJob, nowMs: number): DeliveryRecord |
  * - `created`: the job was published and the record created.
  * - `requeued`: the record was already there (a repeated fan-out) and its job was published again (the stream's
  *   duplicate window usually stores it once; a copy that slips through is dropped by the owner check).
- * - `exists`: (with `recheck`) a job has already taken the delivery on, or it is over: nothing was published.
+ * - `exists`: (with `recheck`) a job has already taken the delivery on, or it is over: nothing was published. A
+ *   pending record no job has taken on yet gets its job published again (a first attempt made by the fan-out, whose
+ *   job's publish a crash may have cut off: `recordFirstAttempt`).
  */
 export type EnqueueOutcome = { kind: "created" } | { kind: "requeued" } | { kind: "exists" };
 
@@ -124,9 +127,25 @@ export async function enqueueDelivery(
 ): Promise<EnqueueOutcome> {
   if (opts.recheck) {
     const r = (await stores.deliveries.get(record.delivery_id))?.value;
-    if (r && (r.status !== "pending" || r.internal.job_seq !== null || r.attempt_count > 0)) return { kind: "exists" };
+    if (r && (r.status !== "pending" || r.internal.job_seq !== null)) return { kind: "exists" };
   }
   await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson(deliveryJob(record)), { msgID: record.delivery_id });
   const created = await stores.deliveries.create(record.delivery_id, record);
   return created === null ? { kind: "requeued" } : { kind: "created" };
+}
+
+/**
+ * Records a delivery whose first attempt the fan-out made itself (services/dispatcher/first-attempt.ts): the record
+ * is created with the attempt in it, then, if the delivery is still pending, the job that makes the next attempt is
+ * published (it waits for `next_attempt_at`). The record goes first so the job never finds it missing and makes
+ * its own first attempt at once. A crash between the two leaves the event unacknowledged: the fan-out runs again,
+ * and `enqueueDelivery` with `recheck` publishes the job of a pending record no job has taken on. False when the
+ * record was there already (another copy of the fan-out made it, and its job).
+ */
+export async function recordFirstAttempt(stores: Pick<WebhookStores, "js" | "deliveries">, record: DeliveryRecord): Promise<boolean> {
+  if ((await stores.deliveries.create(record.delivery_id, record)) === null) return false;
+  if (record.status === "pending") {
+    await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson(deliveryJob(record)), { msgID: record.delivery_id });
+  }
+  return true;
 }

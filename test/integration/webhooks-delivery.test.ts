@@ -335,18 +335,36 @@ test("fan-out: event types and min_severity decide who gets what", async (t) => 
   void agentsOnly;
 });
 
-test("one delivery per (event, subscription) even when the same event is in the stream twice", async (t) => {
+test("one delivery per (event, subscription) when the same event is stored again later", async (t) => {
   const sub = await createSub(stack, { url: receiver.url("/once"), events: ["agent.connected"] });
   const ev = makeEvent("agent.connected", { agent_id: "a7", hostname: "h7", tags: {}, status: "online" });
   await publish(nc, ev, `${ev.event_id}-a`);
+  await eventually(async () => ((await listDeliveries(stack, `event_id=${ev.event_id}&subscription_id=${sub.id}`)).length === 1 ? true : undefined));
   await publish(nc, ev, `${ev.event_id}-b`); // a republish beyond the stream's duplicate window
-  await receiver.waitFor(() => receiver.received("/once").length >= 1);
   const sentinel = makeEvent("agent.connected", { agent_id: "a8", hostname: "h8", tags: {}, status: "online" });
   await publish(nc, sentinel);
   await eventually(async () => (receiver.received("/once").some((r) => r.json.event_id === sentinel.event_id) ? true : undefined));
-  t.equal(got("/once", ev.event_id).length, 1, "sent once");
+  t.equal(got("/once", ev.event_id).length, 1, "sent once: the second copy finds the delivery's record");
   const list = await listDeliveries(stack, `event_id=${ev.event_id}&subscription_id=${sub.id}`);
   t.equal(list.length, 1, "one delivery record");
+  t.equal(list[0]?.attempt_count, 1, "one attempt recorded");
+});
+
+test("the same event stored twice back to back: one delivery record, every POST with the same event_id", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/twice"), events: ["agent.connected"] });
+  const ev = makeEvent("agent.connected", { agent_id: "a9", hostname: "h9", tags: {}, status: "online" });
+  await publish(nc, ev, `${ev.event_id}-a`);
+  await publish(nc, ev, `${ev.event_id}-b`);
+  const sentinel = makeEvent("agent.connected", { agent_id: "a10", hostname: "h10", tags: {}, status: "online" });
+  await publish(nc, sentinel);
+  await eventually(async () => (receiver.received("/twice").some((r) => r.json.event_id === sentinel.event_id) ? true : undefined));
+  const list = await listDeliveries(stack, `event_id=${ev.event_id}&subscription_id=${sub.id}`);
+  t.equal(list.length, 1, "one delivery record");
+  // Two dispatcher replicas may each take a copy at the same moment and make its first attempt (at-least-once,
+  // docs/architecture.md#flow-events); within one replica the second copy waits for the first.
+  const sent = got("/twice", ev.event_id);
+  t.ok(sent.length >= 1 && sent.length <= 2, `sent at most once per replica (${sent.length})`);
+  t.ok(sent.every((r) => r.headers["x-service-delivery"] === list[0]?.delivery_id), "every POST carries the one delivery id");
 });
 
 test("teardown", async () => {

@@ -1,0 +1,144 @@
+// A delivery's first attempt made by the fan-out itself, for subscriptions whose endpoints answer quickly and well
+// (endpoint-health.ts): the event's consumer POSTs, then creates the delivery record with the attempt in it, and only
+// then acks the event. A delivery that succeeds this way costs one record write, where the job path costs a job
+// publish, the job's delivery and ack, a record create, a read and a write. A delivery still pending after it gets
+// its job for the next attempt (`recordFirstAttempt`); anything the fan-out declines goes the job path.
+//
+// At-least-once: a crash before the record is created leaves the event unacknowledged, and its redelivery takes
+// the job path, which makes the attempt again (the same event_id). A redelivered event never comes here.
+import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { recordFirstAttempt } from "../../shared/webhooks/delivery.js";
+import { recordAttempt } from "../../shared/webhooks/delivery-state.js";
+import type { WebhookStores } from "../../shared/webhooks/catalog.js";
+import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import { afterRecording, beforeRecording, postAttempt, type DeliverDeps, type Posted } from "./deliver.js";
+import type { EndpointHealth } from "./endpoint-health.js";
+
+export interface FirstAttemptDeps {
+  deliver: DeliverDeps;
+  stores: Pick<WebhookStores, "js" | "deliveries">;
+  health: EndpointHealth;
+  /** Told how each delivery the fan-out looked at went (metrics). */
+  observe?(outcome: FirstAttemptOutcome): void;
+}
+
+/**
+ * - `made`: attempted and recorded here;
+ * - `deleted`: the subscription was deleted before the POST: nothing sent, nothing recorded;
+ * - `joined`: a copy of the same delivery was being attempted here: this one waited for it;
+ * - the rest were declined, for the job path: `inactive` (paused, or turned off), `rate_limited` (the job path
+ *   keeps its rate), `unhealthy` (endpoint-health.ts), `busy` (too many first attempts of the subscription
+ *   waiting), `recorded` (the delivery has a record already).
+ */
+export type FirstAttemptOutcome = "made" | "deleted" | "joined" | "inactive" | "rate_limited" | "unhealthy" | "busy" | "recorded";
+
+const HANDLED: ReadonlySet<FirstAttemptOutcome> = new Set<FirstAttemptOutcome>(["made", "deleted", "joined"]);
+
+export interface FirstAttemptOptions {
+  /** First attempts to one subscription made at once (its POSTs also wait for its request slots). */
+  perSubscription: number;
+  /**
+   * First attempts to one subscription that may wait for their turn; more are declined (they take the job path),
+   * so one busy subscription cannot fill the fan-out and hold up every other subscription's events.
+   */
+  waitingPerSubscription: number;
+}
+
+interface Gate {
+  running: number;
+  waiting: Array<(go: boolean) => void>;
+}
+
+export class FirstAttempts {
+  private readonly gates = new Map<string, Gate>();
+  /** Deliveries whose first attempt is being made here: a second copy of the event waits for it instead. */
+  private readonly inFlight = new Map<string, Promise<boolean>>();
+
+  constructor(private readonly deps: FirstAttemptDeps, private readonly opts: FirstAttemptOptions) {
+    // A subscription that turns slow or failing sends its waiting first attempts to the job path at once.
+    deps.health.onUnhealthy((id) => {
+      const gate = this.gates.get(id);
+      if (!gate) return;
+      for (const resume of gate.waiting.splice(0)) resume(false);
+    });
+  }
+
+  /**
+   * Makes the delivery's first attempt and records it; false when it declines (nothing sent, nothing written: the
+   * caller enqueues the delivery). Declined: the subscription is paused or rate limited, its endpoint is not
+   * healthy, too many of its first attempts are waiting already, or the delivery has a record already (the same
+   * event twice in the stream, its first copy fanned out before: the job path finds the record and sends nothing).
+   * A copy of the event that comes while its first copy's attempt is running here waits for it and sends nothing.
+   */
+  async attempt(record: DeliveryRecord, sub: SubscriptionRecord): Promise<boolean> {
+    const id = record.delivery_id;
+    const running = this.inFlight.get(id);
+    if (running) {
+      // That copy records the delivery, enqueues it, or fails and has its event redelivered: nothing is left to do.
+      await running.catch(() => undefined);
+      this.deps.observe?.("joined");
+      return true;
+    }
+    const attempt = this.run(record, sub).then((outcome) => {
+      this.deps.observe?.(outcome);
+      return HANDLED.has(outcome);
+    });
+    this.inFlight.set(id, attempt);
+    try {
+      return await attempt;
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  private async run(record: DeliveryRecord, sub: SubscriptionRecord): Promise<FirstAttemptOutcome> {
+    if (!sub.active) return "inactive";
+    if ((sub.rate_limit_per_second ?? null) !== null) return "rate_limited";
+    if (!this.deps.health.healthy(sub.id)) return "unhealthy";
+    if ((await this.deps.stores.deliveries.get(record.delivery_id)) !== null) return "recorded";
+    if (!(await this.enter(sub.id))) return this.deps.health.healthy(sub.id) ? "busy" : "unhealthy";
+    let posted: Posted;
+    try {
+      const deliver = this.deps.deliver;
+      const post = () => postAttempt(deliver, record);
+      posted = deliver.requestSlot ? await deliver.requestSlot(sub.id, post) : await post();
+    } finally {
+      this.leave(sub.id);
+    }
+    // Paused since the match: the job path waits for it.
+    if (posted.kind === "wait") return "inactive";
+    // Deleted since the match: as if it had been deleted before the event, nothing is recorded.
+    if (posted.kind === "deleted") return "deleted";
+    const { result, startedMs, endedMs } = posted;
+    const next = recordAttempt(record, { startedMs, endedMs, result, retryDelaysMs: this.deps.deliver.retryDelaysMs, jobSeq: null }).record;
+    await beforeRecording(this.deps.deliver, posted, next);
+    if (await recordFirstAttempt(this.deps.stores, next)) await afterRecording(this.deps.deliver, posted, next);
+    return "made";
+  }
+
+  /** First attempts of the subscription running now and waiting (for tests and metrics). */
+  load(subscriptionId: string): { running: number; waiting: number } {
+    const gate = this.gates.get(subscriptionId);
+    return { running: gate?.running ?? 0, waiting: gate?.waiting.length ?? 0 };
+  }
+
+  private enter(id: string): Promise<boolean> {
+    const gate = this.gates.get(id) ?? { running: 0, waiting: [] };
+    this.gates.set(id, gate);
+    if (gate.running < this.opts.perSubscription) {
+      gate.running++;
+      return Promise.resolve(true);
+    }
+    if (gate.waiting.length >= this.opts.waitingPerSubscription) return Promise.resolve(false);
+    return new Promise((resolve) => gate.waiting.push(resolve));
+  }
+
+  private leave(id: string): void {
+    const gate = this.gates.get(id);
+    if (!gate) return;
+    const next = gate.waiting.shift();
+    // The turn passes straight to the next in line (it stays counted); a subscription with nothing left is forgotten.
+    if (next) next(true);
+    else if (--gate.running === 0 && gate.waiting.length === 0) this.gates.delete(id);
+  }
+}

@@ -1,0 +1,277 @@
+// The fan-out's first attempt (services/dispatcher/first-attempt.ts) against a real nats-server (the deliveries
+// bucket, the jobs stream) with an injected clock and a fake far side: a 2xx is recorded with no job, a retryable
+// answer gets its record and then its job (which waits for next_attempt_at), a permanent one is dead-lettered
+// first; a crash between record and job is repaired by the fan-out's recheck; what is declined sends and writes
+// nothing; a slow endpoint sends its waiting first attempts to the job path; a second copy sends nothing.
+import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { pino } from "pino";
+import { test } from "tap";
+import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
+import { openWebhookStores, WEBHOOK_STREAMS, WEBHOOK_SUBJECTS, type WebhookStores } from "../../shared/webhooks/catalog.js";
+import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { AttemptResult } from "../../shared/webhooks/delivery-state.js";
+import { newSubscription, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import { deliverJob, postedDelivered, type DeliverDeps } from "../../services/dispatcher/deliver.js";
+import { jobFromMessage } from "../../services/dispatcher/delivery-consumer.js";
+import { EndpointHealth } from "../../services/dispatcher/endpoint-health.js";
+import { FirstAttempts, type FirstAttemptOutcome } from "../../services/dispatcher/first-attempt.js";
+import type { OutboundRequest } from "../../services/dispatcher/sender.js";
+import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import { makeEvent } from "../helpers/webhooks.js";
+
+const DELAYS = [30_000, 120_000, 600_000, 3_600_000];
+const masterKey = Buffer.alloc(32, 9);
+const log = pino({ level: "silent" });
+let server: NatsServer;
+let nc: NatsConnection;
+let jsm: JetStreamManager;
+let stores: WebhookStores;
+let n = 0;
+
+test("setup", async () => {
+  server = await startNats();
+  nc = await connectTo(server.url);
+  jsm = await jetstreamManager(nc);
+  stores = await openWebhookStores(nc, jsm, jetstream(nc), 1);
+});
+
+const ok: AttemptResult = { kind: "response", status: 204, body: "", durationMs: 2 };
+
+interface Harness {
+  first: FirstAttempts;
+  deps: DeliverDeps;
+  health: EndpointHealth;
+  sent: OutboundRequest[];
+  outcomes: FirstAttemptOutcome[];
+  deadLettered: string[];
+  clock: { t: number };
+  subs: Map<string, SubscriptionRecord>;
+  /** Answers of the coming POSTs, in order (a 500 when none is left); a promise holds its POST until it settles. */
+  answers: Array<AttemptResult | Promise<AttemptResult>>;
+  sub(fields?: Partial<SubscriptionRecord>): SubscriptionRecord;
+  record(sub: SubscriptionRecord): DeliveryRecord;
+}
+
+function harness(opts: { perSubscription?: number; waitingPerSubscription?: number; slowMs?: number } = {}): Harness {
+  const clock = { t: Date.parse("2026-11-27T10:00:00.000Z") + n * 1000 };
+  const subs = new Map<string, SubscriptionRecord>();
+  const sent: OutboundRequest[] = [];
+  const answers: Harness["answers"] = [];
+  const outcomes: FirstAttemptOutcome[] = [];
+  const deadLettered: string[] = [];
+  const health = new EndpointHealth({ now: () => clock.t }, { slowMs: opts.slowMs ?? 60_000, coolDownMs: 30_000 });
+  const deps: DeliverDeps = {
+    deliveries: stores.deliveries,
+    subscription: async (id) => subs.get(id) ?? null,
+    secretOf: () => "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    send: async (req) => {
+      sent.push(req);
+      return (await answers.shift()) ?? { kind: "response", status: 500, body: "down", durationMs: 5 };
+    },
+    deadLettered: async (record) => {
+      deadLettered.push(record.delivery_id);
+    },
+    requestSlot: (id, post) => health.watch(id, post, postedDelivered),
+    clock: { now: () => clock.t },
+    log,
+    retryDelaysMs: DELAYS,
+    timeoutMs: 10_000,
+    pausedRecheckMs: 2_000,
+    userAgent: "Inquest-Webhooks/test",
+  };
+  const first = new FirstAttempts(
+    { deliver: deps, stores, health, observe: (o) => outcomes.push(o) },
+    { perSubscription: opts.perSubscription ?? 4, waitingPerSubscription: opts.waitingPerSubscription ?? 8 },
+  );
+  return {
+    first,
+    deps,
+    health,
+    sent,
+    outcomes,
+    deadLettered,
+    clock,
+    subs,
+    answers,
+    sub(fields = {}) {
+      const base = newSubscription(`sub_FRST${String(n++).padStart(22, "0")}`, { url: "https://93.184.216.34/hook", events: ["agent.connected"] }, encryptSecret(masterKey, newWebhookSecret()), clock.t);
+      const sub = { ...base, ...fields };
+      subs.set(sub.id, sub);
+      return sub;
+    },
+    record(sub) {
+      return newDeliveryRecord({ deliveryId: `dlv_FRST${String(n++).padStart(22, "0")}`, subscriptionId: sub.id, envelope: makeEvent("agent.connected") as DeliveryRecord["envelope"], nowMs: clock.t });
+    },
+  };
+}
+
+const stored = async (id: string): Promise<DeliveryRecord | null> => (await stores.deliveries.get(id))?.value ?? null;
+
+/** The job message published for the subscription, or null when there is none. */
+async function jobOf(subscriptionId: string) {
+  try {
+    return await jsm.streams.getMessage(WEBHOOK_STREAMS.jobs.name, { last_by_subj: WEBHOOK_SUBJECTS.job(subscriptionId) });
+  } catch {
+    return null;
+  }
+}
+
+test("a 2xx first attempt: the record is created delivered, with its one attempt, and no job is published", async (t) => {
+  const h = harness();
+  const sub = h.sub();
+  const record = h.record(sub);
+  h.answers.push(ok);
+  t.equal(await h.first.attempt(record, sub), true);
+  const r = await stored(record.delivery_id);
+  t.equal(r?.status, "delivered");
+  t.equal(r?.attempt_count, 1);
+  t.equal(r?.attempts.length, 1);
+  t.equal(r?.internal.job_seq, null, "no job owns it");
+  t.equal(h.sent.length, 1);
+  t.equal(h.sent[0]?.headers["X-Service-Delivery"], record.delivery_id);
+  t.equal(await jobOf(sub.id), null, "no job");
+  t.same(h.outcomes, ["made"]);
+});
+
+test("a retryable first attempt: the record (attempt 1, next_attempt_at), then its job, which waits for that time", async (t) => {
+  const h = harness();
+  const sub = h.sub();
+  const record = h.record(sub);
+  h.answers.push({ kind: "response", status: 503, body: "busy", durationMs: 5 });
+  t.equal(await h.first.attempt(record, sub), true);
+  const r = await stored(record.delivery_id);
+  t.equal(r?.status, "pending");
+  t.equal(r?.attempt_count, 1);
+  t.equal(Date.parse(r?.next_attempt_at ?? ""), h.clock.t + DELAYS[0]!, "the schedule's first delay");
+  const msg = await jobOf(sub.id);
+  t.ok(msg, "the job for the next attempt is published");
+  const parsed = jobFromMessage({ data: msg!.data, seq: msg!.seq, info: { deliveryCount: 1 } } as never, h.clock.t);
+  t.equal(parsed?.job.deliveryId, record.delivery_id);
+  t.same(await deliverJob(h.deps, parsed!.job), { kind: "nak", delayMs: DELAYS[0] }, "the job waits; no second POST now");
+  t.equal(h.sent.length, 1);
+  t.ok(!h.health.healthy(sub.id), "a failing endpoint goes to the job path for a while");
+  h.clock.t += DELAYS[0]!;
+  h.answers.push(ok);
+  t.same(await deliverJob(h.deps, parsed!.job), { kind: "ack" }, "attempt 2 at its time");
+  const after = await stored(record.delivery_id);
+  t.equal(after?.status, "delivered");
+  t.equal(after?.attempt_count, 2);
+  t.equal(after?.internal.job_seq, msg!.seq, "the job owns it from its attempt on");
+});
+
+test("a permanent first attempt: dead-lettered before it is recorded failed_permanent, no job", async (t) => {
+  const h = harness();
+  const sub = h.sub();
+  const record = h.record(sub);
+  h.answers.push({ kind: "response", status: 400, body: "no", durationMs: 5 });
+  t.equal(await h.first.attempt(record, sub), true);
+  t.equal((await stored(record.delivery_id))?.status, "failed_permanent");
+  t.same(h.deadLettered, [record.delivery_id]);
+  t.equal(await jobOf(sub.id), null);
+});
+
+test("a crash between the record and its job: the fan-out's recheck publishes the job; a finished delivery gets none", async (t) => {
+  const h = harness();
+  const sub = h.sub();
+  const record = h.record(sub);
+  // What a first attempt leaves when the dispatcher dies right after creating the record: no job.
+  const pending: DeliveryRecord = { ...record, attempt_count: 1, next_attempt_at: new Date(h.clock.t + DELAYS[0]!).toISOString() };
+  await stores.deliveries.create(pending.delivery_id, pending);
+  t.same(await enqueueDelivery(stores, record, { recheck: true }), { kind: "requeued" }, "the redelivered event publishes the job");
+  t.ok(await jobOf(sub.id), "the job is there");
+  t.equal((await stored(record.delivery_id))?.attempt_count, 1, "the record is left as it was");
+
+  const other = h.sub();
+  const done = { ...h.record(other), status: "delivered" as const, attempt_count: 1, next_attempt_at: null };
+  await stores.deliveries.create(done.delivery_id, done);
+  t.same(await enqueueDelivery(stores, done, { recheck: true }), { kind: "exists" });
+  t.equal(await jobOf(other.id), null);
+});
+
+test("declined: paused, rate limited, unhealthy, or recorded already; nothing sent, nothing written", async (t) => {
+  const h = harness();
+  const paused = h.sub({ active: false });
+  const limited = h.sub({ rate_limit_per_second: 5 });
+  const sick = h.sub();
+  h.health.markUnhealthy(sick.id);
+  const recorded = h.sub();
+  const existing = h.record(recorded);
+  await stores.deliveries.create(existing.delivery_id, existing);
+  const records = [h.record(paused), h.record(limited), h.record(sick)];
+  t.equal(await h.first.attempt(records[0]!, paused), false);
+  t.equal(await h.first.attempt(records[1]!, limited), false);
+  t.equal(await h.first.attempt(records[2]!, sick), false);
+  t.equal(await h.first.attempt(existing, recorded), false);
+  t.same(h.outcomes, ["inactive", "rate_limited", "unhealthy", "recorded"]);
+  t.equal(h.sent.length, 0);
+  for (const r of records) t.equal(await stored(r.delivery_id), null, "no record");
+  h.clock.t += 30_001;
+  t.ok(h.health.healthy(sick.id), "healthy again after the cool-down");
+});
+
+test("a slow endpoint: its waiting first attempts go to the job path; other subscriptions are not held up", async (t) => {
+  const h = harness({ perSubscription: 1, waitingPerSubscription: 8, slowMs: 50 });
+  const slow = h.sub();
+  const fast = h.sub();
+  let release: (r: AttemptResult) => void = () => {};
+  h.answers.push(new Promise<AttemptResult>((resolve) => (release = resolve)));
+  const a = h.first.attempt(h.record(slow), slow);
+  const b = h.first.attempt(h.record(slow), slow);
+  await new Promise((r) => setTimeout(r, 20));
+  t.same(h.first.load(slow.id), { running: 1, waiting: 1 }, "the second waits for the first");
+  t.equal(await b, false, "once the POST has taken slowMs, the waiting one is declined");
+  t.equal(await h.first.attempt(h.record(slow), slow), false, "and so are new ones");
+  h.answers.push(ok);
+  t.equal(await h.first.attempt(h.record(fast), fast), true, "another subscription goes on");
+  release(ok);
+  t.equal(await a, true, "the slow POST is still recorded");
+  t.equal(h.sent.length, 2);
+  t.same(h.outcomes.slice().sort(), ["made", "made", "unhealthy", "unhealthy"]);
+});
+
+test("a busy subscription: first attempts past the waiting limit are declined", async (t) => {
+  const h = harness({ perSubscription: 1, waitingPerSubscription: 1 });
+  const sub = h.sub();
+  let release: (r: AttemptResult) => void = () => {};
+  h.answers.push(new Promise<AttemptResult>((resolve) => (release = resolve)), ok);
+  const a = h.first.attempt(h.record(sub), sub);
+  const b = h.first.attempt(h.record(sub), sub);
+  await new Promise((r) => setTimeout(r, 20));
+  t.equal(await h.first.attempt(h.record(sub), sub), false, "the third is declined");
+  release(ok);
+  t.same([await a, await b], [true, true]);
+  t.same(h.outcomes.slice().sort(), ["busy", "made", "made"]);
+  t.same(h.first.load(sub.id), { running: 0, waiting: 0 }, "nothing left held");
+});
+
+test("a second copy of a delivery while its first attempt runs here waits for it and sends nothing", async (t) => {
+  const h = harness();
+  const sub = h.sub();
+  const record = h.record(sub);
+  let release: (r: AttemptResult) => void = () => {};
+  h.answers.push(new Promise<AttemptResult>((resolve) => (release = resolve)));
+  const a = h.first.attempt(record, sub);
+  const b = h.first.attempt({ ...record }, sub);
+  await new Promise((r) => setTimeout(r, 20));
+  release(ok);
+  t.same([await a, await b], [true, true]);
+  t.equal(h.sent.length, 1, "one POST");
+  t.same(h.outcomes.slice().sort(), ["joined", "made"]);
+});
+
+test("a subscription deleted before the POST: nothing sent, nothing recorded", async (t) => {
+  const h = harness();
+  const sub = h.sub();
+  const record = h.record(sub);
+  h.subs.delete(sub.id);
+  t.equal(await h.first.attempt(record, sub), true);
+  t.equal(h.sent.length, 0);
+  t.equal(await stored(record.delivery_id), null);
+  t.same(h.outcomes, ["deleted"]);
+});
+
+test("teardown", async () => {
+  await nc.close();
+  await server.stop();
+});
