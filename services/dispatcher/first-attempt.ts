@@ -42,6 +42,11 @@ export interface FirstAttemptOptions {
    * so one busy subscription cannot fill the fan-out and hold up every other subscription's events.
    */
   waitingPerSubscription: number;
+  /**
+   * First attempts held at once over all subscriptions (running or waiting); more are declined, so part of the
+   * fan-out always enqueues: many slow-but-healthy endpoints cannot hold every event behind their POSTs.
+   */
+  total: number;
 }
 
 interface Gate {
@@ -53,13 +58,18 @@ export class FirstAttempts {
   private readonly gates = new Map<string, Gate>();
   /** Deliveries whose first attempt is being made here: a second copy of the event waits for it instead. */
   private readonly inFlight = new Map<string, Promise<boolean>>();
+  /** First attempts running or waiting, over all subscriptions. */
+  private held = 0;
 
   constructor(private readonly deps: FirstAttemptDeps, private readonly opts: FirstAttemptOptions) {
     // A subscription that turns slow or failing sends its waiting first attempts to the job path at once.
     deps.health.onUnhealthy((id) => {
       const gate = this.gates.get(id);
       if (!gate) return;
-      for (const resume of gate.waiting.splice(0)) resume(false);
+      for (const resume of gate.waiting.splice(0)) {
+        this.held--;
+        resume(false);
+      }
     });
   }
 
@@ -116,26 +126,30 @@ export class FirstAttempts {
     return "made";
   }
 
-  /** First attempts of the subscription running now and waiting (for tests and metrics). */
-  load(subscriptionId: string): { running: number; waiting: number } {
+  /** First attempts of the subscription running now and waiting, and all held (for tests and metrics). */
+  load(subscriptionId: string): { running: number; waiting: number; held: number } {
     const gate = this.gates.get(subscriptionId);
-    return { running: gate?.running ?? 0, waiting: gate?.waiting.length ?? 0 };
+    return { running: gate?.running ?? 0, waiting: gate?.waiting.length ?? 0, held: this.held };
   }
 
   private enter(id: string): Promise<boolean> {
+    if (this.held >= this.opts.total) return Promise.resolve(false);
     const gate = this.gates.get(id) ?? { running: 0, waiting: [] };
-    this.gates.set(id, gate);
     if (gate.running < this.opts.perSubscription) {
+      this.gates.set(id, gate);
       gate.running++;
+      this.held++;
       return Promise.resolve(true);
     }
     if (gate.waiting.length >= this.opts.waitingPerSubscription) return Promise.resolve(false);
+    this.held++;
     return new Promise((resolve) => gate.waiting.push(resolve));
   }
 
   private leave(id: string): void {
     const gate = this.gates.get(id);
     if (!gate) return;
+    this.held--;
     const next = gate.waiting.shift();
     // The turn passes straight to the next in line (it stays counted); a subscription with nothing left is forgotten.
     if (next) next(true);

@@ -26,6 +26,8 @@ import { SubscriptionCache } from "./subscription-cache.js";
 const PAUSED_RECHECK_MS = 2_000;
 /** Concurrent event fan-outs per dispatcher. */
 const FANOUT_CONCURRENCY = 64;
+/** Deliveries whose first attempt the fan-out holds at once (running or waiting for the subscription's turn). */
+const FIRST_ATTEMPTS_HELD = (FANOUT_CONCURRENCY * 3) / 4;
 
 function packageVersion(): string {
   try {
@@ -91,8 +93,12 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   );
   const firstAttempts = new FirstAttempts(
     { deliver: deliverDeps, stores, health, observe: firstAttemptMetric(registry) },
-    // One subscription's first attempts hold at most three quarters of the fan-out; the rest of its events take the job path.
-    { perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY, waitingPerSubscription: Math.max(1, Math.floor((FANOUT_CONCURRENCY * 3) / 4) - config.INQUEST_SUBSCRIPTION_CONCURRENCY) },
+    // First attempts hold at most three quarters of the fan-out; the rest of the events are enqueued meanwhile.
+    {
+      perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY,
+      waitingPerSubscription: Math.max(1, FIRST_ATTEMPTS_HELD - config.INQUEST_SUBSCRIPTION_CONCURRENCY),
+      total: FIRST_ATTEMPTS_HELD,
+    },
   );
   const fanout = new FanoutConsumer(
     {

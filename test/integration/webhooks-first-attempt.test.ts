@@ -53,7 +53,7 @@ interface Harness {
   record(sub: SubscriptionRecord): DeliveryRecord;
 }
 
-function harness(opts: { perSubscription?: number; waitingPerSubscription?: number; slowMs?: number } = {}): Harness {
+function harness(opts: { perSubscription?: number; waitingPerSubscription?: number; total?: number; slowMs?: number } = {}): Harness {
   const clock = { t: Date.parse("2026-11-27T10:00:00.000Z") + n * 1000 };
   const subs = new Map<string, SubscriptionRecord>();
   const sent: OutboundRequest[] = [];
@@ -82,7 +82,7 @@ function harness(opts: { perSubscription?: number; waitingPerSubscription?: numb
   };
   const first = new FirstAttempts(
     { deliver: deps, stores, health, observe: (o) => outcomes.push(o) },
-    { perSubscription: opts.perSubscription ?? 4, waitingPerSubscription: opts.waitingPerSubscription ?? 8 },
+    { perSubscription: opts.perSubscription ?? 4, waitingPerSubscription: opts.waitingPerSubscription ?? 8, total: opts.total ?? 64 },
   );
   return {
     first,
@@ -219,7 +219,7 @@ test("a slow endpoint: its waiting first attempts go to the job path; other subs
   const a = h.first.attempt(h.record(slow), slow);
   const b = h.first.attempt(h.record(slow), slow);
   await new Promise((r) => setTimeout(r, 20));
-  t.same(h.first.load(slow.id), { running: 1, waiting: 1 }, "the second waits for the first");
+  t.same(h.first.load(slow.id), { running: 1, waiting: 1, held: 2 }, "the second waits for the first");
   t.equal(await b, false, "once the POST has taken slowMs, the waiting one is declined");
   t.equal(await h.first.attempt(h.record(slow), slow), false, "and so are new ones");
   h.answers.push(ok);
@@ -227,6 +227,7 @@ test("a slow endpoint: its waiting first attempts go to the job path; other subs
   release(ok);
   t.equal(await a, true, "the slow POST is still recorded");
   t.equal(h.sent.length, 2);
+  t.same(h.first.load(slow.id), { running: 0, waiting: 0, held: 0 }, "the declined waiter is no longer held");
   t.same(h.outcomes.slice().sort(), ["made", "made", "unhealthy", "unhealthy"]);
 });
 
@@ -242,7 +243,24 @@ test("a busy subscription: first attempts past the waiting limit are declined", 
   release(ok);
   t.same([await a, await b], [true, true]);
   t.same(h.outcomes.slice().sort(), ["busy", "made", "made"]);
-  t.same(h.first.load(sub.id), { running: 0, waiting: 0 }, "nothing left held");
+  t.same(h.first.load(sub.id), { running: 0, waiting: 0, held: 0 }, "nothing left held");
+});
+
+test("many subscriptions: first attempts past the total are declined, whatever the subscription", async (t) => {
+  const h = harness({ perSubscription: 1, waitingPerSubscription: 4, total: 3 });
+  const [a, b, c] = [h.sub(), h.sub(), h.sub()];
+  const releases: Array<(r: AttemptResult) => void> = [];
+  for (let i = 0; i < 3; i++) h.answers.push(new Promise<AttemptResult>((resolve) => releases.push(resolve)));
+  h.answers.push(ok);
+  const held = [h.first.attempt(h.record(a), a), h.first.attempt(h.record(b), b), h.first.attempt(h.record(a), a)];
+  await new Promise((r) => setTimeout(r, 20));
+  t.same(h.first.load(a.id), { running: 1, waiting: 1, held: 3 });
+  t.equal(await h.first.attempt(h.record(c), c), false, "a third subscription's delivery takes the job path");
+  for (const release of releases) release(ok);
+  t.same(await Promise.all(held), [true, true, true]);
+  t.equal(await h.first.attempt(h.record(c), c), true, "and goes first again once the others are done");
+  t.same(h.first.load(c.id), { running: 0, waiting: 0, held: 0 });
+  t.same(h.outcomes.slice().sort(), ["busy", "made", "made", "made", "made"]);
 });
 
 test("a second copy of a delivery while its first attempt runs here waits for it and sends nothing", async (t) => {
