@@ -104,6 +104,7 @@ test("metrics: memory, NATS and consumer lag everywhere; each service's own", as
     return /inquest_delivery_attempts_total\{outcome="delivered",status_class="2xx"\} 1/.test(text) ? text : undefined;
   });
   t.match(delivered, /inquest_delivery_attempt_duration_seconds_count 1/);
+  t.match(delivered, /inquest_delivery_first_attempts_total\{outcome="made"\} 1/, "the fan-out made that first attempt itself");
 });
 
 test("every metric the alert rules and the dashboard use is one the services expose", async (t) => {
