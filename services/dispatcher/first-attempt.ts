@@ -13,6 +13,7 @@ import type { WebhookStores } from "../../shared/webhooks/catalog.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { afterRecording, beforeRecording, postAttempt, type DeliverDeps, type Posted } from "./deliver.js";
 import type { EndpointHealth } from "./endpoint-health.js";
+import { KeySlots, SlotAbandoned } from "./key-slots.js";
 
 export interface FirstAttemptDeps {
   deliver: DeliverDeps;
@@ -49,28 +50,16 @@ export interface FirstAttemptOptions {
   total: number;
 }
 
-interface Gate {
-  running: number;
-  waiting: Array<(go: boolean) => void>;
-}
-
 export class FirstAttempts {
-  private readonly gates = new Map<string, Gate>();
+  /** Each subscription's first attempts: `perSubscription` running, the rest waiting their turn. */
+  private readonly slots: KeySlots;
   /** Deliveries whose first attempt is being made here: a second copy of the event waits for it instead. */
   private readonly inFlight = new Map<string, Promise<boolean>>();
-  /** First attempts running or waiting, over all subscriptions. */
-  private held = 0;
 
   constructor(private readonly deps: FirstAttemptDeps, private readonly opts: FirstAttemptOptions) {
+    this.slots = new KeySlots(opts.perSubscription);
     // A subscription that turns slow or failing sends its waiting first attempts to the job path at once.
-    deps.health.onUnhealthy((id) => {
-      const gate = this.gates.get(id);
-      if (!gate) return;
-      for (const resume of gate.waiting.splice(0)) {
-        this.held--;
-        resume(false);
-      }
-    });
+    deps.health.onUnhealthy((id) => this.slots.abandonWaiting(id));
   }
 
   /**
@@ -106,14 +95,15 @@ export class FirstAttempts {
     if ((sub.rate_limit_per_second ?? null) !== null) return "rate_limited";
     if (!this.deps.health.healthy(sub.id)) return "unhealthy";
     if ((await this.deps.stores.deliveries.get(record.delivery_id)) !== null) return "recorded";
-    if (!(await this.enter(sub.id))) return this.deps.health.healthy(sub.id) ? "busy" : "unhealthy";
+    if (this.full(sub.id)) return this.deps.health.healthy(sub.id) ? "busy" : "unhealthy";
+    const deliver = this.deps.deliver;
+    const post = () => postAttempt(deliver, record);
     let posted: Posted;
     try {
-      const deliver = this.deps.deliver;
-      const post = () => postAttempt(deliver, record);
-      posted = deliver.requestSlot ? await deliver.requestSlot(sub.id, post) : await post();
-    } finally {
-      this.leave(sub.id);
+      posted = await this.slots.run(sub.id, () => (deliver.requestSlot ? deliver.requestSlot(sub.id, post) : post()));
+    } catch (err) {
+      if (err instanceof SlotAbandoned) return "unhealthy";
+      throw err;
     }
     // Paused since the match: the job path waits for it.
     if (posted.kind === "wait") return "inactive";
@@ -128,31 +118,12 @@ export class FirstAttempts {
 
   /** First attempts of the subscription running now and waiting, and all held (for tests and metrics). */
   load(subscriptionId: string): { running: number; waiting: number; held: number } {
-    const gate = this.gates.get(subscriptionId);
-    return { running: gate?.running ?? 0, waiting: gate?.waiting.length ?? 0, held: this.held };
+    return { running: this.slots.inFlight(subscriptionId), waiting: this.slots.waiting(subscriptionId), held: this.slots.held() };
   }
 
-  private enter(id: string): Promise<boolean> {
-    if (this.held >= this.opts.total) return Promise.resolve(false);
-    const gate = this.gates.get(id) ?? { running: 0, waiting: [] };
-    if (gate.running < this.opts.perSubscription) {
-      this.gates.set(id, gate);
-      gate.running++;
-      this.held++;
-      return Promise.resolve(true);
-    }
-    if (gate.waiting.length >= this.opts.waitingPerSubscription) return Promise.resolve(false);
-    this.held++;
-    return new Promise((resolve) => gate.waiting.push(resolve));
-  }
-
-  private leave(id: string): void {
-    const gate = this.gates.get(id);
-    if (!gate) return;
-    this.held--;
-    const next = gate.waiting.shift();
-    // The turn passes straight to the next in line (it stays counted); a subscription with nothing left is forgotten.
-    if (next) next(true);
-    else if (--gate.running === 0 && gate.waiting.length === 0) this.gates.delete(id);
+  /** No room for another first attempt: `total` held over all subscriptions, or this one's running and waiting full. */
+  private full(id: string): boolean {
+    if (this.slots.held() >= this.opts.total) return true;
+    return this.slots.inFlight(id) >= this.opts.perSubscription && this.slots.waiting(id) >= this.opts.waitingPerSubscription;
   }
 }

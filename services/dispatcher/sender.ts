@@ -62,8 +62,7 @@ export function sendErrorOf(err: unknown): SendError {
  * (`urlToHttpOptions`). An IPv6 literal is connected to without its brackets.
  */
 function targetOf(url: URL, https: boolean): { protocol: string; hostname: string; port: number; path: string } {
-  const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-  return { protocol: url.protocol, hostname, port: url.port ? Number(url.port) : https ? 443 : 80, path: `${url.pathname}${url.search}` };
+  return { protocol: url.protocol, hostname: bareHost(url), port: url.port ? Number(url.port) : https ? 443 : 80, path: `${url.pathname}${url.search}` };
 }
 
 /**

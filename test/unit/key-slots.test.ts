@@ -1,6 +1,6 @@
 // Per-key slots (services/dispatcher/key-slots.ts): requests in flight per subscription, and jobs under KeyLimiter.
 import { test } from "tap";
-import { KeySlots } from "../../services/dispatcher/key-slots.js";
+import { KeySlots, SlotAbandoned } from "../../services/dispatcher/key-slots.js";
 
 /** A request that ends when the test says so. */
 function held(): { promise: Promise<string>; end(v: string): void; fail(e: Error): void } {
@@ -54,6 +54,36 @@ test("keys are independent: one subscription's full slots never hold up another'
   t.equal(slots.waiting("slow"), 1);
   slow.end("slow");
   t.same(await Promise.all([first, queued]), ["slow", "queued"]);
+});
+
+test("abandonWaiting: the key's waiting tasks never run and reject with SlotAbandoned; running ones go on", async (t) => {
+  const slots = new KeySlots(1);
+  const running = held();
+  const started: string[] = [];
+  const first = slots.run("sub_a", () => {
+    started.push("first");
+    return running.promise;
+  });
+  const waiters = ["second", "third"].map((name) =>
+    slots.run("sub_a", async () => {
+      started.push(name);
+      return name;
+    }),
+  );
+  const other = slots.run("sub_b", () => held().promise);
+  await tick();
+  t.equal(slots.held(), 4, "running and waiting, over all keys");
+  slots.abandonWaiting("sub_a");
+  for (const w of waiters) await t.rejects(w, SlotAbandoned);
+  t.equal(slots.waiting("sub_a"), 0);
+  t.equal(slots.held(), 2, "the abandoned ones are no longer held");
+  running.end("first");
+  t.equal(await first, "first");
+  t.same(started, ["first"], "an abandoned task never runs");
+  t.equal(slots.inFlight("sub_a"), 0);
+  t.equal(slots.held(), 1, "only sub_b's task");
+  slots.abandonWaiting("none");
+  void other;
 });
 
 test("a limit below 1 is refused", async (t) => {
