@@ -3,7 +3,8 @@
 // rebuilt from the bucket at next start. `catchUp()` gives read-your-writes across replicas: it waits until
 // everything the bucket held when the read began has been applied here.
 import type { KV } from "@nats-io/kv";
-import { open, type Database, type Key, type RootDatabase } from "lmdb";
+import type { Database, Key, RootDatabase } from "lmdb";
+import type { LocalStore } from "./local-store.js";
 import type { Logger } from "./log.js";
 import { AppliedRevision } from "./nats/applied.js";
 import { IndexStore } from "./readmodel-index.js";
@@ -49,9 +50,11 @@ export interface Page<T> {
 const PRUNE_CATCH_UP_MS = 60_000;
 
 export class ReadModel<T, S = T> {
-  private docs: Database<StoredDoc<S>, string>;
-  private index: IndexStore;
-  private meta: Database<number, string>;
+  // Opened again whenever the store reopens its environment (shared/local-store.ts).
+  private docs!: Database<StoredDoc<S>, string>;
+  private index!: IndexStore;
+  private meta!: Database<number, string>;
+  private root!: RootDatabase;
   private readonly applied: AppliedRevision;
   private follower: Follower | null = null;
   /** The periodic prune of expired documents (one at a time: a slow prune makes the next tick skip). */
@@ -66,14 +69,17 @@ export class ReadModel<T, S = T> {
   private firstFailed: number | null = null;
 
   constructor(
-    private readonly root: RootDatabase,
+    private readonly store: LocalStore,
     private readonly kv: KV,
     private readonly spec: ReadModelSpec<T, S>,
     private readonly log: Logger,
   ) {
-    this.docs = root.openDB<StoredDoc<S>, string>({ name: `${spec.name}:docs` });
-    this.index = new IndexStore(root, spec.name);
-    this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
+    store.bind((root) => {
+      this.root = root;
+      this.docs = root.openDB<StoredDoc<S>, string>({ name: `${spec.name}:docs` });
+      this.index = new IndexStore(root, spec.name);
+      this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
+    });
     this.applied = new AppliedRevision(kv);
   }
 
@@ -92,7 +98,7 @@ export class ReadModel<T, S = T> {
       this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head }, "read model ahead of its bucket; rebuilding");
       this.clear();
     }
-    if (this.meta.get("layout") !== LAYOUT) await this.meta.put("layout", LAYOUT);
+    if (this.meta.get("layout") !== LAYOUT) await this.store.write(() => this.meta.put("layout", LAYOUT));
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => void this.apply(key, revision, value), {
       resumeFromRevision: this.applied.current > 0 ? this.applied.current + 1 : 0,
     });
@@ -144,6 +150,10 @@ export class ReadModel<T, S = T> {
    * that fails inside its callback is known to every later one.
    */
   apply(key: string, revision: number, value: T | null): Promise<void> {
+    return this.store.write(() => this.write(key, revision, value));
+  }
+
+  private write(key: string, revision: number, value: T | null): Promise<void> {
     const stored = value === null ? null : this.spec.store ? this.spec.store(value) : (value as unknown as S);
     const after = stored === null ? [] : this.spec.indexKeys(stored);
     this.index.prepare(after);
@@ -177,11 +187,16 @@ export class ReadModel<T, S = T> {
         // before it was known may have moved the checkpoint on: set it back (lmdb commits in order, so this
         // write lands after them).
         failed();
-        const ceiling = (this.firstFailed ?? revision) - 1;
-        void this.meta.transaction(() => {
-          if ((this.meta.get("checkpoint") ?? 0) > ceiling) void this.meta.put("checkpoint", ceiling);
-        }).catch(() => undefined);
         this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed; it is replayed at next start");
+        const ceiling = (this.firstFailed ?? revision) - 1;
+        return this.meta
+          .transaction(() => {
+            if ((this.meta.get("checkpoint") ?? 0) > ceiling) void this.meta.put("checkpoint", ceiling);
+          })
+          .then(
+            () => undefined,
+            () => undefined,
+          );
       },
     );
   }
@@ -213,7 +228,7 @@ export class ReadModel<T, S = T> {
         if (predicate(value.doc)) keys.push(key);
       }
       if (keys.length > 0) {
-        removed += await this.docs.transaction(() => {
+        removed += await this.store.write(() => this.docs.transaction(() => {
           let n = 0;
           for (const key of keys) {
             const current = this.docs.get(key);
@@ -223,7 +238,7 @@ export class ReadModel<T, S = T> {
             n++;
           }
           return n;
-        });
+        }));
       }
       if (last === null || scanned < batch || this.stopped) break;
       after = last;
@@ -264,9 +279,4 @@ function sameKey(a: IndexKey, b: IndexKey): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-export function openLmdb(path: string): RootDatabase {
-  // lmdb opens at most 12 named databases by default; each read model takes three, and one per index.
-  return open({ path, compression: false, maxDbs: 256 });
 }

@@ -7,11 +7,13 @@ import { PresenceFollower, withPresence } from "../../shared/agents/presence.js"
 import { createApiKey } from "../../shared/auth/keys.js";
 import { SCOPES } from "../../shared/auth/scopes.js";
 import { systemClock } from "../../shared/clock.js";
-import { ReadModel, openLmdb } from "../../shared/readmodel.js";
+import { LocalStore } from "../../shared/local-store.js";
+import { ReadModel } from "../../shared/readmodel.js";
 import { bucketStream, coreStreams } from "../../shared/runtime.js";
 import { Readiness } from "../../shared/nats/readiness.js";
 import { Registry } from "../../shared/ops/metrics.js";
 import { RuntimeMetrics } from "../../shared/ops/runtime-metrics.js";
+import { localStoreMetrics } from "../../shared/ops/local-store-metrics.js";
 import { triggerDeps } from "../../shared/investigations/trigger-deps.js";
 import { parseMasterKey } from "../../shared/secrets.js";
 import { connectService, runService } from "../../shared/service.js";
@@ -61,7 +63,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const agents = new AgentDirectory(rt.buckets.agents, log);
   // Last-seen times of heartbeats that went to presence rather than the record (shared/agents/presence.ts).
   const presence = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock });
-  const lmdb = openLmdb(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"));
+  const lmdb = new LocalStore(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"), { mappedBudgetBytes: config.INQUEST_LMDB_MAPPED_MB * 1024 * 1024, log });
   const index = new ReadModel(lmdb, rt.buckets.investigations, investigationIndex, log);
   const curiosityKv = await openCuriosityItems(nc, rt.replicas);
   const curiosity = new ReadModel(lmdb, curiosityKv, curiosityIndex, log);
@@ -86,6 +88,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const ready = () => readiness.check();
   const runtimeRegistry = new Registry();
   const runtimeMetrics = new RuntimeMetrics(runtimeRegistry, nc, rt.jsm, [], log);
+  localStoreMetrics(runtimeRegistry, lmdb);
   // Built by `make build` beside the services (dist/console); without it the gateway serves the API alone.
   const consoleSite = loadConsoleSite(fileURLToPath(new URL("../../console", import.meta.url)));
   const buildWith = (publicUrl: string): App => {
@@ -181,7 +184,8 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
     keys,
     agents,
     presence,
-    { name: "investigation-index", start: () => index.start(), stop: async () => { await index.stop(); await lmdb.close(); } },
+    { name: "local-store", start: async () => lmdb.start(), stop: () => lmdb.close() },
+    { name: "investigation-index", start: () => index.start(), stop: () => index.stop() },
     { name: "curiosity-index", start: () => curiosity.start(), stop: () => curiosity.stop() },
     { name: "delivery-index", start: () => deliveries.start(), stop: () => deliveries.stop() },
     { name: "subscription-index", start: () => subscriptions.start(), stop: () => subscriptions.stop() },

@@ -6,7 +6,8 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
 import { encodeJson } from "../../shared/nats/kvjson.js";
-import { openLmdb, ReadModel, type ReadModelSpec } from "../../shared/readmodel.js";
+import { LocalStore } from "../../shared/local-store.js";
+import { ReadModel, type ReadModelSpec } from "../../shared/readmodel.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
 import { countIndexWrites } from "../helpers/readmodel.js";
 import { tempDir } from "../helpers/services.js";
@@ -34,7 +35,7 @@ test("a failed LMDB write is replayed at the next start, though later entries we
   await kv.put("b", encodeJson({ tag: "b".repeat(5_000) }));
   await kv.put("c", encodeJson({ tag: "c" }));
   const dir = tempDir("inquest-readmodel-");
-  const lmdb = openLmdb(dir.path);
+  const lmdb = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
 
   const first = new ReadModel<Doc>(lmdb, kv, failing, log);
   await first.start();
@@ -69,7 +70,7 @@ test("an update rewrites only the index entries that change; pages follow the ne
     ].map((k) => [...k, "x"]),
   };
   const dir = tempDir("inquest-readmodel-diff-");
-  const lmdb = openLmdb(dir.path);
+  const lmdb = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
   const model = new ReadModel<Item>(lmdb, kv, spec, log);
   await model.start();
   // Every index write the model makes, counted at the LMDB sub-database (what the diff saves).
@@ -105,13 +106,13 @@ test("each index has its own database; an entry whose key ends with its document
   const kv = await new Kvm(nc).create("RM_ENTRY_VALUES");
   const spec: ReadModelSpec<Doc> = { name: "values.v1", indexKeys: (d) => [["by-tag", d.tag, "x"], ["all", d.tag]] };
   const dir = tempDir("inquest-readmodel-values-");
-  const lmdb = openLmdb(dir.path);
+  const lmdb = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
   const model = new ReadModel<Doc>(lmdb, kv, spec, log);
   await model.start();
   // Keys chosen to end the "by-tag" entries ("x") and not the "all" ones.
   await kv.put("x", encodeJson({ tag: "t1" }));
   await eventually(async () => (model.get("x") ? true : undefined));
-  const raw = (index: string) => [...lmdb.openDB<unknown, Key>({ name: `values.v1:index:${index}` }).getRange({})].map(({ key, value }) => ({ key, value }));
+  const raw = (index: string) => [...lmdb.root.openDB<unknown, Key>({ name: `values.v1:index:${index}` }).getRange({})].map(({ key, value }) => ({ key, value }));
   t.same(raw("by-tag"), [{ key: ["t1", "x"], value: 0 }], "ends with the document key: a one-byte marker, and no index name in the key");
   t.same(raw("all"), [{ key: "t1", value: "x" }], "does not: the document key (a one-element key reads back as its element)");
   t.same(model.page(["by-tag"], { after: null, limit: 10, reverse: false }).items, [{ tag: "t1" }]);
@@ -128,22 +129,22 @@ test("a model written in the older layout (every index in one database) is rebui
   await kv.put("a", encodeJson({ tag: "a" }));
   await kv.put("b", encodeJson({ tag: "b" }));
   const dir = tempDir("inquest-readmodel-layout-");
-  const lmdb = openLmdb(dir.path);
+  const lmdb = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
   // What the older version left: documents, the checkpoint, and every entry in one "<name>:index" database.
-  const oldIndex = lmdb.openDB<string, Array<string | number>>({ name: "layout.v1:index" });
-  await lmdb.openDB({ name: "layout.v1:docs" }).put("a", { revision: 1, doc: { tag: "a" } });
+  const oldIndex = lmdb.root.openDB<string, Array<string | number>>({ name: "layout.v1:index" });
+  await lmdb.root.openDB({ name: "layout.v1:docs" }).put("a", { revision: 1, doc: { tag: "a" } });
   await oldIndex.put(["tag", "a", "a"], "a");
-  await lmdb.openDB<number, string>({ name: "layout.v1:meta" }).put("checkpoint", 1);
+  await lmdb.root.openDB<number, string>({ name: "layout.v1:meta" }).put("checkpoint", 1);
   const model = new ReadModel<Doc>(lmdb, kv, spec, log);
   await model.start();
   await model.catchUp();
   t.same(model.page(["tag"], { after: null, limit: 10, reverse: false }).items, [{ tag: "a" }, { tag: "b" }], "every document listed, the one the old copy had and the one it missed");
-  t.notOk([...lmdb.getKeys()].includes("layout.v1:index"), "the old database is dropped");
-  t.equal([...lmdb.openDB({ name: "layout.v1:index" }).getKeys()].length, 0, "nothing of it is left");
+  t.notOk([...lmdb.root.getKeys()].includes("layout.v1:index"), "the old database is dropped");
+  t.equal([...lmdb.root.openDB({ name: "layout.v1:index" }).getKeys()].length, 0, "nothing of it is left");
   await model.stop();
   // Started again: the layout is current, nothing is rebuilt (the checkpoint stays).
   const again = new ReadModel<Doc>(lmdb, kv, spec, log);
-  const meta = lmdb.openDB<number, string>({ name: "layout.v1:meta" });
+  const meta = lmdb.root.openDB<number, string>({ name: "layout.v1:meta" });
   const checkpoint = meta.get("checkpoint");
   await again.start();
   t.equal(meta.get("checkpoint"), checkpoint);

@@ -7,7 +7,8 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
 import { deliveryIndex, deliveryPrefix, deliveryWalk, DELIVERY_PRUNE_EVERY_MS, isRetained, type DeliveryFilter } from "../../services/gateway/delivery-index.js";
-import { openLmdb, ReadModel, type IndexKey } from "../../shared/readmodel.js";
+import { LocalStore } from "../../shared/local-store.js";
+import { ReadModel, type IndexKey } from "../../shared/readmodel.js";
 import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import { deliveryView, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import type { DeliveryView } from "../../shared/webhooks/schemas.js";
@@ -23,7 +24,7 @@ let server: NatsServer;
 let nc: NatsConnection;
 let stores: WebhookStores;
 const dir = tempDir("inquest-index-");
-const lmdb = openLmdb(dir.path);
+const lmdb = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
 let n = 0;
 
 test("setup", async () => {

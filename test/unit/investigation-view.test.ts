@@ -5,7 +5,8 @@ import { pino } from "pino";
 import { test } from "tap";
 import { investigationIndex, investigationPrefix } from "../../services/gateway/investigation-index.js";
 import { toDetail, toListItem, type InvestigationRecord } from "../../shared/investigations/record.js";
-import { openLmdb, ReadModel } from "../../shared/readmodel.js";
+import { LocalStore } from "../../shared/local-store.js";
+import { ReadModel } from "../../shared/readmodel.js";
 import { tempDir } from "../helpers/services.js";
 
 const BASE = "https://inquest.example.com";
@@ -24,7 +25,7 @@ function completed(id: string): InvestigationRecord {
 
 test("a record is kept as its list view: what the list shows, none of its findings, report or internal state", async (t) => {
   const dir = tempDir("inquest-view-");
-  const lmdb = openLmdb(dir.path);
+  const lmdb = new LocalStore(dir.path, { mappedBudgetBytes: 0, log: pino({ level: "silent" }) });
   t.teardown(async () => {
     await lmdb.close();
     dir.remove();

@@ -1,0 +1,178 @@
+// shared/local-store.ts against real LMDB files and a real nats-server: past its budget of mapped bytes the store
+// reopens the environment, which unmaps the file's pages; writes that come meanwhile wait and land in order, reads
+// never meet a closed database, and a read model following a bucket through many reopens ends with what the bucket
+// holds.
+import { Kvm } from "@nats-io/kv";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { join } from "node:path";
+import { pino } from "pino";
+import { test } from "tap";
+import { LocalStore } from "../../shared/local-store.js";
+import { mappedBytes, residentOf } from "../../shared/mapped-bytes.js";
+import { encodeJson } from "../../shared/nats/kvjson.js";
+import { ReadModel, type ReadModelSpec } from "../../shared/readmodel.js";
+import { startNats, type NatsServer } from "../helpers/nats.js";
+import { tempDir } from "../helpers/services.js";
+import { eventually } from "../helpers/stack.js";
+
+const log = pino({ level: "silent" });
+const MiB = 1024 * 1024;
+let server: NatsServer;
+let nc: NatsConnection;
+
+test("setup", async () => {
+  server = await startNats();
+  nc = await connect({ servers: server.url });
+});
+
+test("residentOf sums the Rss of every mapping of the file, and only of it", async (t) => {
+  const smaps = [
+    "7f00-7f10 r--s 00000000 08:01 12 /data/lmdb/data.mdb",
+    "Size:               64 kB",
+    "KernelPageSize:      4 kB",
+    "MMUPageSize:         4 kB",
+    "Rss:                48 kB",
+    "Pss:                48 kB",
+    "7f10-7f20 r--p 00000000 08:01 13 /usr/bin/node",
+    "Size:             4096 kB",
+    "Rss:              4000 kB",
+    "7f20-7f30 r--s 00010000 08:01 12 /data/lmdb/data.mdb",
+    "Size:               64 kB",
+    "Rss:                 8 kB",
+    "7f30-7f40 r--s 00000000 08:01 14 /data/lmdb/data.mdb.bak",
+    "Size:               64 kB",
+    "Rss:                64 kB",
+    "",
+  ].join("\n");
+  t.equal(residentOf(smaps, "/data/lmdb/data.mdb"), 56 * 1024);
+  t.equal(residentOf(smaps, "/data/other.mdb"), 0);
+});
+
+test("a reopen unmaps the file's pages and keeps every document; past the budget, check() reopens", { skip: process.platform !== "linux" && "reads /proc/self/smaps" }, async (t) => {
+  const dir = tempDir("inquest-local-store-");
+  const store = new LocalStore(dir.path, { mappedBudgetBytes: 8 * MiB, log });
+  let db = store.root.openDB<{ n: number; text: string }, string>({ name: "docs" });
+  store.bind((root) => (db = root.openDB({ name: "docs" })));
+  const file = join(dir.path, "data.mdb");
+  for (let b = 0; b < 30; b++) {
+    await store.write(() => db.transaction(() => {
+      for (let i = 0; i < 1_000; i++) void db.put(`k${String(b * 1_000 + i).padStart(6, "0")}`, { n: b * 1_000 + i, text: "x".repeat(600) });
+    }));
+  }
+  let count = 0;
+  for (const _ of db.getRange()) count++;
+  t.equal(count, 30_000);
+  const before = (await mappedBytes(file)) ?? 0;
+  t.ok(before > 16 * MiB, `reading every document maps the file (${(before / MiB).toFixed(1)} MiB)`);
+
+  t.equal(await store.check(), true, "past the budget: reopened");
+  const after = (await mappedBytes(file)) ?? 0;
+  t.ok(after < 2 * MiB, `the pages are unmapped (${(after / MiB).toFixed(2)} MiB mapped after)`);
+  t.equal(store.snapshot().reopens, 1);
+  t.same(db.get("k012345"), { n: 12_345, text: "x".repeat(600) }, "a database bound to the store reads from the new environment");
+  t.equal(await store.check(), false, "under the budget: left alone");
+  t.equal(store.snapshot().reopens, 1);
+
+  const unbounded = new LocalStore(join(dir.path, "other"), { mappedBudgetBytes: 0, log });
+  t.equal(await unbounded.check(), false, "no budget: never reopened");
+  await unbounded.close();
+  await store.close();
+  dir.remove();
+});
+
+test("writes that come during a reopen wait for it and land in the order they came", async (t) => {
+  const dir = tempDir("inquest-local-store-order-");
+  const store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
+  let db = store.root.openDB<number, string>({ name: "counter" });
+  store.bind((root) => (db = root.openDB({ name: "counter" })));
+  const order: number[] = [];
+  const writes: Array<Promise<unknown>> = [];
+  // One write under way when the reopen starts: the reopen waits for it.
+  writes.push(store.write(() => db.put("v", 0).then(() => void order.push(0))));
+  const reopening = store.reopen();
+  for (let i = 1; i <= 50; i++) writes.push(store.write(() => db.transaction(() => {
+    // Each write reads the value the one before left: out of order or lost, the sequence breaks.
+    const seen = db.get("v");
+    void db.put("v", i);
+    order.push(seen === i - 1 ? i : -i);
+  })));
+  await reopening;
+  await Promise.all(writes);
+  t.same(order, Array.from({ length: 51 }, (_, i) => i), "every write saw the one before it");
+  t.equal(db.get("v"), 50);
+  t.equal(store.snapshot().reopens, 1);
+  await store.close();
+  dir.remove();
+});
+
+test("a read model follows its bucket through many reopens; reads in between never fail", async (t) => {
+  const kv = await new Kvm(nc).create("LOCAL_STORE_REOPENS");
+  interface Doc {
+    group: string;
+    n: number;
+  }
+  const spec: ReadModelSpec<Doc> = { name: "docs.v1", indexKeys: (d) => [["group", d.group, String(d.n).padStart(5, "0")]] };
+  const dir = tempDir("inquest-local-store-model-");
+  const store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
+  const model = new ReadModel<Doc>(store, kv, spec, log);
+  await model.start();
+
+  let readFailures = 0;
+  let reads = 0;
+  let reading = true;
+  const reader = (async () => {
+    while (reading) {
+      try {
+        model.get(`k${reads % 500}`);
+        model.page(["group", "g1"], { after: null, limit: 5, reverse: true });
+        reads++;
+      } catch {
+        readFailures++;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  })();
+  let reopening = true;
+  const reopener = (async () => {
+    while (reopening) {
+      await store.reopen();
+      await new Promise<void>((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+
+  for (let i = 0; i < 500; i++) await kv.put(`k${i}`, encodeJson({ group: i % 2 === 0 ? "g0" : "g1", n: i }));
+  for (let i = 0; i < 500; i += 3) await kv.put(`k${i}`, encodeJson({ group: "g2", n: i }));
+  for (let i = 1; i < 500; i += 5) await kv.delete(`k${i}`);
+  await eventually(async () => (model.get("k498")?.group === "g2" && model.get("k496") === null ? true : undefined), 10_000);
+  await model.catchUp(10_000);
+  reopening = false;
+  await reopener;
+  reading = false;
+  await reader;
+
+  t.ok(store.snapshot().reopens >= 10, `the store reopened ${store.snapshot().reopens} times while the model applied 1,267 writes`);
+  t.ok(reads > 100, `${reads} reads ran in between`);
+  t.equal(readFailures, 0, "none of them failed");
+  const expected = new Map<string, Doc>();
+  for (let i = 0; i < 500; i++) expected.set(`k${i}`, { group: i % 2 === 0 ? "g0" : "g1", n: i });
+  for (let i = 0; i < 500; i += 3) expected.set(`k${i}`, { group: "g2", n: i });
+  for (let i = 1; i < 500; i += 5) expected.delete(`k${i}`);
+  let wrong = 0;
+  for (let i = 0; i < 500; i++) {
+    const want = expected.get(`k${i}`) ?? null;
+    if (JSON.stringify(model.get(`k${i}`)) !== JSON.stringify(want)) wrong++;
+  }
+  t.equal(wrong, 0, "every document is what the bucket holds");
+  for (const group of ["g0", "g1", "g2"]) {
+    const want = [...expected.values()].filter((d) => d.group === group).length;
+    t.equal(model.page(["group", group], { after: null, limit: 1_000, reverse: false }).items.length, want, `the ${group} index lists ${want}`);
+  }
+  await model.stop();
+  await store.close();
+  dir.remove();
+});
+
+test("teardown", async () => {
+  await nc.close();
+  await server.stop();
+});
