@@ -49,3 +49,15 @@ export class BusUnavailableError extends Error {
     this.changed = options.changed;
   }
 }
+
+/**
+ * The service's local LMDB store cannot be read right now: it is in the instant of a reopen (shared/local-store.ts),
+ * or it could not be opened again. The gateway answers 503 with Retry-After.
+ */
+export class LocalStoreUnavailableError extends Error {
+  readonly code = "local_store_unavailable";
+  constructor(message: string) {
+    super(message);
+    this.name = "LocalStoreUnavailableError";
+  }
+}

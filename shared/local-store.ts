@@ -4,12 +4,18 @@
 // counted in the process's RSS, until the environment is closed. A read model's file grows with what it indexes,
 // so without a bound the pages mapped grow with the data too (392 MiB of a gateway's 481 MiB in one long run).
 // The store measures them every `checkEveryMs` (/proc/self/smaps) and, past `mappedBudgetBytes`, reopens the
-// environment: new writes are held, the ones under way are committed and flushed, then the close and the open run
-// back to back in one turn of the event loop, so no read ever meets a closed database. The file's pages stay in
-// the kernel's page cache, which keeps the ones in use and can reclaim the rest; the next reads map them again
-// with minor faults.
+// environment:
+// - new writes are held (`write`), the ones under way are committed and flushed;
+// - the close and the open then run back to back within one turn of the event loop (lmdb's close settles in a few
+//   microtasks once nothing is left to commit or flush), and every model opens its databases again (`bind`);
+// - a read that would land inside those few microtasks is refused with LocalStoreUnavailableError (the gateway
+//   answers 503 with Retry-After) rather than reaching a closed environment.
+// The file's pages stay in the kernel's page cache, which keeps the ones in use and can reclaim the rest; the next
+// reads map them again with minor faults.
+import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { open, type RootDatabase } from "lmdb";
+import { LocalStoreUnavailableError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { mappedBytes } from "./mapped-bytes.js";
 import { startPeriodic, type Periodic } from "./periodic.js";
@@ -19,24 +25,37 @@ export interface LocalStoreOptions {
   mappedBudgetBytes: number;
   /** How often the mapped bytes are measured. */
   checkEveryMs?: number;
+  /** How long a reopen waits for the writes under way to be flushed before it gives up (and tries again later). */
+  flushWaitMs?: number;
+  /** Told once when the environment could not be opened again: reads and writes are refused from then on. */
+  onBroken?(err: unknown): void;
   log: Logger;
 }
 
 export interface LocalStoreStats {
-  /** The file's mapped bytes at the last measure (null: not measured, or unknown on this OS). */
+  /** The file's mapped bytes at the last measure (null: not measured yet, or unknown on this OS). */
   mappedBytes: number | null;
   reopens: number;
 }
 
+type State = "open" | "closing" | "broken" | "closed";
+
+/** Attempts at opening the environment again after a close, 100 ms apart. */
+const OPEN_ATTEMPTS = 3;
+
 export class LocalStore {
   private current: RootDatabase;
+  private state: State = "open";
   private readonly binders: Array<(root: RootDatabase) => void> = [];
   private readonly reopenListeners: Array<() => void> = [];
   /** Set while a reopen holds new writes back; resolves when they may go. */
   private hold: Promise<void> | null = null;
+  private reopening: Promise<boolean> | null = null;
   private writing = 0;
-  private idle: (() => void) | null = null;
+  private idleWaiters: Array<() => void> = [];
   private checker: Periodic | null = null;
+  /** Set when a reopen left the pages mapped (another handle on the file keeps them): no more reopens. */
+  private futile = false;
   private readonly file: string;
   private readonly stats: LocalStoreStats = { mappedBytes: null, reopens: 0 };
 
@@ -44,13 +63,23 @@ export class LocalStore {
     private readonly path: string,
     private readonly opts: LocalStoreOptions,
   ) {
-    this.file = join(resolve(path), "data.mdb");
     this.current = openRoot(path);
+    // /proc names the file by its real path (a symlinked data directory would otherwise never match).
+    this.file = join(realpathSync(resolve(path)), "data.mdb");
   }
 
-  /** The environment as it is now: read through it synchronously, never keep it past a turn of the event loop. */
+  /**
+   * The environment as it is now, for reading: never keep it past a synchronous stretch of code. Throws
+   * LocalStoreUnavailableError in the instant of a reopen, or once the environment could not be opened again.
+   */
   get root(): RootDatabase {
+    this.assertReadable();
     return this.current;
+  }
+
+  /** Throws LocalStoreUnavailableError unless the environment can be read now. */
+  assertReadable(): void {
+    if (this.state !== "open") throw new LocalStoreUnavailableError(`the local store at ${this.path} is ${this.state === "closing" ? "reopening" : this.state}`);
   }
 
   /** Calls `bind` with the environment now and again after every reopen (to open its databases again). */
@@ -60,11 +89,12 @@ export class LocalStore {
   }
 
   /**
-   * Runs a write (whatever LMDB write `fn` starts and the promise it returns): at once, or after a reopen under way.
-   * Writes that waited run in the order they came.
+   * Runs a write (whatever LMDB write `fn` starts, and the promise it returns): at once, or after a reopen under
+   * way. Writes that waited run in the order they came.
    */
   write<T>(fn: () => Promise<T>): Promise<T> {
     if (this.hold) return this.hold.then(() => this.write(fn));
+    if (this.state !== "open") return Promise.reject(new LocalStoreUnavailableError(`the local store at ${this.path} is ${this.state}`));
     this.writing++;
     let done: Promise<T>;
     try {
@@ -90,35 +120,25 @@ export class LocalStore {
   async check(): Promise<boolean> {
     const bytes = await mappedBytes(this.file);
     this.stats.mappedBytes = bytes;
-    if (bytes === null || this.opts.mappedBudgetBytes <= 0 || bytes <= this.opts.mappedBudgetBytes) return false;
-    await this.reopen();
-    this.opts.log.debug({ path: this.path, mappedBytes: bytes }, "local store reopened to unmap its pages");
+    if (bytes === null || this.futile || this.opts.mappedBudgetBytes <= 0 || bytes <= this.opts.mappedBudgetBytes) return false;
+    if (!(await this.reopen())) return false;
+    const after = await mappedBytes(this.file);
+    this.stats.mappedBytes = after;
+    if (after !== null && after > this.opts.mappedBudgetBytes) {
+      this.futile = true;
+      this.opts.log.warn({ path: this.path, before: bytes, after }, "local store: a reopen left the file mapped (another handle holds it open); no more reopens");
+    }
     return true;
   }
 
-  /** Closes the environment and opens it again (which unmaps every page), holding writes meanwhile. */
-  async reopen(): Promise<void> {
-    let release!: () => void;
-    this.hold = new Promise<void>((r) => (release = r));
-    try {
-      if (this.writing > 0) await new Promise<void>((r) => (this.idle = r));
-      await this.current.flushed;
-      // With nothing left to commit or flush, lmdb's close settles in microtasks: no request, message or timer
-      // runs between it and the open below. Checked, in case a write slipped past the hold.
-      let turned = false;
-      const turn = setImmediate(() => (turned = true));
-      await this.current.close();
-      clearImmediate(turn);
-      if (turned) this.opts.log.warn({ path: this.path }, "local store: a turn of the event loop ran while it was closed");
-      this.current = openRoot(this.path);
-      for (const bind of this.binders) bind(this.current);
-      this.stats.reopens++;
-      this.stats.mappedBytes = null;
-      for (const listener of this.reopenListeners) listener();
-    } finally {
-      this.hold = null;
-      release();
-    }
+  /**
+   * Closes the environment and opens it again (which unmaps every page), holding writes meanwhile; resolves to
+   * whether it did (false: the writes under way were not flushed within `flushWaitMs`). One at a time: a call
+   * during a reopen gets that reopen's outcome.
+   */
+  reopen(): Promise<boolean> {
+    this.reopening ??= this.reopenOnce().finally(() => (this.reopening = null));
+    return this.reopening;
   }
 
   /** Calls `listener` after every reopen. */
@@ -130,21 +150,83 @@ export class LocalStore {
     return { ...this.stats };
   }
 
-  /** Stops measuring and closes the environment (after the writes under way). */
+  /** Stops measuring and closes the environment (after a reopen and the writes under way). */
   async close(): Promise<void> {
     await this.checker?.stop();
     this.checker = null;
-    while (this.hold) await this.hold;
-    if (this.writing > 0) await new Promise<void>((r) => (this.idle = r));
-    await this.current.close();
+    await this.reopening;
+    await this.idle();
+    if (this.state === "open") await this.current.close();
+    this.state = "closed";
+  }
+
+  private async reopenOnce(): Promise<boolean> {
+    if (this.state !== "open") return false;
+    let release!: () => void;
+    this.hold = new Promise<void>((r) => (release = r));
+    try {
+      await this.idle();
+      // A commit that failed never settles lmdb's flush: then the environment is left as it is (the failed write
+      // pinned the model's checkpoint; it is replayed at the next start) and the next check tries again.
+      if (!(await settlesWithin(this.current.flushed, this.opts.flushWaitMs ?? 10_000))) {
+        this.opts.log.warn({ path: this.path }, "local store: writes not flushed in time; reopen skipped");
+        return false;
+      }
+      this.state = "closing";
+      let turned = false;
+      const turn = setImmediate(() => (turned = true));
+      await this.current.close();
+      clearImmediate(turn);
+      if (turned) this.opts.log.warn({ path: this.path }, "local store: a turn of the event loop ran while it was closed");
+      this.current = await this.openAgain();
+      for (const bind of this.binders) bind(this.current);
+      this.state = "open";
+      this.stats.reopens++;
+      for (const listener of this.reopenListeners) listener();
+      return true;
+    } catch (err) {
+      this.state = "broken";
+      this.opts.log.fatal({ err, path: this.path }, "local store could not be opened again");
+      this.opts.onBroken?.(err);
+      return false;
+    } finally {
+      this.hold = null;
+      release();
+    }
+  }
+
+  /** Opens the closed environment; a failure is tried again twice, 100 ms apart (reads are refused meanwhile). */
+  private async openAgain(): Promise<RootDatabase> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return openRoot(this.path);
+      } catch (err) {
+        if (attempt >= OPEN_ATTEMPTS) throw err;
+        this.opts.log.warn({ err, path: this.path, attempt }, "local store: opening again failed; retrying");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  private idle(): Promise<void> {
+    return this.writing === 0 ? Promise.resolve() : new Promise<void>((r) => this.idleWaiters.push(r));
   }
 
   private settled(): void {
-    if (--this.writing === 0 && this.idle) {
-      const idle = this.idle;
-      this.idle = null;
-      idle();
-    }
+    if (--this.writing > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}
+
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+  try {
+    return await Promise.race([p.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -150,16 +150,24 @@ export class ReadModel<T, S = T> {
    * that fails inside its callback is known to every later one.
    */
   apply(key: string, revision: number, value: T | null): Promise<void> {
-    return this.store.write(() => this.write(key, revision, value));
-  }
-
-  private write(key: string, revision: number, value: T | null): Promise<void> {
+    // Worked out before the write is queued: a document the spec cannot handle throws to the follower, which logs
+    // it and goes on from the next entry.
     const stored = value === null ? null : this.spec.store ? this.spec.store(value) : (value as unknown as S);
     const after = stored === null ? [] : this.spec.indexKeys(stored);
+    return this.store.write(() => this.write(key, revision, stored, after)).catch((err: unknown) => {
+      // The write never started (the store is broken, or opening an index's database failed): as a failed commit.
+      this.failed(revision);
+      this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed; it is replayed at next start");
+    });
+  }
+
+  private failed(revision: number): void {
+    this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
+  }
+
+  private write(key: string, revision: number, stored: S | null, after: IndexKey[]): Promise<void> {
     this.index.prepare(after);
-    const failed = (): void => {
-      this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
-    };
+    const failed = (): void => this.failed(revision);
     const committed = this.docs.transaction(() => {
       try {
         const old = this.docs.get(key);
@@ -207,6 +215,7 @@ export class ReadModel<T, S = T> {
   }
 
   get(key: string): S | null {
+    this.store.assertReadable();
     return this.docs.get(key)?.doc ?? null;
   }
 
@@ -254,6 +263,7 @@ export class ReadModel<T, S = T> {
    * follow, and `next` is null when no accepted document follows.
    */
   page(prefix: IndexKey, opts: { after: IndexKey | null; limit: number; reverse: boolean; accept?: (doc: S) => boolean }): Page<S> {
+    this.store.assertReadable();
     const items: S[] = [];
     let last: IndexKey | null = null;
     let more = false;

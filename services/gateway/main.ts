@@ -63,7 +63,12 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const agents = new AgentDirectory(rt.buckets.agents, log);
   // Last-seen times of heartbeats that went to presence rather than the record (shared/agents/presence.ts).
   const presence = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock });
-  const lmdb = new LocalStore(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"), { mappedBudgetBytes: config.INQUEST_LMDB_MAPPED_MB * 1024 * 1024, log });
+  const lmdb = new LocalStore(join(config.INQUEST_DATA_DIR, "lmdb", "gateway"), {
+    mappedBudgetBytes: config.INQUEST_LMDB_MAPPED_MB * 1024 * 1024,
+    log,
+    // Lists cannot be served without it: stop (readiness false first) and exit non-zero, for a restart to open it.
+    onBroken: () => void life.stop().finally(() => process.exit(1)),
+  });
   const index = new ReadModel(lmdb, rt.buckets.investigations, investigationIndex, log);
   const curiosityKv = await openCuriosityItems(nc, rt.replicas);
   const curiosity = new ReadModel(lmdb, curiosityKv, curiosityIndex, log);

@@ -4,9 +4,11 @@
 // holds.
 import { Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { pino } from "pino";
 import { test } from "tap";
+import { LocalStoreUnavailableError } from "../../shared/errors.js";
 import { LocalStore } from "../../shared/local-store.js";
 import { mappedBytes, residentOf } from "../../shared/mapped-bytes.js";
 import { encodeJson } from "../../shared/nats/kvjson.js";
@@ -168,6 +170,91 @@ test("a read model follows its bucket through many reopens; reads in between nev
     t.equal(model.page(["group", group], { after: null, limit: 1_000, reverse: false }).items.length, want, `the ${group} index lists ${want}`);
   }
   await model.stop();
+  await store.close();
+  dir.remove();
+});
+
+test("reads in every microtask of a reopen either answer or are refused as unavailable, never reaching a closed environment", async (t) => {
+  const kv = await new Kvm(nc).create("LOCAL_STORE_WINDOW");
+  const spec: ReadModelSpec<{ n: number }> = { name: "window.v1", indexKeys: (d) => [["all", String(d.n)]] };
+  const dir = tempDir("inquest-local-store-window-");
+  const store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
+  const model = new ReadModel<{ n: number }>(store, kv, spec, log);
+  await model.start();
+  await kv.put("k1", encodeJson({ n: 1 }));
+  await eventually(async () => (model.get("k1") ? true : undefined));
+  const outcomes = { answered: 0, refused: 0, other: [] as string[] };
+  const read = (): void => {
+    try {
+      if (model.get("k1")?.n !== 1 || model.page(["all"], { after: null, limit: 5, reverse: false }).items.length !== 1) outcomes.other.push("wrong answer");
+      else outcomes.answered++;
+    } catch (err) {
+      if (err instanceof LocalStoreUnavailableError) outcomes.refused++;
+      else outcomes.other.push(String(err));
+    }
+  };
+  for (let round = 0; round < 5; round++) {
+    const reopened = store.reopen();
+    // A read at each of the next 40 microtask hops, across the close and the open.
+    let hop: Promise<void> = Promise.resolve();
+    for (let i = 0; i < 40; i++) hop = hop.then(read);
+    await hop;
+    t.equal(await reopened, true);
+  }
+  // lmdb resets a read transaction a failed read left behind on a timer: a read that reached the closed environment
+  // would throw there, uncaught, after the reads above.
+  await new Promise((r) => setTimeout(r, 100));
+  t.same(outcomes.other, [], `${outcomes.answered} reads answered, ${outcomes.refused} refused, none failed otherwise`);
+  t.equal(outcomes.answered + outcomes.refused, 200);
+  read();
+  t.equal(outcomes.answered + outcomes.refused, 201, "and reads answer after it");
+  await model.stop();
+  await store.close();
+  dir.remove();
+});
+
+test("a document the spec cannot index is skipped with the follower's log; later ones are applied", async (t) => {
+  const kv = await new Kvm(nc).create("LOCAL_STORE_BAD_DOC");
+  interface Doc {
+    context?: { source: string };
+  }
+  // Reads a field some documents lack, as a spec written for a newer record shape might.
+  const spec: ReadModelSpec<Doc> = { name: "bad.v1", indexKeys: (d) => [["source", (d.context as { source: string }).source, "x"]] };
+  const dir = tempDir("inquest-local-store-bad-");
+  const store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
+  const model = new ReadModel<Doc>(store, kv, spec, log);
+  await model.start();
+  await kv.put("a", encodeJson({ context: { source: "api" } }));
+  await kv.put("b", encodeJson({}));
+  await kv.put("c", encodeJson({ context: { source: "inbound" } }));
+  await eventually(async () => (model.get("c") ? true : undefined));
+  t.ok(model.get("a"), "the document before is applied");
+  t.equal(model.get("b"), null, "the one it cannot index is not");
+  t.ok(model.get("c"), "the one after is applied: the process goes on");
+  await model.stop();
+  await store.close();
+  dir.remove();
+});
+
+test("one reopen at a time; a symlinked data directory is measured by its real path", { skip: process.platform !== "linux" && "reads /proc/self/smaps" }, async (t) => {
+  const dir = tempDir("inquest-local-store-link-");
+  mkdirSync(join(dir.path, "real"));
+  symlinkSync(join(dir.path, "real"), join(dir.path, "link"));
+  const store = new LocalStore(join(dir.path, "link"), { mappedBudgetBytes: 1 * MiB, log });
+  let db = store.root.openDB<string, string>({ name: "docs" });
+  store.bind((root) => (db = root.openDB({ name: "docs" })));
+  await store.write(() => db.transaction(() => {
+    for (let i = 0; i < 5_000; i++) void db.put(`k${String(i).padStart(5, "0")}`, "y".repeat(500));
+  }));
+  let n = 0;
+  for (const _ of db.getRange()) n++;
+  t.equal(n, 5_000);
+  const [first, second] = await Promise.all([store.reopen(), store.reopen()]);
+  t.ok(first && second, "both calls get the one reopen's outcome");
+  t.equal(store.snapshot().reopens, 1, "which ran once");
+  for (const _ of db.getRange()) n++;
+  t.equal(await store.check(), true, "the file is found through the symlink and reopened past the budget");
+  t.ok((store.snapshot().mappedBytes ?? Infinity) < 1 * MiB, "measured again after the reopen");
   await store.close();
   dir.remove();
 });

@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import { pino } from "pino";
 import { TimeoutError } from "@nats-io/transport-node";
 import type { ApiKeyRecord } from "../../shared/auth/keys.js";
-import { BusUnavailableError } from "../../shared/errors.js";
+import { BusUnavailableError, LocalStoreUnavailableError } from "../../shared/errors.js";
 import { checker } from "../../shared/validate.js";
 import { handleRequest } from "../../services/gateway/http/pipeline.js";
 import { Router } from "../../services/gateway/http/router.js";
@@ -109,4 +109,12 @@ test("a bus failure is a 503 that says 'nothing was changed' only when the opera
   t.equal(plain.status, 503, "an undecided bus failure is still a 503");
   t.notMatch(plain.message, /nothing was changed/, "but claims nothing");
   t.equal((await answer(new Error("timeout: no responders, connection closed"))).status, 500, "words in a message decide nothing");
+});
+
+test("a read in the instant the local store reopens is a 503 with Retry-After", async (t) => {
+  const route: Route = { method: "GET", path: "/list", access: "public", doc: { summary: "", tags: [], responses: {} }, handle: async () => Promise.reject(new LocalStoreUnavailableError("reopening")) };
+  const reply = await handleRequest({ ...deps, router: new Router([route]) }, req({ method: "GET", path: "/list" }));
+  t.equal(reply.status, 503);
+  t.equal(reply.headers?.["retry-after"], "1");
+  t.match(reply.body, { error: { code: "unavailable" } });
 });

@@ -3,7 +3,7 @@
 // NATS is unreachable (saying "nothing was changed" only when the operation decided so, see BusUnavailableError)
 // and 500 otherwise, never a stack trace.
 import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
-import { BusUnavailableError } from "../../../shared/errors.js";
+import { BusUnavailableError, LocalStoreUnavailableError } from "../../../shared/errors.js";
 import { isId } from "../../../shared/ids.js";
 import type { Logger } from "../../../shared/log.js";
 import { isUnavailable } from "../../../shared/nats/errors.js";
@@ -118,6 +118,10 @@ const UNAVAILABLE_MESSAGE: Record<BusUnavailableError["changed"] | "unsaid", str
 };
 
 function unexpected(log: Logger, err: unknown, route: string): Reply {
+  if (err instanceof LocalStoreUnavailableError) {
+    log.warn({ err, route }, "local store unavailable");
+    return fail(503, "unavailable", "the gateway's local read model is reopening; retry shortly", undefined, { "retry-after": "1" });
+  }
   const changed = err instanceof BusUnavailableError ? err.changed : isUnavailable(err) ? "unsaid" : null;
   if (changed !== null) {
     log.warn({ err, route }, "NATS unavailable");
