@@ -2,16 +2,12 @@
 // against a real nats-server: while investigations are created and listed, the gateway reopens the file (its
 // metrics count it), and every request still answers as it should; the lists end with every investigation once.
 import { test } from "tap";
+import { sample } from "../helpers/metrics.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 
 let stack: Stack;
 const CREATED = 1_500;
 
-/** The value of one sample line (`name value`), or undefined. */
-function sample(text: string, prefix: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(prefix));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
-}
 
 test("setup: a gateway keeping at most 1 MiB of its LMDB file mapped", async () => {
   stack = await startStack({ services: ["gateway"], env: { INQUEST_LMDB_MAPPED_MB: "1", INQUEST_MAX_BACKLOG: "100000" } });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { test } from "tap";
 import { freePort } from "../../shared/net.js";
 import { REPO, type ServiceName, type ServiceProcess } from "../helpers/services.js";
+import { sample } from "../helpers/metrics.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 
@@ -17,12 +18,6 @@ const SERVICES: ServiceName[] = ["runner", "dispatcher", "ticker"];
 async function get(port: number, path: string, method = "GET"): Promise<{ status: number; type: string; text: string }> {
   const r = await fetch(`http://127.0.0.1:${port}${path}`, { method });
   return { status: r.status, type: r.headers.get("content-type") ?? "", text: await r.text() };
-}
-
-/** The value of one sample line (`name{labels} value`), or undefined. */
-function sample(text: string, prefix: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(prefix));
-  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
 }
 
 test("setup: gateway, and runner, dispatcher and ticker each with an ops port", async () => {
