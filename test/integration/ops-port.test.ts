@@ -66,6 +66,7 @@ test("metrics: memory, NATS and consumer lag everywhere; each service's own", as
   const gateway = await api(stack.baseUrl, "GET", "/metrics");
   t.match(gateway.text, /inquest_http_requests_total/);
   t.equal(sample(gateway.text, "inquest_nats_connected "), 1, "the gateway's /metrics carries the NATS gauge too");
+  t.equal(sample(gateway.text, "inquest_lmdb_reopens_total "), 0, "its LMDB reopens, 0 while its read models are small");
 
   // A curiosity run: the ticker leads, claims it and counts its lateness; the work queue shows the waiting run.
   const tickerPort = ports.get("ticker") as number;
