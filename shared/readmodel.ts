@@ -228,6 +228,7 @@ export class ReadModel<T, S = T> {
     let removed = 0;
     let after: string | null = null;
     for (;;) {
+      this.store.assertReadable(); // each batch starts after a turn of the event loop, maybe in a reopen's instant
       const keys: string[] = [];
       let last: string | null = null;
       let scanned = 0;
