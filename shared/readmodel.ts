@@ -3,7 +3,7 @@
 // rebuilt from the bucket at next start. `catchUp()` gives read-your-writes across replicas: it waits until
 // everything the bucket held when the read began has been applied here.
 import type { KV } from "@nats-io/kv";
-import type { Database, Key, RootDatabase } from "lmdb";
+import type { Database, Key } from "lmdb";
 import type { LocalStore } from "./local-store.js";
 import type { Logger } from "./log.js";
 import { AppliedRevision } from "./nats/applied.js";
@@ -54,7 +54,6 @@ export class ReadModel<T, S = T> {
   private docs!: Database<StoredDoc<S>, string>;
   private index!: IndexStore;
   private meta!: Database<number, string>;
-  private root!: RootDatabase;
   private readonly applied: AppliedRevision;
   private follower: Follower | null = null;
   /** The periodic prune of expired documents (one at a time: a slow prune makes the next tick skip). */
@@ -75,7 +74,6 @@ export class ReadModel<T, S = T> {
     private readonly log: Logger,
   ) {
     store.bind((root) => {
-      this.root = root;
       this.docs = root.openDB<StoredDoc<S>, string>({ name: `${spec.name}:docs` });
       this.index = new IndexStore(root, spec.name);
       this.meta = root.openDB<number, string>({ name: `${spec.name}:meta` });
@@ -88,7 +86,7 @@ export class ReadModel<T, S = T> {
       // Written by an older version, with all its indexes in one database: that database goes, and the model is
       // rebuilt from the bucket.
       this.log.info({ model: this.spec.name }, "read model written in an older layout; rebuilding");
-      this.root.openDB<string, Key>({ name: `${this.spec.name}:index` }).dropSync();
+      this.store.root.openDB<string, Key>({ name: `${this.spec.name}:index` }).dropSync();
       this.clear();
     }
     this.applied.reset(this.meta.get("checkpoint") ?? 0);

@@ -129,7 +129,7 @@ export async function enqueueDelivery(
     const r = (await stores.deliveries.get(record.delivery_id))?.value;
     if (r && (r.status !== "pending" || r.internal.job_seq !== null)) return { kind: "exists" };
   }
-  await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson(deliveryJob(record)), { msgID: record.delivery_id });
+  await publishJob(stores, record);
   const created = await stores.deliveries.create(record.delivery_id, record);
   return created === null ? { kind: "requeued" } : { kind: "created" };
 }
@@ -145,7 +145,12 @@ export async function enqueueDelivery(
 export async function recordFirstAttempt(stores: Pick<WebhookStores, "js" | "deliveries">, record: DeliveryRecord): Promise<boolean> {
   if ((await stores.deliveries.create(record.delivery_id, record)) === null) return false;
   if (record.status === "pending") {
-    await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson(deliveryJob(record)), { msgID: record.delivery_id });
+    await publishJob(stores, record);
   }
   return true;
+}
+
+/** Publishes the delivery's job (message id = delivery id: the stream's duplicate window stores a repeat once). */
+async function publishJob(stores: Pick<WebhookStores, "js">, record: DeliveryRecord): Promise<void> {
+  await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson(deliveryJob(record)), { msgID: record.delivery_id });
 }

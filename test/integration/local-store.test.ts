@@ -6,6 +6,7 @@ import { Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import type { Database } from "lmdb";
 import { pino } from "pino";
 import { test } from "tap";
 import { LocalStoreUnavailableError } from "../../shared/errors.js";
@@ -53,7 +54,8 @@ test("residentOf sums the Rss of every mapping of the file, and only of it", asy
 test("a reopen unmaps the file's pages and keeps every document; past the budget, check() reopens", { skip: process.platform !== "linux" && "reads /proc/self/smaps" }, async (t) => {
   const dir = tempDir("inquest-local-store-");
   const store = new LocalStore(dir.path, { mappedBudgetBytes: 8 * MiB, log });
-  let db = store.root.openDB<{ n: number; text: string }, string>({ name: "docs" });
+  // Bound now and opened again after every reopen.
+  let db!: Database<{ n: number; text: string }, string>;
   store.bind((root) => (db = root.openDB({ name: "docs" })));
   const file = join(dir.path, "data.mdb");
   for (let b = 0; b < 30; b++) {
@@ -85,7 +87,7 @@ test("a reopen unmaps the file's pages and keeps every document; past the budget
 test("writes that come during a reopen wait for it and land in the order they came", async (t) => {
   const dir = tempDir("inquest-local-store-order-");
   const store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
-  let db = store.root.openDB<number, string>({ name: "counter" });
+  let db!: Database<number, string>;
   store.bind((root) => (db = root.openDB({ name: "counter" })));
   const order: number[] = [];
   const writes: Array<Promise<unknown>> = [];
@@ -241,7 +243,7 @@ test("one reopen at a time; a symlinked data directory is measured by its real p
   mkdirSync(join(dir.path, "real"));
   symlinkSync(join(dir.path, "real"), join(dir.path, "link"));
   const store = new LocalStore(join(dir.path, "link"), { mappedBudgetBytes: 1 * MiB, log });
-  let db = store.root.openDB<string, string>({ name: "docs" });
+  let db!: Database<string, string>;
   store.bind((root) => (db = root.openDB({ name: "docs" })));
   await store.write(() => db.transaction(() => {
     for (let i = 0; i < 5_000; i++) void db.put(`k${String(i).padStart(5, "0")}`, "y".repeat(500));
