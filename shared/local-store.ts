@@ -12,9 +12,14 @@
 //   answers 503 with Retry-After) rather than reaching a closed environment.
 // The file's pages stay in the kernel's page cache, which keeps the ones in use and can reclaim the rest; the next
 // reads map them again with minor faults.
+//
+// Commits are not flushed to disk (no fsync): what the store holds is rebuilt from the buckets, and a file left by an
+// earlier boot of the machine is discarded before it is opened (boot-guard.ts). Where the kernel gives no boot id,
+// every commit is flushed as LMDB does by default.
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { open, type RootDatabase } from "lmdb";
+import { currentBootId, discardAfterRestart } from "./boot-guard.js";
 import { LocalStoreUnavailableError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { mappedBytes } from "./mapped-bytes.js";
@@ -29,6 +34,8 @@ export interface LocalStoreOptions {
   flushWaitMs?: number;
   /** Told once when the environment could not be opened again: reads and writes are refused from then on. */
   onBroken?(err: unknown): void;
+  /** This boot's id (tests); default the kernel's. null: commits are flushed and files are kept across boots. */
+  bootId?: string | null;
   log: Logger;
 }
 
@@ -36,6 +43,10 @@ export interface LocalStoreStats {
   /** The file's mapped bytes at the last measure (null: not measured yet, or unknown on this OS). */
   mappedBytes: number | null;
   reopens: number;
+  /** Whether commits are flushed to disk (only where there is no boot id to discard the file by). */
+  flushed: boolean;
+  /** Whether the file was discarded at start (written in an earlier boot of the machine). */
+  discarded: boolean;
 }
 
 type State = "open" | "closing" | "broken" | "closed";
@@ -57,13 +68,16 @@ export class LocalStore {
   /** Set when a reopen left the pages mapped (another handle on the file keeps them): no more reopens. */
   private futile = false;
   private readonly file: string;
-  private readonly stats: LocalStoreStats = { mappedBytes: null, reopens: 0 };
+  private readonly stats: LocalStoreStats;
 
   constructor(
     private readonly path: string,
     private readonly opts: LocalStoreOptions,
   ) {
-    this.current = openRoot(path);
+    const boot = opts.bootId === undefined ? currentBootId() : opts.bootId;
+    const discarded = boot !== null && discardAfterRestart(path, boot, LMDB_FILES, opts.log);
+    this.stats = { mappedBytes: null, reopens: 0, flushed: boot === null, discarded };
+    this.current = openRoot(path, this.stats.flushed);
     // /proc names the file by its real path (a symlinked data directory would otherwise never match).
     this.file = join(realpathSync(resolve(path)), "data.mdb");
   }
@@ -199,7 +213,7 @@ export class LocalStore {
   private async openAgain(): Promise<RootDatabase> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return openRoot(this.path);
+        return openRoot(this.path, this.stats.flushed);
       } catch (err) {
         if (attempt >= OPEN_ATTEMPTS) throw err;
         this.opts.log.warn({ err, path: this.path, attempt }, "local store: opening again failed; retrying");
@@ -230,7 +244,10 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   }
 }
 
-function openRoot(path: string): RootDatabase {
+/** What LMDB keeps in the store's directory. */
+const LMDB_FILES = ["data.mdb", "lock.mdb"] as const;
+
+function openRoot(path: string, flushed: boolean): RootDatabase {
   // lmdb opens at most 12 named databases by default; each read model takes three, and one per index.
-  return open({ path, compression: false, maxDbs: 256 });
+  return open({ path, compression: false, maxDbs: 256, noSync: !flushed });
 }
