@@ -84,8 +84,9 @@ async function beforeQueueing<T>(work: () => Promise<T>): Promise<T> {
  * `queued`, whatever fails after it (see ensureQueued).
  */
 export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInput): Promise<TriggerOutcome> {
-  const requestHash = sha256Hex(canonicalJson(input.request));
   const idemKey = input.idempotencyKey === undefined ? null : `${sanitize(input.idempotencyScope)}.${sha256Hex(input.idempotencyKey)}`;
+  // Only a keyed request is compared with an earlier one (canonical JSON and a digest: about 2 % of a POST).
+  const requestHash = idemKey === null ? "" : sha256Hex(canonicalJson(input.request));
 
   for (let attempt = 0; attempt < 5; attempt++) {
     if (idemKey) {
