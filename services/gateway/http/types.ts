@@ -25,8 +25,8 @@ export interface Reply {
   status: number;
   /** Serialised as JSON unless `raw` is given. */
   body?: unknown;
-  /** Bytes to send as they are (e.g. an idempotent replay, Prometheus text). */
-  raw?: string;
+  /** Sent as it is (e.g. an idempotent replay, Prometheus text); bytes skip the UTF-8 encoding of a string. */
+  raw?: string | Buffer;
   headers?: Record<string, string>;
 }
 

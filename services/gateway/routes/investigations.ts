@@ -21,7 +21,7 @@ import { fail, invalid, notFound, ok } from "../http/reply.js";
 import { route, type Route } from "../http/types.js";
 import { investigationPrefix, isFinal } from "../investigation-index.js";
 import { assertNever } from "../../../shared/never.js";
-import type { ByteLru } from "../../../shared/byte-lru.js";
+import { ByteLru } from "../../../shared/byte-lru.js";
 
 export interface InvestigationRouteDeps {
   trigger: TriggerDeps;
@@ -126,7 +126,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         const found = await deps.investigations.get(id);
         if (!found) return notFound("investigation");
         const body = JSON.stringify(toDetail(found.value, deps.publicUrl));
-        if (isFinal(found.value.status)) deps.finalDetails?.set(id, body);
+        if (isFinal(found.value.status)) deps.finalDetails?.set(id, ByteLru.encode(body));
         return { status: 200, raw: body };
       },
     }),
