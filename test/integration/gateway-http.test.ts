@@ -4,6 +4,7 @@ import { api, startStack, type Stack } from "../helpers/stack.js";
 import { cli, issueKey } from "../helpers/cli.js";
 import { connectTo } from "../helpers/nats.js";
 import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "node:net";
 
 let stack: Stack;
 
@@ -123,6 +124,49 @@ test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema vio
       `details point at ${path}: ${JSON.stringify(r.json.error.details)}`,
     );
   }
+});
+
+/** A raw HTTP/1.1 exchange, written in `parts` with pauses between them: the answer's status and JSON body. */
+async function rawExchange(base: string, parts: string[]): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const { port, hostname } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  const received: Buffer[] = [];
+  socket.on("data", (d: Buffer) => received.push(d));
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  for (const part of parts) {
+    socket.write(part);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  const deadline = Date.now() + 5_000;
+  while (!/\r\n\r\n[\s\S]*\}$/.test(Buffer.concat(received).toString("utf8")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  socket.end();
+  await closed;
+  const text = Buffer.concat(received).toString("utf8");
+  const [head = "", body = ""] = text.split("\r\n\r\n");
+  return { status: Number(head.split(" ")[1]), json: body ? JSON.parse(body) : null };
+}
+
+test("request bodies: in one piece, in several packets, chunked, and none at all", async (t) => {
+  const body = JSON.stringify({ query: "are any prod hosts listening on unexpected ports?", mode: "cached" });
+  const head = (extra: string): string => `POST /v1/investigations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.key}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+  const whole = await rawExchange(stack.baseUrl, [`${head(`Content-Length: ${body.length}\r\n`)}${body}`]);
+  t.equal(whole.status, 202, "content-length, one write");
+  const split = await rawExchange(stack.baseUrl, [head(`Content-Length: ${body.length}\r\n`), body.slice(0, 20), body.slice(20)]);
+  t.equal(split.status, 202, "content-length, the body in two packets after the head");
+  const chunked = await rawExchange(stack.baseUrl, [
+    head("Transfer-Encoding: chunked\r\n"),
+    `${(20).toString(16)}\r\n${body.slice(0, 20)}\r\n`,
+    `${(body.length - 20).toString(16)}\r\n${body.slice(20)}\r\n0\r\n\r\n`,
+  ]);
+  t.equal(chunked.status, 202, "chunked, in two chunks");
+  t.match(chunked.json?.investigation_id, /^inv_/);
+  const empty = await rawExchange(stack.baseUrl, [head("Content-Length: 0\r\n")]);
+  t.equal(empty.status, 400, "an empty body is refused, not waited for");
+  t.equal(empty.json?.error?.code, "invalid_json");
+  const get = await rawExchange(stack.baseUrl, [`GET /v1/investigations/${whole.json.investigation_id} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.key}\r\n\r\n`]);
+  t.equal(get.status, 200, "a GET has no body to wait for");
+  t.equal(get.json?.investigation_id, whole.json.investigation_id);
 });
 
 test("list parameters are validated", async (t) => {

@@ -10,6 +10,9 @@ const STATUS_TEXT: Record<number, string> = {
   415: "Unsupported Media Type", 429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
 };
 
+/** The body of a request that has none (shared: nothing writes into a request's body). */
+const NO_BODY = Buffer.alloc(0);
+
 export interface HttpServerOptions {
   host: string;
   port: number;
@@ -49,7 +52,8 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     let tooLarge = Number.isFinite(declared) && declared > limit;
 
     const finish = (): void => {
-      const request: RawRequest = { method, path, query, headers, body: Buffer.concat(chunks), bodyTooLarge: tooLarge };
+      const body = chunks.length === 0 ? NO_BODY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      const request: RawRequest = { method, path, query, headers, body, bodyTooLarge: tooLarge };
       prepared.handle(request).then(
         (reply) => write(res, reply, () => aborted),
         (err: unknown) => {
@@ -61,6 +65,11 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
 
     if (tooLarge) {
       // Answer without reading a body we will refuse anyway; the connection is closed after the reply.
+      finish();
+      return;
+    }
+    if (declared === 0 && headers["transfer-encoding"] === undefined) {
+      // No body to read (a GET, a DELETE): no chunk to wait for and copy.
       finish();
       return;
     }
