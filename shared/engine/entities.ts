@@ -3,6 +3,7 @@ import { compareText } from "./order.js";
 import { isIP } from "node:net";
 import { isIpv4 } from "./net.js";
 import type { QueryEntities } from "./types.js";
+import { allMatches } from "./matches.js";
 
 /**
  * Words that follow "user", "account", "as" or "did" in questions without being a user name: function words,
@@ -41,10 +42,10 @@ const PUBLIC_SUFFIXES = new Set(["com", "net", "org", "io", "sh", "site", "st", 
 
 function extractDomains(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]+@)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+)/gi)) {
+  for (const m of allMatches(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]+@)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+)/gi, text)) {
     if (!/^\d+(?:\.\d+){3}$/.test(m[1] ?? "")) out.push((m[1] ?? "").toLowerCase());
   }
-  for (const m of text.matchAll(/(?<![\w./@:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+([a-z]{2,}))(?![\w-]|\.[a-z0-9])/gi)) {
+  for (const m of allMatches(/(?<![\w./@:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+([a-z]{2,}))(?![\w-]|\.[a-z0-9])/gi, text)) {
     if (PUBLIC_SUFFIXES.has((m[2] ?? "").toLowerCase())) out.push((m[1] ?? "").toLowerCase());
   }
   return out;
@@ -73,7 +74,7 @@ const USER_CUES: readonly RegExp[] = [
 function extractUsers(text: string): string[] {
   const found: string[] = [];
   for (const re of USER_CUES) {
-    for (const m of text.matchAll(re)) {
+    for (const m of allMatches(re, text)) {
       const name = (m[1] ?? "").replace(/\.+$/, "");
       const lower = name.toLowerCase();
       if (name === "" || NOT_A_USER.has(lower) || /^\d/.test(name)) continue;
@@ -85,28 +86,28 @@ function extractUsers(text: string): string[] {
 
 export function extractEntities(query: string): QueryEntities {
   const text = query.normalize("NFKC");
-  const ips = [...text.matchAll(/(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?![\d.]*\d)/g)].map((m) => m[1] ?? "").filter(isIpv4);
-  for (const m of text.matchAll(/(?<![\w:.])((?:[0-9a-fA-F]{1,4}:){2,7}:?(?:[0-9a-fA-F]{1,4})?(?::[0-9a-fA-F]{1,4})*)(?![\w:.])/g)) {
+  const ips = allMatches(/(?<![\d.])(\d{1,3}(?:\.\d{1,3}){3})(?![\d.]*\d)/g, text).map((m) => m[1] ?? "").filter(isIpv4);
+  for (const m of allMatches(/(?<![\w:.])((?:[0-9a-fA-F]{1,4}:){2,7}:?(?:[0-9a-fA-F]{1,4})?(?::[0-9a-fA-F]{1,4})*)(?![\w:.])/g, text)) {
     const candidate = (m[1] ?? "").toLowerCase();
     if (isIP(candidate) === 6) ips.push(candidate);
   }
-  const sha256 = [...text.matchAll(/\b([a-fA-F0-9]{64})\b/g)].map((m) => (m[1] ?? "").toLowerCase());
-  const cves = [...text.matchAll(/\b(CVE-\d{4}-\d{4,7})\b/gi)].map((m) => (m[1] ?? "").toUpperCase());
-  const ghsas = [...text.matchAll(/\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3})\b/gi)].map((m) => `GHSA${(m[1] ?? "").slice(4).toLowerCase()}`);
+  const sha256 = allMatches(/\b([a-fA-F0-9]{64})\b/g, text).map((m) => (m[1] ?? "").toLowerCase());
+  const cves = allMatches(/\b(CVE-\d{4}-\d{4,7})\b/gi, text).map((m) => (m[1] ?? "").toUpperCase());
+  const ghsas = allMatches(/\b(GHSA(?:-[23456789cfghjmpqrvwx]{4}){3})\b/gi, text).map((m) => `GHSA${(m[1] ?? "").slice(4).toLowerCase()}`);
   const users = extractUsers(text);
   const ports: number[] = [];
-  for (const m of text.matchAll(/\bports?\s+((?:\d{1,5})(?:\s*(?:,|\/|and|or)\s*\d{1,5})*)/gi)) {
+  for (const m of allMatches(/\bports?\s+((?:\d{1,5})(?:\s*(?:,|\/|and|or)\s*\d{1,5})*)/gi, text)) {
     for (const n of (m[1] ?? "").match(/\d{1,5}/g) ?? []) ports.push(Number(n));
   }
-  for (const m of text.matchAll(/(?<![\w.])(?:\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})\b/g)) ports.push(Number(m[1]));
-  const paths = [...text.matchAll(/(?:^|[\s"'`(=])(\/(?:[A-Za-z0-9._@+-]+\/?)+)/g)]
+  for (const m of allMatches(/(?<![\w.])(?:\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})\b/g, text)) ports.push(Number(m[1]));
+  const paths = allMatches(/(?:^|[\s"'`(=])(\/(?:[A-Za-z0-9._@+-]+\/?)+)/g, text)
     // Trailing punctuation ends a sentence, except a last component of dots only: "/tmp/..." is a real hiding place.
     .map((m) => (/\/\.{3,}$/.test(m[1] ?? "") ? (m[1] ?? "").replace(/\.+$/, "...") : (m[1] ?? "").replace(/[.,;:!?)]+$/, "")))
     .map((p) => (p.length > 1 ? p.replace(/\/+$/, "") : p))
     .filter((p) => p.length > 1);
   const domains = extractDomains(text);
   const tags: Record<string, string> = {};
-  for (const m of text.matchAll(/(?<![\w/.-])([A-Za-z][A-Za-z0-9_.-]*)=([A-Za-z0-9_.:\/@-]+)/g)) {
+  for (const m of allMatches(/(?<![\w/.-])([A-Za-z][A-Za-z0-9_.-]*)=([A-Za-z0-9_.:\/@-]+)/g, text)) {
     const key = m[1] ?? "";
     const value = (m[2] ?? "").replace(/[.,;:!?]+$/, "");
     if (key !== "" && value !== "" && tags[key] === undefined) tags[key] = value;

@@ -5,6 +5,7 @@ import { isShell } from "./detections/patterns.js";
 import { isIpv4, isLoopback, isWildcard, normalizeIp } from "./net.js";
 import { basename, rowsOf, str, tagList, userIndex } from "./rows.js";
 import type { AgentDirectoryEntry, HostData } from "./types.js";
+import { allMatches } from "./matches.js";
 
 export const PATHFINDER_TABLES: readonly string[] = [
   "authorized_keys", "crontab", "hash", "last", "listening_ports", "logged_in_users", "process_open_sockets", "processes", "users",
@@ -178,7 +179,7 @@ export function buildGraph(hostsIn: HostData[], directory: AgentDirectoryEntry[]
     for (const row of rowsOf(host, "crontab")) {
       const cronPath = str(row, "path");
       const owner = /\/crontabs\/([^/]+)$/.exec(cronPath)?.[1] ?? "root";
-      for (const m of str(row, "command").matchAll(/(?:^|[\s;|&'"=])(\/[\w./-]+)/g)) {
+      for (const m of allMatches(/(?:^|[\s;|&'"=])(\/[\w./-]+)/g, str(row, "command"))) {
         const target = m[1] ?? "";
         if (target.split("/").length > 2 && !target.startsWith("/dev/")) edge(userNode(owner), fileNode(target), "persists");
       }

@@ -4,6 +4,7 @@ import { basename, processIndex, processLabel, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import type { DetectionHit } from "./detection.js";
 import { SHELLS } from "./patterns.js";
+import { allMatches } from "../matches.js";
 
 /** The columns commandSources() reads: detections spread these into their `reads`. */
 export const PROCESS_COLUMNS = ["pid", "parent", "name", "path", "cmdline", "uid"] as const;
@@ -209,7 +210,7 @@ export function isLoopbackUrl(text: string): boolean {
 
 /** The URLs in a command. */
 export function urlsOf(text: string): string[] {
-  return [...text.matchAll(/\b(?:https?|ftp|tftp):\/\/[^\s'"|;&)<>]+/gi)].map((m) => m[0]);
+  return allMatches(/\b(?:https?|ftp|tftp):\/\/[^\s'"|;&)<>]+/gi, text).map((m) => m[0]);
 }
 
 /** The host part of a URL ("" when it has none). */

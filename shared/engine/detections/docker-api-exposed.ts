@@ -6,6 +6,7 @@ import { isLoopback, isPublic, isWildcard } from "../net.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { commandSignals } from "./patterns.js";
+import { allMatches } from "../matches.js";
 
 const DOCKER_PORTS = new Set([2375, 2376]);
 /**
@@ -28,7 +29,7 @@ interface TcpHost {
 /** tcp:// endpoints from -H flags ("tcp://0.0.0.0:2375", "tcp://:2376", "0.0.0.0:2375"). */
 export function tcpHosts(cmdline: string): TcpHost[] {
   const out: TcpHost[] = [];
-  for (const m of cmdline.matchAll(HOST_FLAG)) {
+  for (const m of allMatches(HOST_FLAG, cmdline)) {
     const value = (m[1] ?? "").replace(/^["']|["']$/g, "");
     if (/^(?:unix|fd|npipe|ssh):/i.test(value)) continue;
     const hostPort = value.replace(/^tcp:\/\//i, "").replace(/\/.*$/, "");

@@ -12,6 +12,7 @@ import { basename, num, rowsOf, str } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
+import { allMatches } from "../matches.js";
 
 const PRELOAD_FILE = "/etc/ld.so.preload";
 /** Directories package managers install shared libraries into. */
@@ -43,7 +44,7 @@ function writtenToPreload(command: string): string[] {
   if (!command.includes(PRELOAD_FILE)) return [];
   const writes = />>?\s*\/etc\/ld\.so\.preload\b|\btee\b[^|;&]*\/etc\/ld\.so\.preload\b/.test(command);
   if (!writes) return [];
-  return [...command.matchAll(/\/[^\s'"|;&>]+\.so(?:\.[\w.]*)?(?=$|[\s'"|;&>])/g)].map((m) => m[0]).filter((p) => p !== PRELOAD_FILE);
+  return allMatches(/\/[^\s'"|;&>]+\.so(?:\.[\w.]*)?(?=$|[\s'"|;&>])/g, command).map((m) => m[0]).filter((p) => p !== PRELOAD_FILE);
 }
 
 interface Library {

@@ -7,6 +7,7 @@ import { basename, str } from "../rows.js";
 import type { Severity } from "../types.js";
 import { clip, commandHit, commandSources, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, USER_COLUMNS, userMaps, type SimpleCommand } from "./command-lines.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+import { allMatches } from "../matches.js";
 
 /** Security logs and login records: what an intruder erases to hide logins and commands. */
 const SECURITY_LOG = /^\/var\/log\/(?:auth\.log|secure|syslog|messages|kern\.log|wtmp|btmp|lastlog|faillog|utmp|audit(?:\/audit\.log)?|journal|cron(?:\.log)?|maillog|mail\.log|sudo\.log|daemon\.log|user\.log)(?:\/\*?)?$|^\/var\/run\/utmp$|^\/run\/utmp$|^\/var\/spool\/mail\/\w+$|^\/var\/log\/journal\/|^\/var\/log\/audit\//;
@@ -55,7 +56,7 @@ function vacuumTooSmall(args: string[]): boolean {
 
 function judge(text: string): Wipe | undefined {
   // Redirection that empties a file: `> /var/log/x`, `: > x`, `echo > x`, `echo 0> x`, `cat /dev/null > x`.
-  for (const m of text.matchAll(/(?:^|[;&|(]\s*|\bsudo\s+)(?::|true|echo(?:\s+-n)?(?:\s+(?:""|''|0))?|printf\s+(?:""|'')|cat\s+\/dev\/(?:null|zero))?\s*(?:0|1)?>\|?\s*(\/var\/(?:log|spool\/mail)\/[^\s;|&]+|\/(?:var\/)?run\/utmp)/g)) {
+  for (const m of allMatches(/(?:^|[;&|(]\s*|\bsudo\s+)(?::|true|echo(?:\s+-n)?(?:\s+(?:""|''|0))?|printf\s+(?:""|'')|cat\s+\/dev\/(?:null|zero))?\s*(?:0|1)?>\|?\s*(\/var\/(?:log|spool\/mail)\/[^\s;|&]+|\/(?:var\/)?run\/utmp)/g, text)) {
     const target = m[1] ?? "";
     const severity = rank(target);
     if (severity !== undefined) return { target, how: "empties it with a redirection", ...(severity === "high" ? {} : { severity }) };

@@ -9,6 +9,7 @@ import { clip } from "./command-lines.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { NETCAT_LIKE, SHELLS } from "./patterns.js";
 import { DOWNLOADERS, judgeChild, onlyHelpers, RECON_PROGRAMS, webRole } from "./service-roles.js";
+import { allMatches } from "../matches.js";
 
 /** Python's platform.processor()/architecture() run `uname -p` / `file`: harmless under a WSGI app. */
 function pythonPlatformProbe(child: Row): boolean {
@@ -17,7 +18,7 @@ function pythonPlatformProbe(child: Row): boolean {
 
 /** Where a Java/app server is installed (catalina.home/base, jboss.home.dir, /opt/<app>): its own scripts live there. */
 function installRoots(parent: Row): string[] {
-  const roots = [...str(parent, "cmdline").matchAll(/-D[\w.]*(?:home|base|dir)[\w.]*=(\/[^\s"']+)/gi)].map((m) => m[1] ?? "");
+  const roots = allMatches(/-D[\w.]*(?:home|base|dir)[\w.]*=(\/[^\s"']+)/gi, str(parent, "cmdline")).map((m) => m[1] ?? "");
   const top = /^\/(?:opt|srv|usr\/local|usr\/share)\/[^/]+/.exec(str(parent, "path"));
   if (top) roots.push(top[0]);
   return roots.filter((r) => r.length > 1).map((r) => r.replace(/\/+$/, ""));
