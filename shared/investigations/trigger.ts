@@ -176,15 +176,17 @@ export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigation
   const id = record.investigation_id;
   const after: Array<Promise<void>> = [];
   if (!(replay && (await beforeQueueing(() => deps.investigations.get(id))))) {
+    // The record is encoded once: it is the work message's body and the bucket's value.
+    const recordBytes = encodeJson(record);
     try {
-      await deps.js.publish(SUBJECTS.work, encodeJson({ investigation_id: id, record }), { msgID: id });
+      await deps.js.publish(SUBJECTS.work, workMessage(id, recordBytes), { msgID: id });
     } catch (err) {
       if (!isUnavailable(err)) throw err;
       const changed = isNoResponders(err) ? "nothing" : "unknown";
       throw new BusUnavailableError(`the message bus did not acknowledge the work of ${id}`, { cause: err, changed });
     }
     after.push(
-      deps.investigations.create(id, record).then(
+      deps.investigations.createEncoded(id, recordBytes).then(
         () => {},
         (err: unknown) => {
           if (!isUnavailable(err)) throw err;
@@ -206,6 +208,18 @@ export async function ensureQueued(deps: Pick<TriggerDeps, "js" | "investigation
 export async function publishQueuedEvent(deps: Pick<TriggerDeps, "js">, record: InvestigationRecord): Promise<void> {
   const queued: InvestigationRecord = { ...record, status: "queued", running_at: null, completed_at: null, progress: null, summary: null, error: null };
   await publishEvent(deps.js, envelope(record.internal.events.queued, "investigation.queued", Date.parse(record.started_at), eventData(queued)));
+}
+
+const utf8 = new TextEncoder();
+
+/** The work message, `{"investigation_id":…,"record":…}`, built around the record's encoded bytes. */
+export function workMessage(id: string, recordBytes: Uint8Array): Uint8Array {
+  const head = utf8.encode(`{"investigation_id":${JSON.stringify(id)},"record":`);
+  const out = new Uint8Array(head.length + recordBytes.length + 1);
+  out.set(head);
+  out.set(recordBytes, head.length);
+  out[out.length - 1] = 0x7d; // }
+  return out;
 }
 
 function sanitize(scope: string): string {

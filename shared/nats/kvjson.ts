@@ -46,9 +46,14 @@ export class JsonKv<T> {
   }
 
   /** Creates the key; returns null when it already exists. */
-  async create(key: string, value: T): Promise<number | null> {
+  create(key: string, value: T): Promise<number | null> {
+    return this.createEncoded(key, encodeJson(value));
+  }
+
+  /** As `create`, with the value already encoded (`encodeJson`), for a caller that sends the same bytes elsewhere too. */
+  async createEncoded(key: string, bytes: Uint8Array): Promise<number | null> {
     try {
-      return await this.kv.create(key, encodeJson(value));
+      return await this.kv.create(key, bytes);
     } catch (err) {
       if (isCasConflict(err)) return null;
       throw err;

@@ -9,9 +9,9 @@ import { test } from "tap";
 import type { Clock } from "../../shared/clock.js";
 import { BusUnavailableError } from "../../shared/errors.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
-import { triggerInvestigation, type IdempotencyRecord, type TriggerDeps, type TriggerInput } from "../../shared/investigations/trigger.js";
+import { triggerInvestigation, workMessage, type IdempotencyRecord, type TriggerDeps, type TriggerInput } from "../../shared/investigations/trigger.js";
 import { BUCKETS, STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
-import { decodeJson, JsonKv } from "../../shared/nats/kvjson.js";
+import { decodeJson, encodeJson, JsonKv } from "../../shared/nats/kvjson.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
 
@@ -74,6 +74,17 @@ test("the work is acknowledged and the record create fails: queued, and the queu
   const work = stored ? decodeJson<{ investigation_id: string; record: InvestigationRecord }>(stored.data) : null;
   t.equal(work?.investigation_id, id, "the work is queued");
   t.equal(work?.record.investigation_id, id, "with the record the runner writes when it is missing");
+});
+
+test("a trigger's work message and its record in the bucket carry the same record, encoded once", async (t) => {
+  const outcome = await triggerInvestigation(deps(), input({ request: { query: "any cryptominers on \u2192 hosts?", mode: "live" } }));
+  const id = outcome.kind === "queued" ? outcome.investigationId : "";
+  const entry = await rt.investigations.kv.get(id);
+  const stored = await rt.jsm.streams.getMessage(STREAMS.work.name, { last_by_subj: SUBJECTS.work });
+  const record = entry ? decodeJson<InvestigationRecord>(entry.value) : null;
+  t.equal(record?.query, "any cryptominers on \u2192 hosts?");
+  t.same(stored ? Buffer.from(stored.data) : null, Buffer.from(encodeJson({ investigation_id: id, record })), "the work message is {investigation_id, record}, byte for byte");
+  t.same(workMessage("inv_x", encodeJson({ a: "é" })), encodeJson({ investigation_id: "inv_x", record: { a: "é" } }));
 });
 
 test("a bus failure before the work is published: nothing was changed", async (t) => {
