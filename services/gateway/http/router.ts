@@ -4,15 +4,24 @@ import type { Route } from "./types.js";
 interface Compiled {
   route: Route;
   segments: string[];
+  /** Segments that are not `:param`: the more, the more specific the pattern. */
+  literals: number;
 }
 
 export type Match = { kind: "found"; route: Route; params: Record<string, string> } | { kind: "method_not_allowed"; allowed: string[] } | { kind: "not_found" };
 
 export class Router {
-  private compiled: Compiled[];
+  /** Patterns by their number of segments (a path is only ever compared with patterns of its own length). */
+  private readonly byLength = new Map<number, Compiled[]>();
 
   constructor(readonly routes: Route[]) {
-    this.compiled = routes.map((route) => ({ route, segments: route.path.split("/").filter(Boolean) }));
+    for (const route of routes) {
+      const segments = route.path.split("/").filter(Boolean);
+      const compiled = { route, segments, literals: segments.filter((seg) => !seg.startsWith(":")).length };
+      const same = this.byLength.get(segments.length);
+      if (same) same.push(compiled);
+      else this.byLength.set(segments.length, [compiled]);
+    }
   }
 
   /** The most specific path pattern wins (more literal segments), so `/endpoints/:id` shadows `/:provider/:key`. */
@@ -20,15 +29,15 @@ export class Router {
     const parts = path.split("/").filter(Boolean);
     let best = -1;
     let candidates: Array<{ route: Route; params: Record<string, string> }> = [];
-    for (const c of this.compiled) {
+    for (const c of this.byLength.get(parts.length) ?? []) {
+      if (c.literals < best) continue;
       const params = matchSegments(c.segments, parts);
       if (!params) continue;
-      const literal = c.segments.filter((seg) => !seg.startsWith(":")).length;
-      if (literal > best) {
-        best = literal;
+      if (c.literals > best) {
+        best = c.literals;
         candidates = [];
       }
-      if (literal === best) candidates.push({ route: c.route, params });
+      candidates.push({ route: c.route, params });
     }
     const found = candidates.find((c) => c.route.method === method);
     if (found) return { kind: "found", route: found.route, params: found.params };
@@ -36,21 +45,21 @@ export class Router {
   }
 }
 
+/** The pattern's params in `parts` (same length), or null when a literal segment differs or a param is not URI-encoded. */
 function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
-  if (pattern.length !== parts.length) return null;
+  // Literals first: most patterns are told apart by them, before any param is decoded.
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i] as string;
+    if (!p.startsWith(":") && p !== parts[i]) return null;
+  }
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const p = pattern[i] as string;
+    if (!p.startsWith(":")) continue;
     const v = parts[i] as string;
-    if (p.startsWith(":")) {
-      let decoded: string;
-      try {
-        decoded = decodeURIComponent(v);
-      } catch {
-        return null;
-      }
-      params[p.slice(1)] = decoded;
-    } else if (p !== v) {
+    try {
+      params[p.slice(1)] = v.includes("%") ? decodeURIComponent(v) : v;
+    } catch {
       return null;
     }
   }
