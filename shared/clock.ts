@@ -5,9 +5,16 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** RFC 3339 UTC with milliseconds, e.g. 2026-11-22T10:00:00.000Z. */
+let lastMs = Number.NaN;
+let lastIso = "";
+
+/** RFC 3339 UTC with milliseconds, e.g. 2026-11-22T10:00:00.000Z. The last one is kept: under load most calls share a millisecond. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

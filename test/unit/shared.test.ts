@@ -45,6 +45,8 @@ test("ids are prefixed ULIDs, time-ordered; derived ids repeat for the same seed
   t.equal(derivedId("dlv", 5, "e:s"), derivedId("dlv", 5, "e:s"));
   t.not(derivedId("dlv", 5, "e:s"), derivedId("dlv", 5, "e:t"));
   t.equal(iso(0), "1970-01-01T00:00:00.000Z");
+  t.same([iso(1), iso(1), iso(0), iso(1_795_775_161_792)], ["1970-01-01T00:00:00.001Z", "1970-01-01T00:00:00.001Z", "1970-01-01T00:00:00.000Z", "2026-11-27T10:26:01.792Z"], "the kept last one never answers for another instant");
+  t.throws(() => iso(Number.NaN), RangeError, "an invalid time still throws");
   // Random parts come from a pool refilled every ~400 ids: never the same bytes twice, within or across refills.
   const many = Array.from({ length: 2_000 }, () => newId("evt", 7));
   t.equal(new Set(many).size, many.length, "2,000 ids minted in one millisecond are all different");
