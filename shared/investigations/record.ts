@@ -103,8 +103,9 @@ export function eventData(r: InvestigationRecord): InvestigationEventData {
 /**
  * The 202 answer to a trigger as the gateway sends it: the trigger's stored body (ids only) with the links added.
  * A body stored before triggers stopped rendering links gets them replaced in place, so replays stay identical.
+ * `parsed`: the stored body as an object, when the caller has it (a new trigger), to skip parsing it.
  */
-export function queuedResponseBody(storedBody: string, publicUrl: string): string {
-  const { freshness, ...rest } = JSON.parse(storedBody) as Record<string, unknown>;
+export function queuedResponseBody(storedBody: string, publicUrl: string, parsed?: Record<string, unknown>): string {
+  const { freshness, ...rest } = parsed ?? (JSON.parse(storedBody) as Record<string, unknown>);
   return JSON.stringify({ ...rest, links: links(publicUrl, String(rest.investigation_id)), ...(freshness === undefined ? {} : { freshness }) });
 }
