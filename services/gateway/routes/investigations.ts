@@ -126,8 +126,11 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         const found = await deps.investigations.get(id);
         if (!found) return notFound("investigation");
         const body = JSON.stringify(toDetail(found.value, deps.publicUrl));
-        if (isFinal(found.value.status)) deps.finalDetails?.set(id, ByteLru.encode(body));
-        return { status: 200, raw: body };
+        if (!isFinal(found.value.status) || !deps.finalDetails) return { status: 200, raw: body };
+        // Encoded once: kept, and sent as these bytes this first time too.
+        const bytes = ByteLru.encode(body);
+        deps.finalDetails.set(id, bytes);
+        return { status: 200, raw: bytes };
       },
     }),
     route({
