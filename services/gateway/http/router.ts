@@ -3,9 +3,10 @@ import type { Route } from "./types.js";
 
 interface Compiled {
   route: Route;
-  segments: string[];
-  /** Segments that are not `:param`: the more, the more specific the pattern. */
-  literals: number;
+  /** The literal segments and where they stand: the more, the more specific the pattern. */
+  literals: Array<[at: number, segment: string]>;
+  /** The `:param` segments: where they stand and their names. */
+  params: Array<[at: number, name: string]>;
 }
 
 export type Match = { kind: "found"; route: Route; params: Record<string, string> } | { kind: "method_not_allowed"; allowed: string[] } | { kind: "not_found" };
@@ -17,7 +18,11 @@ export class Router {
   constructor(readonly routes: Route[]) {
     for (const route of routes) {
       const segments = route.path.split("/").filter(Boolean);
-      const compiled = { route, segments, literals: segments.filter((seg) => !seg.startsWith(":")).length };
+      const compiled: Compiled = { route, literals: [], params: [] };
+      segments.forEach((seg, at) => {
+        if (seg.startsWith(":")) compiled.params.push([at, seg.slice(1)]);
+        else compiled.literals.push([at, seg]);
+      });
       const same = this.byLength.get(segments.length);
       if (same) same.push(compiled);
       else this.byLength.set(segments.length, [compiled]);
@@ -30,11 +35,11 @@ export class Router {
     let best = -1;
     let candidates: Array<{ route: Route; params: Record<string, string> }> = [];
     for (const c of this.byLength.get(parts.length) ?? []) {
-      if (c.literals < best) continue;
-      const params = matchSegments(c.segments, parts);
+      if (c.literals.length < best) continue;
+      const params = matchSegments(c, parts);
       if (!params) continue;
-      if (c.literals > best) {
-        best = c.literals;
+      if (c.literals.length > best) {
+        best = c.literals.length;
         candidates = [];
       }
       candidates.push({ route: c.route, params });
@@ -46,19 +51,14 @@ export class Router {
 }
 
 /** The pattern's params in `parts` (same length), or null when a literal segment differs or a param is not URI-encoded. */
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
+function matchSegments(pattern: Compiled, parts: string[]): Record<string, string> | null {
   // Literals first: most patterns are told apart by them, before any param is decoded.
-  for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i] as string;
-    if (!p.startsWith(":") && p !== parts[i]) return null;
-  }
+  for (const [at, segment] of pattern.literals) if (parts[at] !== segment) return null;
   const params: Record<string, string> = {};
-  for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i] as string;
-    if (!p.startsWith(":")) continue;
-    const v = parts[i] as string;
+  for (const [at, name] of pattern.params) {
+    const v = parts[at] as string;
     try {
-      params[p.slice(1)] = v.includes("%") ? decodeURIComponent(v) : v;
+      params[name] = v.includes("%") ? decodeURIComponent(v) : v;
     } catch {
       return null;
     }
