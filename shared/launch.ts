@@ -13,10 +13,13 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  * - runner, 8: `make bench-fleet` (10,000 hosts, two runs of each setting, interleaved) peak RSS 335-341 ->
  *   305-314 MiB, live p50 about the same (1.74-1.95 s against 1.87 s). At 2 it was 283-285 MiB but runs took
  *   10-25 % longer: more objects of a run in flight outlive a small young generation and are promoted.
- * The gateway and the dispatcher keep V8's default: they allocate per request at thousands a second.
+ * - gateway, 8: the HTTP bench's POST load (about 7,000 a second, 2026-11-27, three interleaved pairs) peak RSS
+ *   155-158 -> 135-144 MiB, requests per second and gateway CPU per POST the same within noise (6,773-7,354 against
+ *   6,344-7,447 req/s); GET the same.
+ * The dispatcher keeps V8's default.
  */
 export const NODE_FLAGS: Record<ServiceName, readonly string[]> = {
-  gateway: [],
+  gateway: ["--max-semi-space-size=8"],
   runner: ["--max-semi-space-size=8"],
   ticker: ["--max-semi-space-size=2"],
   dispatcher: [],
