@@ -16,6 +16,7 @@ import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/cat
 import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor, wantsEvent } from "../../shared/webhooks/fanout.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import { isFirstStoredCopy, messageIdOf } from "./first-copy.js";
 
 const eventEnvelope = checker(EventEnvelope);
 const MS = 1_000_000;
@@ -32,8 +33,11 @@ export interface FanoutDeps {
   log: Logger;
   /** The key delivery ids are derived with (`deliveryIdKey(master key)`). */
   deliveryIdKey: Buffer;
-  /** Makes a delivery's first attempt and records it, or declines (false); absent: every delivery is enqueued. */
-  firstAttempt?(record: DeliveryRecord, sub: SubscriptionRecord): Promise<boolean>;
+  /**
+   * Makes a delivery's first attempt and records it, or declines (false); absent: every delivery is enqueued.
+   * `firstCopy`: the event's message is the first copy the stream stored (first-copy.ts), so no record can exist yet.
+   */
+  firstAttempt?(record: DeliveryRecord, sub: SubscriptionRecord, firstCopy: boolean): Promise<boolean>;
 }
 
 export interface FanoutOptions {
@@ -95,6 +99,7 @@ export class FanoutConsumer implements Component {
     const storedAtMs = msg.time.getTime();
     // A redelivered event may have been fanned out in part already: deliveries a job has taken on are left alone.
     const recheck = msg.redelivered;
+    const firstCopy = !recheck && isFirstStoredCopy(event, messageIdOf(msg), storedAtMs);
     try {
       const targets = (await this.deps.subscriptions(receivedAt)).filter((s) => wantsEvent(s, event, storedAtMs));
       await forEachLimited(targets, this.perEvent, async (sub) => {
@@ -104,7 +109,7 @@ export class FanoutConsumer implements Component {
           envelope: event,
           nowMs: this.deps.clock.now(),
         });
-        if (!recheck && this.deps.firstAttempt && (await this.deps.firstAttempt(record, sub))) return;
+        if (!recheck && this.deps.firstAttempt && (await this.deps.firstAttempt(record, sub, firstCopy))) return;
         await enqueueDelivery(this.deps.stores, record, { recheck });
       });
       msg.ack();

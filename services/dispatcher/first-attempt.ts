@@ -68,8 +68,10 @@ export class FirstAttempts {
    * healthy, too many of its first attempts are waiting already, or the delivery has a record already (the same
    * event twice in the stream, its first copy fanned out before: the job path finds the record and sends nothing).
    * A copy of the event that comes while its first copy's attempt is running here waits for it and sends nothing.
+   * `firstCopy`: the event's message is the first copy the stream stored (first-copy.ts): no record can exist, and
+   * the read that looks for one is skipped.
    */
-  async attempt(record: DeliveryRecord, sub: SubscriptionRecord): Promise<boolean> {
+  async attempt(record: DeliveryRecord, sub: SubscriptionRecord, opts: { firstCopy?: boolean } = {}): Promise<boolean> {
     const id = record.delivery_id;
     const running = this.inFlight.get(id);
     if (running) {
@@ -78,7 +80,7 @@ export class FirstAttempts {
       this.deps.observe?.("joined");
       return true;
     }
-    const attempt = this.run(record, sub).then((outcome) => {
+    const attempt = this.run(record, sub, opts.firstCopy === true).then((outcome) => {
       this.deps.observe?.(outcome);
       return HANDLED.has(outcome);
     });
@@ -90,11 +92,11 @@ export class FirstAttempts {
     }
   }
 
-  private async run(record: DeliveryRecord, sub: SubscriptionRecord): Promise<FirstAttemptOutcome> {
+  private async run(record: DeliveryRecord, sub: SubscriptionRecord, firstCopy: boolean): Promise<FirstAttemptOutcome> {
     if (!sub.active) return "inactive";
     if ((sub.rate_limit_per_second ?? null) !== null) return "rate_limited";
     if (!this.deps.health.healthy(sub.id)) return "unhealthy";
-    if ((await this.deps.stores.deliveries.get(record.delivery_id)) !== null) return "recorded";
+    if (!firstCopy && (await this.deps.stores.deliveries.get(record.delivery_id)) !== null) return "recorded";
     if (this.full(sub.id)) return this.deps.health.healthy(sub.id) ? "busy" : "unhealthy";
     const deliver = this.deps.deliver;
     const post = () => postAttempt(deliver, record);

@@ -109,7 +109,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
       clock,
       log,
       deliveryIdKey: deliveryIdKey(masterKey),
-      firstAttempt: (record, sub) => firstAttempts.attempt(record, sub),
+      firstAttempt: (record, sub, firstCopy) => firstAttempts.attempt(record, sub, { firstCopy }),
     },
     { concurrency: FANOUT_CONCURRENCY },
   );

@@ -210,6 +210,28 @@ test("declined: paused, rate limited, unhealthy, or recorded already; nothing se
   t.ok(h.health.healthy(sick.id), "healthy again after the cool-down");
 });
 
+test("the first copy of an event is sent without looking for its record; any other copy looks first", async (t) => {
+  const h = harness();
+  let reads = 0;
+  const deliveries = stores.deliveries;
+  const counting = Object.create(deliveries, {
+    get: {
+      value: (key: string) => {
+        reads++;
+        return deliveries.get(key);
+      },
+    },
+  }) as typeof deliveries;
+  const first = new FirstAttempts({ deliver: h.deps, stores: { ...stores, deliveries: counting }, health: h.health }, { perSubscription: 4, waitingPerSubscription: 8, total: 64 });
+  const sub = h.sub();
+  h.answers.push(ok, ok);
+  t.equal(await first.attempt(h.record(sub), sub, { firstCopy: true }), true);
+  t.equal(reads, 0, "no read for the first copy");
+  t.equal(await first.attempt(h.record(sub), sub), true);
+  t.equal(reads, 1, "one read otherwise");
+  t.equal(h.sent.length, 2);
+});
+
 test("a slow endpoint: its waiting first attempts go to the job path; other subscriptions are not held up", async (t) => {
   const h = harness({ perSubscription: 1, waitingPerSubscription: 8, slowMs: 50 });
   const slow = h.sub();
