@@ -6,6 +6,7 @@ import { NatsUnavailableError } from "../errors.js";
 import type { Logger } from "../log.js";
 import "./settled-requests.js"; // every process that connects gets the cheaper end of answered requests
 import "./coalesced-writes.js"; // and one socket write per event-loop turn, not one per command
+import "./lean-publish.js"; // and JetStream publishes without the library's per-request machinery
 
 export interface ConnectOptions {
   servers: string;
