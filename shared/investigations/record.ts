@@ -101,11 +101,11 @@ export function eventData(r: InvestigationRecord): InvestigationEventData {
 }
 
 /**
- * The 202 answer to a trigger as the gateway sends it: the trigger's stored body (ids only) with the links added.
- * A body stored before triggers stopped rendering links gets them replaced in place, so replays stay identical.
- * `parsed`: the stored body as an object, when the caller has it (a new trigger), to skip parsing it.
+ * The 202 answer to a trigger as the gateway sends it: the trigger's answer (ids only) with the links added. `body`
+ * is a replay's stored text or the object a new trigger made. A body stored before triggers stopped rendering links
+ * gets them replaced in place, so replays stay identical.
  */
-export function queuedResponseBody(storedBody: string, publicUrl: string, parsed?: Record<string, unknown>): string {
-  const { freshness, ...rest } = parsed ?? (JSON.parse(storedBody) as Record<string, unknown>);
+export function queuedResponseBody(body: string | Record<string, unknown>, publicUrl: string): string {
+  const { freshness, ...rest } = typeof body === "string" ? (JSON.parse(body) as Record<string, unknown>) : body;
   return JSON.stringify({ ...rest, links: links(publicUrl, String(rest.investigation_id)), ...(freshness === undefined ? {} : { freshness }) });
 }

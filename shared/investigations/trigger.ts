@@ -37,10 +37,10 @@ export interface TriggerInput {
 
 export type TriggerOutcome =
   /**
-   * `body`: the 202 answer without links (services deal in ids; the gateway renders it with queuedResponseBody);
-   * `response`: the same, not serialised, when this trigger made it (not a replay), so it is not parsed again.
+   * `body`: the 202 answer without links (services deal in ids; the gateway renders it with queuedResponseBody): the
+   * stored text of a replay, or the object this trigger made (neither serialised nor parsed again for nothing).
    */
-  | { kind: "queued"; investigationId: string; body: string; replayed: boolean; response?: Record<string, unknown> }
+  | { kind: "queued"; investigationId: string; body: string | Record<string, unknown>; replayed: boolean }
   | { kind: "conflict" }
   | { kind: "rate_limited"; retryAfterSeconds: number };
 
@@ -103,19 +103,20 @@ export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInpu
     const backlog = await beforeQueueing(() => deps.backlog());
     if (backlog >= deps.maxBacklog) return { kind: "rate_limited", retryAfterSeconds: 5 };
 
-    const { record, body, response } = await beforeQueueing(() => draft(deps, input));
+    const { record, response } = await beforeQueueing(() => draft(deps, input));
     if (idemKey) {
-      const claimed = await beforeQueueing(() => deps.idempotency.create(idemKey, { request_hash: requestHash, response_body: body, record, created_at: record.started_at }));
+      // Only a keyed request keeps its answer as text, for its replays.
+      const claimed = await beforeQueueing(() => deps.idempotency.create(idemKey, { request_hash: requestHash, response_body: JSON.stringify(response), record, created_at: record.started_at }));
       if (claimed === null) continue; // a concurrent identical request won: answer as it did
     }
     await ensureQueued(deps, record);
     deps.noteQueued?.();
-    return { kind: "queued", investigationId: record.investigation_id, body, replayed: false, response };
+    return { kind: "queued", investigationId: record.investigation_id, body: response, replayed: false };
   }
   throw new Error("idempotency record kept changing under a trigger");
 }
 
-async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: InvestigationRecord; body: string; response: Record<string, unknown> }> {
+async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: InvestigationRecord; response: Record<string, unknown> }> {
   const now = deps.clock.now();
   const id = newId("inv", now);
   const depth = input.request.depth ?? "standard";
@@ -156,7 +157,7 @@ async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: 
     estimated_completion_seconds: mode === "cached" ? 2 : ESTIMATE_SECONDS[depth],
   };
   if (freshness) response.freshness = freshness;
-  return { record, body: JSON.stringify(response), response };
+  return { record, response };
 }
 
 /**

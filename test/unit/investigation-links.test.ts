@@ -12,7 +12,7 @@ test("queuedResponseBody adds the links after the estimate, before freshness", a
   t.same(JSON.parse(body).links, { self: `${BASE}/v1/investigations/inv_1`, cancel: `${BASE}/v1/investigations/inv_1` });
   t.equal(queuedResponseBody(stored, BASE), body, "the same bytes every time (idempotent replays)");
   const made = { investigation_id: "inv_1", status: "queued", estimated_completion_seconds: 15, freshness: { stale_agents: 0 } };
-  t.equal(queuedResponseBody(stored, BASE, made), body, "the first answer, from the object the trigger made, is the replay's bytes");
+  t.equal(queuedResponseBody(made, BASE), body, "the first answer, from the object the trigger made, is the replay's bytes");
   const live = JSON.stringify({ investigation_id: "inv_2", status: "queued", estimated_completion_seconds: 5 });
   t.same(Object.keys(JSON.parse(queuedResponseBody(live, BASE))), ["investigation_id", "status", "estimated_completion_seconds", "links"]);
 });

@@ -70,7 +70,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
         });
         switch (outcome.kind) {
           case "queued":
-            return { status: 202, raw: queuedResponseBody(outcome.body, deps.publicUrl, outcome.response), headers: { location: `${deps.publicUrl}/v1/investigations/${outcome.investigationId}` } };
+            return { status: 202, raw: queuedResponseBody(outcome.body, deps.publicUrl), headers: { location: `${deps.publicUrl}/v1/investigations/${outcome.investigationId}` } };
           case "conflict":
             return fail(409, "idempotency_conflict", "this idempotency key was used with a different body in the last 24 hours");
           case "rate_limited":
