@@ -85,3 +85,13 @@ export async function echoClient(url: string): Promise<NatsConnection> {
   await nc.flush();
   return nc;
 }
+
+/** The error `p` rejects with; throws when it fulfils (for comparing what two paths of the client fail with). */
+export async function failure(p: Promise<unknown>): Promise<Error> {
+  try {
+    await p;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected a failure");
+}

@@ -1,8 +1,11 @@
 // Outbound-webhook test helpers: subscriptions over the API, events straight onto the public EVENTS stream
 // (docs/api.md#public-subjects: other systems may publish and read `events.<type>`), and polling of delivery records.
 import { randomUUID } from "node:crypto";
-import { jetstream } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { openRuntime } from "../../shared/runtime.js";
+import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/catalog.js";
+import { connectTo, startNats, type NatsServer } from "./nats.js";
 import { api, eventually, type Stack } from "./stack.js";
 
 export interface Sub {
@@ -72,3 +75,11 @@ export async function waitDelivery(stack: Stack, eventIdValue: string, subId: st
 }
 
 export const terminal = (d: Json): boolean => d.status !== "pending";
+
+/** A fresh nats-server with every stream and bucket provisioned, and the webhook stores opened on it. */
+export async function webhookBus(): Promise<{ server: NatsServer; nc: NatsConnection; stores: WebhookStores }> {
+  const server = await startNats();
+  const nc = await connectTo(server.url);
+  await openRuntime(nc, { replicas: 1 });
+  return { server, nc, stores: await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc), 1) };
+}

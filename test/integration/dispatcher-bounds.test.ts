@@ -1,21 +1,20 @@
 // The dispatcher's memory and fan-out stay bounded: opened subscription secrets are kept for a while, for a bounded
 // number of subscriptions, and dropped when their subscription changes or goes; one event for many subscriptions
 // creates its deliveries a bounded number at a time.
-import { jetstream, jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
 import { systemClock } from "../../shared/clock.js";
-import { openRuntime } from "../../shared/runtime.js";
 import { encryptSecret } from "../../shared/secrets.js";
-import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/catalog.js";
+import type { WebhookStores } from "../../shared/webhooks/catalog.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { newSubscription, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { FanoutConsumer } from "../../services/dispatcher/fanout-consumer.js";
 import { SubscriptionCache } from "../../services/dispatcher/subscription-cache.js";
-import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import type { NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
-import { makeEvent, publish } from "../helpers/webhooks.js";
+import { makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
 
 const masterKey = Buffer.alloc(32, 7);
 const log = pino({ level: "silent" });
@@ -24,10 +23,7 @@ let nc: NatsConnection;
 let stores: WebhookStores;
 
 test("setup", async () => {
-  server = await startNats();
-  nc = await connectTo(server.url);
-  await openRuntime(nc, { replicas: 1 });
-  stores = await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc), 1);
+  ({ server, nc, stores } = await webhookBus());
 });
 
 const sub = (id: string, secret: string, at = Date.now() - 60_000): SubscriptionRecord =>

@@ -8,7 +8,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { leanPublishPatched } from "../../shared/nats/lean-publish.js";
 import { isCasConflict, isNoResponders, isTimeout, isUnavailable } from "../../shared/nats/errors.js";
-import { startNats, type NatsServer } from "../helpers/nats.js";
+import { failure, startNats, type NatsServer } from "../helpers/nats.js";
 
 let server: NatsServer;
 let nc: NatsConnection;
@@ -18,15 +18,6 @@ const enc = new TextEncoder();
 
 /** The library's path for the same publish: an option the lean path does not take, that changes nothing. */
 const viaLibrary = (opts: Partial<JetStreamPublishOptions> = {}): Partial<JetStreamPublishOptions> => ({ ...opts, ttl: undefined });
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected a failure");
-}
 
 /** What errors.ts and the caller see of a failure. */
 const reading = (err: Error) => ({ class: err.constructor.name, cas: isCasConflict(err), none: isNoResponders(err), timeout: isTimeout(err), unavailable: isUnavailable(err) });

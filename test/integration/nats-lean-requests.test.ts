@@ -7,7 +7,7 @@ import { connect, headers, type NatsConnection, type RequestOptions } from "@nat
 import { test } from "tap";
 import { leanRequests, leanRequestsPatched } from "../../shared/nats/lean-requests.js";
 import { isNoResponders, isTimeout, isUnavailable } from "../../shared/nats/errors.js";
-import { startNats, type NatsServer } from "../helpers/nats.js";
+import { failure, startNats, type NatsServer } from "../helpers/nats.js";
 
 let server: NatsServer;
 let nc: NatsConnection;
@@ -15,15 +15,6 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 const viaLibrary = (opts: Partial<RequestOptions> = {}): RequestOptions => ({ timeout: 1_000, ...opts, traceOnly: undefined }) as RequestOptions;
-
-async function failure(p: Promise<unknown>): Promise<Error> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected a failure");
-}
 
 const reading = (err: Error) => ({ class: err.constructor.name, cause: (err.cause as Error | undefined)?.constructor.name ?? null, none: isNoResponders(err), timeout: isTimeout(err), unavailable: isUnavailable(err) });
 

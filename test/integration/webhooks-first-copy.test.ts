@@ -1,19 +1,18 @@
 // The fan-out tells the first attempt when an event's message is the first copy the stream stored
 // (services/dispatcher/first-copy.ts), from the message id and dates of the real stored message.
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
 import { systemClock } from "../../shared/clock.js";
-import { openRuntime } from "../../shared/runtime.js";
 import { encryptSecret } from "../../shared/secrets.js";
-import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/catalog.js";
+import type { WebhookStores } from "../../shared/webhooks/catalog.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { newSubscription } from "../../shared/webhooks/subscription.js";
 import { FanoutConsumer } from "../../services/dispatcher/fanout-consumer.js";
-import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import type { NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
-import { makeEvent, publish } from "../helpers/webhooks.js";
+import { makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
 
 const masterKey = Buffer.alloc(32, 5);
 const log = pino({ level: "silent" });
@@ -22,10 +21,7 @@ let nc: NatsConnection;
 let stores: WebhookStores;
 
 test("setup", async () => {
-  server = await startNats();
-  nc = await connectTo(server.url);
-  await openRuntime(nc, { replicas: 1 });
-  stores = await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc), 1);
+  ({ server, nc, stores } = await webhookBus());
 });
 
 test("only a fresh event published with its event id as message id skips the record check", async (t) => {
