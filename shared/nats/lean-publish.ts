@@ -28,11 +28,12 @@ interface LeanOptions {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(["msgID", "timeout", "retries", "headers", "expect"]);
-const EXPECT_HEADERS: Readonly<Record<string, string>> = {
-  lastSubjectSequence: "Nats-Expected-Last-Subject-Sequence",
-  lastSequence: "Nats-Expected-Last-Sequence",
-  lastMsgID: "Nats-Expected-Last-Msg-Id",
-  streamName: "Nats-Expected-Stream",
+/** The expectations this path writes, and when a value is one (as the library decides: numbers, non-empty text). */
+const EXPECT_HEADERS: Readonly<Record<string, { name: string; set(value: unknown): boolean }>> = {
+  lastSubjectSequence: { name: "Nats-Expected-Last-Subject-Sequence", set: (v) => typeof v === "number" },
+  lastSequence: { name: "Nats-Expected-Last-Sequence", set: (v) => typeof v === "number" },
+  lastMsgID: { name: "Nats-Expected-Last-Msg-Id", set: (v) => typeof v === "string" && v !== "" },
+  streamName: { name: "Nats-Expected-Stream", set: (v) => typeof v === "string" && v !== "" },
 };
 
 const encoder = new TextEncoder();
@@ -46,11 +47,12 @@ function headerBytes(opts: LeanOptions): Uint8Array | null {
     text += `${name}: ${value}\r\n`;
     return true;
   };
-  if (opts.msgID !== undefined && !add("Nats-Msg-Id", opts.msgID)) return null;
+  // As the library: an empty message id sets no header.
+  if (opts.msgID && !add("Nats-Msg-Id", opts.msgID)) return null;
   for (const [key, value] of Object.entries(opts.expect ?? {})) {
-    if (value === undefined) continue;
-    const name = EXPECT_HEADERS[key];
-    if (name === undefined || !add(name, String(value))) return null;
+    const header = EXPECT_HEADERS[key];
+    if (header === undefined) return null;
+    if (header.set(value) && !add(header.name, String(value))) return null;
   }
   return encoder.encode(`${text}\r\n`);
 }
@@ -60,7 +62,7 @@ function lean(opts: LeanOptions | undefined): boolean {
   if (opts === undefined) return true;
   for (const key of Object.keys(opts)) if (!OPTION_KEYS.has(key)) return false;
   if ((opts.retries ?? 1) > 1) return false;
-  if (opts.headers && opts.msgID !== undefined) return false;
+  if (opts.headers && opts.msgID) return false;
   for (const key of Object.keys(opts.expect ?? {})) if (!(key in EXPECT_HEADERS)) return false;
   return !(opts.headers && opts.expect && Object.keys(opts.expect).length > 0);
 }

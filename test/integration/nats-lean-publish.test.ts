@@ -107,6 +107,16 @@ test("KV writes go the lean path too: create, the create that finds the key, upd
   t.equal(new TextDecoder().decode((await kv.get("k1"))?.value), "v5");
 });
 
+test("an empty message id or expectation sets no header, as the library decides", async (t) => {
+  const a = await js.publish("lean.f", enc.encode("x"), { msgID: "" });
+  const b = await js.publish("lean.f", enc.encode("x"), { msgID: "" });
+  t.same([a.duplicate, b.duplicate, b.seq === a.seq + 1], [false, false, true], "two messages, no deduplication on an empty id");
+  const c = await js.publish("lean.f", enc.encode("x"), { msgID: "", expect: { streamName: "", lastMsgID: "" } });
+  t.equal(c.seq, b.seq + 1);
+  const stored = await (await jetstreamManager(nc)).streams.getMessage("LEAN", { seq: c.seq });
+  t.same(stored?.header?.keys() ?? [], [], "no header set");
+});
+
 test("a header value that cannot be one is refused by the library, not sent", async (t) => {
   const err = await failure(js.publish("lean.d", enc.encode("x"), { msgID: "bad\r\nid" }));
   t.ok(err instanceof Error);
