@@ -13,6 +13,7 @@
 // Applied once, by importing this module (shared/nats/connect.ts does, through lean-publish.ts); the test pins the
 // behaviour against a real nats-server and against the library's own path.
 import {
+  DrainingConnectionError,
   NatsConnectionImpl,
   NoRespondersError,
   PermissionViolationError,
@@ -63,6 +64,8 @@ export class LeanRequests {
   }
 
   request(subject: string, data: Uint8Array, headers: MsgHdrs | undefined, timeoutMs: number): Promise<Msg> {
+    // As nats-core: no new request once the connection drains (its publish alone would still be allowed).
+    if (this.nc.isDraining() && !this.nc.isClosed()) return Promise.reject(new DrainingConnectionError());
     const token = (this.next++).toString(36);
     return new Promise<Msg>((resolve, reject) => {
       this.waiting.set(token, { subject, deadline: performance.now() + timeoutMs, resolve, reject });

@@ -110,6 +110,17 @@ test("the connection closes: what waits fails as nats-core's does; a request aft
   t.equal(after.constructor.name, "ClosedConnectionError");
 });
 
+test("the connection drains: a new request fails at once, as nats-core's does", async (t) => {
+  const other = await connect({ servers: server.url, noAsyncTraces: true });
+  await other.request("echo", enc.encode("warm"), { timeout: 1_000 });
+  const drained = other.drain();
+  const lean = await failure(other.request("echo", enc.encode("x"), { timeout: 1_000 }));
+  const library = await failure(other.request("echo", enc.encode("x"), viaLibrary()));
+  await drained;
+  t.same(reading(lean), reading(library));
+  t.equal(lean.constructor.name, "DrainingConnectionError");
+});
+
 test("teardown", async () => {
   await nc.close();
   await server.stop();
