@@ -8,7 +8,8 @@
 // Each outcome is what nats-core's mux gives, so callers and shared/nats/errors.ts read it the same: the reply
 // message itself; TimeoutError; RequestError over NoRespondersError when nobody subscribes (a 503 status with no
 // data); RequestError over PermissionViolationError when the server refuses the publish (the oldest request to that
-// subject, one per refusal, as the mux does); RequestError("connection closed") for what waits when the connection
+// subject, one per refusal, as the mux does) or the reply subscription (every waiting request; the next request
+// subscribes again); RequestError("connection closed") for what waits when the connection
 // closes. A request on a closed or draining connection throws as nats-core's publish does.
 // Applied once, by importing this module (shared/nats/connect.ts does, through lean-publish.ts); the test pins the
 // behaviour against a real nats-server and against the library's own path.
@@ -25,6 +26,7 @@ import {
   type NatsConnection,
   type Payload,
   type RequestOptions,
+  type Status,
 } from "@nats-io/nats-core/internal";
 
 /** How often waiting requests are checked against their deadlines. */
@@ -46,12 +48,15 @@ const EMPTY = new Uint8Array(0);
 export class LeanRequests {
   private readonly prefix: string;
   private readonly waiting = new Map<string, Waiting>();
+  /** The connection's status events, watched for refused publishes (stopped if the reply subscription is refused). */
+  private readonly statuses: AsyncIterable<Status> & { stop?(): void };
   private next = 0;
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly nc: NatsConnectionImpl) {
     this.prefix = `${nc.options.inboxPrefix || "_INBOX"}.${nuid.next()}.`;
-    nc.subscribe(`${this.prefix}*`, { callback: (_err, msg) => this.answer(msg) });
+    nc.subscribe(`${this.prefix}*`, { callback: (err, msg) => (err ? this.refused(err) : this.answer(msg)) });
+    this.statuses = nc.status();
     void this.watch();
     // nats-core's mux fails them with a RequestError("connection closed"), wrapped once more by each request.
     const closed = (): void => this.failAll(new RequestError("connection closed", { cause: new RequestError("connection closed") }));
@@ -106,9 +111,19 @@ export class LeanRequests {
     }
   }
 
+  /**
+   * The reply subscription itself failed (the server refused it: no permission for the inbox): every waiting request
+   * fails with it, and the next request makes a new subscription. As nats-core's mux does.
+   */
+  private refused(err: Error): void {
+    if (mux.get(this.nc) === this) mux.delete(this.nc);
+    this.statuses.stop?.(); // nats-core's status iterator (a QueuedIterator) has stop()
+    this.failAll(new RequestError(err.message, { cause: err }));
+  }
+
   /** A refused publish fails the oldest request to its subject, one per refusal, as nats-core's mux does. */
   private async watch(): Promise<void> {
-    for await (const s of this.nc.status()) {
+    for await (const s of this.statuses) {
       const err = (s as { error?: unknown }).error;
       if (s.type !== "error" || !(err instanceof PermissionViolationError) || err.operation !== "publish") continue;
       for (const [token, w] of this.waiting) {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
-import type { NatsConnection } from "@nats-io/transport-node";
+import { PermissionViolationError, type NatsConnection, type RequestOptions } from "@nats-io/transport-node";
 import { test } from "tap";
 import { BUCKETS, STREAMS } from "../../shared/nats/catalog.js";
 import { writeNatsAuth, type NatsAuth } from "../../shared/nats/credentials.js";
@@ -16,7 +16,7 @@ import { agentInboxPrefix } from "../../shared/nats/permissions.js";
 import { ensureBucket, ensureStream } from "../../shared/nats/provision.js";
 import { freePort } from "../../shared/net.js";
 import { natsServerBin } from "../../scripts/dev/processes.js";
-import { connectTo } from "../helpers/nats.js";
+import { connectTo, failure } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
 import { REPO } from "../helpers/services.js";
 
@@ -114,6 +114,25 @@ test("an agent cannot publish events or speak for another agent", async (t) => {
   t.equal(stream.state.messages, 0, "EVENTS holds nothing");
   t.ok(violations.some((v) => /Permissions Violation for Publish to "events\.agent\.registered"/.test(v)), "the server refused the publish");
   t.ok(violations.some((v) => /Permissions Violation for Publish to "agents\.web-2\.heartbeat"/.test(v)), "and the impersonation");
+});
+
+test("a refused request fails at once, as nats-core's own request does (shared/nats/lean-requests.ts)", async (t) => {
+  // nats-core's path: an option the lean path leaves to it, which changes nothing.
+  const viaLibrary = (timeout: number) => ({ timeout, traceOnly: undefined }) as RequestOptions;
+  const reading = (err: Error) => ({ class: err.constructor.name, permission: err.cause instanceof PermissionViolationError });
+  const started = performance.now();
+  const refused = await failure(web1.request("events.investigation.completed", enc.encode("{}"), { timeout: 5_000 }));
+  t.ok(performance.now() - started < 2_000, "not after its timeout");
+  t.same(reading(refused), { class: "RequestError", permission: true }, "a publish the server refuses");
+  t.same(reading(await failure(web1.request("events.investigation.completed", enc.encode("{}"), viaLibrary(5_000)))), reading(refused), "as nats-core");
+  // Without its own inbox prefix, the agent may not subscribe to where replies would come.
+  const bare = await connectTo(url, auth.agents["web-1"]);
+  t.teardown(() => bare.close());
+  const noReplies = await failure(bare.request("agents.web-1.hello", enc.encode("{}"), { timeout: 5_000 }));
+  t.same(reading(noReplies), { class: "RequestError", permission: true }, "a reply subscription the server refuses");
+  const bareLibrary = await connectTo(url, auth.agents["web-1"]);
+  t.teardown(() => bareLibrary.close());
+  t.same(reading(await failure(bareLibrary.request("agents.web-1.hello", enc.encode("{}"), viaLibrary(5_000)))), reading(noReplies), "as nats-core");
 });
 
 test("the reference agent and the runner's registry work under their own credentials", async (t) => {
