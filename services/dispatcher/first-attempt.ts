@@ -48,6 +48,13 @@ export interface FirstAttemptOptions {
    * fan-out always enqueues: many slow-but-healthy endpoints cannot hold every event behind their POSTs.
    */
   total: number;
+  /**
+   * The same bound for a delivery to a quick subscription (EndpointHealth.quick: its recent POSTs all answered within
+   * milliseconds), whose waiting first attempts free the fan-out again almost at once; its own waiting limit grows to
+   * match. Declining those sent a quarter of a burst to one subscription down the job path, which costs several more
+   * round trips per delivery. Default: `total`.
+   */
+  quickTotal?: number;
 }
 
 export class FirstAttempts {
@@ -123,9 +130,15 @@ export class FirstAttempts {
     return { running: this.slots.inFlight(subscriptionId), waiting: this.slots.waiting(subscriptionId), held: this.slots.held() };
   }
 
-  /** No room for another first attempt: `total` held over all subscriptions, or this one's running and waiting full. */
+  /**
+   * No room for another first attempt: `total` (`quickTotal` for a quick subscription) held over all subscriptions,
+   * or this one's running and waiting full.
+   */
   private full(id: string): boolean {
-    if (this.slots.held() >= this.opts.total) return true;
-    return this.slots.inFlight(id) >= this.opts.perSubscription && this.slots.waiting(id) >= this.opts.waitingPerSubscription;
+    const quick = this.opts.quickTotal !== undefined && this.opts.quickTotal > this.opts.total && this.deps.health.quick(id);
+    const total = quick ? (this.opts.quickTotal as number) : this.opts.total;
+    if (this.slots.held() >= total) return true;
+    const waiting = quick ? Math.max(this.opts.waitingPerSubscription, total - this.opts.perSubscription) : this.opts.waitingPerSubscription;
+    return this.slots.inFlight(id) >= this.opts.perSubscription && this.slots.waiting(id) >= waiting;
   }
 }

@@ -28,6 +28,8 @@ const PAUSED_RECHECK_MS = 2_000;
 const FANOUT_CONCURRENCY = 64;
 /** Deliveries whose first attempt the fan-out holds at once (running or waiting for the subscription's turn). */
 const FIRST_ATTEMPTS_HELD = (FANOUT_CONCURRENCY * 3) / 4;
+/** The same for a quick subscription (EndpointHealth.quick): all but a few of the fan-out, which keep other events moving. */
+const QUICK_FIRST_ATTEMPTS_HELD = FANOUT_CONCURRENCY - 4;
 
 function packageVersion(): string {
   try {
@@ -93,11 +95,13 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   );
   const firstAttempts = new FirstAttempts(
     { deliver: deliverDeps, stores, health, observe: firstAttemptMetric(registry) },
-    // First attempts hold at most three quarters of the fan-out; the rest of the events are enqueued meanwhile.
+    // First attempts hold at most three quarters of the fan-out (all but four events of it for a quick subscription);
+    // the rest of the events are enqueued meanwhile.
     {
       perSubscription: config.INQUEST_SUBSCRIPTION_CONCURRENCY,
       waitingPerSubscription: Math.max(1, FIRST_ATTEMPTS_HELD - config.INQUEST_SUBSCRIPTION_CONCURRENCY),
       total: FIRST_ATTEMPTS_HELD,
+      quickTotal: QUICK_FIRST_ATTEMPTS_HELD,
     },
   );
   const fanout = new FanoutConsumer(

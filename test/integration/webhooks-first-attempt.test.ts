@@ -53,14 +53,19 @@ interface Harness {
   record(sub: SubscriptionRecord): DeliveryRecord;
 }
 
-function harness(opts: { perSubscription?: number; waitingPerSubscription?: number; total?: number; slowMs?: number } = {}): Harness {
+function harness(
+  opts: { perSubscription?: number; waitingPerSubscription?: number; total?: number; quickTotal?: number; slowMs?: number; quickMs?: number; quickStreak?: number } = {},
+): Harness {
   const clock = { t: Date.parse("2026-11-27T10:00:00.000Z") + n * 1000 };
   const subs = new Map<string, SubscriptionRecord>();
   const sent: OutboundRequest[] = [];
   const answers: Harness["answers"] = [];
   const outcomes: FirstAttemptOutcome[] = [];
   const deadLettered: string[] = [];
-  const health = new EndpointHealth({ now: () => clock.t }, { slowMs: opts.slowMs ?? 60_000, coolDownMs: 30_000 });
+  const health = new EndpointHealth(
+    { now: () => clock.t },
+    { slowMs: opts.slowMs ?? 60_000, coolDownMs: 30_000, ...(opts.quickStreak === undefined ? {} : { quickMs: opts.quickMs ?? 30, quickStreak: opts.quickStreak }) },
+  );
   const deps: DeliverDeps = {
     deliveries: stores.deliveries,
     subscription: async (id) => subs.get(id) ?? null,
@@ -82,7 +87,12 @@ function harness(opts: { perSubscription?: number; waitingPerSubscription?: numb
   };
   const first = new FirstAttempts(
     { deliver: deps, stores, health, observe: (o) => outcomes.push(o) },
-    { perSubscription: opts.perSubscription ?? 4, waitingPerSubscription: opts.waitingPerSubscription ?? 8, total: opts.total ?? 64 },
+    {
+      perSubscription: opts.perSubscription ?? 4,
+      waitingPerSubscription: opts.waitingPerSubscription ?? 8,
+      total: opts.total ?? 64,
+      ...(opts.quickTotal === undefined ? {} : { quickTotal: opts.quickTotal }),
+    },
   );
   return {
     first,
@@ -266,6 +276,38 @@ test("a busy subscription: first attempts past the waiting limit are declined", 
   t.same([await a, await b], [true, true]);
   t.same(h.outcomes.slice().sort(), ["busy", "made", "made"]);
   t.same(h.first.load(sub.id), { running: 0, waiting: 0, held: 0 }, "nothing left held");
+});
+
+test("a quick subscription may hold all but a few of the fan-out; a POST that is not quick brings the usual bound back", async (t) => {
+  const h = harness({ perSubscription: 1, waitingPerSubscription: 1, total: 2, quickTotal: 4, quickStreak: 2, quickMs: 30 });
+  const sub = h.sub();
+  /** Holds the subscription's one request slot with a POST that waits for `release`, then tries `n` more first attempts. */
+  const fill = async (n: number) => {
+    let release: (r: AttemptResult) => void = () => {};
+    h.answers.push(new Promise<AttemptResult>((resolve) => (release = resolve)));
+    for (let i = 0; i < n; i++) h.answers.push(ok);
+    const running = h.first.attempt(h.record(sub), sub);
+    await new Promise((r) => setTimeout(r, 10));
+    const more = Array.from({ length: n }, () => h.first.attempt(h.record(sub), sub));
+    await new Promise((r) => setTimeout(r, 10));
+    const load = h.first.load(sub.id);
+    release(ok);
+    const declined = (await Promise.all([running, ...more])).filter((made) => !made).length;
+    h.answers.splice(0); // the answers the declined attempts did not use
+    return { load, declined };
+  };
+
+  t.same(await fill(3), { load: { running: 1, waiting: 1, held: 2 }, declined: 2 }, "not quick yet: the usual total of 2");
+  h.answers.push(ok, ok);
+  t.equal(await h.first.attempt(h.record(sub), sub), true);
+  t.equal(await h.first.attempt(h.record(sub), sub), true);
+  t.ok(h.health.quick(sub.id), "two quick POSTs in a row: quick");
+  t.same(await fill(4), { load: { running: 1, waiting: 3, held: 4 }, declined: 1 }, "quick: 4 held, the fifth declined");
+
+  h.answers.push(new Promise<AttemptResult>((resolve) => setTimeout(() => resolve(ok), 60)));
+  t.equal(await h.first.attempt(h.record(sub), sub), true, "a POST slower than quickMs (still healthy)");
+  t.notOk(h.health.quick(sub.id), "no longer quick");
+  t.same(await fill(3), { load: { running: 1, waiting: 1, held: 2 }, declined: 2 }, "the usual total again");
 });
 
 test("many subscriptions: first attempts past the total are declined, whatever the subscription", async (t) => {
