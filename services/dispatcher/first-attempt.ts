@@ -135,8 +135,9 @@ export class FirstAttempts {
    * or this one's running and waiting full.
    */
   private full(id: string): boolean {
-    const quick = this.opts.quickTotal !== undefined && this.opts.quickTotal > this.opts.total && this.deps.health.quick(id);
-    const total = quick ? (this.opts.quickTotal as number) : this.opts.total;
+    const quickTotal = this.opts.quickTotal ?? this.opts.total;
+    const quick = quickTotal > this.opts.total && this.deps.health.quick(id);
+    const total = quick ? quickTotal : this.opts.total;
     if (this.slots.held() >= total) return true;
     const waiting = quick ? Math.max(this.opts.waitingPerSubscription, total - this.opts.perSubscription) : this.opts.waitingPerSubscription;
     return this.slots.inFlight(id) >= this.opts.perSubscription && this.slots.waiting(id) >= waiting;

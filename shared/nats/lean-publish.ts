@@ -16,6 +16,7 @@
 import { JetStreamClientImpl } from "@nats-io/jetstream/internal";
 import { JetStreamApiCodes, JetStreamApiError, JetStreamError, jserrors, type PubAck } from "@nats-io/jetstream/internal";
 import { RequestError, type Msg, type MsgHdrs, type NatsConnection } from "@nats-io/nats-core/internal";
+import { decodeJson } from "./kvjson.js";
 import { leanRequests, payloadBytes } from "./lean-requests.js";
 
 /** The publish options this path handles; any other option sends the publish to the library. */
@@ -37,7 +38,6 @@ const EXPECT_HEADERS: Readonly<Record<string, { name: string; set(value: unknown
 };
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Header bytes for the options, or null when a value cannot be a header value (the library then refuses it). */
 function headerBytes(opts: LeanOptions): Uint8Array | null {
@@ -70,7 +70,7 @@ function lean(opts: LeanOptions | undefined): boolean {
 /** The acknowledgement in a reply, or the library's error for what the reply says. */
 function ackOf(msg: Msg): PubAck {
   if (msg.data.length === 0) throw new JetStreamError("invalid ack response");
-  const reply = JSON.parse(decoder.decode(msg.data)) as PubAck & { error?: { code: number; err_code: number; description: string } };
+  const reply = decodeJson<PubAck & { error?: { code: number; err_code: number; description: string } }>(msg.data);
   if (reply.error) {
     switch (reply.error.err_code) {
       case JetStreamApiCodes.StreamNotFound:
