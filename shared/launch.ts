@@ -10,9 +10,11 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  * Node flags per service. `--max-semi-space-size` (MiB) caps V8's young generation (default: 16 MiB semi-spaces,
  * up to 48 MiB of young generation), which was a third of the ticker's and the runner's heaps and mostly empty.
  * - ticker, 2: `make bench-curiosity` (100,000 items) peak RSS 152 -> 121 MiB, lateness p99 22 -> 29 ms.
- * - runner, 8: `make bench-fleet` (10,000 hosts, two runs of each setting, interleaved) peak RSS 335-341 ->
- *   305-314 MiB, live p50 about the same (1.74-1.95 s against 1.87 s). At 2 it was 283-285 MiB but runs took
- *   10-25 % longer: more objects of a run in flight outlive a small young generation and are promoted.
+ * - runner, 2: `make bench-fleet` (10,000 hosts, interleaved with 8, 2026-11-27, with its heap growth at 20 %:
+ *   services/runner/config.ts) peak RSS 235-239 -> 183-194 MiB, live p50 0.69-0.77 -> 0.87-0.97 s (target 2 s).
+ *   More of a run's short-lived objects outlive a small young generation and are promoted, so a run costs more
+ *   collections; in exchange the young generation stops holding garbage. (8 was chosen on 2026-11-26, when runs took
+ *   1.9 s and 2 made them 10-25 % slower.)
  * - gateway, 8: the HTTP bench's POST load (about 7,000 a second, 2026-11-27, three interleaved pairs) peak RSS
  *   155-158 -> 135-144 MiB, requests per second and gateway CPU per POST the same within noise (6,773-7,354 against
  *   6,344-7,447 req/s); GET the same.
@@ -20,7 +22,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  */
 export const NODE_FLAGS: Record<ServiceName, readonly string[]> = {
   gateway: ["--max-semi-space-size=8"],
-  runner: ["--max-semi-space-size=8"],
+  runner: ["--max-semi-space-size=2"],
   ticker: ["--max-semi-space-size=2"],
   dispatcher: [],
   agent: [],

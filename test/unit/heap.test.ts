@@ -30,3 +30,13 @@ test("a bounded heap growth keeps the heap near its live data; 0 leaves V8's own
   const bounded = peakHeapMb(10);
   t.ok(bounded < own * 0.7, `peak heap with growth bounded at 10 %: ${bounded.toFixed(0)} MiB, with V8's own growth: ${own.toFixed(0)} MiB`);
 });
+
+test("the runner bounds its heap growth at 20 % by default, the other services at 50 %; the variable overrides both", async (t) => {
+  const { loadRunnerConfig } = await import("../../services/runner/config.js");
+  const { commonEnv, loadConfig } = await import("../../shared/config.js");
+  const env = { NATS_URL: "nats://127.0.0.1:4222" };
+  t.equal(loadRunnerConfig(env).INQUEST_HEAP_GROWTH, 20);
+  t.equal(loadConfig(commonEnv, env).INQUEST_HEAP_GROWTH, 50);
+  t.equal(loadRunnerConfig({ ...env, INQUEST_HEAP_GROWTH: "50" }).INQUEST_HEAP_GROWTH, 50);
+  t.throws(() => loadRunnerConfig({ ...env, INQUEST_HEAP_GROWTH: "500" }), /INQUEST_HEAP_GROWTH/);
+});
