@@ -16,7 +16,7 @@ import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/cat
 import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor, wantsEvent } from "../../shared/webhooks/fanout.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
-import { isFirstStoredCopy, messageIdOf } from "./first-copy.js";
+import { isFirstDelivery, isFirstStoredCopy, messageIdOf } from "./first-copy.js";
 
 const eventEnvelope = checker(EventEnvelope);
 const MS = 1_000_000;
@@ -99,7 +99,10 @@ export class FanoutConsumer implements Component {
     const storedAtMs = msg.time.getTime();
     // A redelivered event may have been fanned out in part already: deliveries a job has taken on are left alone.
     const recheck = msg.redelivered;
-    const firstCopy = !recheck && isFirstStoredCopy(event, messageIdOf(msg), storedAtMs);
+    // No delivery record can exist yet: the first copy of the event, delivered for the first time (first-copy.ts).
+    const firstCopy =
+      isFirstDelivery(storedAtMs, { redelivered: recheck, consumerCreatedMs: this.pool.consumerCreatedMs, nowMs: this.deps.clock.now() }) &&
+      isFirstStoredCopy(event, messageIdOf(msg), storedAtMs);
     try {
       const targets = (await this.deps.subscriptions(receivedAt)).filter((s) => wantsEvent(s, event, storedAtMs));
       await forEachLimited(targets, this.perEvent, async (sub) => {

@@ -11,6 +11,13 @@
 //   more than half a window (60 s on EVENTS) ahead of the server's.
 // Anything else (no message id, one that is not the event id, an older event, a bad date) keeps the read. Were the
 // clocks that far apart, the worst case is one more POST of the same event_id, which at-least-once allows.
+//
+// That proves no other copy was fanned out; the message itself must not have been either (`isFirstDelivery`). A
+// redelivery says so (a delivery count above 1), but a fan-out durable deleted and made again delivers the stream's
+// whole history once more, each message with a delivery count of 1. So the message must also have been stored after
+// the durable delivering it was created, and be fresh: received within seconds of being stored. The second bound
+// covers a replica whose idea of the durable's creation is stale (another replica made it again): at worst the
+// events of the last seconds before the durable was made again are sent once more, with the same event_id.
 import type { JsMsg } from "@nats-io/jetstream";
 import { STREAMS } from "../../shared/nats/catalog.js";
 
@@ -23,6 +30,21 @@ export function isFirstStoredCopy(event: { event_id: string; created_at: string 
   if (!msgId || msgId !== event.event_id) return false;
   const createdMs = Date.parse(event.created_at);
   return Number.isFinite(createdMs) && Number.isFinite(storedAtMs) && storedAtMs - createdMs < horizonMs;
+}
+
+/** How soon after it was stored a message must reach the fan-out to skip the read (a backlog keeps the read). */
+export const FIRST_DELIVERY_FRESH_MS = 10_000;
+/** Messages stored this soon after the durable was created keep the read (the server's clocks may differ a little). */
+export const CONSUMER_CREATED_MARGIN_MS = 1_000;
+
+/**
+ * Whether this delivery of the message is the first there has been to any fan-out: not a redelivery, stored after
+ * the durable delivering it was created (`consumerCreatedMs`, null when unknown: no), and received (`nowMs`, this
+ * process's clock) less than FIRST_DELIVERY_FRESH_MS after it was stored.
+ */
+export function isFirstDelivery(storedAtMs: number, opts: { redelivered: boolean; consumerCreatedMs: number | null; nowMs: number }): boolean {
+  if (opts.redelivered || opts.consumerCreatedMs === null || !Number.isFinite(storedAtMs)) return false;
+  return storedAtMs > opts.consumerCreatedMs + CONSUMER_CREATED_MARGIN_MS && opts.nowMs - storedAtMs < FIRST_DELIVERY_FRESH_MS;
 }
 
 /** The message id a stream message was published with, if any. */

@@ -69,6 +69,7 @@ export class PooledConsumer implements Component {
   private waitingForRoom = false;
   /** Fetch again once this much room is free (so a busy pool does not pull one message at a time). */
   private readonly lowWater: number;
+  private created: number | null = null;
 
   constructor(private readonly opts: PooledConsumerOptions) {
     this.name = opts.name;
@@ -81,7 +82,7 @@ export class PooledConsumer implements Component {
     // A replica (re)started while JetStream is unavailable (an election, a node restarting) waits for it here
     // instead of exiting (seen in make chaos: a dispatcher restarted during a NATS fault).
     const consumer = await patiently(async () => {
-      await jsm.consumers.add(stream, config);
+      this.noteCreated(await jsm.consumers.add(stream, config));
       return js.consumers.get(stream, config.durable_name);
     });
     this.heartbeat = setInterval(() => this.beat(), this.workingIntervalMs);
@@ -92,11 +93,25 @@ export class PooledConsumer implements Component {
   private async reattach(): Promise<Consumer | null> {
     const { js, jsm, stream, config } = this.opts;
     try {
-      await jsm.consumers.add(stream, config);
+      this.noteCreated(await jsm.consumers.add(stream, config));
       return await js.consumers.get(stream, config.durable_name);
     } catch {
       return null;
     }
+  }
+
+  /**
+   * When the durable this pool pulls from was created (the server's clock, ms), as of the last start or re-attach;
+   * null before. A durable deleted and made again delivers the stream's history once more, each message as if for the
+   * first time (a delivery count of 1): what was stored before this time may have been handled by the one before.
+   */
+  get consumerCreatedMs(): number | null {
+    return this.created;
+  }
+
+  private noteCreated(info: { created: string }): void {
+    const ms = Date.parse(info.created);
+    this.created = Number.isFinite(ms) ? ms : null;
   }
 
   async stop(): Promise<void> {

@@ -2,7 +2,7 @@
 // the first copy the stream can have stored, proved by the message id and the duplicate window.
 import { test } from "tap";
 import { headers } from "@nats-io/nats-core";
-import { FIRST_COPY_HORIZON_MS, isFirstStoredCopy, messageIdOf } from "../../services/dispatcher/first-copy.js";
+import { CONSUMER_CREATED_MARGIN_MS, FIRST_COPY_HORIZON_MS, FIRST_DELIVERY_FRESH_MS, isFirstDelivery, isFirstStoredCopy, messageIdOf } from "../../services/dispatcher/first-copy.js";
 import { STREAMS } from "../../shared/nats/catalog.js";
 
 const T0 = Date.parse("2026-11-27T10:00:00.000Z");
@@ -35,4 +35,18 @@ test("the message id is read from the Nats-Msg-Id header", async (t) => {
   t.equal(messageIdOf({ headers: h }), "evt_01");
   t.equal(messageIdOf({ headers: undefined }), undefined);
   t.equal(messageIdOf({ headers: headers() }), undefined);
+});
+
+test("a first delivery: not redelivered, stored after the durable was made, and fresh", async (t) => {
+  const created = T0 - 3_600_000;
+  const at = (over: Partial<{ redelivered: boolean; consumerCreatedMs: number | null; nowMs: number }> = {}) => ({ redelivered: false, consumerCreatedMs: created, nowMs: T0 + 20, ...over });
+  t.ok(isFirstDelivery(T0, at()), "stored an hour after the durable, received 20 ms later");
+  t.notOk(isFirstDelivery(T0, at({ redelivered: true })), "a redelivery");
+  t.notOk(isFirstDelivery(T0, at({ consumerCreatedMs: null })), "the durable's creation unknown");
+  t.notOk(isFirstDelivery(T0, at({ consumerCreatedMs: T0 + 60_000 })), "stored before the durable was made: replayed history");
+  t.notOk(isFirstDelivery(T0, at({ consumerCreatedMs: T0 - CONSUMER_CREATED_MARGIN_MS })), "within the margin after it was made");
+  t.ok(isFirstDelivery(T0, at({ consumerCreatedMs: T0 - CONSUMER_CREATED_MARGIN_MS - 1 })), "just past the margin");
+  t.notOk(isFirstDelivery(T0, at({ nowMs: T0 + FIRST_DELIVERY_FRESH_MS })), "received too long after it was stored (a backlog)");
+  t.ok(isFirstDelivery(T0, at({ nowMs: T0 - 500 })), "this process's clock a little behind the server's");
+  t.notOk(isFirstDelivery(Number.NaN, at()), "no stored time");
 });
