@@ -100,7 +100,15 @@ if (!proto[PATCHED]) {
     const headers = opts?.headers ?? headerBytes(opts ?? {});
     if (headers === null) return library.call(this, subject, data, opts);
     const hdrs = headers instanceof Uint8Array ? ({ encode: () => headers } as unknown as MsgHdrs) : headers;
-    return leanRequests(this.nc)
+    let requests;
+    try {
+      // Made on first use: subscribing throws at once on a closed or draining connection, where the library's async
+      // publish rejects instead.
+      requests = leanRequests(this.nc);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return requests
       .request(subject, payloadBytes(data), hdrs, opts?.timeout || this.timeout)
       .then(
         (msg) => ackOf(msg),

@@ -58,9 +58,6 @@ export class LeanRequests {
     nc.subscribe(`${this.prefix}*`, { callback: (err, msg) => (err ? this.refused(err) : this.answer(msg)) });
     this.statuses = nc.status();
     void this.watch();
-    // nats-core's mux fails them with a RequestError("connection closed"), wrapped once more by each request.
-    const closed = (): void => this.failAll(new RequestError("connection closed", { cause: new RequestError("connection closed") }));
-    nc.closed().then(closed, closed);
   }
 
   /** Requests waiting for a reply now (for tests). */
@@ -135,6 +132,11 @@ export class LeanRequests {
     }
   }
 
+  /** The connection closed: what waits fails as nats-core's mux fails it, a RequestError("connection closed") wrapped once more. */
+  connectionClosed(): void {
+    this.failAll(new RequestError("connection closed", { cause: new RequestError("connection closed") }));
+  }
+
   private failAll(err: Error): void {
     for (const w of this.waiting.values()) w.reject(err);
     this.waiting.clear();
@@ -142,13 +144,24 @@ export class LeanRequests {
 }
 
 const mux = new WeakMap<NatsConnection, LeanRequests>();
+/**
+ * Connections whose close is watched: once per connection, for whichever LeanRequests is current when it closes. (One
+ * watch per LeanRequests kept every refused one alive until the connection closed, one per request when the server
+ * refuses the reply subscription each time.)
+ */
+const watched = new WeakSet<NatsConnection>();
 
-/** The connection's lean requests (made on first use). */
+/** The connection's lean requests (made on first use, and again after the server refused the reply subscription). */
 export function leanRequests(nc: NatsConnection): LeanRequests {
   let r = mux.get(nc);
   if (r === undefined) {
     r = new LeanRequests(nc as NatsConnectionImpl);
     mux.set(nc, r);
+    if (!watched.has(nc)) {
+      watched.add(nc);
+      const closed = (): void => mux.get(nc)?.connectionClosed();
+      nc.closed().then(closed, closed);
+    }
   }
   return r;
 }

@@ -3,6 +3,8 @@
 // else: it cannot write the agents bucket, read another agent's plans or the services' replies, publish events or
 // pretend to be another agent. The reference agent and the runner's registry work under these credentials.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +14,7 @@ import { PermissionViolationError, type NatsConnection, type RequestOptions } fr
 import { test } from "tap";
 import { BUCKETS, STREAMS } from "../../shared/nats/catalog.js";
 import { writeNatsAuth, type NatsAuth } from "../../shared/nats/credentials.js";
+import { leanRequests } from "../../shared/nats/lean-requests.js";
 import { agentInboxPrefix } from "../../shared/nats/permissions.js";
 import { ensureBucket, ensureStream } from "../../shared/nats/provision.js";
 import { freePort } from "../../shared/net.js";
@@ -133,6 +136,26 @@ test("a refused request fails at once, as nats-core's own request does (shared/n
   const bareLibrary = await connectTo(url, auth.agents["web-1"]);
   t.teardown(() => bareLibrary.close());
   t.same(reading(await failure(bareLibrary.request("agents.web-1.hello", enc.encode("{}"), viaLibrary(5_000)))), reading(noReplies), "as nats-core");
+});
+
+test("a reply subscription refused again and again keeps nothing alive (shared/nats/lean-requests.ts)", async (t) => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  const bare = await connectTo(url, auth.agents["web-1"]);
+  t.teardown(() => bare.close());
+  const made: Array<WeakRef<object>> = [];
+  for (let i = 0; i < 20; i++) {
+    made.push(new WeakRef(leanRequests(bare))); // the one this request uses: made anew after each refusal
+    await failure(bare.request("agents.web-1.hello", enc.encode("{}"), { timeout: 5_000 }));
+  }
+  t.equal(new Set(made.map((r) => r.deref())).size, 20, "each request after a refusal made its own");
+  // Past the deadline sweep (100 ms), which stops once nothing waits.
+  await new Promise((r) => setTimeout(r, 250));
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  t.equal(made.filter((r) => r.deref() !== undefined).length, 0, "every refused one was let go, the connection still open");
 });
 
 test("the reference agent and the runner's registry work under their own credentials", async (t) => {

@@ -148,6 +148,33 @@ test("a publish waiting when the connection closes fails as the library's does; 
   t.equal(after.constructor.name, "ClosedConnectionError");
 });
 
+test("the first publish of a connection that closed or drains before any other rejects, never throws, as the library's", async (t) => {
+  /** What the call did: threw at once, or returned a promise that rejected (with what). */
+  const outcome = async (call: () => Promise<unknown>): Promise<string> => {
+    let p: Promise<unknown>;
+    try {
+      p = call();
+    } catch (err) {
+      return `threw ${(err as Error).constructor.name}`;
+    }
+    return `rejected ${(await failure(p)).constructor.name}`;
+  };
+  for (const [end, expected] of [
+    ["close", "ClosedConnectionError"],
+    ["drain", "DrainingConnectionError"],
+  ] as const) {
+    // Fresh connections: the lean path's reply subscription is made by the first request, and that is what throws.
+    const lean = await connect({ servers: server.url, noAsyncTraces: true });
+    const library = await connect({ servers: server.url, noAsyncTraces: true });
+    // Both mark the connection at once (the drain then ends on its own): the publish comes right after.
+    const ended = [lean, library].map((c) => (end === "close" ? c.close() : c.drain()));
+    const got = await outcome(() => jetstream(lean).publish("lean.f", enc.encode("x"), { msgID: `f-${end}` }));
+    t.equal(got, await outcome(() => jetstream(library).publish("lean.f", enc.encode("x"), viaLibrary({ msgID: `f-${end}` }))), `${end}: as the library`);
+    t.equal(got, `rejected ${expected}`, end);
+    await Promise.all(ended);
+  }
+});
+
 test("teardown", async () => {
   await nc.close();
   await server.stop();
