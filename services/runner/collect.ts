@@ -2,6 +2,7 @@
 // deadline, or each agent's latest snapshot from the snapshots stream (cached), or both (auto).
 import type { JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { MAX_ROW_DEPTH, rowsWithinDepth } from "../../shared/agents/protocol.js";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { PlanReply, SUBJECTS, STREAMS, Snapshot, type PlanRequest } from "../../shared/nats/catalog.js";
 import { decodeText, encodeJson } from "../../shared/nats/kvjson.js";
@@ -99,6 +100,7 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
     const text = decodeText(msg.data);
     const reply = planReply.check(JSON.parse(text));
     if (!reply.ok) return "invalid plan answer";
+    if (!rowsWithinDepth(reply.value.tables)) return `invalid plan answer (row values nested over ${MAX_ROW_DEPTH} deep)`;
     return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at }, text, reply.value.tables, req.tables);
   } catch (err) {
     return isNoResponders(err) ? "offline (no agent answered)" : isTimeout(err) ? "timed out" : `plan failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -112,6 +114,7 @@ async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables:
     const text = decodeText(stored.data);
     const snap = snapshotMsg.check(JSON.parse(text));
     if (!snap.ok) return "unreadable snapshot";
+    if (!rowsWithinDepth(snap.value.tables)) return `unreadable snapshot (row values nested over ${MAX_ROW_DEPTH} deep)`;
     return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at }, text, snap.value.tables, tables);
   } catch (err) {
     return isNotFound(err) ? "no snapshot" : `snapshot unreadable: ${err instanceof Error ? err.message : String(err)}`;

@@ -80,13 +80,36 @@ const TablesSchema = Type.Record(Type.String(), Type.Array(Row));
 /** osquery-shaped tables: name -> rows. */
 export type Tables = Record<string, Array<Record<string, unknown>>>;
 
+/** When the rows were collected: it is copied into every evidence row of a finding, so it is a date, not any text. */
+const CollectedAt = Type.String({ format: "date-time", maxLength: 40 });
+
+/** How deep the values of a row may nest (osquery's are flat): deeper, the answer is refused. */
+export const MAX_ROW_DEPTH = 8;
+
+/**
+ * Whether every value of every row nests at most `max` levels (a value in a row is level 1). Checked with a stack of
+ * its own, not recursion: an agent's answer can nest 100,000 levels deep, which JSON.parse takes and JSON.stringify,
+ * later, would not.
+ */
+export function rowsWithinDepth(tables: Tables, max = MAX_ROW_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [];
+  for (const rows of Object.values(tables)) for (const row of rows) for (const v of Object.values(row)) stack.push([v, 1]);
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [value, depth] = top;
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= max) return false;
+    for (const inner of Array.isArray(value) ? value : Object.values(value)) stack.push([inner, depth + 1]);
+  }
+  return true;
+}
+
 /** Tables cut short to fit the server's max_payload (largest tables halved first). */
 const Truncated = Type.Optional(Type.Array(Type.String()));
 
 export const Snapshot = Type.Object({
   agent_id: Type.String(),
   hostname: Type.String(),
-  collected_at: Type.String(),
+  collected_at: CollectedAt,
   tables: TablesSchema,
   truncated: Truncated,
 });
@@ -101,7 +124,7 @@ export type PlanRequest = Static<typeof PlanRequest>;
 
 export const PlanReply = Type.Object({
   agent_id: Type.String(),
-  collected_at: Type.String(),
+  collected_at: CollectedAt,
   tables: TablesSchema,
   truncated: Truncated,
 });

@@ -5,6 +5,7 @@ import { coverageSummary } from "./coverage.js";
 import type { Detection, DetectionHit } from "./detections/detection.js";
 import { getDetection } from "./detections/registry.js";
 import { evidenceFingerprint } from "./diff.js";
+import { boundEvidence, boundSummary, EVIDENCE_MAX_BYTES } from "./evidence-bounds.js";
 import { buildGraph } from "./graph.js";
 import { linkKeys } from "./links.js";
 import { buildNarrative } from "./narrative.js";
@@ -45,11 +46,16 @@ function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Dete
   const ctx = { entities: plan.entities };
   for (const det of detections) {
     for (const hit of safeEvaluate(det, host, ctx, errors)) {
+      const summary = boundSummary(hit.summary);
       if (hit.kept_by !== undefined) {
-        notes.push({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary: hit.summary });
+        notes.push({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary });
         continue;
       }
       const scored = scoreFinding(det, hit, host, plan.entities);
+      const evidence = boundEvidence(hit.evidence, host.collected_at);
+      if (evidence.left > 0) {
+        errors.push(`${det.id} on ${host.hostname} (${host.agent_id}): ${evidence.left} of ${hit.evidence.length} evidence rows left out of its finding (a finding carries at most ${EVIDENCE_MAX_BYTES / 1024} KB of rows).`);
+      }
       const finding: EngineFinding = {
         detection_id: det.id,
         title: det.title,
@@ -57,8 +63,8 @@ function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Dete
         confidence: Math.round(det.precision * 100) / 100,
         agent_id: host.agent_id,
         hostname: host.hostname,
-        summary: hit.summary,
-        evidence: hit.evidence.map((e) => ({ table: e.table, row: e.row, collected_at: host.collected_at })),
+        summary,
+        evidence: evidence.kept,
         attack: [...(hit.attack ?? det.attack)],
       };
       out.push({ finding, scored, detection: det, links: linkKeys(hit), fingerprint: evidenceFingerprint(finding) });

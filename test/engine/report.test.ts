@@ -175,3 +175,33 @@ test("unknown detection ids and malformed rows become coverage gaps, not crashes
   t.same(r.findings, []);
   t.ok(r.coverage_gaps.some((g) => g.includes("made-up")));
 });
+
+test("a finding carries at most 32 KB of an agent's rows and a bounded summary, whatever the agent sent (shared/engine/evidence-bounds.ts)", async (t) => {
+  const plan = routeQuery("interactive logins from public internet addresses", "standard");
+  // Every login from one public address is one finding that cites them all: 400 rows, each made large.
+  const last = Array.from({ length: 400 }, (_, i) => ({ username: "root", host: "203.0.113.5", type: "7", type_name: "user-process", time: String(1731990000 + i), tty: `pts/${"9".repeat(3_000)}` }));
+  const loud = { ...host({ last }, {}, "loud-agent", "loud-host") };
+  const quiet = host({ last: [{ username: "ops", host: "198.51.100.7", type: "7", type_name: "user-process", time: "1731990000", tty: "pts/1" }] }, {}, "quiet-agent", "quiet-host");
+  const r = runInvestigation(plan, [loud, quiet], coverage(2), "standard");
+  const found = r.findings.find((f) => f.agent_id === "loud-agent");
+  t.ok(found, "the loud host's logins are still a finding");
+  const evidenceBytes = Buffer.byteLength(JSON.stringify(found?.evidence ?? []));
+  t.ok(evidenceBytes <= 32 * 1024, `its evidence is ${evidenceBytes} bytes`);
+  t.ok((found?.evidence.length ?? 0) > 0 && (found?.evidence.length ?? 0) < 400, `some rows kept (${found?.evidence.length}), not all 400`);
+  t.ok(r.coverage_gaps.some((g) => /loud-host .*evidence rows left out of its finding/.test(g)), "the report says rows were left out");
+  t.ok(r.findings.some((f) => f.agent_id === "quiet-agent"), "the other host's finding is there");
+  // One row larger than the budget alone is kept with its long values cut.
+  const huge = host({ last: [{ username: "root", host: "203.0.113.9", type: "7", type_name: "user-process", time: "1731990000", tty: "x".repeat(100_000) }] }, {}, "huge-agent", "huge-host");
+  const one = runInvestigation(plan, [huge], coverage(1), "standard").findings[0];
+  t.equal(one?.evidence.length, 1);
+  t.ok(Buffer.byteLength(JSON.stringify(one)) < 8 * 1024, "the finding is small");
+  t.match(String(one?.evidence[0]?.row.tty), /… \(cut\)$/);
+});
+
+test("a summary made long by an agent's values is cut to 2,000 characters, saying how much went", async (t) => {
+  const { boundSummary, SUMMARY_MAX_CHARS } = await import("../../shared/engine/evidence-bounds.js");
+  t.equal(boundSummary("short"), "short");
+  const cut = boundSummary(`a${"b".repeat(10_000)}`);
+  t.ok(cut.startsWith(`a${"b".repeat(SUMMARY_MAX_CHARS - 1)} …`));
+  t.match(cut, /\(8001 more characters cut\)$/);
+});

@@ -59,6 +59,37 @@ test(`a live collection from ${AGENTS} agents: one abort listener, none left aft
   t.notOk(warnings.includes("MaxListenersExceededWarning"), `no listener-leak warning (${warnings.join(", ")})`);
 });
 
+test("answers an agent made to hurt the run are refused for that host alone: a collected_at that is no date, rows nested 100,000 deep", async (t) => {
+  const deep = (n: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < n; i++) v = [v];
+    return v;
+  };
+  const answers: Record<string, string> = {
+    // Built as text: JSON.stringify itself cannot write a value nested this deep.
+    "deep-1": `{"agent_id":"deep-1","collected_at":"${new Date().toISOString()}","tables":{"last":[{"username":"root","junk":${"[".repeat(100_000)}1${"]".repeat(100_000)}}]}}`,
+    "long-date": JSON.stringify({ agent_id: "long-date", collected_at: `2026-01-01T00:00:00Z${"x".repeat(3_000)}`, tables: { last: [] } }),
+    "not-a-date": JSON.stringify({ agent_id: "not-a-date", collected_at: "yesterday", tables: { last: [] } }),
+    "a-little-nested": JSON.stringify({ agent_id: "a-little-nested", collected_at: new Date().toISOString(), tables: { last: [{ username: "root", extra: deep(7) }] } }),
+    honest: JSON.stringify({ agent_id: "honest", collected_at: new Date().toISOString(), tables: { last: [{ username: "root" }] } }),
+  };
+  const agents = Object.keys(answers).map(agent);
+  const subs = agents.map((a) => nc.subscribe(SUBJECTS.plan(a.agent_id), { callback: (_e, m) => void m.respond(answers[a.agent_id] ?? "") }));
+  t.teardown(() => subs.forEach((s) => s.unsubscribe()));
+  await nc.flush();
+  const handed: string[] = [];
+  const result = await collect(
+    { nc, jsm: await jetstreamManager(nc) },
+    { investigationId: "inv_hostile", agents, tables: ["last"], mode: "live", deadlineMs: 5_000, signal: new AbortController().signal },
+    { responded: (host) => handed.push(host.agent_id), unreachable: () => {} },
+  );
+  t.same(handed.sort(), ["a-little-nested", "honest"], "the two honest answers are kept");
+  const why = Object.fromEntries(result.unreachable.map((u) => [u.agent_id, u.reason]));
+  t.match(why["deep-1"], /nested over 8 deep/);
+  t.equal(why["long-date"], "invalid plan answer");
+  t.equal(why["not-a-date"], "invalid plan answer");
+});
+
 test("a cancel ends every pending plan at once", async (t) => {
   const agents = Array.from({ length: 12 }, (_, i) => agent(`slow-${i}`));
   const subs = agents.map((a) => nc.subscribe(SUBJECTS.plan(a.agent_id), { callback: () => {} })); // never answer
