@@ -13,7 +13,7 @@ import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
 import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
-import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { enqueueDelivery, newDeliveryRecord, republishLostJob, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor, wantsEvent } from "../../shared/webhooks/fanout.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { isFirstDelivery, isFirstStoredCopy, messageIdOf } from "./first-copy.js";
@@ -104,7 +104,14 @@ export class FanoutConsumer implements Component {
       isFirstDelivery(storedAtMs, { redelivered: recheck, consumerCreatedMs: this.pool.consumerCreatedMs, nowMs: this.deps.clock.now() }) &&
       isFirstStoredCopy(event, messageIdOf(msg), storedAtMs);
     try {
-      const targets = (await this.deps.subscriptions(receivedAt)).filter((s) => wantsEvent(s, event, storedAtMs));
+      const all = await this.deps.subscriptions(receivedAt);
+      const targets = all.filter((s) => wantsEvent(s, event, storedAtMs));
+      // A first attempt that needed a retry is recorded before its job is published: if the publish was cut off, the
+      // event comes again, and a subscription paused since is no target now, yet its delivery still needs that job.
+      const paused = recheck ? all.filter((s) => !s.active && wantsEvent({ ...s, active: true }, event, storedAtMs)) : [];
+      await forEachLimited(paused, this.perEvent, async (sub) => {
+        await republishLostJob(this.deps.stores, deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey));
+      });
       await forEachLimited(targets, this.perEvent, async (sub) => {
         const record = newDeliveryRecord({
           deliveryId: deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey),

@@ -150,6 +150,18 @@ export async function recordFirstAttempt(stores: Pick<WebhookStores, "js" | "del
   return true;
 }
 
+/**
+ * Publishes the job of a pending delivery no job has taken on (a first attempt's whose publish was cut off:
+ * `recordFirstAttempt`); false when there is nothing to repair. For a subscription the fan-out no longer targets when
+ * the event comes again (paused since): its delivery was owed before the pause, and its job waits the pause out.
+ */
+export async function republishLostJob(stores: Pick<WebhookStores, "js" | "deliveries">, deliveryId: string): Promise<boolean> {
+  const r = (await stores.deliveries.get(deliveryId))?.value;
+  if (!r || r.status !== "pending" || r.internal.job_seq !== null) return false;
+  await publishJob(stores, r);
+  return true;
+}
+
 /** Publishes the delivery's job (message id = delivery id: the stream's duplicate window stores a repeat once). */
 async function publishJob(stores: Pick<WebhookStores, "js">, record: DeliveryRecord): Promise<void> {
   await stores.js.publish(WEBHOOK_SUBJECTS.job(record.subscription_id), encodeJson(deliveryJob(record)), { msgID: record.delivery_id });

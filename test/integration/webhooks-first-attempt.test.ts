@@ -17,8 +17,14 @@ import { jobFromMessage } from "../../services/dispatcher/delivery-consumer.js";
 import { EndpointHealth } from "../../services/dispatcher/endpoint-health.js";
 import { FirstAttempts, type FirstAttemptOutcome } from "../../services/dispatcher/first-attempt.js";
 import type { OutboundRequest } from "../../services/dispatcher/sender.js";
+import { FanoutConsumer } from "../../services/dispatcher/fanout-consumer.js";
+import { CONSUMER_CREATED_MARGIN_MS } from "../../services/dispatcher/first-copy.js";
+import { systemClock } from "../../shared/clock.js";
+import { openRuntime } from "../../shared/runtime.js";
+import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
-import { makeEvent } from "../helpers/webhooks.js";
+import { eventually } from "../helpers/stack.js";
+import { makeEvent, publish } from "../helpers/webhooks.js";
 
 const DELAYS = [30_000, 120_000, 600_000, 3_600_000];
 const masterKey = Buffer.alloc(32, 9);
@@ -351,6 +357,56 @@ test("a subscription deleted before the POST: nothing sent, nothing recorded", a
   t.equal(h.sent.length, 0);
   t.equal(await stored(record.delivery_id), null);
   t.same(h.outcomes, ["deleted"]);
+});
+
+test("a retry's job whose publish failed is published when the event comes again, even to a subscription paused since", async (t) => {
+  await openRuntime(nc, { replicas: 1 }); // the EVENTS stream the fan-out reads
+  const h = harness();
+  const sub = h.sub();
+  // The first job publish fails, and the subscription is paused at that moment (before the event comes again).
+  let failNext = true;
+  const js = new Proxy(stores.js, {
+    get(target, prop) {
+      if (prop === "publish") {
+        return async (subject: string, data: Uint8Array, opts?: object) => {
+          if (subject.startsWith(WEBHOOK_SUBJECTS.job(sub.id)) && failNext) {
+            failNext = false;
+            h.subs.set(sub.id, { ...sub, active: false });
+            throw new Error("publish timed out");
+          }
+          return target.publish(subject, data, opts);
+        };
+      }
+      const v = (target as unknown as Record<string | symbol, unknown>)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const failing = { ...stores, js };
+  const first = new FirstAttempts({ deliver: h.deps, stores: failing, health: h.health }, { perSubscription: 4, waitingPerSubscription: 8, total: 64 });
+  const fanout = new FanoutConsumer(
+    {
+      js: stores.js,
+      jsm,
+      stores: failing,
+      subscriptions: async () => [...h.subs.values()],
+      clock: systemClock,
+      log,
+      deliveryIdKey: deliveryIdKey(masterKey),
+      firstAttempt: (record, s, firstCopy) => first.attempt(record, s, { firstCopy }),
+    },
+    { concurrency: 4 },
+  );
+  await fanout.start();
+  t.teardown(() => fanout.stop());
+  await new Promise((r) => setTimeout(r, CONSUMER_CREATED_MARGIN_MS + 200));
+  await publish(nc, makeEvent("agent.connected", { agent_id: "lost-job" }));
+  // The endpoint answers 500: the record is pending, its job publish fails, the event is nak'd and comes again.
+  const job = await eventually(async () => (await jobOf(sub.id)) ?? undefined, 15_000);
+  t.ok(job, "the job is published by the event's second fan-out");
+  t.equal(h.sent.length, 1, "one POST, the first attempt's");
+  const record = await stored(JSON.parse(new TextDecoder().decode(job.data)).delivery_id);
+  t.equal(record?.status, "pending");
+  t.equal(record?.attempt_count, 1);
 });
 
 test("teardown", async () => {
