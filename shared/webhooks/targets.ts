@@ -80,7 +80,10 @@ export function isPrivateAddress(ip: string): boolean {
     if (g5 === 0xffff) return v4Blocked(embeddedV4); // IPv4-mapped
     if (g5 === 0) return true; // ::, ::1 and the deprecated IPv4-compatible range
   }
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return v4Blocked(embeddedV4); // IPv4-translated (::ffff:0:a.b.c.d)
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return v4Blocked(embeddedV4); // NAT64
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true; // local-use NAT64 (64:ff9b:1::/48): whatever a local gateway maps it to
+  if (g0 === 0x2002) return true; // 6to4 (deprecated): carries an IPv4 address a relay may reach, private ones included
   if ((g0 & 0xfe00) === 0xfc00) return true; // unique local (incl. fd00:ec2::254 metadata)
   if ((g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0) return true; // link-local, site-local
   if ((g0 & 0xff00) === 0xff00) return true; // multicast

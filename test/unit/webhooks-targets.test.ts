@@ -8,9 +8,11 @@ test("private, loopback, link-local, metadata and reserved addresses", async (t)
     "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "198.18.0.1",
     "::1", "::", "fe80::1", "fe80::1%eth0", "fc00::1", "fd00:ec2::254", "ff02::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1",
     "::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "::127.0.0.1", "2001:db8::1", "not-an-ip",
+    // IPv4-translated, local-use NAT64 and 6to4: each can lead to an IPv4 address where the network routes it.
+    "::ffff:0:127.0.0.1", "::ffff:0:a9fe:a9fe", "64:ff9b:1::a00:1", "2002:7f00:1::1", "2002:a9fe:a9fe::",
   ];
   for (const ip of blocked) t.ok(isPrivateAddress(ip), `${ip} refused`);
-  const allowed = ["93.184.216.34", "8.8.8.8", "172.32.0.1", "172.15.255.255", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"];
+  const allowed = ["93.184.216.34", "8.8.8.8", "172.32.0.1", "172.15.255.255", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "::ffff:0:8.8.8.8"];
   for (const ip of allowed) t.notOk(isPrivateAddress(ip), `${ip} allowed`);
 });
 
