@@ -1,8 +1,10 @@
 // Findings stored apart from the investigation record (docs/nats.md#findings): however many a run finds, no NATS
 // message comes near max_payload. The runner writes a run attempt's findings, ordered by severity, as chunks of
 // the findings bucket keyed `<investigation_id>.<attempt>.<chunk>`, then commits the attempt by naming it in the
-// record (`internal.findings_ref`), which also carries the most severe findings up to a bound. A retried or
-// redelivered attempt rewrites the same keys; an attempt the record does not name is never read, and is pruned.
+// record (`internal.findings_ref`), which also carries the most severe findings up to a bound. Each attempt writes
+// under its own number (the claim's `run_attempts`); an attempt the record does not name is never read, and the
+// attempt that commits prunes the others. Chunks written after that prune (an attempt that stalled past its lease)
+// or never pruned (a crash between the commit and the prune) stay, unread, as long as the bucket keeps entries.
 import type { KV } from "@nats-io/kv";
 import { severityRank } from "../severity.js";
 import { throughElections } from "../nats/elections.js";
