@@ -154,6 +154,19 @@ test("a signed EDR request is accepted once: the same bytes again are answered a
   t.equal(resigned.status, 202, resigned.text);
 });
 
+test("the other base64 spellings of a used signature (the last character's spare bits) are replays too", async (t) => {
+  const raw = alert("spellings");
+  const headers = edrHeaders(EDR_SECRET, raw);
+  const sig = headers["x-cs-primary-signature"] as string; // 43 characters and "=": 2 spare bits in the 43rd
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const last = alphabet.indexOf(sig[42] as string);
+  const spellings = [0, 1, 2, 3].map((bits) => `${sig.slice(0, 42)}${alphabet[(last & ~3) | bits]}=`);
+  t.equal(new Set(spellings.map((x) => Buffer.from(x, "base64").toString("hex"))).size, 1, "four texts, one digest");
+  const answers = [];
+  for (const spelling of spellings) answers.push((await deliver(stack, edr.path, raw, { ...headers, "x-cs-primary-signature": spelling })).status);
+  t.same(answers.sort(), [202, 401, 401, 401], "one accepted, whichever spelling came first");
+});
+
 test("two concurrent copies of one signed request: exactly one is accepted", async (t) => {
   const raw = alert("race");
   const headers = edrHeaders(EDR_SECRET, raw);
