@@ -141,8 +141,8 @@ export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliveryView), 
 
 export const DeliveryListQuery = Type.Object({
   status: Type.Optional(DeliveryStatusSchema),
-  subscription_id: Type.Optional(Type.String()),
-  event_id: Type.Optional(Type.String()),
+  subscription_id: Type.Optional(Type.String({ maxLength: 128 })),
+  event_id: Type.Optional(Type.String({ maxLength: 128 })),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ pattern: "^[0-9]+$" })),
 });

@@ -170,6 +170,14 @@ test("DELETE is 204 with an empty body; unknown ids are 404 everywhere", async (
   const badStatus = await call("GET", "/v1/webhooks/deliveries?status=dead");
   t.equal(badStatus.status, 400);
   t.equal((await call("GET", "/v1/webhooks/deliveries?cursor=garbage")).json.error.code, "invalid_cursor");
+  // Ids longer than any id (and than LMDB's key limit): a 400 naming the filter, not a 500.
+  for (const name of ["subscription_id", "event_id"]) {
+    const long = await call("GET", `/v1/webhooks/deliveries?${name}=${"a".repeat(1990)}`);
+    t.equal(long.status, 400, `${name}: 400`);
+    t.equal(long.json.error.code, "validation_failed");
+    t.match(JSON.stringify(long.json.error.details), name);
+    t.equal((await call("GET", `/v1/webhooks/deliveries?${name}=${"a".repeat(128)}`)).status, 200, `${name}: 128 characters are fine`);
+  }
 });
 
 test("the subscription list is cursor-paginated without repeats", async (t) => {

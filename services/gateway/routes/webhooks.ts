@@ -42,6 +42,9 @@ import { invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
 import { assertNever } from "../../../shared/never.js";
 
+/** The longest subscription_id or event_id a deliveries filter takes (ids are about 30 characters). */
+const FILTER_ID_MAX_CHARS = 128;
+
 export interface WebhookRouteDeps {
   manage: ManageDeps;
   stores: Pick<WebhookStores, "subscriptions" | "deliveries">;
@@ -205,7 +208,17 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         if (status !== null && !isOneOf(DELIVERY_STATUSES, status)) {
           return invalid([{ path: "/status", message: `must be one of ${DELIVERY_STATUSES.join(", ")}` }]);
         }
-        const walk = deliveryWalk({ status, subscription_id: ctx.query.get("subscription_id"), event_id: ctx.query.get("event_id") });
+        const subscriptionId = ctx.query.get("subscription_id");
+        const eventId = ctx.query.get("event_id");
+        // Ids go into the index's keys, which LMDB bounds (1,978 bytes): a longer value is no id anyway.
+        const tooLong = (
+          [
+            ["/subscription_id", subscriptionId],
+            ["/event_id", eventId],
+          ] as const
+        ).filter(([, v]) => v !== null && v.length > FILTER_ID_MAX_CHARS);
+        if (tooLong.length > 0) return invalid(tooLong.map(([path]) => ({ path, message: `must be at most ${FILTER_ID_MAX_CHARS} characters` })));
+        const walk = deliveryWalk({ status, subscription_id: subscriptionId, event_id: eventId });
         const page = parsePage(ctx.query, walk.prefix);
         if (isReply(page)) return page;
         await deps.deliveryIndex.catchUp();
