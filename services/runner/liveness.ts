@@ -11,11 +11,19 @@ import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { startPeriodic, type Periodic } from "../../shared/periodic.js";
 
-/** Online, and nothing heard for three heartbeat intervals (the record's last_seen_at or a later presence time). */
+/**
+ * How late a heartbeat may show, on top of three intervals: a beat that changes nothing is seen once the presence
+ * writer's batch is flushed and read back (DEFAULT_PRESENCE_WRITER.flushMs, 200 ms, and two round trips), and an agent
+ * sends its next beat only once the last is acknowledged. Without it, an agent beating every 100-150 ms (the protocol
+ * allows 100) was marked offline and back every few seconds while it beat steadily.
+ */
+export const PRESENCE_GRACE_MS = 1_000;
+
+/** Online, and nothing heard for three heartbeat intervals and the presence grace (the record's last_seen_at or a later presence time). */
 export function isOverdue(a: AgentRecord, nowMs: number, presenceMs?: number): boolean {
   if (a.status !== "online") return false;
   const seen = lastSeenMs(a, presenceMs);
-  return seen !== null && nowMs - seen > 3 * a.heartbeat_interval_ms;
+  return seen !== null && nowMs - seen > 3 * a.heartbeat_interval_ms + PRESENCE_GRACE_MS;
 }
 
 export class LivenessMonitor implements Component {

@@ -5,7 +5,7 @@
 import { DeliverPolicy } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
-import { LivenessMonitor } from "../../services/runner/liveness.js";
+import { isOverdue, LivenessMonitor, PRESENCE_GRACE_MS } from "../../services/runner/liveness.js";
 import { AgentRegistry } from "../../services/runner/registry.js";
 import { PresenceFollower, PresenceWriter, RECORD_REFRESH_MS, withPresence } from "../../shared/agents/presence.js";
 import { AGENT_SUBJECTS, type Ack } from "../../shared/agents/protocol.js";
@@ -121,6 +121,13 @@ test("many agents' beats share one batch", async (t) => {
   await until(() => ids.every((id) => follower.lastSeen(id) === T0 + 5_000), "the follower saw every beat");
 });
 
+test("an agent beating every 100 ms, each beat seen 400 ms late through presence, is not overdue (the grace covers the presence lag)", async (t) => {
+  const record = { status: "online", last_seen_at: null, heartbeat_interval_ms: 100 } as unknown as AgentRecord;
+  t.notOk(isOverdue(record, T0 + 400, T0), "400 ms after the last beat seen");
+  t.notOk(isOverdue(record, T0 + 300 + PRESENCE_GRACE_MS, T0));
+  t.ok(isOverdue(record, T0 + 300 + PRESENCE_GRACE_MS + 1, T0), "three intervals and the grace: overdue");
+});
+
 test("liveness: a presence time counts as heard; the agent goes offline three intervals after the last beat of either kind", async (t) => {
   clock.ms = T0;
   await hello("pr-live", 5_000);
@@ -137,7 +144,10 @@ test("liveness: a presence time counts as heard; the agent goes offline three in
   t.equal((await rt.agents.get("pr-live"))?.value.status, "online", "silent 10 s by presence: still online (the record alone would say 20 s)");
   clock.ms = T0 + 10_000 + 15_001;
   await liveness.sweep();
-  t.equal((await rt.agents.get("pr-live"))?.value.status, "offline", "three intervals after the presence beat: offline");
+  t.equal((await rt.agents.get("pr-live"))?.value.status, "online", "three intervals after the presence beat, within the grace: online");
+  clock.ms = T0 + 10_000 + 15_000 + PRESENCE_GRACE_MS + 1;
+  await liveness.sweep();
+  t.equal((await rt.agents.get("pr-live"))?.value.status, "offline", "three intervals and the grace after the presence beat: offline");
 
   const notReady = { upToDate: async () => false, lastSeen: () => undefined };
   await hello("pr-wait", 5_000);
