@@ -39,6 +39,11 @@ export class CuriosityTicker implements Component {
   private readonly items: BucketMirror<ScheduleView>;
   private busy = new Set<string>();
   private retryAt = new Map<string, number>();
+
+  /** Items waiting out a retry of a failed step (tests, metrics). */
+  get retrying(): number {
+    return this.retryAt.size;
+  }
   /** Items whose run's end was announced (terminal event), with when (clock ms); cleared once stepped. */
   private announced = new Map<string, number>();
   private pending = new Set<Promise<void>>();
@@ -137,7 +142,12 @@ export class CuriosityTicker implements Component {
       if (this.busy.has(id) || (this.retryAt.get(id) ?? 0) > now) continue;
       const action = nextAction(record, now);
       if (action.kind !== "watch") this.announced.delete(id);
-      if (!this.owes(leading, record, action, now, sweepNow)) continue;
+      if (!this.owes(leading, record, action, now, sweepNow)) {
+        // A retry whose step is no longer owed (paused since, or another ticker took it) is over: kept, it stays a
+        // candidate of every pass and holds the loop's sleep at its 5 ms floor until the item is next due.
+        if ((this.retryAt.get(id) ?? Infinity) <= now) this.retryAt.delete(id);
+        continue;
+      }
       this.announced.delete(id);
       stepped.add(id);
       work.push(this.advance(id));

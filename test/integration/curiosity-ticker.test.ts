@@ -185,6 +185,32 @@ test("a paused item is not triggered; resuming runs it once", async (t) => {
   t.equal((await runsOf(item.id)).length, 1, "paused: nothing more");
 });
 
+test("a failed step's retry is dropped once the step is no longer owed (paused since): the loop does not spin on it", async (t) => {
+  now = T0 + 9000 * S;
+  let failures = 0;
+  const flaky = Object.create(store) as CuriosityStore;
+  flaky.claim = async (...args: Parameters<CuriosityStore["claim"]>) => {
+    if (failures++ === 0) throw new Error("injected: a NATS timeout on the claim");
+    return store.claim(...args);
+  };
+  const items = await openCuriosityItems(nc, 1);
+  const tk = new CuriosityTicker(
+    { nc, items, isLeader: () => true, store: flaky, investigations: rt.investigations, trigger: triggerDeps(), clock, log },
+    { maxIdleMs: 250, sweepMs: 60_000, concurrency: 32, standbyGraceMs: GRACE_MS },
+  );
+  await tk.follow();
+  tickers.push(tk);
+  const item = await createItem({ first_run_at: iso(now) });
+  await pass(tk);
+  t.equal(failures, 1, "the claim failed");
+  t.equal(tk.retrying, 1, "the step waits out a retry");
+  await store.patch(item.id, { active: false }, now);
+  now += 2 * S;
+  await pass(tk);
+  t.equal(tk.retrying, 0, "paused: nothing is owed, and the retry is gone");
+  t.equal((await runsOf(item.id)).length, 0, "and nothing ran");
+});
+
 test("an item deleted while its run is in flight is simply gone; its investigation is untouched", async (t) => {
   now = T0 + 9000 * S;
   const tk = await ticker();
