@@ -52,6 +52,8 @@ export interface ExecuteDeps {
   leaseMs: number;
   /** A run started this many times (its runners crashed or stalled) is marked failed instead of started again. */
   maxAttempts: number;
+  /** Attempts that stopped on an error and handed the run back (`handed_back`) before the run is failed. */
+  maxErrors: number;
   /** Findings of the previous run of the same curiosity item, to mark what is new (null: not a curiosity run). */
   previousFindings?(record: InvestigationRecord): Promise<EngineFinding[] | null>;
   /** Told once per run this runner brought to an end (completed, failed, or the partial results of a cancel). */
@@ -130,21 +132,26 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
   }
 }
 
+/** Hands the run back after an error: no lease, and one more attempt that stopped on an error (not a crash). */
 async function releaseLease(deps: ExecuteDeps, id: string, token: string): Promise<void> {
-  await deps.investigations.update(id, (r) => (r.status === "running" && holdsLease(r, token) ? { ...r, internal: { ...r.internal, lease: null } } : null));
+  await deps.investigations.update(id, (r) =>
+    r.status === "running" && holdsLease(r, token) ? { ...r, internal: { ...r.internal, lease: null, handed_back: (r.internal.handed_back ?? 0) + 1 } } : null,
+  );
 }
 
 /** Starts the run for this attempt (queued or abandoned -> running, with our lease), or says why not. */
 async function claimRun(deps: ExecuteDeps, id: string, token: string, work: WorkMessage, progress: Progress): Promise<{ kind: "claimed"; record: InvestigationRecord } | ExecuteOutcome> {
   const now = deps.clock.now();
-  const seen: { view: LeaseView; exhausted: boolean } = { view: { kind: "free" }, exhausted: false };
+  const seen: { view: LeaseView; exhausted: boolean; erred: boolean } = { view: { kind: "free" }, exhausted: false, erred: false };
   const started = await deps.investigations.update(id, (r) => {
     if (isTerminal(r.status)) return null;
     seen.view = leaseView(r, token, now);
     if (seen.view.kind === "held") return null;
-    // Running without a live lease: the attempts before crashed or stalled.
-    seen.exhausted = r.status === "running" && r.internal.run_attempts >= deps.maxAttempts;
-    if (seen.exhausted) return null;
+    // Running without a live lease: the attempts before crashed or stalled, or stopped on an error and handed it back.
+    const handedBack = r.internal.handed_back ?? 0;
+    seen.exhausted = r.status === "running" && r.internal.run_attempts - handedBack >= deps.maxAttempts;
+    seen.erred = r.status === "running" && handedBack >= deps.maxErrors;
+    if (seen.exhausted || seen.erred) return null;
     return withLease(
       {
         ...r,
@@ -166,6 +173,10 @@ async function claimRun(deps: ExecuteDeps, id: string, token: string, work: Work
   }
   if (seen.exhausted) {
     await failInvestigation(deps, id, "runner_crashed", `the run was interrupted ${deps.maxAttempts} times; giving up`);
+    return { kind: "done" };
+  }
+  if (seen.erred) {
+    await failInvestigation(deps, id, "run_failed", `the run stopped on an error ${deps.maxErrors} times (each is in the runner's log); giving up`);
     return { kind: "done" };
   }
   // A live attempt works it. A second work message (a trigger replayed after the duplicate window) is done with;

@@ -19,6 +19,11 @@ import { Runner } from "./runner.js";
 
 /** A run started this many times (its runners crashed) is marked failed instead of started again. */
 const MAX_RUN_ATTEMPTS = 5;
+/**
+ * A run that stopped on an error this many times is marked failed. Retried after 1, 2, 4 ... 30 s (the runner's
+ * errorRetry), so a NATS outage of several minutes fails no run.
+ */
+const MAX_RUN_ERRORS = 20;
 
 await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadRunnerConfig(process.env);
@@ -44,6 +49,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
       deadlines: { quick: Math.ceil(t / 2), standard: t, deep: t * 2 },
       leaseMs: config.INQUEST_RUNNER_ACK_WAIT,
       maxAttempts: MAX_RUN_ATTEMPTS,
+      maxErrors: MAX_RUN_ERRORS,
       // Curiosity runs: findings the item's previous completed run did not report carry new_since_last_run.
       previousFindings: (record) => previousRunFindings(rt.investigations, record, findings),
       onSettled: investigationMetrics(metrics),

@@ -24,6 +24,15 @@ export interface RunnerOptions {
   ackWaitMs: number;
   /** How often held work messages are reported in progress; default a third of ack_wait (tests set it). */
   workingIntervalMs?: number;
+  /** The delay before a run that stopped on an error is tried again: `firstMs`, doubled each time, at most `maxMs`. */
+  errorRetry?: { firstMs: number; maxMs: number };
+}
+
+const ERROR_RETRY = { firstMs: 1_000, maxMs: 30_000 };
+
+/** The delay before the `delivery`-th delivery of a work message that failed is tried again. */
+export function errorRetryMs(delivery: number, retry: { firstMs: number; maxMs: number } = ERROR_RETRY): number {
+  return Math.min(retry.maxMs, retry.firstMs * 2 ** Math.min(20, Math.max(0, delivery - 1)));
 }
 
 export class Runner implements Component {
@@ -33,7 +42,7 @@ export class Runner implements Component {
   private cancelSub: Subscription | null = null;
   private readonly pool: PooledConsumer;
 
-  constructor(private readonly deps: ExecuteDeps, opts: RunnerOptions) {
+  constructor(private readonly deps: ExecuteDeps, private readonly opts: RunnerOptions) {
     this.pool = new PooledConsumer({
       name: this.name,
       js: deps.js,
@@ -93,8 +102,9 @@ export class Runner implements Component {
       const carried = (parsed.value.record ?? null) as InvestigationRecord | null;
       outcome = await executeInvestigation(this.deps, id, run, { carried, firstDelivery: msg.info.deliveryCount === 1 });
     } catch (err) {
-      log.error({ err }, "run failed; will retry");
-      msg.nak(1_000);
+      const retryInMs = errorRetryMs(msg.info.deliveryCount, this.opts.errorRetry);
+      log.error({ err, retry_in_ms: retryInMs }, "run stopped on an error; handed back, will retry");
+      msg.nak(retryInMs);
       return;
     } finally {
       runs.delete(run);

@@ -32,6 +32,11 @@ export interface InvestigationRecord {
     /** How many times a runner has started this run (a crash restarts it). */
     run_attempts: number;
     /**
+     * How many of those attempts stopped on an error and handed the run back at once (a NATS write refused during an
+     * election, an engine thread that died): retried with a growing delay, not counted as crashes (absent: none).
+     */
+    handed_back?: number;
+    /**
      * The runner working on it: a token per run attempt, renewed while it works (absent on records written
      * before leases). A running record whose lease has not expired belongs to that attempt and no other.
      */

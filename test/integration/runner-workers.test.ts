@@ -14,7 +14,7 @@ import { newId } from "../../shared/ids.js";
 import { cancelInvestigation } from "../../shared/investigations/cancel.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { ensureQueued } from "../../shared/investigations/trigger.js";
-import { SUBJECTS } from "../../shared/nats/catalog.js";
+import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { routeQuery } from "../../services/runner/engine-adapter.js";
 import { EnginePool } from "../../services/runner/engine-pool.js";
@@ -58,7 +58,7 @@ interface TestRunner {
 }
 
 /** A runner of its own (own NATS connection, own engine threads) on the shared work queue. */
-async function startRunner(agents: AgentRecord[], spinMs: number, opts: Partial<RunnerOptions> = {}): Promise<TestRunner> {
+async function startRunner(agents: AgentRecord[], spinMs: number, opts: Partial<RunnerOptions> = {}, limits: Partial<Pick<ExecuteDeps, "maxAttempts" | "maxErrors">> = {}): Promise<TestRunner> {
   const conn = await connectTo(nats.url);
   const own = await openRuntime(conn, { replicas: 1 });
   const engine = new EnginePool({ size: 1, workerUrl: SLOW_WORKER, workerData: { spinMs }, log });
@@ -77,6 +77,8 @@ async function startRunner(agents: AgentRecord[], spinMs: number, opts: Partial<
     deadlines: { quick: 10_000, standard: 10_000, deep: 10_000 },
     leaseMs: ACK_WAIT_MS,
     maxAttempts: 5,
+    maxErrors: 20,
+    ...limits,
   };
   const runner = new Runner(deps, { concurrency: 2, ackWaitMs: ACK_WAIT_MS, ...opts });
   await runner.start();
@@ -196,6 +198,45 @@ test("DELETE stops a run in the middle of a long evaluation", async (t) => {
   const events = await eventsOf(id);
   t.notOk(events.includes("investigation.completed"));
   t.equal(events.filter((e) => e === "investigation.cancelled").length, 1);
+});
+
+test("errors that hand the run back are retried with a growing delay and are not crashes: a run outlives more of them than maxAttempts, then completes", async (t) => {
+  serveAgent("err-1", 0);
+  const r = await startRunner([agent("err-1")], 0, { errorRetry: { firstMs: 50, maxMs: 200 } });
+  t.teardown(() => r.stop());
+  // Without the EVENTS stream (deleted once the runner provisioned it) every attempt fails at its first event and
+  // hands the run back.
+  await rt.jsm.streams.delete(STREAMS.events.name);
+  let restored = false;
+  const restore = async (): Promise<void> => {
+    if (!restored) await openRuntime(nc, { replicas: 1 });
+    restored = true;
+  };
+  t.teardown(restore);
+  const id = await queue(["err-1"]);
+  const erred = await until(id, (x) => (x.internal.handed_back ?? 0) >= 7, 30_000);
+  t.equal(erred.status, "running", "seven errors, more than maxAttempts (5): still running, not failed as crashed");
+  await restore();
+  const done = await until(id, (x) => x.status === "completed" || x.status === "failed");
+  t.equal(done.status, "completed", "completes once NATS takes its writes again");
+  t.ok(done.internal.run_attempts >= 8, `started ${done.internal.run_attempts} times`);
+});
+
+test("a run that keeps stopping on errors fails after maxErrors, as run_failed", async (t) => {
+  serveAgent("err-2", 0);
+  const r = await startRunner([agent("err-2")], 0, { errorRetry: { firstMs: 50, maxMs: 100 } }, { maxErrors: 3 });
+  t.teardown(() => r.stop());
+  await rt.jsm.streams.delete(STREAMS.events.name);
+  t.teardown(() => openRuntime(nc, { replicas: 1 }));
+  const id = await queue(["err-2"]);
+  const done = await until(id, (x) => x.status === "failed", 30_000);
+  t.equal(done.error?.code, "run_failed");
+  t.equal(done.internal.handed_back, 3);
+});
+
+test("the delay before a failed run is tried again doubles from 1 s up to 30 s", async (t) => {
+  const { errorRetryMs } = await import("../../services/runner/runner.js");
+  t.same([1, 2, 3, 4, 5, 6, 7, 100].map((n) => errorRetryMs(n)), [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
 });
 
 test("teardown", async () => {
