@@ -207,7 +207,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
         process.stdout.write(`INQUEST_GATEWAY_URL=${publicUrl}\n`);
       },
       async stop() {
-        server?.close();
+        await server?.close();
         await receipts.recorder.drain();
       },
     },

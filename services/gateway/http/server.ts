@@ -23,8 +23,18 @@ export interface HttpServerOptions {
 
 export interface HttpServer {
   port: number;
-  close(): void;
+  /**
+   * Stops taking connections, answers any request that still comes on an open connection with 503 and
+   * `Retry-After` (closing it), waits up to `graceMs` for the requests in hand to be answered, then closes every
+   * connection. Closing at once cut off requests being handled: a POST already queued was answered with a reset.
+   */
+  close(graceMs?: number): Promise<void>;
 }
+
+/** How long a closing server waits for the requests in hand by default. */
+export const CLOSE_GRACE_MS = 5_000;
+
+const SHUTTING_DOWN = JSON.stringify({ error: { code: "unavailable", message: "the gateway is shutting down; try again" } });
 
 export function isNativeUws(): boolean {
   return typeof (uWS as unknown as { getParts?: unknown }).getParts === "function";
@@ -32,10 +42,27 @@ export function isNativeUws(): boolean {
 
 export function listen(opts: HttpServerOptions): Promise<HttpServer> {
   const app = uWS.App();
+  let inHand = 0;
+  let closing = false;
+  let idle: (() => void) | null = null;
   app.any("/*", (res, req) => {
+    if (closing) {
+      res.cork(() => {
+        res.writeStatus("503 Service Unavailable").writeHeader("content-type", "application/json").writeHeader("retry-after", "1").end(SHUTTING_DOWN, true);
+      });
+      return;
+    }
+    inHand++;
     let aborted = false;
+    let settled = false;
+    const settle = (): void => {
+      if (settled) return;
+      settled = true;
+      if (--inHand === 0) idle?.();
+    };
     res.onAborted(() => {
       aborted = true;
+      settle();
     });
     const method = req.getCaseSensitiveMethod().toUpperCase();
     const path = req.getUrl();
@@ -54,13 +81,16 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     const finish = (): void => {
       const body = chunks.length === 0 ? NO_BODY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       const request: RawRequest = { method, path, query, headers, body, bodyTooLarge: tooLarge };
-      prepared.handle(request).then(
-        (reply) => write(res, reply, () => aborted),
-        (err: unknown) => {
-          opts.log.error({ err }, "unhandled gateway error");
-          write(res, { status: 500, body: { error: { code: "internal", message: "internal error" } } }, () => aborted);
-        },
-      );
+      prepared
+        .handle(request)
+        .then(
+          (reply) => write(res, reply, () => aborted),
+          (err: unknown) => {
+            opts.log.error({ err }, "unhandled gateway error");
+            write(res, { status: 500, body: { error: { code: "internal", message: "internal error" } } }, () => aborted);
+          },
+        )
+        .finally(settle);
     };
 
     if (tooLarge) {
@@ -93,7 +123,18 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
       const port = uWS.us_socket_local_port(socket);
       resolve({
         port,
-        close: () => {
+        async close(graceMs = CLOSE_GRACE_MS) {
+          closing = true;
+          uWS.us_listen_socket_close(socket);
+          if (inHand > 0) {
+            await new Promise<void>((done) => {
+              const timer = setTimeout(done, graceMs);
+              idle = () => {
+                clearTimeout(timer);
+                done();
+              };
+            });
+          }
           (app as unknown as { close(): void }).close();
         },
       });
