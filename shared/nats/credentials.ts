@@ -2,7 +2,7 @@
 // agent, each in a file of its own (0600), and the `authorization` block for nats-server naming only their public
 // keys with their permissions. Seeds already in the directory are kept, so running it again for more agents adds
 // them without changing anyone's identity.
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createUser, fromSeed } from "@nats-io/nkeys";
 import { assertAgentId } from "../agents/record.js";
@@ -36,12 +36,18 @@ export function writeNatsAuth(dir: string, opts: { agents: string[]; fleet: bool
   const services = join(dir, "services.nk");
   const users: NkeyUser[] = [{ nkey: ensureSeed(services) }];
   let fleet: string | null = null;
-  if (opts.fleet) {
+  // Every seed already in DIR stays a user: a run that names only new agents (or omits --fleet) must not lock out
+  // the ones made before. To remove one, delete its seed file and run again.
+  if (opts.fleet || existsSync(join(dir, "fleet.nk"))) {
     fleet = join(dir, "fleet.nk");
     users.push({ nkey: ensureSeed(fleet), permissions: fleetPermissions() });
   }
   const agents: Record<string, string> = {};
-  for (const id of [...new Set(opts.agents)]) {
+  const earlier = readdirSync(dir)
+    .map((name) => /^agent-(.+)\.nk$/.exec(name)?.[1])
+    .filter((id): id is string => id !== undefined);
+  for (const id of earlier) assertAgentId(id);
+  for (const id of [...new Set([...earlier.sort(), ...opts.agents])]) {
     const file = join(dir, `agent-${id}.nk`);
     agents[id] = file;
     users.push({ nkey: ensureSeed(file), permissions: agentPermissions(id) });
