@@ -36,17 +36,27 @@ export class AppliedRevision {
     const head = await this.head();
     if (head <= this.value) return true;
     const caughtUp = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      this.waiters.push({
+      const waiter = {
         revision: head,
         resolve: () => {
           clearTimeout(timer);
           resolve(true);
         },
-      });
+      };
+      // A waiter that timed out leaves the list (kept, each list call would add one until the next write).
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
     });
     if (!caughtUp && adoptHeadOnTimeout) this.advance(head);
     return caughtUp;
+  }
+
+  /** Waiters now (tests). */
+  get waiting(): number {
+    return this.waiters.length;
   }
 
   /** Lets every waiter go (shutdown). */

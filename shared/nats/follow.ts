@@ -1,7 +1,8 @@
 // Following a KV bucket: the current value of every key, then every change, until stopped.
-// `ready` resolves once the initial values have been delivered. If the watch ends or fails (a server
-// restart, a consumer lost), it is opened again from the revision after the last one seen, so a local copy
-// never silently stops updating; an entry that is not JSON is skipped with a warning.
+// `ready` resolves once the initial values have been delivered, or at once when the watch has none to deliver. If
+// the watch ends or fails (a server restart, a consumer lost), it is opened again from the revision after the last
+// one seen, so a local copy never silently stops updating; an entry that is not JSON, or that `onEntry` throws on, is
+// skipped with a warning (and still counts as delivered).
 import type { KV } from "@nats-io/kv";
 import type { Logger } from "../log.js";
 import { AppliedRevision } from "./applied.js";
@@ -15,6 +16,16 @@ export interface Follower {
 
 const REWATCH_DELAY_MS = 500;
 
+/**
+ * Whether a watch has no initial values to deliver, so `ready` cannot wait for the last of them: an empty bucket (a
+ * watch from the start), or nothing stored from `first` on (a resumed watch). A bucket with a TTL may have dropped
+ * every entry after a checkpoint while its follower was down: its head is past the checkpoint, yet nothing comes.
+ */
+export function nothingToReplay(state: { messages: number; first_seq: number; last_seq: number }, values: number, first: number): boolean {
+  if (first <= 0) return values === 0;
+  return state.messages === 0 || state.last_seq < Math.max(first, state.first_seq);
+}
+
 export async function followBucket<T>(
   kv: KV,
   log: Logger,
@@ -26,7 +37,7 @@ export async function followBucket<T>(
   const first = opts.resumeFromRevision ?? 0;
   // A service (re)started while JetStream is unavailable (an election, a node restarting) waits for it here.
   const status = await patiently(() => kv.status());
-  if (first > 0 ? status.streamInfo.state.last_seq < first : status.values === 0) markReady();
+  if (nothingToReplay(status.streamInfo.state, status.values, first)) markReady();
   let stopped = false;
   let lastRevision = first > 0 ? first - 1 : 0;
   let iter = await patiently(() => kv.watch(first > 0 ? { resumeFromRevision: first } : {}));
@@ -35,15 +46,13 @@ export async function followBucket<T>(
     for await (const e of iter) {
       lastRevision = e.revision;
       let value: T | null = null;
-      if (e.operation === "PUT" && e.value.length > 0) {
-        try {
-          value = decodeJson<T>(e.value);
-        } catch (err) {
-          log.warn({ err, bucket: status.bucket, key: e.key, revision: e.revision }, "skipped an entry that is not JSON");
-          continue;
-        }
+      try {
+        if (e.operation === "PUT" && e.value.length > 0) value = decodeJson<T>(e.value);
+        onEntry(e.key, e.revision, value);
+      } catch (err) {
+        log.warn({ err, bucket: status.bucket, key: e.key, revision: e.revision }, "skipped an entry that could not be applied (not JSON, or not what this copy expects)");
       }
-      onEntry(e.key, e.revision, value);
+      // The last initial value (or a later one): delivered, whether it could be applied or not.
       if (e.isUpdate) markReady();
     }
   };

@@ -12,6 +12,7 @@ import { test } from "tap";
 import { LocalStoreUnavailableError } from "../../shared/errors.js";
 import { LocalStore } from "../../shared/local-store.js";
 import { mappedBytes, residentOf } from "../../shared/mapped-bytes.js";
+import { AppliedRevision } from "../../shared/nats/applied.js";
 import { encodeJson } from "../../shared/nats/kvjson.js";
 import { ReadModel, type ReadModelSpec } from "../../shared/readmodel.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
@@ -236,6 +237,58 @@ test("a document the spec cannot index is skipped with the follower's log; later
   await model.stop();
   await store.close();
   dir.remove();
+});
+
+/** Resolves true when `p` settles within `ms`, false otherwise. */
+const within = (p: Promise<unknown>, ms: number): Promise<boolean> =>
+  Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+test("a read model starts when every entry after its checkpoint expired while it was down (a bucket with a TTL)", async (t) => {
+  const kv = await new Kvm(nc).create("LOCAL_STORE_TTL", { ttl: 1_000 });
+  const spec: ReadModelSpec<{ n: number }> = { name: "ttl.v1", indexKeys: () => [] };
+  const dir = tempDir("inquest-local-store-ttl-");
+  t.teardown(() => dir.remove());
+  let store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
+  let model = new ReadModel<{ n: number }>(store, kv, spec, log);
+  await model.start();
+  await kv.put("a", encodeJson({ n: 1 }));
+  await eventually(async () => (model.get("a") ? true : undefined));
+  await model.stop();
+  await store.close();
+  // Written while the model is down, then gone with the TTL: the head is past the checkpoint, yet nothing comes.
+  await kv.put("b", encodeJson({ n: 2 }));
+  await kv.put("c", encodeJson({ n: 3 }));
+  await eventually(async () => ((await kv.status()).streamInfo.state.messages === 0 ? true : undefined), 10_000);
+  store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
+  model = new ReadModel<{ n: number }>(store, kv, spec, log);
+  t.ok(await within(model.start(), 5_000), "started: nothing was left to wait for");
+  await kv.put("d", encodeJson({ n: 4 }));
+  await eventually(async () => (model.get("d") ? true : undefined));
+  t.ok(model.get("d"), "and follows what comes next");
+  await model.stop();
+  await store.close();
+});
+
+test("a read model starts when the newest entry is one it cannot take; a head it never applies is waited out once", async (t) => {
+  const kv = await new Kvm(nc).create("LOCAL_STORE_BAD_LAST");
+  const spec: ReadModelSpec<{ n: number }> = { name: "badlast.v1", indexKeys: () => [] };
+  await kv.put("a", encodeJson({ n: 1 }));
+  await kv.put("z", new TextEncoder().encode("not json"));
+  const dir = tempDir("inquest-local-store-badlast-");
+  t.teardown(() => dir.remove());
+  const store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
+  const model = new ReadModel<{ n: number }>(store, kv, spec, log);
+  t.ok(await within(model.start(), 5_000), "started");
+  await eventually(async () => (model.get("a") ? true : undefined));
+  const started = performance.now();
+  await model.catchUp(300);
+  await model.catchUp(300);
+  t.ok(performance.now() - started < 500, "the second catch-up does not wait again for the head it never applies");
+  const applied = new AppliedRevision(kv);
+  t.equal(await applied.catchUp(50), false, "a copy at revision 0 does not reach the head");
+  t.equal(applied.waiting, 0, "and the waiter that timed out is gone");
+  await model.stop();
+  await store.close();
 });
 
 test("one reopen at a time; a symlinked data directory is measured by its real path", { skip: process.platform !== "linux" && "reads /proc/self/smaps" }, async (t) => {
