@@ -38,8 +38,11 @@ export async function cancelInvestigation(deps: CancelDeps, id: string): Promise
   if (result.changed) {
     // Tell a runner working on it to stop now; the runner also re-checks the record before every write.
     deps.nc.publish(SUBJECTS.cancel(id));
-    await publishTerminalEvent(deps.js, record);
   }
+  // A repeated cancel of a cancelled run publishes its event again (the same event id): the first call's publish may
+  // have failed after the record was written (its caller got a 503 and retries), and a run cancelled while its
+  // evaluation ran has no runner left to announce it.
+  if (result.changed || record.status === "cancelled") await publishTerminalEvent(deps.js, record);
   return { kind: "done", ok: record.status === "cancelled", status: record.status };
 }
 

@@ -239,6 +239,20 @@ test("the delay before a failed run is tried again doubles from 1 s up to 30 s",
   t.same([1, 2, 3, 4, 5, 6, 7, 100].map((n) => errorRetryMs(n)), [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
 });
 
+test("a cancel whose event could not be published is announced when the cancel is repeated (the same event id)", async (t) => {
+  const id = await queue([]);
+  await rt.jsm.streams.delete(STREAMS.events.name);
+  t.teardown(() => openRuntime(nc, { replicas: 1 }));
+  await t.rejects(cancelInvestigation({ nc, js: rt.js, investigations: rt.investigations, clock: systemClock }, id), "the event's publish fails");
+  t.equal((await recordOf(id))?.status, "cancelled", "the record is cancelled already");
+  await openRuntime(nc, { replicas: 1 });
+  t.same(await cancelInvestigation({ nc, js: rt.js, investigations: rt.investigations, clock: systemClock }, id), { kind: "done", ok: true, status: "cancelled" });
+  await cancelInvestigation({ nc, js: rt.js, investigations: rt.investigations, clock: systemClock }, id);
+  const cancelled = (await readEvents(nc)).filter((e) => e.data.investigation_id === id && e.type === "investigation.cancelled");
+  t.equal(cancelled.length, 1, "announced once: the repeats carry one event id, which the stream stores once");
+  t.equal(cancelled[0]?.event_id, (await recordOf(id))?.internal.events.terminal);
+});
+
 test("teardown", async () => {
   await nc.close();
   await nats.stop();
