@@ -36,6 +36,18 @@ test("auth matrix: no key, bad key, revoked key, missing scope", async (t) => {
   }
 });
 
+test("every answer says nosniff: bodies carry text agents and webhook senders wrote", async (t) => {
+  for (const [method, path, key] of [
+    ["GET", "/v1/investigations", stack.key],
+    ["GET", "/v1/investigations", undefined],
+    ["GET", "/healthz", undefined],
+    ["GET", "/v1/openapi.json", undefined],
+  ] as const) {
+    const r = await fetch(`${stack.baseUrl}${path}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {} });
+    t.equal(r.headers.get("x-content-type-options"), "nosniff", `${method} ${path} (${r.status})`);
+  }
+});
+
 test("a key with the right scope passes, and stops working once revoked", async (t) => {
   const key = issueKey(stack.nats.url, ["investigations:read"]);
   t.equal((await api(stack.baseUrl, "GET", "/v1/investigations", { key })).status, 200);

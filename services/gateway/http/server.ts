@@ -48,7 +48,12 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
   app.any("/*", (res, req) => {
     if (closing) {
       res.cork(() => {
-        res.writeStatus("503 Service Unavailable").writeHeader("content-type", "application/json").writeHeader("retry-after", "1").end(SHUTTING_DOWN, true);
+        res
+          .writeStatus("503 Service Unavailable")
+          .writeHeader("content-type", "application/json")
+          .writeHeader("x-content-type-options", "nosniff")
+          .writeHeader("retry-after", "1")
+          .end(SHUTTING_DOWN, true);
       });
       return;
     }
@@ -148,10 +153,10 @@ function write(res: uWS.HttpResponse, reply: Reply, isAborted: () => boolean): v
   res.cork(() => {
     res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ""}`.trim());
     const empty = reply.status === 204 || reply.status === 304;
-    if (!empty) {
-      const hasType = Object.keys(reply.headers ?? {}).some((k) => k.toLowerCase() === "content-type");
-      if (!hasType) res.writeHeader("content-type", "application/json");
-    }
+    const names = reply.headers ? Object.keys(reply.headers).map((k) => k.toLowerCase()) : [];
+    if (!empty && !names.includes("content-type")) res.writeHeader("content-type", "application/json");
+    // Bodies carry text agents and webhook senders wrote: no browser may read them as anything but their type.
+    if (!names.includes("x-content-type-options")) res.writeHeader("x-content-type-options", "nosniff");
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
     if (empty) res.endWithoutBody();
     else res.end(body);
