@@ -71,6 +71,9 @@ export type WindowCheck = { ok: true; sinceMs: number; untilMs: number } | { ok:
 export function checkWindow(req: RecoverRequest, nowMs: number): WindowCheck {
   const sinceMs = Date.parse(req.since);
   const untilMs = req.until === undefined ? nowMs : Date.parse(req.until);
+  // RFC 3339 allows a leap second (23:59:60), which Date.parse cannot read.
+  if (!Number.isFinite(sinceMs)) return { ok: false, path: "/since", message: "is not a date this server can read (a leap second?)" };
+  if (!Number.isFinite(untilMs)) return { ok: false, path: "/until", message: "is not a date this server can read (a leap second?)" };
   if (sinceMs < nowMs - RECOVERY_REACH_MS) return { ok: false, path: "/since", message: "is more than 30 days back (events are kept 30 days)" };
   if (sinceMs > nowMs) return { ok: false, path: "/since", message: "is in the future" };
   if (untilMs < sinceMs) return { ok: false, path: "/until", message: "is before since" };
@@ -131,10 +134,11 @@ export function recoveryView(r: RecoveryRecord): RecoveryView {
 
 /**
  * Whether the subscription should have had the event, stored at `storedAtMs`, whatever its state then (paused and
- * disabled subscriptions are recovered too): it lists the type, existed when the event was stored, its filters pass.
+ * disabled subscriptions are recovered too): it lists the type, its filters pass, and it already wanted what it wants
+ * now when the event was stored (created, and `events` and `filters` unchanged since: `wants_since`).
  */
 export function wasOwed(sub: SubscriptionRecord, event: WireEnvelope, storedAtMs: number): boolean {
-  return sub.events.includes(event.type) && Date.parse(sub.created_at) <= storedAtMs && passesFilters(sub, event);
+  return sub.events.includes(event.type) && Date.parse(sub.wants_since ?? sub.created_at) <= storedAtMs && passesFilters(sub, event);
 }
 
 /**

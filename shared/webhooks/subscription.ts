@@ -1,4 +1,5 @@
 // The stored outbound subscription (docs/api.md#subscriptions) and the pure rules of creating and patching one.
+import { canonicalJson } from "../canonical.js";
 import { iso } from "../clock.js";
 import type { DisabledReason, EventType } from "../schemas/events.js";
 import type { CreateSubscriptionRequest, Filters, PatchSubscriptionRequest, SubscriptionView } from "./schemas.js";
@@ -11,6 +12,12 @@ export interface SubscriptionRecord {
   active: boolean;
   created_at: string;
   updated_at: string;
+  /**
+   * When `events` or `filters` last changed (absent or null: never since creation). A recovery owes only events
+   * stored since then: a subscription is never sent history, and one that now lists a type it did not list then was
+   * not owed that type's older events.
+   */
+  wants_since?: string | null;
   /** `encryptSecret(master key, secret)`; the plain secret is shown once, in the create response. */
   secret_sealed: string;
   /** The secret before the last rotation, sealed the same way; it also signs until `previous_secret_expires_at`. */
@@ -87,6 +94,9 @@ export function newSubscription(id: string, req: CreateSubscriptionRequest, secr
  * replaced as a whole (docs/api.md#webhooks).
  */
 export function patchSubscription(current: SubscriptionRecord, patch: PatchSubscriptionRequest, nowMs: number, headers?: SealedHeaders): SubscriptionRecord {
+  const events = patch.events === undefined ? current.events : uniqueEvents(patch.events);
+  const filters = patch.filters === undefined ? current.filters : { ...patch.filters };
+  const wantsChanged = JSON.stringify([...events].sort()) !== JSON.stringify([...current.events].sort()) || canonicalJson(filters) !== canonicalJson(current.filters);
   return {
     ...current,
     ...headerFields(headers),
@@ -97,6 +107,7 @@ export function patchSubscription(current: SubscriptionRecord, patch: PatchSubsc
     ...(patch.filters !== undefined ? { filters: { ...patch.filters } } : {}),
     ...(patch.active !== undefined ? { active: patch.active } : {}),
     ...(patch.active === true ? { disabled_reason: null, failing_since: null } : {}),
+    ...(wantsChanged ? { wants_since: iso(nowMs) } : {}),
     updated_at: iso(nowMs),
   };
 }

@@ -39,6 +39,9 @@ test("a recovery window must be within the 30 days kept, in order, for a subscri
     [{ since: iso(now + 60_000) }, "/since"],
     [{ since: iso(now - 60_000), until: iso(now - 120_000) }, "/until"],
     [{ since: iso(now - 60_000), extra: 1 }, "/extra"],
+    // RFC 3339 allows a leap second; Date.parse does not read it: a 400, not a 500.
+    [{ since: "2026-11-26T23:59:60Z" }, "/since"],
+    [{ since: iso(now - 60_000), until: "2026-11-26T23:59:60+00:00" }, "/until"],
   ];
   for (const [body, path] of bad) {
     const r = await call("POST", `${SUBS}/${sub.id}/recover`, body);
