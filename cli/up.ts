@@ -5,7 +5,7 @@
 // each with its own data dir and the services' ops ports printed (docs/operations.md#cluster).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SERVICE_NAMES, serviceArgs, type ServiceName } from "../shared/launch.js";
@@ -13,6 +13,7 @@ import { freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
 import { startEmbeddedNats, type NatsNode } from "./embedded-nats.js";
 import { writeNatsAuth, type NatsAuth } from "../shared/nats/credentials.js";
+import { redactCredentials } from "../shared/nats/connect.js";
 import { dataDir } from "./nats-url.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,7 +45,10 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     natsUrl = embedded.url;
     natsNote = ` (embedded${cluster ? ", 3 clustered nodes" : ""}, store in ${embedded.dir})`;
   }
-  writeFileSync(join(data, "nats.url"), `${natsUrl}\n`);
+  // Read by the CLI's other commands; a NATS_URL given with credentials in it must not be readable by everyone.
+  const urlFile = join(data, "nats.url");
+  writeFileSync(urlFile, `${natsUrl}\n`, { mode: 0o600 });
+  chmodSync(urlFile, 0o600);
 
   const fleetFile = env.INQUEST_FLEET_FILE ?? join(REPO, "examples", "fleet.json");
   const childEnv: NodeJS.ProcessEnv = {
@@ -126,7 +130,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
       "",
       "Inquest is running.",
       `  base URL:  ${gatewayUrls.join("  ")}`,
-      `  NATS URL:  ${natsUrl}${natsNote}`,
+      `  NATS URL:  ${natsUrl.split(",").map(redactCredentials).join(",")}${natsNote}`,
       ...(auth ? [`  NATS auth: nkey users (${auth.conf}); CLI: NATS_NKEY_SEED_FILE=${auth.services}`] : []),
       ...(opsPorts.length > 0 ? [`  ops ports: ${opsPorts.join(", ")}`] : []),
       `  API key:   ${apiKey}`,

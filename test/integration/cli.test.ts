@@ -1,6 +1,6 @@
 // The operator CLI as an operator runs it (docs/api.md#cli): up, keys via the data dir's nats.url, investigate.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "tap";
 import { api, eventually, startStack } from "../helpers/stack.js";
@@ -78,6 +78,7 @@ test("inquest up (make run): embedded NATS, every service, URLs and key printed,
   t.match(out, /NATS URL:\s+nats:\/\/127\.0\.0\.1:\d+ \(embedded/);
   t.ok(existsSync(join(dir.path, "nats.url")));
   t.match(readFileSync(join(dir.path, "nats.url"), "utf8"), /^nats:\/\/127\.0\.0\.1:\d+/);
+  t.equal(statSync(join(dir.path, "nats.url")).mode & 0o777, 0o600, "nats.url is readable by its owner only");
   // "Running" means every service answers: no retries from here on.
   const created = await api(baseUrl, "POST", "/v1/webhooks/incoming/endpoints", { key, body: { provider: "generic" } });
   t.equal(created.status, 201, created.text);
