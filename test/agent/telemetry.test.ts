@@ -376,6 +376,22 @@ test("planted FIFOs and symlinked history files are not read", async (t) => {
   if (!fifo) t.comment("mkfifo unavailable: FIFO half not exercised");
 });
 
+test("a symlinked authorized_keys is not read: the agent reads as root, the link could point at any secret", async (t) => {
+  const hostile = fs.mkdtempSync(path.join(os.tmpdir(), "inquest-telemetry-keys-"));
+  t.teardown(() => fs.rmSync(hostile, { recursive: true, force: true }));
+  const at = (rel: string) => path.join(hostile, rel);
+  fs.mkdirSync(at("etc"), { recursive: true });
+  fs.mkdirSync(at("home/m/.ssh"), { recursive: true });
+  fs.mkdirSync(at("root"), { recursive: true });
+  fs.writeFileSync(at("etc/passwd"), "m:x:1000:1000::/home/m:/bin/bash\n");
+  fs.writeFileSync(at("root/.bash_history"), "mysql -u root -pHunter2 prod\nAWS_SECRET_ACCESS_KEY=abc123 aws s3 ls\n");
+  fs.symlinkSync(at("root/.bash_history"), at("home/m/.ssh/authorized_keys"));
+  fs.writeFileSync(at("home/m/.ssh/authorized_keys2"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ3 m@laptop\n");
+  const result = await collectLinux(["authorized_keys"], { root: hostile });
+  t.same(result.authorized_keys?.map((r) => r.key_file), ["/home/m/.ssh/authorized_keys2"], "only the real file");
+  t.notMatch(JSON.stringify(result.authorized_keys), /Hunter2|abc123/);
+});
+
 // ---- the real machine --------------------------------------------------------------------------
 
 test("real root: processes include this test process; sockets parse", { skip: process.platform !== "linux" }, async (t) => {

@@ -48,7 +48,8 @@ export async function authorizedKeys(ctx: Ctx): Promise<Row[]> {
   for (const user of await homes(ctx)) {
     for (const name of ["authorized_keys", "authorized_keys2"]) {
       const keyFile = path.posix.join(user.directory, ".ssh", name);
-      for (const line of await readLines(ctx.at(keyFile))) {
+      // Not through a symlink: the agent reads as root, and a user could point the file at anything root may read.
+      for (const line of await readLines(ctx.at(keyFile), undefined, { noFollow: true })) {
         const parsed = parseAuthorizedKey(line);
         if (parsed === undefined) continue;
         rows.push({ uid: user.uid, ...parsed, key_file: keyFile });
