@@ -217,7 +217,15 @@ export class Agent implements Component {
       return;
     }
     const reply: PlanReply = { agent_id: this.identity.agent_id, ...result };
-    msg.respond(fitTables(reply, this.maxPayload()));
+    let bytes: Uint8Array;
+    try {
+      bytes = fitTables(reply, this.maxPayload());
+    } catch (err) {
+      this.deps.log.warn({ err }, "a plan's answer could not be encoded");
+      msg.respond(this.planError("failed", "the answer could not be encoded"));
+      return;
+    }
+    msg.respond(bytes);
   }
 
   private planError(code: PlanError["error"]["code"], message: string): Uint8Array {
