@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { test } from "tap";
+import { test, type Test } from "tap";
 import { collectLinux, LINUX_TABLES, type Row } from "../../services/agent/telemetry/linux.js";
 import { buildTree, EVIL_BINARY } from "./fixture-tree.js";
 
@@ -352,13 +352,19 @@ test("missing or unreadable sources yield empty tables, never a throw", async (t
   t.same(result.processes, [], "a malformed stat without status is dropped, as osquery does");
 });
 
-test("planted FIFOs and symlinked history files are not read", async (t) => {
-  const hostile = fs.mkdtempSync(path.join(os.tmpdir(), "inquest-telemetry-hostile-"));
-  t.teardown(() => fs.rmSync(hostile, { recursive: true, force: true }));
-  const at = (rel: string) => path.join(hostile, rel);
+/** A fake root with one user, m, whose home (with its .ssh) a hostile test fills; removed after the test. */
+function hostileRoot(t: Test, prefix: string): { root: string; at(rel: string): string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+  const at = (rel: string) => path.join(root, rel);
   fs.mkdirSync(at("etc"), { recursive: true });
   fs.mkdirSync(at("home/m/.ssh"), { recursive: true });
   fs.writeFileSync(at("etc/passwd"), "m:x:1000:1000::/home/m:/bin/bash\n");
+  return { root, at };
+}
+
+test("planted FIFOs and symlinked history files are not read", async (t) => {
+  const { root: hostile, at } = hostileRoot(t, "inquest-telemetry-hostile-");
   fs.writeFileSync(at("etc/secret"), "root:$6$hash:19000:0:99999:7:::\n");
   fs.symlinkSync(at("etc/secret"), at("home/m/.bash_history"));
   let fifo = true;
@@ -377,13 +383,8 @@ test("planted FIFOs and symlinked history files are not read", async (t) => {
 });
 
 test("a symlinked authorized_keys is not read: the agent reads as root, the link could point at any secret", async (t) => {
-  const hostile = fs.mkdtempSync(path.join(os.tmpdir(), "inquest-telemetry-keys-"));
-  t.teardown(() => fs.rmSync(hostile, { recursive: true, force: true }));
-  const at = (rel: string) => path.join(hostile, rel);
-  fs.mkdirSync(at("etc"), { recursive: true });
-  fs.mkdirSync(at("home/m/.ssh"), { recursive: true });
+  const { root: hostile, at } = hostileRoot(t, "inquest-telemetry-keys-");
   fs.mkdirSync(at("root"), { recursive: true });
-  fs.writeFileSync(at("etc/passwd"), "m:x:1000:1000::/home/m:/bin/bash\n");
   fs.writeFileSync(at("root/.bash_history"), "mysql -u root -pHunter2 prod\nAWS_SECRET_ACCESS_KEY=abc123 aws s3 ls\n");
   fs.symlinkSync(at("root/.bash_history"), at("home/m/.ssh/authorized_keys"));
   fs.writeFileSync(at("home/m/.ssh/authorized_keys2"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ3 m@laptop\n");
