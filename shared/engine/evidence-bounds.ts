@@ -3,6 +3,7 @@
 // bucket, each one NATS message. A detection that cites every matching row (all the logins from one address) over
 // rows an agent made large would otherwise make a finding larger than NATS's max_payload, and the whole
 // investigation, every other host's findings with it, would fail on every attempt.
+import { boundText } from "../investigations/bounded.js";
 import type { EvidenceRow } from "./detections/detection.js";
 import type { Row } from "./types.js";
 
@@ -13,9 +14,7 @@ export const SUMMARY_MAX_CHARS = 2_000;
 /** A text value of a row too large for the finding is cut to this many characters. */
 const VALUE_MAX_CHARS = 512;
 
-export function boundSummary(text: string): string {
-  return text.length <= SUMMARY_MAX_CHARS ? text : `${text.slice(0, SUMMARY_MAX_CHARS)} … (${text.length - SUMMARY_MAX_CHARS} more characters cut)`;
-}
+export const boundSummary = (text: string): string => boundText(text, SUMMARY_MAX_CHARS);
 
 const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
 
