@@ -39,7 +39,8 @@ export function fitTables<T extends { tables: Tables; truncated?: string[] }>(me
   }
   const encode = (): Uint8Array => encodeJson(truncated.size === 0 ? { ...message, tables } : { ...message, tables, truncated: [...truncated].sort() });
   let bytes = encode();
-  // The bytes each table takes, measured once; a halved table is measured again.
+  if (bytes.length <= limit) return bytes;
+  // The bytes each table takes, measured once (only for a message that does not fit); a halved table is measured again.
   const sizes = new Map(Object.entries(tables).map(([name, rows]) => [name, encodeJson(rows).length]));
   while (bytes.length > limit) {
     const [name] = [...sizes].filter(([n]) => (tables[n]?.length ?? 0) > 0).sort((a, b) => b[1] - a[1])[0] ?? [];
