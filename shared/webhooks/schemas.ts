@@ -139,10 +139,16 @@ export type AttemptList = Static<typeof AttemptList>;
 
 export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliveryView), next_cursor: NextCursor });
 
+/**
+ * The longest subscription_id or event_id a deliveries filter takes (ids are about 30 characters; the values go into
+ * the read model's LMDB keys, which are bounded). The route checks it; this schema documents it.
+ */
+export const FILTER_ID_MAX_CHARS = 128;
+
 export const DeliveryListQuery = Type.Object({
   status: Type.Optional(DeliveryStatusSchema),
-  subscription_id: Type.Optional(Type.String({ maxLength: 128 })),
-  event_id: Type.Optional(Type.String({ maxLength: 128 })),
+  subscription_id: Type.Optional(Type.String({ maxLength: FILTER_ID_MAX_CHARS })),
+  event_id: Type.Optional(Type.String({ maxLength: FILTER_ID_MAX_CHARS })),
   cursor: Type.Optional(Type.String()),
   limit: Type.Optional(Type.String({ pattern: "^[0-9]+$" })),
 });

@@ -24,6 +24,7 @@ import {
   DeliveryDetail,
   DeliveryList,
   DeliveryListQuery,
+  FILTER_ID_MAX_CHARS,
   PatchSubscriptionRequest,
   ReplayResponse,
   RotatedSecret,
@@ -41,9 +42,6 @@ import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
 import { assertNever } from "../../../shared/never.js";
-
-/** The longest subscription_id or event_id a deliveries filter takes (ids are about 30 characters). */
-const FILTER_ID_MAX_CHARS = 128;
 
 export interface WebhookRouteDeps {
   manage: ManageDeps;
