@@ -39,11 +39,6 @@ export class CuriosityTicker implements Component {
   private readonly items: BucketMirror<ScheduleView>;
   private busy = new Set<string>();
   private retryAt = new Map<string, number>();
-
-  /** Items waiting out a retry of a failed step (tests, metrics). */
-  get retrying(): number {
-    return this.retryAt.size;
-  }
   /** Items whose run's end was announced (terminal event), with when (clock ms); cleared once stepped. */
   private announced = new Map<string, number>();
   private pending = new Set<Promise<void>>();
@@ -82,6 +77,11 @@ export class CuriosityTicker implements Component {
   async start(): Promise<void> {
     await this.follow();
     this.loop = this.run();
+  }
+
+  /** Items waiting out a retry of a failed step (tests, metrics). */
+  get retrying(): number {
+    return this.retryAt.size;
   }
 
   /** Keeps the local copy of the items and of their runs' ends current, without running passes (start() does both). */

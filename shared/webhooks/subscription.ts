@@ -96,7 +96,8 @@ export function newSubscription(id: string, req: CreateSubscriptionRequest, secr
 export function patchSubscription(current: SubscriptionRecord, patch: PatchSubscriptionRequest, nowMs: number, headers?: SealedHeaders): SubscriptionRecord {
   const events = patch.events === undefined ? current.events : uniqueEvents(patch.events);
   const filters = patch.filters === undefined ? current.filters : { ...patch.filters };
-  const wantsChanged = JSON.stringify([...events].sort()) !== JSON.stringify([...current.events].sort()) || canonicalJson(filters) !== canonicalJson(current.filters);
+  const wanted = (e: readonly EventType[], f: Filters): string => canonicalJson({ events: [...e].sort(), filters: f });
+  const wantsChanged = wanted(events, filters) !== wanted(current.events, current.filters);
   return {
     ...current,
     ...headerFields(headers),
