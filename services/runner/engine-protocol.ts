@@ -17,6 +17,7 @@ import type { MessagePort } from "node:worker_threads";
 import { markNewFindings } from "../../shared/engine/index.js";
 import type { CoverageInput, Depth, EngineFinding, HostData, Report, Row, RoutePlan } from "../../shared/engine/types.js";
 import { newId } from "../../shared/ids.js";
+import { boundReport, DEFAULT_REPORT_BOUNDS, type Bounds } from "../../shared/investigations/bounded.js";
 import { bySeverity, ChunkPacker, chunkOf, DEFAULT_FINDINGS_BOUNDS, encodeFinding, type FindingsChunk } from "../../shared/investigations/findings.js";
 
 /**
@@ -73,18 +74,28 @@ export interface EvaluationInput {
   previous?: EngineFinding[] | null;
 }
 
-/** How the findings leave the worker: the time their ids carry, and the findings bucket's chunk bound. */
+/**
+ * How the findings and the report leave the worker: the time the findings' ids carry, the findings bucket's chunk
+ * bound, and the record's bounds on the report's lists and texts (boundReport).
+ */
 export interface FindingsEncoding {
   idTimeMs: number;
   chunkBytes: number;
+  reportBounds: Bounds;
 }
 
-/** What an evaluation needs once every host is in (without `encoding`: ids of now, the default chunk bound). */
+/** What an evaluation needs once every host is in (without `encoding`: ids of now, the default bounds). */
 export type FinishInput = Omit<EvaluationInput, "plan" | "hosts"> & { encoding?: FindingsEncoding };
 
-/** The engine's report, its findings as stored chunks (each finding with its `finding_id`), most severe first. */
+/**
+ * The engine's report as the record keeps it: without its findings, every list and text bounded, and in
+ * `truncated` the lists cut with their full lengths (shared/investigations/bounded.ts).
+ */
+export type BoundedReport = Omit<Report, "findings"> & { truncated?: Record<string, number> };
+
+/** The engine's bounded report, its findings as stored chunks (each finding with its `finding_id`), most severe first. */
 export interface Evaluation {
-  report: Omit<Report, "findings">;
+  report: BoundedReport;
   chunks: FindingsChunk[];
 }
 
@@ -109,7 +120,8 @@ export interface WorkerEngine {
 /**
  * The report as it leaves the worker: findings marked new (against `previous`), ordered, given ids, and handed to
  * `emit` a chunk at a time as each fills, so only one chunk's findings are held as text at once; returns the
- * report without its findings.
+ * report without its findings, bounded. Over 10,000 hosts the whole report is a 2.7 MB message (a severity input
+ * per finding), bounded 75 KB: the main thread never receives what the record would cut.
  */
 export function emitEvaluation(
   report: Report,
@@ -127,7 +139,7 @@ export function emitEvaluation(
     packer.add(encodeFinding(findingId, JSON.stringify({ finding_id: findingId, ...f })));
   }
   packer.end();
-  return rest;
+  return boundReport(rest as unknown as Record<string, unknown>, encoding?.reportBounds ?? DEFAULT_REPORT_BOUNDS) as unknown as BoundedReport;
 }
 
 /** The whole evaluation at once, its chunks collected (emitEvaluation). */

@@ -7,17 +7,16 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { AgentRecord } from "../../shared/agents/record.js";
 import { resolveScope } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
-import { envelope, findingEventBytes, publishEvent, publishEventBytes } from "../../shared/events.js";
-import { derivedId, newId } from "../../shared/ids.js";
-import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
+import { envelope, publishEvent } from "../../shared/events.js";
+import { newId } from "../../shared/ids.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
-import { boundReport, boundText, DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
-import { chunkedCount, encodeFindings, inlineFromChunks, unpackChunks, type FindingsBounds, type FindingsChunk, type FindingsStore } from "../../shared/investigations/findings.js";
+import { DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
+import { chunkedCount, inlineFromChunks, type FindingsBounds, type FindingsChunk, type FindingsRef, type FindingsStore } from "../../shared/investigations/findings.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
 import type { Logger } from "../../shared/log.js";
-import { isTerminal, type Progress } from "../../shared/schemas/investigation.js";
-import { forEachLimited } from "../../shared/concurrency.js";
+import { isTerminal, type Finding, type Progress } from "../../shared/schemas/investigation.js";
+import { republishTerminal } from "./announce.js";
 import { collect } from "./collect.js";
 import type { CoverageInput, EngineFinding, RoutePlan } from "../../shared/engine/types.js";
 import type { Evaluation } from "./engine-protocol.js";
@@ -238,7 +237,9 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     try {
       // A cancel that came while collecting still gets a partial report of what was collected; one that comes
       // during the evaluation stops it.
-      const encoding = { idTimeMs: deps.clock.now(), chunkBytes: deps.findingsBounds.chunkBytes };
+      // The report's lists grow with the findings and hosts too: bounded like the findings the record carries.
+      const reportBounds = { ...DEFAULT_REPORT_BOUNDS, maxItems: deps.findingsBounds.inlineCount };
+      const encoding = { idTimeMs: deps.clock.now(), chunkBytes: deps.findingsBounds.chunkBytes, reportBounds };
       evaluation = await engine.finish({ coverage, depth: record.depth, previous, encoding }, run.signal.aborted ? undefined : run.signal);
     } catch (err) {
       if (!(err instanceof EvaluationAbortedError)) throw err;
@@ -270,24 +271,36 @@ function startPhaseClock(): PhaseClock {
   };
 }
 
+/**
+ * Writes the evaluation's findings (most severe first, with their ids, in the chunks the worker made) to the findings
+ * bucket under this attempt's keys; the record update commits them (a crash in between leaves chunks no record
+ * names: the next attempt rewrites or prunes them). Takes the chunks out of `evaluation` and hands them on, for
+ * the announce to let go of one by one (republishTerminal).
+ */
+async function storeFindings(
+  deps: ExecuteDeps,
+  id: string,
+  attempt: number,
+  evaluation: Evaluation,
+): Promise<{ ref: FindingsRef; stored: { findings: Finding[]; findings_total: number }; chunks: FindingsChunk[] }> {
+  const chunks = evaluation.chunks;
+  evaluation.chunks = [];
+  const ref = await deps.findings.write(id, attempt, chunks);
+  return { ref, stored: { findings: inlineFromChunks(chunks, deps.findingsBounds), findings_total: chunkedCount(chunks) }, chunks };
+}
+
 /** Stores the evaluation's findings and the terminal record, then announces them. */
 async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluation: Evaluation, timing: PhaseClock): Promise<ExecuteOutcome> {
   const { record, token, agents, progress } = claimed;
   const { phases, phaseEnds } = timing;
   const id = record.investigation_id;
   const end = deps.clock.now();
-  // Most severe first, with their ids, in the chunks they are stored as (the worker made them).
-  const { report, chunks } = evaluation;
-  const total = chunkedCount(chunks);
-  // Every finding goes to the findings bucket under this attempt's keys first; the record update below commits
-  // them (a crash in between leaves chunks no record names: the next attempt rewrites or prunes them).
   const attempt = record.internal.run_attempts;
-  const ref = await deps.findings.write(id, attempt, chunks);
-  const stored = { findings: inlineFromChunks(chunks, deps.findingsBounds), findings_total: total };
-  // The report's lists grow with the findings and hosts too: bounded the same way.
-  const bounds = { ...DEFAULT_REPORT_BOUNDS, maxItems: deps.findingsBounds.inlineCount };
-  const bounded = boundReport(report as unknown as Record<string, unknown>, bounds);
-  const narrative = boundText(report.narrative, bounds.maxChars);
+  const { ref, stored, chunks } = await storeFindings(deps, id, attempt, evaluation);
+  const total = stored.findings_total;
+  // The report comes bounded from the engine's thread (emitEvaluation), its narrative too.
+  const { report } = evaluation;
+  const { narrative } = report;
 
   const lost = { value: false };
   const final = await deps.investigations.update(id, (r) => {
@@ -298,7 +311,7 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
     if (r.status === "cancelled") {
       // Cancelled while collecting: keep what was found as partial results.
       if (r.findings.length > 0 || r.report) return null;
-      return { ...r, ...stored, report: { ...bounded, partial: true }, progress: { ...progress, phase: "cancelled" }, internal: { ...r.internal, findings_ref: ref } };
+      return { ...r, ...stored, report: { ...report, partial: true }, progress: { ...progress, phase: "cancelled" }, internal: { ...r.internal, findings_ref: ref } };
     }
     if (isTerminal(r.status)) return null;
     return {
@@ -308,7 +321,7 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
       progress: { ...progress, phase: "done" },
       summary: { narrative, severity: report.severity, verdict: report.verdict, findings_count: total, route: report.route },
       ...stored,
-      report: bounded,
+      report,
       internal: { ...r.internal, findings_ref: ref, events: { ...r.internal.events, terminal: newId("evt", end), findings: {} } },
     };
   });
@@ -335,30 +348,6 @@ export async function failInvestigation(deps: ExecuteDeps, id: string, code: str
   );
   if (result?.changed) deps.onSettled?.(result.value);
   if (result) await republishTerminal(deps, result.value);
-}
-
-/**
- * Findings events awaiting their ack at once (a large run has thousands): a sliding window, so one slow ack holds
- * back one slot, not the next batch.
- */
-const PUBLISH_WINDOW = 256;
-
-/**
- * The events of a terminal record: one finding.discovered per finding (every finding, not only those the record
- * carries), then the terminal event. Repeats reuse the same ids: records from before findings were stored apart
- * name them in `internal.events.findings`; newer ones derive them from the terminal event and the finding.
- */
-async function republishTerminal(deps: ExecuteDeps, r: InvestigationRecord, known?: readonly FindingsChunk[]): Promise<void> {
-  if (r.status === "completed") {
-    const ref = r.internal.findings_ref;
-    const findings = known ? unpackChunks(known) : encodeFindings(ref ? await deps.findings.all(r.investigation_id, ref) : r.findings);
-    const at = Date.parse(r.completed_at ?? r.started_at);
-    await forEachLimited(findings, PUBLISH_WINDOW, async ({ finding_id: findingId, json }) => {
-      const eventId = r.internal.events.findings[findingId] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${findingId}`) : undefined);
-      if (eventId) await publishEventBytes(deps.js, "finding.discovered", eventId, findingEventBytes(eventId, at, r.investigation_id, json));
-    });
-  }
-  await publishTerminalEvent(deps.js, r);
 }
 
 async function writeProgress(deps: ExecuteDeps, id: string, token: string, progress: Progress): Promise<InvestigationRecord | null> {

@@ -36,3 +36,50 @@ test("a failure stops starting new jobs and is thrown once the started ones sett
   t.equal(running, 0, "nothing left running behind the caller");
   t.ok(started.length < 6, `no new job after the failure (${started.join(",")})`);
 });
+
+test("items made as they are asked for: every one runs, within the limit, in order of asking", async (t) => {
+  let made = 0;
+  async function* pages(): AsyncGenerator<number> {
+    for (let page = 0; page < 4; page++) {
+      await tick();
+      for (let i = 0; i < 10; i++) {
+        made++;
+        yield page * 10 + i;
+      }
+    }
+  }
+  let inFlight = 0;
+  let max = 0;
+  const started: number[] = [];
+  await forEachLimited(pages(), 3, async (i) => {
+    started.push(i);
+    inFlight++;
+    max = Math.max(max, inFlight);
+    await tick();
+    inFlight--;
+  });
+  t.same(started, Array.from({ length: 40 }, (_, i) => i), "every item, started in order");
+  t.equal(made, 40);
+  t.equal(max, 3, "the window spans the pages (never more than the limit)");
+});
+
+test("items that fail to be made: the failure is thrown once the started jobs settled", async (t) => {
+  async function* broken(): AsyncGenerator<number> {
+    yield 1;
+    yield 2;
+    throw new Error("the next page could not be read");
+  }
+  let running = 0;
+  const done: number[] = [];
+  await t.rejects(
+    forEachLimited(broken(), 4, async (i) => {
+      running++;
+      await tick();
+      running--;
+      done.push(i);
+    }),
+    { message: "the next page could not be read" },
+  );
+  t.equal(running, 0, "nothing left running behind the caller");
+  t.same(done.sort(), [1, 2], "the jobs already started finished");
+});

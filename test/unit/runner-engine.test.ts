@@ -4,6 +4,7 @@ import pino from "pino";
 import { routeQuery } from "../../shared/engine/index.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { EnginePool, EvaluationAbortedError, EvaluationFailedError, HOST_BATCH } from "../../services/runner/engine-pool.js";
+import { DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
 import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpackHosts, type EngineReply, type EngineRequest, type Evaluation, type EvaluationInput } from "../../services/runner/engine-protocol.js";
 import type { Report } from "../../shared/engine/types.js";
 import type { CollectedHost } from "../../services/runner/engine-protocol.js";
@@ -108,13 +109,25 @@ test("the worker gives the findings ids of the time it is told and packs them in
   const f = (i: number) => ({ detection_id: `d${i}`, title: "t", severity: "low", confidence: 1, agent_id: "a-1", hostname: "a-1", summary: "é".repeat(50), evidence: [] });
   const report = { findings: Array.from({ length: 30 }, (_, i) => f(i)), narrative: "n" } as unknown as Report;
   const at = Date.parse("2026-11-27T01:02:03.004Z");
-  const evaluation = serializeEvaluation(report, null, { idTimeMs: at, chunkBytes: 1_000 });
+  const evaluation = serializeEvaluation(report, null, { idTimeMs: at, chunkBytes: 1_000, reportBounds: DEFAULT_REPORT_BOUNDS });
   t.ok(evaluation.chunks.length > 1, `${evaluation.chunks.length} chunks`);
   t.ok(evaluation.chunks.every((c) => Buffer.byteLength(c.json) <= 1_000), "each chunk within the bound, in UTF-8 bytes");
   const findings = findingsOf(evaluation);
   t.same(findings.map((x) => x.detection_id), report.findings.map((x) => x.detection_id), "every finding, in order");
-  const sameTime = serializeEvaluation({ findings: [f(0)], narrative: "n" } as unknown as Report, null, { idTimeMs: at, chunkBytes: 1_000 });
+  const sameTime = serializeEvaluation({ findings: [f(0)], narrative: "n" } as unknown as Report, null, { idTimeMs: at, chunkBytes: 1_000, reportBounds: DEFAULT_REPORT_BOUNDS });
   t.equal(findingsOf(sameTime)[0]?.finding_id.slice(0, 14), findings[0]?.finding_id.slice(0, 14), "ids carry the time they were given");
+});
+
+test("the report leaves the worker bounded: long lists cut to the bound and named in truncated, long texts cut", async (t) => {
+  const input = (i: number) => ({ detection_id: `d${i}`, agent_id: `a-${i}`, score: i });
+  const report = { findings: [], narrative: "n".repeat(50), severity_inputs: Array.from({ length: 300 }, (_, i) => input(i)), next_steps: ["one"] } as unknown as Report;
+  const { report: bounded } = serializeEvaluation(report, null, { idTimeMs: Date.now(), chunkBytes: 1_000, reportBounds: { maxItems: 100, maxChars: 20 } });
+  t.same(bounded.severity_inputs, report.severity_inputs.slice(0, 100), "the first 100 inputs, in order");
+  t.same(bounded.truncated, { "/severity_inputs": 300 }, "the cut list and its full length");
+  t.same(bounded.next_steps, ["one"], "short lists pass whole");
+  t.equal(bounded.narrative, `${"n".repeat(20)} … (30 more characters cut)`);
+  const small = serializeEvaluation({ findings: [], narrative: "n" } as unknown as Report, null).report;
+  t.notOk("truncated" in small, "nothing cut: no truncated");
 });
 
 test("aborting a finishing evaluation alone on its worker terminates the worker; one sharing it is dropped at once", async (t) => {
@@ -266,7 +279,7 @@ test("the worker side: a finish with findings is answered chunk by chunk, then t
   serveEvaluations(port as never, { start: () => ({ add() {}, finish: () => ({ findings: [0, 1, 2].map(finding), narrative: "n" }) as unknown as Report }) });
   const send = (req: EngineRequest): void => handlers.forEach((fn) => fn(req));
   send({ kind: "open", session: 7, plan: PLAN });
-  send({ kind: "finish", session: 7, input: { coverage: input().coverage, depth: "quick", encoding: { idTimeMs: Date.now(), chunkBytes: 250 } } });
+  send({ kind: "finish", session: 7, input: { coverage: input().coverage, depth: "quick", encoding: { idTimeMs: Date.now(), chunkBytes: 250, reportBounds: DEFAULT_REPORT_BOUNDS } } });
   t.same(
     replies.map((r) => Object.keys(r).filter((k) => k !== "session")[0]),
     ["chunk", "chunk", "chunk", "report"],
