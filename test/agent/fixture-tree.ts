@@ -108,7 +108,7 @@ export function buildTree(): string {
     "proc/123/status",
     "Name:\tevil\nUmask:\t0022\nState:\tS (sleeping)\nPPid:\t1\nUid:\t1000\t0\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\nVmSize:\t   10000 kB\nVmRSS:\t    2000 kB\n",
   );
-  put("proc/123/environ", "PATH=/usr/bin\0LD_PRELOAD=/tmp/x.so\0EMPTY=\0EQ=a=b\0");
+  put("proc/123/environ", "PATH=/usr/bin\0LD_PRELOAD=/tmp/x.so\0EMPTY=\0EQ=a=b\0AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI\0");
   link("proc/123/exe", "/usr/bin/evil");
   link("proc/123/cwd", "/tmp");
   link("proc/123/fd/0", "/dev/null");

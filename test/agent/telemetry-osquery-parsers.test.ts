@@ -7,6 +7,7 @@ import { parsePacketFile, parseUnixFile } from "../../services/agent/telemetry/l
 import { parseMapsLine, sharedObjects } from "../../services/agent/telemetry/memory-map.js";
 import { tcpState } from "../../services/agent/telemetry/net.js";
 import { joinCmdline, parseCgroup, parseEnviron, parseIo } from "../../services/agent/telemetry/proc.js";
+import { reportedEnvValue, WITHHELD } from "../../services/agent/telemetry/env-values.js";
 import { parseSystemctlShow, unitObjectPath } from "../../services/agent/telemetry/systemd-units.js";
 import { augeasExecRows, parseUnitEntries } from "../../services/agent/telemetry/unit-files.js";
 
@@ -21,6 +22,21 @@ test("parseEnviron: NUL-separated, split at the first '=', stops at an empty ent
   ]);
   t.equal(parseEnviron(Buffer.from("A=1\0B=2\0C=3\0"), 2).length, 2);
   t.same(parseEnviron(Buffer.alloc(0)), []);
+  const long = parseEnviron(Buffer.from(`${"K".repeat(100_000)}\0`));
+  t.equal(long[0]?.key.length, 4096, "a key is capped like a value (an entry without '=' is all key)");
+});
+
+test("environment values: only those detections read or that tell a process's origin leave the host", async (t) => {
+  t.equal(reportedEnvValue("LD_PRELOAD", "/dev/shm/x.so"), "/dev/shm/x.so", "ld-preload reads it");
+  t.equal(reportedEnvValue("HISTFILE", "/dev/null"), "/dev/null", "history-tampering reads it");
+  t.equal(reportedEnvValue("HISTSIZE", "0"), "0");
+  t.equal(reportedEnvValue("PATH", "/tmp/.x:/usr/bin"), "/tmp/.x:/usr/bin");
+  for (const secret of ["AWS_SECRET_ACCESS_KEY", "INQUEST_MASTER_KEY", "GITHUB_TOKEN", "DATABASE_URL", "MYSQL_PWD", "path"]) {
+    t.equal(reportedEnvValue(secret, "s3cr3t"), WITHHELD, `${secret}: withheld`);
+  }
+  t.equal(reportedEnvValue("API_KEY", ""), "", "set but empty stays empty");
+  t.equal(reportedEnvValue("https_proxy", "http://me:pa55@10.0.0.1:3128/"), `http://me:${WITHHELD}@10.0.0.1:3128/`, "a kept URL's password is withheld");
+  t.equal(reportedEnvValue("NO_PROXY", "localhost,10.0.0.0/8"), "localhost,10.0.0.0/8");
 });
 
 test("joinCmdline: argv joined by spaces; a rewritten argv[0] keeps its brackets; kernel threads are empty", async (t) => {
@@ -234,7 +250,7 @@ test("docker rows: osquery's mapping of /containers/json and inspect documents",
     Path: "/bin/sh",
     State: { Pid: 4242, StartedAt: "2024-01-02T03:04:06Z", FinishedAt: "0001-01-01T00:00:00Z" },
     HostConfig: { Privileged: true, SecurityOpt: ["seccomp=unconfined", "apparmor=unconfined"], ReadonlyRootfs: false },
-    Config: { Entrypoint: ["/bin/sh", "-c"], Env: ["A=1", "B=2"] },
+    Config: { Entrypoint: ["/bin/sh", "-c"], Env: ["PATH=/usr/bin", "POSTGRES_PASSWORD=hunter2", "HTTPS_PROXY=http://svc:pw@proxy:3128", "EMPTY="] },
   };
   t.same(containerRow(summary, inspect), {
     id: "c0ffee",
@@ -252,7 +268,7 @@ test("docker rows: osquery's mapping of /containers/json and inspect documents",
     finished_at: "",
     privileged: 1,
     security_options: "seccomp=unconfined, apparmor=unconfined",
-    env_variables: "A=1, B=2",
+    env_variables: "PATH=/usr/bin, POSTGRES_PASSWORD=<withheld>, HTTPS_PROXY=http://svc:<withheld>@proxy:3128, EMPTY=",
     readonly_rootfs: 0,
   });
   t.same(mountRows(summary), [{ id: "c0ffee", type: "bind", name: "", source: "/", destination: "/host", driver: "", mode: "", rw: 1, propagation: "rprivate" }]);

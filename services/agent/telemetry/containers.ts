@@ -3,6 +3,7 @@
 // container. No socket (or no daemon) means empty tables.
 import * as http from "node:http";
 import { readLink, statOf, type Ctx, type Row } from "./util.js";
+import { reportedEnvEntry } from "./env-values.js";
 
 export const DOCKER_SOCKET = "/var/run/docker.sock";
 const REQUEST_TIMEOUT_MS = 5_000;
@@ -73,7 +74,7 @@ export function containerRow(summary: Json, inspect: Json | undefined): Row {
     finished_at: state !== "running" ? str(st.FinishedAt) : "",
     privileged: host.Privileged === true ? 1 : 0,
     security_options: strings(host.SecurityOpt).join(", "),
-    env_variables: strings(config.Env).join(", "),
+    env_variables: strings(config.Env).map(reportedEnvEntry).join(", "),
     readonly_rootfs: host.ReadonlyRootfs === true ? 1 : 0,
   };
 }

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import { mapLimit, readBuf, readLink, readText, statOf, streamFile, toInt, type Ctx, type Row } from "./util.js";
+import { reportedEnvValue } from "./env-values.js";
 
 const CLK_TCK = 100;
 const DELETED = " (deleted)";
@@ -167,7 +168,7 @@ export function parseEnviron(buf: Buffer, maxVars = ENV_VARS_PER_PID): Array<{ k
   for (const entry of buf.toString("utf8").split("\0")) {
     if (entry === "" || out.length >= maxVars) break;
     const eq = entry.indexOf("=");
-    out.push({ key: eq === -1 ? entry : entry.slice(0, eq), value: (eq === -1 ? entry : entry.slice(eq + 1)).slice(0, ENV_VALUE_CAP) });
+    out.push({ key: (eq === -1 ? entry : entry.slice(0, eq)).slice(0, ENV_VALUE_CAP), value: (eq === -1 ? entry : entry.slice(eq + 1)).slice(0, ENV_VALUE_CAP) });
   }
   return out;
 }
@@ -179,7 +180,7 @@ export async function processEnvs(ctx: Ctx): Promise<Row[]> {
     const buf = await readBuf(ctx.at(`/proc/${pid}/environ`), ENVIRON_CAP);
     if (buf === undefined) continue;
     for (const { key, value } of parseEnviron(buf)) {
-      rows.push({ pid: Number(pid), key, value });
+      rows.push({ pid: Number(pid), key, value: reportedEnvValue(key, value) });
       if (rows.length >= ctx.max) break;
     }
   }

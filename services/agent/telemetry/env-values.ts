@@ -1,0 +1,77 @@
+// Which environment values leave the host. Environments hold secrets (cloud keys, database passwords, tokens, and
+// on an Inquest host the services' own INQUEST_MASTER_KEY), and what the agent reports is stored centrally: in the
+// snapshots stream, kept until the next snapshot replaces it, and in findings that cite the row. So the agent sends
+// every variable's name but only the values detections read or that tell where a process came from; every other
+// value is withheld (docs/telemetry.md#environment). Credentials inside a kept value's URLs are withheld too.
+
+/** Variables whose values are sent: loader and interpreter hooks, shell history settings, paths, proxies, origin. */
+const KEPT = new RegExp(
+  "^(?:" +
+    [
+      "LD_[A-Z0-9_]+", // ld-preload: LD_PRELOAD, LD_AUDIT, LD_LIBRARY_PATH
+      "HIST[A-Z]*", // history-tampering: HISTFILE, HISTSIZE, HISTFILESIZE, HISTCONTROL, HISTIGNORE
+      "SAVEHIST",
+      "PROMPT_COMMAND",
+      "BASH_ENV",
+      "ENV",
+      "PATH",
+      "SHELL",
+      "HOME",
+      "USER",
+      "LOGNAME",
+      "PWD",
+      "OLDPWD",
+      "TMPDIR",
+      "TERM",
+      "LANG",
+      "LANGUAGE",
+      "LC_[A-Z]+",
+      "TZ",
+      "(?:HTTPS?|FTP|ALL|NO)_PROXY",
+      "(?:https?|ftp|all|no)_proxy",
+      "PYTHONPATH",
+      "PYTHONSTARTUP",
+      "PYTHONHOME",
+      "PERL5LIB",
+      "PERL5OPT",
+      "PERLLIB",
+      "RUBYLIB",
+      "RUBYOPT",
+      "NODE_OPTIONS",
+      "NODE_PATH",
+      "JAVA_TOOL_OPTIONS",
+      "_JAVA_OPTIONS",
+      "JDK_JAVA_OPTIONS",
+      "GCONV_PATH",
+      "SSH_CLIENT",
+      "SSH_CONNECTION",
+      "SSH_TTY",
+      "SUDO_USER",
+      "SUDO_UID",
+      "SUDO_GID",
+      "SUDO_COMMAND",
+      "DISPLAY",
+      "container",
+    ].join("|") +
+    ")$",
+);
+
+/** What a withheld value reads as (an empty value stays empty: "set but empty" is itself a signal). */
+export const WITHHELD = "<withheld>";
+
+/** `scheme://user:password@host` with the password withheld; the user and host stay (they are where it points). */
+export function withoutUrlPasswords(value: string): string {
+  return value.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):[^\s/@]*@/gi, `$1:${WITHHELD}@`);
+}
+
+/** The value sent for variable `key`. */
+export function reportedEnvValue(key: string, value: string): string {
+  if (value === "") return "";
+  return KEPT.test(key) ? withoutUrlPasswords(value) : WITHHELD;
+}
+
+/** A `KEY=VALUE` entry (Docker's Config.Env) with its value as reportedEnvValue sends it. */
+export function reportedEnvEntry(entry: string): string {
+  const eq = entry.indexOf("=");
+  return eq === -1 ? entry : `${entry.slice(0, eq)}=${reportedEnvValue(entry.slice(0, eq), entry.slice(eq + 1))}`;
+}
