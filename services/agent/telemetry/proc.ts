@@ -62,16 +62,23 @@ export function parseStatus(text: string): ProcStatus {
   return out;
 }
 
-/** Executable path with osquery's on_disk tri-state: -1 unknown, 0 deleted/missing, 1 present. */
-export async function exeOf(ctx: Ctx, pid: string): Promise<{ path: string; onDisk: number }> {
+/**
+ * Executable path with osquery's on_disk tri-state: -1 unknown, 0 deleted or replaced, 1 present. The link's text
+ * is only a name, and any user can make a file at a name: "x (deleted)" beside a deleted x, a new x, a symlink. So
+ * present means the file at that name, seen from the process's own root (its mount namespace: a container, a
+ * unit's PrivateTmp), is the inode the process runs, as osquery checks it. When the running image cannot be
+ * reached (the agent is not root), the kernel's " (deleted)" suffix is all there is to go by.
+ */
+export async function exeOf(ctx: Ctx, pid: string): Promise<{ path: string; onDisk: number; image: string | null }> {
   const link = await readLink(ctx.at(`/proc/${pid}/exe`));
-  if (link === undefined || link === "") return { path: "", onDisk: -1 };
-  if (link.endsWith(DELETED)) {
-    // A file literally named "... (deleted)" is possible but rare; osquery checks inodes, we check existence.
-    if ((await statOf(ctx.at(link))) !== undefined) return { path: link, onDisk: 1 };
-    return { path: link.slice(0, -DELETED.length), onDisk: 0 };
-  }
-  return { path: link, onDisk: (await statOf(ctx.at(link))) !== undefined ? 1 : 0 };
+  if (link === undefined || link === "") return { path: "", onDisk: -1, image: null };
+  const deleted = link.endsWith(DELETED);
+  const name = deleted ? link.slice(0, -DELETED.length) : link;
+  const image = await statOf(ctx.at(`/proc/${pid}/exe`));
+  if (image === undefined) return { path: name, onDisk: !deleted && (await statOf(ctx.at(name))) !== undefined ? 1 : 0, image: null };
+  const named = (await statOf(ctx.at(`/proc/${pid}/root${name}`))) ?? (await statOf(ctx.at(name)));
+  const same = named !== undefined && named.dev === image.dev && named.ino === image.ino;
+  return { path: name, onDisk: same ? 1 : 0, image: ctx.at(`/proc/${pid}/exe`) };
 }
 
 /** /proc/<pid>/io: bytes read, and written minus cancelled (osquery's disk_bytes_*). Root-only for others' pids. */
@@ -187,15 +194,17 @@ export async function processEnvs(ctx: Ctx): Promise<Row[]> {
   return rows;
 }
 
-/** md5/sha1/sha256 of each distinct running executable. A deleted binary is hashed through
- *  /proc/<pid>/exe, which still reaches the unlinked inode. */
+/** md5/sha1/sha256 of each distinct running executable, read through /proc/<pid>/exe: the image the process runs,
+ *  deleted or replaced, never whatever a user put at its name. Without access to it, a binary on disk is read by
+ *  its name, and a deleted one is skipped. */
 export async function hashes(ctx: Ctx): Promise<Row[]> {
   const targets = new Map<string, string>(); // reported path → file to read
   for (const pid of await ctx.pids()) {
     if (targets.size >= Math.min(HASH_MAX_FILES, ctx.max)) break;
     const exe = await exeOf(ctx, pid);
     if (exe.path === "" || targets.has(exe.path)) continue;
-    targets.set(exe.path, exe.onDisk === 1 ? ctx.at(exe.path) : ctx.at(`/proc/${pid}/exe`));
+    const file = exe.image ?? (exe.onDisk === 1 ? ctx.at(exe.path) : null);
+    if (file !== null) targets.set(exe.path, file);
   }
   const rows = await mapLimit([...targets], 4, async ([logical, file]): Promise<Row | undefined> => {
     const st = await statOf(file);
