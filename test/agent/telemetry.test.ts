@@ -5,6 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { test, type Test } from "tap";
 import { collectLinux, LINUX_TABLES, type Row } from "../../services/agent/telemetry/linux.js";
+import { CMDLINE_CAP } from "../../services/agent/telemetry/proc.js";
 import { buildTree, EVIL_BINARY } from "./fixture-tree.js";
 
 const root = buildTree();
@@ -381,6 +382,18 @@ test("planted FIFOs and symlinked history files are not read", async (t) => {
   t.same(result.etc_hosts, []);
   t.equal(result.users?.length, 1);
   if (!fifo) t.comment("mkfifo unavailable: FIFO half not exercised");
+});
+
+test("a process's arguments are read up to 64 KiB, however long they are", async (t) => {
+  const { root: hostile, at } = hostileRoot(t, "inquest-telemetry-argv-");
+  fs.mkdirSync(at("proc/900"), { recursive: true });
+  fs.writeFileSync(at("proc/900/stat"), "900 (bash) S 1 900 900 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 100 0 0\n");
+  fs.writeFileSync(at("proc/900/status"), "Name:\tbash\nUid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n");
+  fs.writeFileSync(at("proc/900/cmdline"), `bash\0-c\0${"A".repeat(2 * 1024 * 1024)}\0`);
+  const { processes } = await collectLinux(["processes"], { root: hostile });
+  t.equal(processes?.length, 1);
+  t.equal(processes?.[0]?.cmdline?.length, CMDLINE_CAP, "2 MiB of arguments: the first 64 KiB");
+  t.match(processes?.[0]?.cmdline, /^bash -c A+$/);
 });
 
 test("a symlinked authorized_keys is not read: the agent reads as root, the link could point at any secret", async (t) => {

@@ -107,12 +107,19 @@ export function joinCmdline(buf: Buffer | undefined): string {
   return (buf?.toString("utf8") ?? "").replace(/\0/g, " ").trim();
 }
 
+/**
+ * Bytes of a process's arguments read. Any user can run processes with megabytes of arguments (forked copies share
+ * them at no cost to the user), and every row was held whole until the answer was fitted: 400 such processes held
+ * 400 MB in the agent. An answer cuts values to 16 KiB anyway (fit.ts).
+ */
+export const CMDLINE_CAP = 64 * 1024;
+
 async function processRow(ctx: Ctx, pid: string, bootTime: number): Promise<Row | undefined> {
   const base = `/proc/${pid}`;
   const [statText, statusText, cmdline, exe, cwd, root, io, cgroup] = await Promise.all([
     readText(ctx.at(`${base}/stat`)),
     readText(ctx.at(`${base}/status`)),
-    readBuf(ctx.at(`${base}/cmdline`), 1024 * 1024),
+    readBuf(ctx.at(`${base}/cmdline`), CMDLINE_CAP),
     exeOf(ctx, pid),
     readLink(ctx.at(`${base}/cwd`)),
     readLink(ctx.at(`${base}/root`)),
