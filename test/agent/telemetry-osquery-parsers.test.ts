@@ -176,6 +176,18 @@ test("parsePacketFile and parseUnixFile: /proc/net/packet and /proc/net/unix", a
       [1, "77779", ""],
     ],
   );
+  // A name with a newline in it reads as a second line: here one reusing the inode of dockerd's socket.
+  const forged = parseUnixFile(
+    [
+      "Num       RefCount Protocol Flags    Type St Inode Path",
+      "0000000000000000: 00000002 00000000 00010000 0001 01 88888 /run/docker.sock",
+      "0000000000000000: 00000002 00000000 00010000 0001 01 88890 @z",
+      "0000000000000000: 00000002 00000000 00010000 0001 01 88888 /run/evil.sock",
+      "0000000000000000: 00000002 00000000 00010000 0001 01 88891 /run/with space.sock",
+    ],
+    1,
+  );
+  t.same(forged.map((u) => [u.inode, u.path]), [["88890", "@z"], ["88891", "/run/with space.sock"]], "an inode listed twice is dropped both times; a path keeps its spaces");
 });
 
 test("tcpState: osquery's names, UNKNOWN outside its table", async (t) => {

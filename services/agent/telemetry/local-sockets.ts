@@ -38,14 +38,25 @@ export function parsePacketFile(lines: readonly string[], netNamespace: number):
   return out;
 }
 
-/** /proc/net/unix: "Num RefCount Protocol Flags Type St Inode [Path]" ("@name" = abstract). */
+/** The seven fields before a /proc/net/unix path, and the path: the rest of the line, spaces and all. */
+const UNIX_LINE = /^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)(?: (.*))?$/;
+
+/**
+ * /proc/net/unix: "Num RefCount Protocol Flags Type St Inode [Path]" ("@name" = abstract). The kernel prints a
+ * socket's name as it is, newlines included, so any user can bind a name that reads as more lines: a socket at any
+ * path, with the inode of another process's socket (which its owner then seems to hold). A real inode is listed
+ * once per namespace, so every inode listed twice is dropped, the real line with the forged one.
+ */
 export function parseUnixFile(lines: readonly string[], netNamespace: number): SocketEntry[] {
   const [header, ...rest] = lines;
   if (header === undefined || !header.startsWith("Num")) return [];
   const out: SocketEntry[] = [];
+  const seen = new Map<string, number>();
   for (const line of rest) {
-    const f = fieldsOf(line);
-    if (f.length < 7) continue;
+    const m = UNIX_LINE.exec(line);
+    if (!m) continue;
+    const f = m.slice(1);
+    seen.set(f[6] ?? "0", (seen.get(f[6] ?? "0") ?? 0) + 1);
     out.push({
       family: AF_UNIX,
       protocol: Number.parseInt(f[2] ?? "0", 10) || 0,
@@ -59,5 +70,5 @@ export function parseUnixFile(lines: readonly string[], netNamespace: number): S
       path: f[7] ?? "",
     });
   }
-  return out;
+  return out.filter((e) => seen.get(e.inode) === 1);
 }
