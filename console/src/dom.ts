@@ -83,6 +83,17 @@ export function notice(text: string, kind: "info" | "error" | "success" = "info"
   return h("p", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
 }
 
+/**
+ * Runs `render`, which rebuilds what `container` holds, and gives the focus back to the element that had it if that
+ * element is in `container` again (an element kept across renders, as a cancel button: a poll must not take a
+ * keyboard user's focus away).
+ */
+export function keepingFocus(container: Element, render: () => void): void {
+  const focused = document.activeElement;
+  render();
+  if (focused instanceof HTMLElement && focused !== document.body && container.contains(focused) && document.activeElement !== focused) focused.focus();
+}
+
 /** A button that asks once more in place before acting (no window.confirm). */
 export function confirmButton(label: string, confirmLabel: string, act: () => Promise<void>, cls = "danger"): HTMLButtonElement {
   let armed = false;

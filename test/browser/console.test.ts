@@ -183,6 +183,88 @@ test("ask a question against the demo fleet, watch it run, read the report", asy
   await w.close();
 });
 
+/** The finished investigation as a run still collecting, under another id (served by the page's own routes). */
+async function runningCopy(id: string): Promise<Record<string, unknown>> {
+  const real = (await api(stack.baseUrl, "GET", `/v1/investigations/${investigationId}`, { key: stack.key })).json;
+  const progress = { phase: "collecting", plans_total: 5, plans_completed: 2, agents_targeted: 5, agents_responded: 2, agents_unreachable: 0 };
+  return { ...real, investigation_id: id, status: "running", completed_at: null, summary: null, report: null, findings: [], findings_total: 0, progress };
+}
+
+/** Serves `running` at its detail (and in the list) until a DELETE cancels it; counts the polls and the DELETEs. */
+async function fakeRun(page: Page, running: Record<string, unknown>): Promise<{ polls: () => number; deletes: () => number }> {
+  let polls = 0;
+  let deletes = 0;
+  const id = running.investigation_id as string;
+  const current = () => (deletes > 0 ? { ...running, status: "cancelled" } : running);
+  const json = (body: unknown) => ({ status: 200, contentType: "application/json", body: JSON.stringify(body) });
+  await page.route(`**/v1/investigations/${id}`, async (route) => {
+    if (route.request().method() === "DELETE") deletes++;
+    else polls++;
+    await route.fulfill(json(current()));
+  });
+  await page.route(/\/v1\/investigations\?/, async (route) => {
+    polls++;
+    await route.fulfill(json({ investigations: [current()], next_cursor: null }));
+  });
+  return { polls: () => polls, deletes: () => deletes };
+}
+
+/** Clicks Cancel, lets the page poll (re-rendering) once, then confirms: the DELETE goes out and the focus stayed. */
+async function cancelAcrossAPoll(t: Test, page: Page, run: { polls: () => number; deletes: () => number }): Promise<void> {
+  await page.getByRole("button", { name: "Cancel" }).click();
+  const before = run.polls();
+  await eventually(async () => (run.polls() > before ? true : undefined), 10_000, 50);
+  await page.waitForTimeout(100); // the poll's answer rendered
+  t.equal(await page.evaluate(`document.activeElement?.textContent`), "Confirm cancel", "the armed button kept its state and the focus through the poll");
+  await page.getByRole("button", { name: "Confirm cancel" }).click();
+  await eventually(async () => (run.deletes() > 0 ? true : undefined), 10_000, 50);
+  t.equal(run.deletes(), 1, "the cancel was sent");
+}
+
+test("Cancel survives the polling of the report and of the list (it was rebuilt, unarmed, at every poll)", async (t) => {
+  const w = await openPage(chrome);
+  await signIn(w, stack.key);
+  const onReport = await fakeRun(w.page, await runningCopy("inv_01RUNNINGONREPORT"));
+  await w.page.goto(`${stack.baseUrl}/#/investigations/inv_01RUNNINGONREPORT`);
+  await w.page.getByRole("heading", { name: "Running", exact: true }).waitFor();
+  await cancelAcrossAPoll(t, w.page, onReport);
+  await w.page.getByText("cancelled").first().waitFor();
+  await w.close();
+
+  const l = await openPage(chrome);
+  await signIn(l, stack.key);
+  const onList = await fakeRun(l.page, await runningCopy("inv_01RUNNINGONLIST"));
+  await l.page.getByRole("link", { name: "Investigations" }).click();
+  await l.page.getByRole("button", { name: "Cancel" }).waitFor();
+  await cancelAcrossAPoll(t, l.page, onList);
+  await l.close();
+});
+
+test("findings: a page that fails says so and can be tried again, the rest of the report does not wait; a double click moves one page", async (t) => {
+  const w = await openPage(chrome);
+  await signIn(w, stack.key);
+  let failures = 1;
+  await w.page.route(/\/findings(\?|$)/, async (route) => {
+    if (failures-- > 0) return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: { code: "unavailable", message: "try again shortly" } }) });
+    return route.continue();
+  });
+  await w.page.goto(`${stack.baseUrl}/#/investigations/${investigationId}`);
+  await w.page.getByRole("alert").filter({ hasText: "The findings could not be loaded" }).waitFor();
+  t.ok(await w.page.getByRole("region", { name: "Evidence paths" }).isVisible(), "the sections after the findings are shown");
+  await w.page.getByRole("button", { name: "Try again" }).click();
+  const pager = w.page.getByRole("navigation", { name: "Findings pages" });
+  await pager.getByText(/Page 1 of/).waitFor();
+  const first = await api(stack.baseUrl, "GET", `/v1/investigations/${investigationId}/findings?limit=5`, { key: stack.key });
+  const second = await api(stack.baseUrl, "GET", `/v1/investigations/${investigationId}/findings?limit=5&cursor=${first.json.next_cursor}`, { key: stack.key });
+  await pager.getByRole("button", { name: "Next →" }).dblclick();
+  await pager.getByText(/Page 2 of/).waitFor();
+  await w.page.waitForTimeout(300); // a second page load, if the double click made one, has landed
+  t.match(await pager.textContent(), /Page 2 of/, "one page on");
+  const shown = await w.page.locator(".finding .meta").allTextContents();
+  t.same(shown.map((m) => m.split(" · ").slice(1, 3).join(" · ")), (second.json.findings as Array<{ agent_id: string; detection_id: string }>).map((f) => `${f.agent_id} · ${f.detection_id}`), "page 2's findings");
+  await w.close();
+});
+
 test("investigations list: filters, and agents: the planted hostname is text", async (t) => {
   const w = await openPage(chrome);
   await signIn(w, stack.key);

@@ -2,7 +2,7 @@
 // not finished) and cancel.
 import { call, enc, qs, who } from "../api.js";
 import { ago, TERMINAL } from "../format.js";
-import { badge, clear, confirmButton, field, h, notice, select, table } from "../dom.js";
+import { badge, clear, confirmButton, field, h, keepingFocus, notice, select, table } from "../dom.js";
 import type { Investigation } from "../types.js";
 
 const POLL_MS = 1500;
@@ -14,15 +14,38 @@ export function progressCell(inv: Investigation): HTMLElement {
   return h("span", { class: "progress" }, bar, h("small", {}, `${p.phase} · ${p.agents_responded}/${p.agents_targeted} agents`));
 }
 
-export function cancelButton(id: string, after: () => void): HTMLButtonElement {
-  return confirmButton("Cancel", "Confirm cancel", async () => {
-    await call("DELETE", `/v1/investigations/${enc(id)}`);
-    after();
-  });
+/**
+ * Each running investigation's cancel button, kept across the page's polls: a button made again at every poll lost
+ * its "Confirm cancel" state (and the focus) between the two clicks, so a run could not be cancelled.
+ */
+export class CancelButtons {
+  private readonly made = new Map<string, HTMLButtonElement>();
+
+  constructor(private readonly after: () => void) {}
+
+  /** The button of `id`: the same element every time. */
+  for(id: string): HTMLButtonElement {
+    let button = this.made.get(id);
+    if (!button) {
+      button = confirmButton("Cancel", "Confirm cancel", async () => {
+        await call("DELETE", `/v1/investigations/${enc(id)}`);
+        this.after();
+      });
+      this.made.set(id, button);
+    }
+    return button;
+  }
+
+  /** Forgets the buttons of investigations no longer shown running. */
+  keepOnly(ids: Iterable<string>): void {
+    const keep = new Set(ids);
+    for (const id of [...this.made.keys()]) if (!keep.has(id)) this.made.delete(id);
+  }
 }
 
-export function investigationRows(items: Investigation[], refresh: () => void): HTMLElement {
+export function investigationRows(items: Investigation[], cancels: CancelButtons): HTMLElement {
   const canCancel = who.can("investigations:trigger");
+  cancels.keepOnly(items.filter((inv) => !TERMINAL.has(inv.status)).map((inv) => inv.investigation_id));
   return table(
     ["Question", "Status", "Verdict", "Source", "Started", "Progress", ""],
     items.map((inv) => [
@@ -32,7 +55,7 @@ export function investigationRows(items: Investigation[], refresh: () => void): 
       inv.context.trigger_source,
       h("time", { datetime: inv.started_at, title: inv.started_at }, ago(inv.started_at)),
       progressCell(inv),
-      canCancel && !TERMINAL.has(inv.status) ? cancelButton(inv.investigation_id, refresh) : null,
+      canCancel && !TERMINAL.has(inv.status) ? cancels.for(inv.investigation_id) : null,
     ]),
   );
 }
@@ -48,9 +71,10 @@ export function investigationsPage(root: HTMLElement): () => void {
   let stopped = false;
 
   const fetchPage = (cursor: string | null) => call<{ investigations: Investigation[]; next_cursor: string | null }>("GET", `/v1/investigations${qs({ status: status.value, trigger_source: source.value, cursor, limit: 25 })}`);
+  const cancels = new CancelButtons(() => void load(false));
   const render = (): void => {
     const items = pages.flat();
-    clear(list, items.length ? investigationRows(items, () => void load(false)) : notice("No investigations match.", "info"));
+    keepingFocus(list, () => clear(list, items.length ? investigationRows(items, cancels) : notice("No investigations match.", "info")));
     more.hidden = cursors[cursors.length - 1] === null;
   };
   /** Reloads every page shown so far (progress moves); a filter change starts over. */

@@ -3,10 +3,10 @@
 // and next steps. Uses GET /v1/investigations/{id}/findings when the detail announces findings_total.
 import { call, enc, qs, who } from "../api.js";
 import { ago, scopeText, span, TERMINAL, when } from "../format.js";
-import { badge, clear, h, notice, table, type Child } from "../dom.js";
+import { badge, clear, h, keepingFocus, notice, table, type Child } from "../dom.js";
 import { pathGraph } from "../graph.js";
 import type { Evidence, Finding, Investigation } from "../types.js";
-import { cancelButton, progressCell } from "./investigations.js";
+import { CancelButtons, progressCell } from "./investigations.js";
 
 const POLL_MS = 1000;
 const PAGE = 5;
@@ -19,15 +19,16 @@ export function reportPage(root: HTMLElement, id: string): () => void {
   const body = h("div", {});
   root.append(h("p", {}, h("a", { href: "#/investigations" }, "← Investigations")), head, body);
   let rendered = "";
+  const cancels = new CancelButtons(() => void load());
   const load = async (): Promise<void> => {
     const inv = await call<Investigation>("GET", `/v1/investigations/${enc(id)}`);
     if (stopped) return;
-    renderHead(head, inv, () => void load());
+    keepingFocus(head, () => renderHead(head, inv, cancels));
     if (TERMINAL.has(inv.status)) {
       if (rendered !== inv.status) {
         rendered = inv.status;
         clear(body);
-        await renderReport(body, inv);
+        renderReport(body, inv);
       }
     } else {
       clear(body, h("div", { class: "card running" }, h("h2", {}, "Running"), progressCell(inv), h("p", { class: "muted" }, "This page follows the run; the report appears when it completes.")));
@@ -44,12 +45,12 @@ export function reportPage(root: HTMLElement, id: string): () => void {
   };
 }
 
-function renderHead(el: HTMLElement, inv: Investigation, refresh: () => void): void {
+function renderHead(el: HTMLElement, inv: Investigation, cancels: CancelButtons): void {
   const advice = sessionStorage.getItem(`inquest.advice.${inv.investigation_id}`);
   const ctx = inv.context;
   clear(
     el,
-    h("div", { class: "page-head" }, h("h1", { class: "question" }, inv.query), who.can("investigations:trigger") && !TERMINAL.has(inv.status) ? cancelButton(inv.investigation_id, refresh) : null),
+    h("div", { class: "page-head" }, h("h1", { class: "question" }, inv.query), who.can("investigations:trigger") && !TERMINAL.has(inv.status) ? cancels.for(inv.investigation_id) : null),
     h(
       "dl",
       { class: "facts" },
@@ -71,7 +72,7 @@ function fact(term: string, value: Child): HTMLElement[] {
   return [h("dt", {}, term), h("dd", {}, value)];
 }
 
-async function renderReport(el: HTMLElement, inv: Investigation): Promise<void> {
+function renderReport(el: HTMLElement, inv: Investigation): void {
   const s = inv.summary;
   const r = inv.report ?? {};
   if (!s) {
@@ -102,7 +103,7 @@ async function renderReport(el: HTMLElement, inv: Investigation): Promise<void> 
   }
   const findings = h("div", {});
   el.append(section("Findings", findings));
-  await findingsPager(findings, inv);
+  findingsPager(findings, inv);
   if (r.paths?.length) {
     el.append(
       section(
@@ -126,43 +127,53 @@ function section(title: string, ...children: Child[]): HTMLElement {
   return h("section", { class: "block", "aria-label": title }, h("h2", {}, title), ...children);
 }
 
-/** Findings a page at a time: from the paginated endpoint when the API has it, else from the detail. */
-async function findingsPager(el: HTMLElement, inv: Investigation): Promise<void> {
+/**
+ * Findings a page at a time: from the paginated endpoint when the API has it, else from the detail. The rest of the
+ * report does not wait for them. While a page loads the pager's buttons wait too (a double click moved two pages
+ * with one page's cursor), and a page that fails to load says so, with a button to try again.
+ */
+function findingsPager(el: HTMLElement, inv: Investigation): void {
   const all = inv.findings ?? [];
   const paged = typeof inv.findings_total === "number";
   const total = paged ? (inv.findings_total as number) : all.length;
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  /** cursors[i]: the cursor of page i (null for the first), known once page i - 1 was read. */
   const cursors: Array<string | null> = [null];
-  let index = 0;
-  const show = async (): Promise<void> => {
-    let items: Finding[];
-    let hasNext: boolean;
-    if (paged) {
-      const page = await call<{ findings: Finding[]; next_cursor: string | null }>("GET", `/v1/investigations/${enc(inv.investigation_id)}/findings${qs({ limit: PAGE, cursor: cursors[index] })}`);
-      items = page.findings;
-      cursors[index + 1] = page.next_cursor;
-      hasNext = page.next_cursor !== null;
-    } else {
-      items = all.slice(index * PAGE, (index + 1) * PAGE);
-      hasNext = (index + 1) * PAGE < all.length;
+  let loading = false;
+  const show = async (index: number): Promise<void> => {
+    if (loading) return;
+    loading = true;
+    for (const b of el.querySelectorAll("nav.pager button")) (b as HTMLButtonElement).disabled = true;
+    try {
+      let items: Finding[];
+      let hasNext: boolean;
+      if (paged) {
+        const page = await call<{ findings: Finding[]; next_cursor: string | null }>("GET", `/v1/investigations/${enc(inv.investigation_id)}/findings${qs({ limit: PAGE, cursor: cursors[index] })}`);
+        items = page.findings;
+        cursors[index + 1] = page.next_cursor;
+        hasNext = page.next_cursor !== null;
+      } else {
+        items = all.slice(index * PAGE, (index + 1) * PAGE);
+        hasNext = (index + 1) * PAGE < all.length;
+      }
+      const prev = h("button", { type: "button", class: "ghost", disabled: index === 0 }, "← Previous");
+      const next = h("button", { type: "button", class: "ghost", disabled: !hasNext }, "Next →");
+      prev.addEventListener("click", () => void show(index - 1));
+      next.addEventListener("click", () => void show(index + 1));
+      clear(
+        el,
+        items.length ? h("div", { class: "findings" }, ...items.map(findingCard)) : notice("No findings.", "info"),
+        total > PAGE ? h("nav", { class: "pager", "aria-label": "Findings pages" }, prev, h("span", {}, `Page ${index + 1} of ${pages} · ${total} findings`), next) : null,
+      );
+    } catch (err) {
+      const again = h("button", { type: "button", class: "ghost" }, "Try again");
+      again.addEventListener("click", () => void show(index));
+      clear(el, notice(`The findings could not be loaded: ${err instanceof Error ? err.message : String(err)}`, "error"), again);
+    } finally {
+      loading = false;
     }
-    const prev = h("button", { type: "button", class: "ghost", disabled: index === 0 }, "← Previous");
-    const next = h("button", { type: "button", class: "ghost", disabled: !hasNext }, "Next →");
-    prev.addEventListener("click", () => {
-      index--;
-      void show();
-    });
-    next.addEventListener("click", () => {
-      index++;
-      void show();
-    });
-    const pages = Math.max(1, Math.ceil(total / PAGE));
-    clear(
-      el,
-      items.length ? h("div", { class: "findings" }, ...items.map(findingCard)) : notice("No findings.", "info"),
-      total > PAGE ? h("nav", { class: "pager", "aria-label": "Findings pages" }, prev, h("span", {}, `Page ${index + 1} of ${pages} · ${total} findings`), next) : null,
-    );
   };
-  await show();
+  void show(0);
 }
 
 function findingCard(f: Finding): HTMLElement {
