@@ -2761,10 +2761,10 @@ export interface operations {
                     };
                     /** @description Default true; false pauses the subscription. */
                     active?: boolean;
-                    /** @description Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused. */
+                    /** @description Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} or null removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused. */
                     headers?: {
                         [key: string]: string;
-                    };
+                    } | null;
                     /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
                     timeout_seconds?: number | null;
                     /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */
@@ -2992,10 +2992,10 @@ export interface operations {
                     };
                     /** @description Default true; false pauses the subscription. */
                     active?: boolean;
-                    /** @description Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused. */
+                    /** @description Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} or null removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused. */
                     headers?: {
                         [key: string]: string;
-                    };
+                    } | null;
                     /** @description How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s). */
                     timeout_seconds?: number | null;
                     /** @description At most this many POSTs start per second across every dispatcher replica; null: no limit. Waiting spends no attempt. */

@@ -40,9 +40,10 @@ async function urlProblem(deps: ManageDeps, url: string): Promise<BadUrl | null>
   return check.ok ? null : { kind: "bad_url", message: check.message };
 }
 
-/** The headers sealed for storage, or what is wrong with them; undefined when the request has none. */
-function sealedHeaders(deps: ManageDeps, headers: Record<string, string> | undefined): SealedHeaders | BadHeaders | undefined {
-  if (headers === undefined) return undefined;
+/** The headers sealed for storage (null: none, as {}), or what is wrong with them; undefined when the request has none. */
+function sealedHeaders(deps: ManageDeps, given: Record<string, string> | null | undefined): SealedHeaders | BadHeaders | undefined {
+  if (given === undefined) return undefined;
+  const headers = given ?? {};
   const details = customHeaderProblems(headers);
   if (details.length > 0) return { kind: "bad_headers", details };
   return { sealed: sealHeaders(deps.masterKey, headers), names: Object.keys(headers) };

@@ -25,12 +25,13 @@ export const MAX_RATE_LIMIT_PER_SECOND = 1_000;
 // A header name is an RFC 9110 token; a value is visible ASCII, spaces and tabs (no CR/LF: no header injection).
 const HeaderName = Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$" });
 const HeaderValue = Type.String({ maxLength: 1024, pattern: "^[\\x20-\\x7E\\t]*$" });
-const CustomHeaders = Type.Record(HeaderName, HeaderValue, {
-  maxProperties: MAX_CUSTOM_HEADERS,
-  additionalProperties: false,
-  description:
-    "Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused.",
-});
+const CustomHeaders = Type.Union(
+  [Type.Record(HeaderName, HeaderValue, { maxProperties: MAX_CUSTOM_HEADERS, additionalProperties: false }), Type.Null()],
+  {
+    description:
+      "Headers added to every POST (write-only: values are sealed at rest and never shown; replaced as a whole on PATCH, {} or null removes them). Names Inquest sets itself (Content-Type, User-Agent, X-Service-*, webhook-*, hop-by-hop headers) are refused.",
+  },
+);
 const TimeoutSeconds = Type.Union([Type.Integer({ minimum: MIN_TIMEOUT_SECONDS, maximum: MAX_TIMEOUT_SECONDS }), Type.Null()], {
   description: "How long one attempt waits for an answer; null: the dispatcher's INQUEST_DELIVERY_TIMEOUT (10 s).",
 });

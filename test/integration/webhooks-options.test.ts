@@ -97,6 +97,11 @@ test("custom headers arrive with every POST, beside the signature headers; the v
   const after = receiver.received("/headers").find((r) => r.json?.event_id === ev2.event_id);
   t.equal(after?.headers.authorization, undefined, "no longer sent");
   t.equal(after?.headers["x-team"], undefined);
+  // null removes them too, as it resets timeout_seconds and rate_limit_per_second.
+  t.same((await call("PATCH", `${SUBS}/${sub.id}`, { headers: { "X-Team": "red" } })).json.header_names, ["X-Team"]);
+  const nulled = await call("PATCH", `${SUBS}/${sub.id}`, { headers: null });
+  t.equal(nulled.status, 200);
+  t.same(nulled.json.header_names, []);
 });
 
 test("timeout_seconds: an answer slower than the subscription's timeout is a timeout attempt; the default waits longer", async (t) => {
