@@ -138,6 +138,25 @@ test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema vio
   }
 });
 
+test("a route that takes no body refuses one that is not JSON or has fields, before it acts", async (t) => {
+  const k = stack.key;
+  const created = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, body: { query: "anything odd?" } });
+  t.equal(created.status, 202);
+  const path = `/v1/investigations/${created.json.investigation_id}`;
+  const json = { "content-type": "application/json" };
+  const broken = await api(stack.baseUrl, "DELETE", path, { key: k, rawBody: '{"typo_field": 1, "not": "json"', headers: json });
+  t.equal(broken.status, 400);
+  t.equal(broken.json.error.code, "invalid_json");
+  const fields = await api(stack.baseUrl, "DELETE", path, { key: k, body: { reason: "typo" } });
+  t.equal(fields.status, 400);
+  t.equal(fields.json.error.code, "validation_failed");
+  t.same(fields.json.error.details, [{ path: "/reason", message: "unknown field" }]);
+  t.equal((await api(stack.baseUrl, "GET", path, { key: k })).json.status, "queued", "nothing was cancelled");
+  const empty = await api(stack.baseUrl, "DELETE", path, { key: k, body: {} });
+  t.equal(empty.status, 200, "{} is no field: the cancel goes ahead");
+  t.equal(empty.json.status, "cancelled");
+});
+
 /** A raw HTTP/1.1 exchange, written in `parts` with pauses between them: the answer's status and JSON body. */
 async function rawExchange(base: string, parts: string[]): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const { port, hostname } = new URL(base);

@@ -2,11 +2,13 @@
 // media type (415), size (413), JSON (400), schema (400), handler. Unexpected errors become 503 when
 // NATS is unreachable (saying "nothing was changed" only when the operation decided so, see BusUnavailableError)
 // and 500 otherwise, never a stack trace.
+import { Type } from "typebox";
 import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
 import { BusUnavailableError, LocalStoreUnavailableError } from "../../../shared/errors.js";
 import { isId } from "../../../shared/ids.js";
 import type { Logger } from "../../../shared/log.js";
 import { isUnavailable } from "../../../shared/nats/errors.js";
+import { checker } from "../../../shared/validate.js";
 import { fail } from "./reply.js";
 import type { Match, Router } from "./router.js";
 import type { RawRequest, Reply, Route } from "./types.js";
@@ -15,6 +17,8 @@ export const DEFAULT_BODY_LIMIT = 256 * 1024;
 
 /** Strict UTF-8: a body with invalid bytes is not JSON (a lenient decode would turn them into U+FFFD). */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** What a route without a body schema accepts when a body is sent anyway: {}. */
+const NO_FIELDS = checker(Type.Object({}, { additionalProperties: false }));
 
 export interface Authenticator {
   /** The key record for a presented bearer token, or null when missing/unknown/revoked. */
@@ -98,15 +102,18 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   if ((required || sent) && type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
   if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
   let body: unknown = undefined;
-  if (route.body) {
+  // A route that takes no body takes an empty object at most: a body with fields (a typo, a misdirected request)
+  // is refused before anything is done, like an unknown field anywhere else (CONTRACT: 400 on unknown fields).
+  const schema = route.body ?? (sent ? NO_FIELDS : undefined);
+  if (schema) {
     try {
       body = route.bodyOptional === true && !sent ? {} : JSON.parse(utf8.decode(req.body));
     } catch {
       return fail(400, "invalid_json", "the body is not valid JSON");
     }
-    const checked = route.body.check(body);
-    if (!checked.ok) return fail(400, "validation_failed", "the request body is not valid", checked.details);
-    body = checked.value;
+    const checked = schema.check(body);
+    if (!checked.ok) return fail(400, "validation_failed", route.body ? "the request body is not valid" : "this request takes no body fields", checked.details);
+    body = route.body ? checked.value : undefined;
   }
   return route.handle({ params, query, headers: req.headers, body, rawBody: req.body, auth });
 }
