@@ -32,6 +32,8 @@ export interface ReceiptRequest {
   body: Buffer | null;
   /** This receipt's id (a provider without an event id uses it as the trigger id); a new one when absent. */
   receiptId?: string;
+  /** When the request came (its receipt's `received_at`, the time its signature is checked at); now when absent. */
+  receivedAtMs?: number;
   /**
    * A replay of a stored receipt (docs/api.md#inbound-receipts): the signature is checked as at the original
    * receipt's time (its window is skipped) and not claimed again.
@@ -90,7 +92,7 @@ export async function decide(deps: ReceiveDeps, req: ReceiptRequest, endpoint: I
   if (provider === null) return { kind: "unknown_provider" };
   if (req.body === null) return { kind: "too_large" };
 
-  const now = deps.clock.now();
+  const now = req.receivedAtMs ?? deps.clock.now();
   const receiptId = req.receiptId ?? newId("rcp", now);
   const checkedAt = req.replayOf?.receivedAtMs ?? now;
   const request: InboundRequest = { headers: req.headers, rawBody: req.body, nowSeconds: Math.floor(checkedAt / 1000) };

@@ -98,6 +98,17 @@ test("an EDR alert triggers on the device's agent with the inbound context and s
   t.same(input?.seeds, ["a".repeat(64)]);
 });
 
+test("the signature is checked as at the request's arrival, the instant its receipt records (a replay checks it as then)", async (t) => {
+  const edr = endpoint("edr", { signing_secret_sealed: encryptSecret(MASTER, SECRET) });
+  const { deps } = harness([edr.record]);
+  // The request came at NOW with a timestamp 299 s old; the receiver reads the clock 2 s later (slow NATS).
+  const late = { ...deps, clock: { now: () => NOW_MS + 2_000 } };
+  const signed = edrSigned(ALERT, SECRET, NOW - 299);
+  t.equal((await receive(late, { ...receipt("edr", edr.key, ALERT, signed), receivedAtMs: NOW_MS })).kind, "queued", "within the window at arrival");
+  const replay = { ...receipt("edr", edr.key, ALERT, signed), replayOf: { receivedAtMs: NOW_MS } };
+  t.equal((await receive(late, replay)).kind, "queued", "and a replay of its receipt, stamped with that instant, agrees");
+});
+
 test("generic: idempotency per endpoint, receipt ids otherwise, and every could-not-queue reason", async (t) => {
   const generic = endpoint("generic", { default_scope: null });
   const { deps, triggered } = harness([generic.record]);

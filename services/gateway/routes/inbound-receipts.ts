@@ -34,14 +34,14 @@ export class ReceiptRecorder {
     private readonly clock: Clock,
   ) {}
 
-  /** The receipt of one decided request (the reply already made), with its kept request. */
-  build(endpoint: InboundEndpointRecord, receiptId: string, outcome: ReceiptOutcome, reply: Reply, request: StoredRequest | null, replayOf: string | null) {
+  /** The receipt of one decided request (the reply already made, the request received at `receivedAtMs`), with its kept request. */
+  build(endpoint: InboundEndpointRecord, receiptId: string, outcome: ReceiptOutcome, reply: Reply, request: StoredRequest | null, replayOf: string | null, receivedAtMs = this.clock.now()) {
     const kept = request === null ? null : this.store.keep(request.headers, request.body);
     const record: ReceiptRecord = {
       receipt_id: receiptId,
       endpoint_id: endpoint.id,
       provider: endpoint.provider,
-      received_at: iso(this.clock.now()),
+      received_at: iso(receivedAtMs),
       ...receiptKind(outcome),
       status: reply.status,
       replay_of: replayOf,

@@ -179,14 +179,17 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         if (!isInboundProvider(provider)) return receiptReply({ kind: "unknown_provider" });
         // A key that cannot be one we issued needs no round trip (receive() checks real ones).
         if (!splitInboundKey(key).ok) return receiptReply({ kind: "unauthorized" });
-        const receiptId = newId("rcp", deps.clock.now());
+        // One instant for the request: its receipt says it was received then, and its signature is checked as
+        // then, so a replay (which checks it as at the receipt's time) reaches the same decision.
+        const receivedAtMs = deps.clock.now();
+        const receiptId = newId("rcp", receivedAtMs);
         const body = ctx.bodyTooLarge ? null : ctx.rawBody;
         try {
-          const { outcome, endpoint } = await receiveAt(deps.receive, { provider, key, headers: ctx.headers, body, receiptId });
+          const { outcome, endpoint } = await receiveAt(deps.receive, { provider, key, headers: ctx.headers, body, receiptId, receivedAtMs });
           const reply = receiptReply(outcome);
           // Every request to a known endpoint is recorded, in the background: the answer never waits for it.
           if (endpoint !== null) {
-            const built = deps.receipts.recorder.build(endpoint, receiptId, outcome, reply, body === null ? null : { headers: ctx.headers, body }, null);
+            const built = deps.receipts.recorder.build(endpoint, receiptId, outcome, reply, body === null ? null : { headers: ctx.headers, body }, null, receivedAtMs);
             deps.receipts.recorder.submit(built.record, built.request);
           }
           return reply;
