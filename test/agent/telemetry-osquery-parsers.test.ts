@@ -54,7 +54,7 @@ test("parseIo and parseCgroup", async (t) => {
   t.equal(parseCgroup("garbage"), "");
 });
 
-test("parseMapsLine: osquery's formats; path is the first token after the inode", async (t) => {
+test("parseMapsLine: osquery's formats; path is the rest of the line, without ' (deleted)'", async (t) => {
   t.same(parseMapsLine("7f1c2a028000-7f1c2a1bd000 r-xp 00028000 08:01 2222                       /usr/lib/x86_64-linux-gnu/libc.so.6"), {
     start: "0x7f1c2a028000",
     end: "0x7f1c2a1bd000",
@@ -67,6 +67,9 @@ test("parseMapsLine: osquery's formats; path is the first token after the inode"
   });
   t.match(parseMapsLine("7ffc1a000000-7ffc1a021000 rw-p 00000000 00:00 0                          [stack]"), { inode: "0", path: "[stack]", pseudo: 1 });
   t.match(parseMapsLine("7ffc1a000000-7ffc1a021000 rw-p 00000000 00:00 0"), { path: "", pseudo: 0 });
+  t.match(parseMapsLine("7f1c2a028000-7f1c2a1bd000 r-xp 00000000 08:01 3333   /home/u/my lib.so"), { path: "/home/u/my lib.so" }, "spaces in a path");
+  t.match(parseMapsLine("7f1c2a028000-7f1c2a1bd000 r-xp 00000000 08:01 3333   /dev/shm/x y.so (deleted)"), { path: "/dev/shm/x y.so" });
+  t.equal(sharedObjects("7f1c2a028000-7f1c2a1bd000 r-xp 00000000 08:01 3333   /home/u/my lib.so\n").length, 1, "and it is a shared object");
   t.equal(parseMapsLine("short line"), undefined);
   t.equal(parseMapsLine("nodash rw-p 0 00:00 0"), undefined);
 });

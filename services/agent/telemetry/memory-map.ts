@@ -19,15 +19,22 @@ export interface MapsLine {
   pseudo: number;
 }
 
-/** One /proc/<pid>/maps line: "start-end perms offset dev inode [path]". Like osquery, the path is
- *  the first token after the inode (so "/tmp/x.so (deleted)" reads as "/tmp/x.so"). */
+/** The five fields before a maps path, and the path: the rest of the line. */
+const MAPS_LINE = /^(\S+) +(\S+) +(\S+) +(\S+) +(\S+)(?: +(.*))?$/;
+const DELETED = " (deleted)";
+
+/** One /proc/<pid>/maps line: "start-end perms offset dev inode [path]". The path is the rest of the line without
+ *  the kernel's " (deleted)" ("/tmp/x.so (deleted)" reads "/tmp/x.so"). osquery takes the first token after the
+ *  inode, so a library at "/home/u/my lib.so" read "/home/u/my" and left the table: any user could hide one so. */
 export function parseMapsLine(line: string): MapsLine | undefined {
-  const f = line.split(" ").filter((t) => t !== "");
-  if (f.length < 5) return undefined;
+  const m = MAPS_LINE.exec(line);
+  if (!m) return undefined;
+  const f = m.slice(1);
   const range = (f[0] ?? "").split("-");
   if (range.length < 2 || range[0] === "" || range[1] === "") return undefined;
   const offset = Number.parseInt(f[2] ?? "", 16);
-  const path = (f[5] ?? "").trim();
+  const rest = (f[5] ?? "").trim();
+  const path = rest.endsWith(DELETED) ? rest.slice(0, -DELETED.length) : rest;
   return {
     start: `0x${range[0]}`,
     end: `0x${range[1]}`,
