@@ -31,7 +31,8 @@ export function pathGraph(paths: Array<{ nodes: string[] }>, chokePoints: string
   }
   if (placed.size === 0) return h("p", { class: "muted" }, "No paths.");
   const cols = Math.max(...[...placed.values()].map((n) => n.col)) + 1;
-  const maxRows = Math.max(...rows);
+  // A node met at another position on an earlier path leaves holes in `rows` (Math.max of a hole is NaN).
+  const maxRows = Math.max(1, ...Array.from(rows, (r) => r ?? 0));
   const width = PAD * 2 + (cols - 1) * COL + NODE_W;
   const height = PAD * 2 + (maxRows - 1) * ROW + NODE_H;
   const xy = (n: Placed): [number, number] => [PAD + n.col * COL, PAD + n.row * ROW];

@@ -265,6 +265,21 @@ test("findings: a page that fails says so and can be tried again, the rest of th
   await w.close();
 });
 
+test("agent text cannot reorder what follows it (bidi isolated); paths meeting a node at two positions still draw", async (t) => {
+  const w = await openPage(chrome);
+  await signIn(w, stack.key);
+  await w.page.goto(`${stack.baseUrl}/#/investigations/${investigationId}`);
+  await w.page.locator(".finding .host").first().waitFor();
+  t.equal(await w.page.locator(".finding .host").first().evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { unicodeBidi: string } }).getComputedStyle(el).unicodeBidi), "isolate", "a hostname is its own bidi run");
+  t.equal(await w.page.locator(".evidence .val").first().evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { unicodeBidi: string } }).getComputedStyle(el).unicodeBidi), "isolate", "so is an evidence value");
+  const size = (await w.page.evaluate(`import("/console/js/graph.js").then(({ pathGraph }) => {
+    const g = pathGraph([{ nodes: ["host:web1", "process:x"] }, { nodes: ["user:bob", "host:web1", "process:x", "file:y"] }]);
+    return [g.getAttribute("width"), g.getAttribute("height")];
+  })`)) as [string, string];
+  t.ok(size.every((v) => Number.isFinite(Number(v)) && Number(v) > 0), `a finite size (${size.join(" x ")})`);
+  await w.close();
+});
+
 test("investigations list: filters, and agents: the planted hostname is text", async (t) => {
   const w = await openPage(chrome);
   await signIn(w, stack.key);
