@@ -103,7 +103,7 @@ export async function decide(deps: ReceiveDeps, req: ReceiptRequest, endpoint: I
       return { kind: "replayed_signature" };
     }
   }
-  const body = parseJson(req.body);
+  const body = provider.formField !== undefined && isForm(req.headers) ? parseFormField(req.body, provider.formField) : parseJson(req.body);
   if (!body.ok) return { kind: "invalid_json" };
   if (!endpoint.active) return { kind: "ignored", reason: "this endpoint is inactive" };
 
@@ -160,6 +160,21 @@ async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpr
     default:
       return assertNever(outcome);
   }
+}
+
+function isForm(headers: Record<string, string>): boolean {
+  return (headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() === "application/x-www-form-urlencoded";
+}
+
+/** The JSON in one field of a form-encoded body (the first if repeated). */
+function parseFormField(bytes: Buffer, field: string): { ok: true; value: unknown } | { ok: false } {
+  let value: string | null;
+  try {
+    value = new URLSearchParams(utf8.decode(bytes)).get(field);
+  } catch {
+    return { ok: false };
+  }
+  return value === null ? { ok: false } : parseJson(Buffer.from(value));
 }
 
 function parseJson(bytes: Buffer): { ok: true; value: unknown } | { ok: false } {

@@ -146,6 +146,25 @@ test("ci: a workflow_job's runner_name resolves to that runner's agent through t
   t.match(triggered[1]?.request.query ?? "", /^No CI runner agent of octo-org\/octo-repo has hostname "GitHub Actions 5"/);
 });
 
+test("ci: a GitHub webhook on its default content type (a form whose payload field is the JSON) is read, its signature over the form", async (t) => {
+  const ci = endpoint("ci", { signing_secret_sealed: encryptSecret(MASTER, SECRET) });
+  const { deps, triggered } = harness([ci.record]);
+  const run = JSON.stringify({ action: "completed", repository: { full_name: "octo-org/octo-repo" }, workflow_run: { id: 7, name: "release", conclusion: "failure" } });
+  const form = new URLSearchParams({ payload: run }).toString();
+  const signed = (raw: string) => ({
+    "content-type": "application/x-www-form-urlencoded",
+    "x-github-event": "workflow_run",
+    "x-hub-signature-256": `sha256=${createHmac("sha256", SECRET).update(raw).digest("hex")}`,
+  });
+  t.same(await receive(deps, receipt("ci", ci.key, form, signed(form))), { kind: "queued", investigation_id: "inv_1" });
+  t.equal(triggered.length, 1);
+  t.equal((await receive(deps, receipt("ci", ci.key, form, { ...signed(form), "x-hub-signature-256": signed(run)["x-hub-signature-256"] }))).kind, "bad_signature", "the signature is the form's bytes'");
+  t.equal((await receive(deps, receipt("ci", ci.key, "other=1", signed("other=1")))).kind, "invalid_json", "a form without payload");
+  const generic = endpoint("generic");
+  const g = harness([generic.record]);
+  t.equal((await receive(g.deps, receipt("generic", generic.key, new URLSearchParams({ payload: "{}" }).toString(), { "content-type": "application/x-www-form-urlencoded" }))).kind, "invalid_json", "only ci reads forms");
+});
+
 test("generic: a scope or agent_ids outside the shared Scope schema is invalid with details, nothing triggered", async (t) => {
   const generic = endpoint("generic");
   const { deps, triggered } = harness([generic.record]);

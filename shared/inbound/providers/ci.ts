@@ -187,6 +187,8 @@ const HANDLERS: ReadonlyMap<string, EventHandler> = new Map([
 
 export const ciProvider: Provider<"ci"> = {
   name: "ci",
+  // A GitHub webhook left on its default content type posts a form (the signature covers the form's bytes).
+  formField: "payload",
 
   verify(req, signingSecret) {
     return verifyGithubSignature(signingSecret, req.rawBody, req.headers["x-hub-signature-256"]) ? "ok" : "bad_signature";

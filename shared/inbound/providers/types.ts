@@ -79,6 +79,11 @@ export interface Provider<N extends ProviderName = ProviderName> {
    * a signature bound to a timestamp window. Absent for providers whose signature has no window (`ci`).
    */
   onceOnly?(req: InboundRequest): string | null;
+  /**
+   * The JSON a form-encoded body (`application/x-www-form-urlencoded`) carries in this field, for a provider whose
+   * sender may post forms: GitHub's webhooks default to `payload=<url-encoded JSON>`. Absent: bodies are JSON.
+   */
+  readonly formField?: string;
   /** `body` is the parsed JSON of `req.rawBody`; `receiptId` identifies this receipt when the event has no id. */
   interpret(req: InboundRequest, body: unknown, endpoint: InboundEndpointView, receiptId: string): Interpretation;
 }
