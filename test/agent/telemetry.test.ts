@@ -384,6 +384,29 @@ test("planted FIFOs and symlinked history files are not read", async (t) => {
   if (!fifo) t.comment("mkfifo unavailable: FIFO half not exercised");
 });
 
+test("files in a home are read only when they are the user's own: no symlinked directory on the way, no hard link", async (t) => {
+  const { root: hostile, at } = hostileRoot(t, "inquest-telemetry-home-");
+  fs.mkdirSync(at("root/.ssh"), { recursive: true });
+  fs.writeFileSync(at("root/.ssh/authorized_keys"), 'command="/usr/local/bin/backup --token=abc123" ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIRoot root@admin\n');
+  fs.writeFileSync(at("root/.bash_history"), "mysql -u root -pHunter2 prod\n");
+  fs.rmSync(at("home/m/.ssh"), { recursive: true });
+  fs.symlinkSync(at("root/.ssh"), at("home/m/.ssh")); // ~m/.ssh -> /root/.ssh
+  fs.linkSync(at("root/.bash_history"), at("home/m/.bash_history")); // a hard link to root's history
+  const result = await collectLinux(["authorized_keys", "shell_history"], { root: hostile });
+  t.same(result.authorized_keys, [], "root's keys are not reported as m's through a symlinked ~/.ssh");
+  t.same(result.shell_history, [], "root's history is not read through a hard link in m's home");
+  t.notMatch(JSON.stringify(result), /abc123|Hunter2/);
+  // The user's own files still are.
+  fs.rmSync(at("home/m/.ssh"));
+  fs.mkdirSync(at("home/m/.ssh"));
+  fs.writeFileSync(at("home/m/.ssh/authorized_keys"), "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIM m@laptop\n");
+  fs.rmSync(at("home/m/.bash_history"));
+  fs.writeFileSync(at("home/m/.bash_history"), "ls\n");
+  const own = await collectLinux(["authorized_keys", "shell_history"], { root: hostile });
+  t.equal(own.authorized_keys?.length, 1);
+  t.equal(own.shell_history?.[0]?.command, "ls");
+});
+
 test("a process's arguments are read up to 64 KiB, however long they are", async (t) => {
   const { root: hostile, at } = hostileRoot(t, "inquest-telemetry-argv-");
   fs.mkdirSync(at("proc/900"), { recursive: true });

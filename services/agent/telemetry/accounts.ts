@@ -1,6 +1,6 @@
 // Account tables: users, authorized_keys, shell_history, sudoers.
 import * as path from "node:path";
-import { homes, readDir, readLines, statOf, type Ctx, type Row } from "./util.js";
+import { homes, readDir, readLines, statOf, userFileLines, type Ctx, type Row } from "./util.js";
 
 export async function users(ctx: Ctx): Promise<Row[]> {
   return (await ctx.passwd()).slice(0, ctx.max).map((u) => ({
@@ -48,8 +48,8 @@ export async function authorizedKeys(ctx: Ctx): Promise<Row[]> {
   for (const user of await homes(ctx)) {
     for (const name of ["authorized_keys", "authorized_keys2"]) {
       const keyFile = path.posix.join(user.directory, ".ssh", name);
-      // Not through a symlink: the agent reads as root, and a user could point the file at anything root may read.
-      for (const line of await readLines(ctx.at(keyFile), undefined, { noFollow: true })) {
+      // Only the user's own: the agent reads as root, and a user could point the file (or ~/.ssh) at anything root may read.
+      for (const line of await userFileLines(ctx, user, keyFile)) {
         const parsed = parseAuthorizedKey(line);
         if (parsed === undefined) continue;
         rows.push({ uid: user.uid, ...parsed, key_file: keyFile });
@@ -84,8 +84,8 @@ export async function shellHistory(ctx: Ctx): Promise<Row[]> {
   for (const user of await homes(ctx)) {
     for (const name of [".bash_history", ".zsh_history"]) {
       const historyFile = path.posix.join(user.directory, name);
-      // History files are user-writable: never follow a symlink planted there (e.g. to /etc/shadow).
-      for (const entry of parseHistory(await readLines(ctx.at(historyFile), undefined, { noFollow: true }))) {
+      // History files are user-writable: never follow a link planted there (e.g. to /etc/shadow, or another user's history).
+      for (const entry of parseHistory(await userFileLines(ctx, user, historyFile))) {
         rows.push({ uid: user.uid, time: entry.time, command: entry.command, history_file: historyFile });
         if (rows.length >= ctx.max) return rows;
       }

@@ -42,6 +42,11 @@ const DEFAULT_READ_CAP = 16 * 1024 * 1024;
 export interface OpenOptions {
   /** Refuse a symlink as the final path component (O_NOFOLLOW), for user-controlled files. */
   noFollow?: boolean;
+  /**
+   * Accept only a file owned by one of these uids and with a single link: in a user's home, a hard link to a file
+   * the user does not own (another user's history, where protected_hardlinks is off) is refused.
+   */
+  owners?: readonly number[];
 }
 
 /** Open a regular file for reading, or undefined. O_NONBLOCK keeps a planted FIFO from
@@ -52,7 +57,8 @@ export async function openRegular(file: string, opts: OpenOptions = {}): Promise
   try {
     const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (opts.noFollow ? constants.O_NOFOLLOW : 0);
     fh = await fsp.open(file, flags);
-    if ((await fh.stat()).isFile()) return fh;
+    const st = await fh.stat();
+    if (st.isFile() && (opts.owners === undefined || (opts.owners.includes(st.uid) && st.nlink === 1))) return fh;
   } catch {
     // fall through
   }
@@ -133,6 +139,18 @@ export async function realPath(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A file in `user`'s home, read as the agent reads it (root) only if it is the user's own: its directory, every
+ * symlink resolved, is inside the home (a ~/.ssh symlinked to /root/.ssh is not), the file itself is no symlink,
+ * and it is owned by the user or root with one link. Returns its lines ([] otherwise). The directory check and
+ * the open are two steps: a user racing to swap a directory between them is not stopped.
+ */
+export async function userFileLines(ctx: Ctx, user: Pick<PasswdEntry, "uid" | "directory">, file: string): Promise<string[]> {
+  const [home, dir] = await Promise.all([realPath(ctx.at(user.directory)), realPath(ctx.at(path.posix.dirname(file)))]);
+  if (home === undefined || dir === undefined || (dir !== home && !dir.startsWith(`${home}/`))) return [];
+  return readLines(ctx.at(file), undefined, { noFollow: true, owners: [user.uid, 0] });
 }
 
 /** Stream up to `maxBytes` of a regular file into `onChunk`; false on any read error. */
