@@ -16,6 +16,7 @@ import { lookupProvider, triggerSource } from "./providers/registry.js";
 import type { InboundEndpointView, InboundRequest, ProviderName, TriggerInterpretation } from "./providers/types.js";
 import { resolveTarget } from "./target.js";
 import { assertNever } from "../never.js";
+import { BusUnavailableError } from "../errors.js";
 
 /** The receiver URL's provider names (shared) and the provider registry's names are the same set. */
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -148,6 +149,11 @@ async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpr
     });
   } catch (err) {
     deps.log.warn({ err, endpoint: endpoint.id }, "inbound: the investigation could not be queued");
+    // The bus may have stored the work without confirming it: then it runs, and a retry may start a second one.
+    if (err instanceof BusUnavailableError && err.changed === "unknown") {
+      const retry = interpretation.idempotency_key !== undefined ? "a retry with the same idempotency_key is safe" : "a retry may start it a second time";
+      return { kind: "not_queued", reason: `unavailable: the message bus did not confirm the investigation was queued, so it may have been; ${retry}` };
+    }
     return { kind: "not_queued", reason: "unavailable: the investigation could not be queued; retry shortly" };
   }
   switch (outcome.kind) {

@@ -7,6 +7,7 @@ import type { InboundEndpointRecord } from "../../shared/inbound/endpoint.js";
 import { authenticateUrlKey } from "../../shared/inbound/url-key.js";
 import type { TriggerInput, TriggerOutcome } from "../../shared/investigations/trigger.js";
 import { createLogger } from "../../shared/log.js";
+import { BusUnavailableError } from "../../shared/errors.js";
 import { decryptSecret, encryptSecret, hashToken, newInboundKey } from "../../shared/secrets.js";
 import { receive, type ReceiptRequest, type ReceiveDeps } from "../../shared/inbound/receive.js";
 
@@ -129,7 +130,12 @@ test("generic: idempotency per endpoint, receipt ids otherwise, and every could-
   t.match(cf.kind === "not_queued" ? cf.reason : "", /^idempotency_conflict/);
   const broken = { ...harness([generic.record]).deps, trigger: async () => Promise.reject(new Error("TIMEOUT")) };
   const nats = await receive(broken, receipt("generic", generic.key, '{"query":"q"}'));
-  t.match(nats.kind === "not_queued" ? nats.reason : "", /^unavailable/, "NATS trouble on the trigger is a 202 with error");
+  t.match(nats.kind === "not_queued" ? nats.reason : "", /^unavailable: the investigation could not be queued/, "NATS trouble on the trigger is a 202 with error");
+  const unsure = { ...harness([generic.record]).deps, trigger: async () => Promise.reject(new BusUnavailableError("work publish unconfirmed", { cause: new Error("TIMEOUT"), changed: "unknown" })) };
+  const maybe = await receive(unsure, receipt("generic", generic.key, '{"query":"q"}'));
+  t.match(maybe.kind === "not_queued" ? maybe.reason : "", /did not confirm .* may have been; a retry may start it a second time/, "an unconfirmed write is not said to have failed");
+  const keyed = await receive(unsure, receipt("generic", generic.key, '{"query":"q","idempotency_key":"k"}'));
+  t.match(keyed.kind === "not_queued" ? keyed.reason : "", /a retry with the same idempotency_key is safe/);
 });
 
 test("ci: a workflow_job's runner_name resolves to that runner's agent through the directory", async (t) => {
