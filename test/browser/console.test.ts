@@ -347,6 +347,41 @@ test("webhooks: secret shown once, a test delivery dead-letters, replay delivers
   await w.close();
 });
 
+test("deliveries: older pages load on demand, so a dead letter past the first 50 can be replayed", async (t) => {
+  const w = await openPage(chrome);
+  await signIn(w, stack.key);
+  const delivery = (i: number, status: string) => ({
+    delivery_id: `dlv_01PAGE${String(i).padStart(20, "0")}`,
+    subscription_id: "sub_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+    event_id: `evt_${i}`,
+    event_type: "agent.connected",
+    status,
+    attempt_count: 5,
+    last_response_code: 503,
+    last_error: null,
+    next_attempt_at: null,
+    replay_of: null,
+    created_at: "2026-11-27T10:00:00.000Z",
+    updated_at: "2026-11-27T10:00:00.000Z",
+    attempts: [],
+  });
+  const cursors: Array<string | null> = [];
+  await w.page.route(/\/v1\/webhooks\/deliveries\?/, async (route) => {
+    const cursor = new URL(route.request().url()).searchParams.get("cursor");
+    cursors.push(cursor);
+    const page = cursor === null ? { deliveries: Array.from({ length: 50 }, (_, i) => delivery(i, "failed_permanent")), next_cursor: "page-2" } : { deliveries: [delivery(50, "failed_permanent")], next_cursor: null };
+    await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(page) });
+  });
+  await w.page.getByRole("link", { name: "Webhooks" }).click();
+  await w.page.getByRole("button", { name: `Replay ${delivery(49, "").delivery_id}` }).waitFor();
+  t.equal(await w.page.getByRole("button", { name: `Replay ${delivery(50, "").delivery_id}` }).count(), 0, "the 51st is on the next page");
+  await w.page.getByRole("button", { name: "Load more deliveries" }).click();
+  await w.page.getByRole("button", { name: `Replay ${delivery(50, "").delivery_id}` }).waitFor();
+  t.same(cursors.slice(-2), [null, "page-2"], "the second page asked with the first page's cursor");
+  t.ok(await w.page.getByRole("button", { name: "Load more deliveries" }).isHidden(), "no more pages offered after the last");
+  await w.close();
+});
+
 test("curiosity: create, pause, delete", async (t) => {
   const w = await openPage(chrome);
   await signIn(w, stack.key);

@@ -147,20 +147,28 @@ function pauseButton(s: Subscription, reload: () => Promise<void>): HTMLButtonEl
   return b;
 }
 
-/** The delivery log; status "failed_permanent" is the dead-letter queue. Returns its reload. */
+/**
+ * The delivery log; status "failed_permanent" is the dead-letter queue. Returns its reload. 50 a page, newest
+ * first, "Load more" for older ones (a dead letter past the first page could not be reached to be replayed). A
+ * reply that a newer load (a filter change, a refresh) made stale is dropped.
+ */
 async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> {
   const filter = select("status", [["", "All deliveries"], ["pending", "Pending"], ["delivered", "Delivered"], ["failed_permanent", "Dead letters (failed permanently)"]]);
   const list = h("div", { class: "deliveries-list", "aria-live": "polite" });
   const detail = h("div", {});
   const refresh = h("button", { type: "button", class: "ghost" }, "Refresh");
-  const load = async (): Promise<void> => {
-    const page = await call<{ deliveries: Delivery[] }>("GET", `/v1/webhooks/deliveries${qs({ status: filter.value, limit: 50 })}`);
+  const more = h("button", { type: "button", class: "ghost" }, "Load more deliveries");
+  let items: Delivery[] = [];
+  let cursor: string | null = null;
+  let generation = 0;
+  const fetchPage = (after: string | null) => call<{ deliveries: Delivery[]; next_cursor: string | null }>("GET", `/v1/webhooks/deliveries${qs({ status: filter.value, limit: 50, cursor: after })}`);
+  const render = (): void => {
     clear(
       list,
-      page.deliveries.length
+      items.length
         ? table(
             ["Delivery", "Event", "Status", "Attempts", "Last answer", "Updated", ""],
-            page.deliveries.map((d) => [
+            items.map((d) => [
               h("code", {}, d.delivery_id),
               d.event_type,
               h("span", { class: "pair" }, badge(d.status === "failed_permanent" ? "dead letter" : d.status, d.status), d.replay_of ? badge("replay", "new") : null),
@@ -172,10 +180,34 @@ async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> 
           )
         : notice(filter.value === "failed_permanent" ? "No dead letters." : "No deliveries.", "info"),
     );
+    more.hidden = cursor === null;
+    more.disabled = false;
   };
+  const load = async (): Promise<void> => {
+    const mine = ++generation;
+    const page = await fetchPage(null);
+    if (mine !== generation) return;
+    items = page.deliveries;
+    cursor = page.next_cursor;
+    render();
+  };
+  more.addEventListener("click", () => {
+    if (cursor === null) return;
+    const mine = generation;
+    more.disabled = true;
+    void fetchPage(cursor).then(
+      (page) => {
+        if (mine !== generation) return;
+        items = [...items, ...page.deliveries];
+        cursor = page.next_cursor;
+        render();
+      },
+      () => (more.disabled = false),
+    );
+  });
   filter.addEventListener("change", () => void load());
   refresh.addEventListener("click", () => void load());
-  el.append(h("h2", { id: "h-dels" }, "Deliveries"), h("div", { class: "filters card" }, field("Show", filter), refresh), list, detail);
+  el.append(h("h2", { id: "h-dels" }, "Deliveries"), h("div", { class: "filters card" }, field("Show", filter), refresh), list, more, detail);
   await load();
   return load;
 }
