@@ -27,8 +27,15 @@ import { ScanGate } from "./scan-gate.js";
 export type { Tables };
 
 /** Where an agent's rows come from: the live host, or a fleet file. */
+/** What one scan gave: the rows, and the tables whose rows are partial (a row cap reached), if any. */
+export interface Collected {
+  collected_at: string;
+  tables: Tables;
+  truncated?: string[];
+}
+
 export interface TelemetrySource {
-  collect(tables: readonly string[]): Promise<{ collected_at: string; tables: Tables }>;
+  collect(tables: readonly string[]): Promise<Collected>;
   /** The tables a periodic snapshot holds. */
   snapshotTables: readonly string[];
 }
@@ -203,7 +210,7 @@ export class Agent implements Component {
       return;
     }
     const deadline = received + req.value.deadline_ms;
-    let result: { collected_at: string; tables: Tables };
+    let result: Collected;
     try {
       const scanned = await this.scans.run(async () => (this.deps.clock.now() > deadline ? null : this.telemetry.collect(req.value.tables)));
       if (scanned === null) {

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { iso, type Clock } from "../../shared/clock.js";
-import type { AgentIdentity, TelemetrySource, Tables } from "./agent.js";
+import type { AgentIdentity, Collected, TelemetrySource, Tables } from "./agent.js";
 import { collectLinux, LINUX_TABLES } from "./telemetry/linux.js";
 
 export function hostIdentity(opts: { agentId?: string | undefined; tags: Record<string, string>; edrDeviceId?: string | undefined }): AgentIdentity {
@@ -21,9 +21,11 @@ export class LinuxTelemetry implements TelemetrySource {
   readonly snapshotTables = LINUX_TABLES;
   constructor(private readonly clock: Clock) {}
 
-  async collect(tables: readonly string[]): Promise<{ collected_at: string; tables: Tables }> {
+  async collect(tables: readonly string[]): Promise<Collected> {
     const collected_at = iso(this.clock.now());
-    return { collected_at, tables: (await collectLinux(tables)) as Tables };
+    const capped: string[] = [];
+    const rows = (await collectLinux(tables, { onCapped: (table) => capped.push(table) })) as Tables;
+    return capped.length > 0 ? { collected_at, tables: rows, truncated: capped.sort() } : { collected_at, tables: rows };
   }
 }
 

@@ -101,7 +101,7 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
     const reply = planReply.check(JSON.parse(text));
     if (!reply.ok) return "invalid plan answer";
     if (!rowsWithinDepth(reply.value.tables)) return `invalid plan answer (row values nested over ${MAX_ROW_DEPTH} deep)`;
-    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at }, text, reply.value.tables, req.tables);
+    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at }, text, reply.value.tables, req.tables, reply.value.truncated);
   } catch (err) {
     return isNoResponders(err) ? "offline (no agent answered)" : isTimeout(err) ? "timed out" : `plan failed: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -115,7 +115,7 @@ async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables:
     const snap = snapshotMsg.check(JSON.parse(text));
     if (!snap.ok) return "unreadable snapshot";
     if (!rowsWithinDepth(snap.value.tables)) return `unreadable snapshot (row values nested over ${MAX_ROW_DEPTH} deep)`;
-    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at }, text, snap.value.tables, tables);
+    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at }, text, snap.value.tables, tables, snap.value.truncated);
   } catch (err) {
     return isNotFound(err) ? "no snapshot" : `snapshot unreadable: ${err instanceof Error ? err.message : String(err)}`;
   }

@@ -38,9 +38,11 @@ type Tables = Record<string, Row[]>;
  * A checked answer kept as text: the agent's own when it holds only wanted tables, else the wanted tables
  * serialized again, so an agent cannot make the runner keep tables nobody asked for.
  */
-export function collectedHost(who: Omit<CollectedHost, "answer">, text: string, tables: Tables, wanted: readonly string[]): CollectedHost {
+export function collectedHost(who: Omit<CollectedHost, "answer">, text: string, tables: Tables, wanted: readonly string[], truncated?: readonly string[]): CollectedHost {
   const onlyWanted = Object.keys(tables).every((t) => wanted.includes(t));
-  return { ...who, answer: onlyWanted ? text : JSON.stringify({ tables: pick(tables, wanted) }) };
+  if (onlyWanted) return { ...who, answer: text };
+  const cut = cutTables(truncated, wanted);
+  return { ...who, answer: JSON.stringify(cut.length > 0 ? { tables: pick(tables, wanted), truncated: cut } : { tables: pick(tables, wanted) }) };
 }
 
 /** The hosts as they cross to the worker: who each is, and every answer in one JSON array (in the same order). */
@@ -55,8 +57,17 @@ export function packHosts(hosts: readonly CollectedHost[]): PackedHosts {
 
 /** The engine's view of the hosts: each one's wanted tables, read from its answer. */
 export function unpackHosts(packed: PackedHosts, wanted: readonly string[]): HostData[] {
-  const answers = JSON.parse(packed.answers) as Array<{ tables: Tables }>;
-  return packed.who.map((who, i) => ({ ...who, tables: pick(answers[i]?.tables ?? {}, wanted) }));
+  const answers = JSON.parse(packed.answers) as Array<{ tables: Tables; truncated?: unknown }>;
+  return packed.who.map((who, i) => {
+    const cut = cutTables(answers[i]?.truncated, wanted);
+    return { ...who, tables: pick(answers[i]?.tables ?? {}, wanted), ...(cut.length > 0 ? { truncated: cut } : {}) };
+  });
+}
+
+/** The wanted tables an answer says it cut short (`truncated`: the agent's word, checked as any of its text). */
+function cutTables(truncated: unknown, wanted: readonly string[]): string[] {
+  if (!Array.isArray(truncated)) return [];
+  return wanted.filter((t) => truncated.includes(t));
 }
 
 function pick(tables: Tables, wanted: readonly string[]): Tables {

@@ -1,4 +1,5 @@
-// Coverage gaps: unreachable agents, tables a host did not return, detections that ran without a baseline tag.
+// Coverage gaps: unreachable agents, tables a host did not return or cut short, detections that ran without a
+// baseline tag.
 import { isCoreTable } from "./core-tables.js";
 import { compareText } from "./order.js";
 import type { Detection } from "./detections/detection.js";
@@ -43,6 +44,12 @@ export function coverageSummary(tables: readonly string[], hosts: readonly HostD
   if (skipped.length > 0) {
     const without = hosts.filter((h) => skipped.some((t) => !hasTable(h, t))).length;
     gaps.push(`${without} host${without === 1 ? "" : "s"} returned no ${skipped.join(", ")} (supplementary tables): the deeper checks that read them were skipped there.`);
+  }
+  // Rows the agents cut short (a row cap, their message size): what lies past the cut was never examined.
+  const partial = hosts.filter((h) => (h.truncated?.length ?? 0) > 0);
+  if (partial.length > 0) {
+    const cut = [...new Set(partial.flatMap((h) => h.truncated ?? []))].sort();
+    gaps.push(`${list(partial.map((h) => `${h.hostname} (${h.agent_id})`).sort())} sent only part of their ${cut.join(", ")} rows (cut to the agent's limits): what was past the cut was not examined.`);
   }
   const pairs = hosts.length * needed.length;
   const tableCoverage = pairs === 0 ? (hosts.length > 0 ? 1 : 0) : present / pairs;

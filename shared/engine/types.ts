@@ -22,6 +22,8 @@ export interface HostData {
   /** RFC 3339 UTC time the rows were collected. */
   collected_at: string;
   tables: Record<string, Row[]>;
+  /** Tables the agent says it cut short (a row cap, its message size): their rows are partial. */
+  truncated?: string[];
 }
 
 export interface Evidence {

@@ -407,6 +407,16 @@ test("files in a home are read only when they are the user's own: no symlinked d
   t.equal(own.shell_history?.[0]?.command, "ls");
 });
 
+test("a table that reaches the row cap is named (its rows may be partial)", async (t) => {
+  const capped: string[] = [];
+  const result = await collectLinux(["processes", "users"], { root, maxRowsPerTable: 1, onCapped: (table) => capped.push(table) });
+  t.equal(result.processes?.length, 1);
+  t.ok(capped.includes("processes"), `named: ${capped.join(", ")}`);
+  const none: string[] = [];
+  await collectLinux(["processes"], { root, onCapped: (table) => none.push(table) });
+  t.same(none, [], "under the cap: nothing named");
+});
+
 test("a process's arguments are read up to 64 KiB, however long they are", async (t) => {
   const { root: hostile, at } = hostileRoot(t, "inquest-telemetry-argv-");
   fs.mkdirSync(at("proc/900"), { recursive: true });

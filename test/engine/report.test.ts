@@ -118,6 +118,15 @@ test("coverage gaps: unreachable agents, missing tables, missing baselines", asy
   t.ok(r.next_steps.investigation.some((s) => s.includes("offline-1")));
 });
 
+test("coverage gaps: rows an agent cut short are named, with the hosts", async (t) => {
+  const plan = routeQuery("listening ports and cron", "standard");
+  const cut = { ...host({ listening_ports: [], processes: [], crontab: [] }, {}, "c", "capped"), truncated: ["processes"] };
+  const whole = host({ listening_ports: [], processes: [], crontab: [] }, {}, "w", "whole");
+  const r = runInvestigation(plan, [cut, whole], coverage(2), "standard");
+  t.ok(r.coverage_gaps.some((g) => g.startsWith("capped (c) sent only part of their processes rows")), JSON.stringify(r.coverage_gaps));
+  t.notOk(r.coverage_gaps.some((g) => g.includes("whole (w) sent")), "a whole answer is no gap");
+});
+
 test("next steps come from the detections that fired, grouped", async (t) => {
   const r = runInvestigation(routeQuery("reverse shell or miner", "standard"), [compromised], coverage(1), "standard");
   for (const group of ["triage", "containment", "investigation", "remediation"] as const) t.ok(r.next_steps[group].length > 0, group);

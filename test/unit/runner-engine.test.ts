@@ -89,6 +89,10 @@ test("an answer is kept as the agent's text, and only with the tables the plan a
   const trimmed = collectedHost({ ...who, agent_id: "a-3" }, JSON.stringify({ tables: extra }), extra, ["processes"]);
   t.ok(trimmed.answer.length < 200, "a table nobody asked for is not kept");
 
+  const cutText = JSON.stringify({ tables: { ...wanted, crontab: [] }, truncated: ["processes", "crontab", "bogus"] });
+  const cut = collectedHost({ ...who, agent_id: "a-4" }, cutText, { ...wanted, crontab: [] }, ["processes", "users"], ["processes", "crontab", "bogus"]);
+  t.same(unpackHosts(packHosts([cut]), ["processes", "users"])[0]?.truncated, ["processes"], "the cut tables the plan wanted, kept through a trimmed answer");
+  t.same(unpackHosts(packHosts([kept]), ["processes", "users"])[0]?.truncated, undefined, "none said: none");
   const packed = packHosts([kept, trimmed]);
   t.same(packed.who.map((w) => w.agent_id), ["a-2", "a-3"], "who each host is travels beside the answers");
   t.same(unpackHosts(packed, ["processes"]), [{ ...who, tables: wanted }, { ...who, agent_id: "a-3", tables: { processes: [{ pid: 2 }] } }], "each host gets its own answer's wanted tables");

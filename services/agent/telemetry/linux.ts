@@ -26,6 +26,8 @@ export interface LinuxCollectorOptions {
   root?: string;
   /** Per-table row cap, default 5000. */
   maxRowsPerTable?: number;
+  /** Told each table that reached the cap: its rows may be partial (the agent names it in `truncated`). */
+  onCapped?: (table: string) => void;
 }
 
 const REGISTRY: ReadonlyMap<string, Collector> = new Map<string, Collector>([
@@ -78,7 +80,10 @@ export async function collectLinux(tables: readonly string[], opts: LinuxCollect
       const collect = REGISTRY.get(table);
       if (collect === undefined || max === 0) return [];
       try {
-        return (await collect(ctx)).slice(0, max).map(toStrings);
+        const rows = await collect(ctx);
+        // Collectors stop at the cap themselves: a table that reached it may have had more rows.
+        if (rows.length >= max) opts.onCapped?.(table);
+        return rows.slice(0, max).map(toStrings);
       } catch {
         return [];
       }
