@@ -382,6 +382,26 @@ test("deliveries: older pages load on demand, so a dead letter past the first 50
   await w.close();
 });
 
+test("agents: a double click on Load more loads the next page once", async (t) => {
+  const w = await openPage(chrome);
+  await signIn(w, stack.key);
+  const agent = (i: number) => ({ agent_id: `ag-page-${i}`, hostname: `page-${i}`, tags: {}, edr_device_id: null, status: "online", registered_at: "2026-11-27T10:00:00.000Z", last_seen_at: "2026-11-27T10:00:00.000Z", snapshot_collected_at: null });
+  await w.page.route(/\/v1\/agents\?/, async (route) => {
+    const cursor = new URL(route.request().url()).searchParams.get("cursor");
+    await new Promise((r) => setTimeout(r, 200)); // a page that takes a moment, as over a slow link
+    const page = cursor === null ? { agents: [agent(1), agent(2)], next_cursor: "page-2" } : { agents: [agent(3)], next_cursor: null };
+    await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(page) });
+  });
+  await w.page.getByRole("link", { name: "Agents" }).click();
+  await w.page.getByText("2 agent(s), 2 online.").waitFor();
+  await w.page.getByRole("button", { name: "Load more" }).dblclick();
+  await w.page.getByText("3 agent(s), 3 online.").waitFor();
+  await w.page.waitForTimeout(400); // a second load, if the double click made one, has landed
+  t.equal(await w.page.locator("code", { hasText: "ag-page-3" }).count(), 1, "the next page's agent listed once");
+  t.match(await w.page.locator("main").textContent(), /3 agent\(s\), 3 online\./);
+  await w.close();
+});
+
 test("curiosity: create, pause, delete", async (t) => {
   const w = await openPage(chrome);
   await signIn(w, stack.key);

@@ -33,7 +33,12 @@ export async function agentsPage(root: HTMLElement): Promise<void> {
         : notice("No agents registered yet.", "info"),
     );
   };
-  more.addEventListener("click", () => void load());
+  // One page at a time: a double click asked for the same cursor twice and listed its agents twice.
+  more.addEventListener("click", () => {
+    if (more.disabled) return;
+    more.disabled = true;
+    void load().finally(() => (more.disabled = false));
+  });
   root.append(h("h1", {}, "Agents"), list, more);
   await load();
 }
