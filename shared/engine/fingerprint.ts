@@ -1,5 +1,6 @@
 // Stable, dependency-free hashing and canonical JSON for fingerprints and node ids.
 import type { Row } from "./types.js";
+import { str } from "./rows.js";
 
 /** FNV-1a, two 32-bit lanes with different offsets, as 16 hex characters. */
 export function stableHash(text: string): string {
@@ -51,6 +52,8 @@ export function rowFingerprint(table: string, row: Row): string {
   const columns = IDENTITY_COLUMNS[table];
   if (columns === undefined) return stableHash(`${table}|${canonicalJson(row)}`);
   const picked: Record<string, unknown> = {};
-  for (const c of columns) picked[c] = row[c] === undefined || row[c] === null ? "" : String(row[c]);
+  // str(): a value is the agent's JSON, and String() of {"toString": 1} throws (outside any detection's guard, it
+  // failed the whole investigation).
+  for (const c of columns) picked[c] = str(row, c);
   return stableHash(`${table}|${canonicalJson(picked)}`);
 }

@@ -45,12 +45,17 @@ export interface CommandPattern {
   source: SourceRef;
 }
 
-/** Backup tools' cron lines: the program run is the backup tool itself (their paths often name /tmp excludes). */
+/**
+ * Backup tools' cron lines: the program run is the backup tool itself (their paths often name /tmp excludes).
+ * Every repeated group matches one way only (an assignment's name has no "=", an option's value does not start
+ * with "-"): `(?:\S+=\S+\s+)*` and `(?:-\S+\s+(?:\S+\s+)?)*` backtracked exponentially on "a=b=c a=b=c ..." and
+ * "-a -a -a ..." (10 s for 170 characters).
+ */
 export const BACKUP_CRON: readonly CommandPattern[] = [
-  { id: "cron:restic", re: /^(?:\S+=\S+\s+)*(?:\/\S*\/)?restic\s+(?:-\S+\s+(?:\S+\s+)?)*(?:backup|forget|prune|check|snapshots|unlock)\b/, source: { kind: "doc", name: "restic documentation: Backing up / Scheduling", url: "https://restic.readthedocs.io/en/stable/040_backup.html" } },
-  { id: "cron:borg", re: /^(?:\S+=\S+\s+)*(?:\/\S*\/)?(?:borg\s+(?:-\S+\s+)*(?:create|prune|compact|check)\b|borgmatic\b)/, source: { kind: "doc", name: "BorgBackup: Automating backups; borgmatic: Set up backups (cron)", url: "https://borgbackup.readthedocs.io/en/stable/quickstart.html#automating-backups" } },
+  { id: "cron:restic", re: /^(?:[A-Za-z_]\w*=\S*\s+)*(?:\/\S*\/)?restic\s+(?:-\S+\s+(?:[^\s-]\S*\s+)?)*(?:backup|forget|prune|check|snapshots|unlock)\b/, source: { kind: "doc", name: "restic documentation: Backing up / Scheduling", url: "https://restic.readthedocs.io/en/stable/040_backup.html" } },
+  { id: "cron:borg", re: /^(?:[A-Za-z_]\w*=\S*\s+)*(?:\/\S*\/)?(?:borg\s+(?:-\S+\s+)*(?:create|prune|compact|check)\b|borgmatic\b)/, source: { kind: "doc", name: "BorgBackup: Automating backups; borgmatic: Set up backups (cron)", url: "https://borgbackup.readthedocs.io/en/stable/quickstart.html#automating-backups" } },
   { id: "cron:rsnapshot", re: /^(?:\S+\s+)?(?:\/usr\/bin\/)?rsnapshot\s+(?:-\S+\s+)*(?:alpha|beta|gamma|delta|hourly|daily|weekly|monthly|sync)\b/, source: { kind: "debian-package", name: "rsnapshot", version: "1.4.5-1", release: "bookworm", detail: "/etc/cron.d/rsnapshot sample lines" } },
-  { id: "cron:duplicity", re: /^(?:\S+=\S+\s+)*(?:\/\S*\/)?(?:duplicity\s+(?:-\S+\s+)*(?:full|incremental|incr|remove-older-than|remove-all-but-n-full|cleanup|collection-status|\/)|duply\s+\S+\s+(?:backup|purge|cleanup))/, source: { kind: "doc", name: "duplicity(1) man page; duply(1)" } },
+  { id: "cron:duplicity", re: /^(?:[A-Za-z_]\w*=\S*\s+)*(?:\/\S*\/)?(?:duplicity\s+(?:-\S+\s+)*(?:full|incremental|incr|remove-older-than|remove-all-but-n-full|cleanup|collection-status|\/)|duply\s+\S+\s+(?:backup|purge|cleanup))/, source: { kind: "doc", name: "duplicity(1) man page; duply(1)" } },
   { id: "cron:backup-scripts", re: /^(?:\S+\s+)?(?:\/usr\/bin\/)?(?:automysqlbackup|autopostgresqlbackup|pg_dump|pg_dumpall|mysqldump|mariadb-dump|xtrabackup|pgbackrest|barman|wal-g|rclone|rsync)\b(?![^|]*\|\s*(?:ba|da)?sh\b)/, source: { kind: "doc", name: "Debian automysqlbackup/autopostgresqlbackup packages; pgBackRest, Barman, WAL-G user guides; rclone, rsync man pages" } },
 ];
 
@@ -75,10 +80,14 @@ export const CONFIG_MANAGEMENT_KEY = {
   source: { kind: "doc", name: "Ansible connection docs (ansible_ssh_private_key_file, keys distributed with authorized_key module); salt-ssh roster docs (salt-ssh.rsa key); Rundeck/Foreman remote execution keys" } as SourceRef,
 } as const;
 
-/** Ansible's SSH connection plugin and salt-ssh fan-out, as their client processes show in processes.cmdline. */
+/**
+ * Ansible's SSH connection plugin and salt-ssh fan-out, as their client processes show in processes.cmdline. Each
+ * piece is its own lookahead from the start (one scan each): in sequence, `\bssh\b.*-o...\b.*-o...\b.*ControlPath`
+ * backtracked polynomially (9.6 s for one 8 KiB command line).
+ */
 export const CONFIG_MANAGEMENT_SSH: readonly CommandPattern[] = [
-  { id: "automation:ansible-ssh", re: /\bssh\b.*-o\s*ControlMaster=auto\b.*-o\s*ControlPersist=\d+\w*\b.*ControlPath="?[^"\s]*\/\.ansible\/cp\//, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
-  { id: "automation:salt-ssh", re: /\bssh\b.*-i\s+\S*\/(?:salt-ssh\.rsa|pki\/master\/ssh\/salt-ssh\.rsa)\b/, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
+  { id: "automation:ansible-ssh", re: /^(?=.*\bssh\b)(?=.*-o\s*ControlMaster=auto\b)(?=.*-o\s*ControlPersist=\d+\w*\b)(?=.*ControlPath="?[^"\s]*\/\.ansible\/cp\/)/, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
+  { id: "automation:salt-ssh", re: /^(?=.*\bssh\b)(?=.*-i\s+\S*\/(?:salt-ssh\.rsa|pki\/master\/ssh\/salt-ssh\.rsa)\b)/, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
 ];
 
 /** Unit directories that belong to installed packages (admins and attackers write /etc/systemd/system instead). */

@@ -2,10 +2,10 @@
 import { vendorInstaller } from "../baselines/index.js";
 import { processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { DOWNLOAD_THEN_RUN, PIPE_TO_SHELL } from "./patterns.js";
+import { downloadThenRun, PIPE_TO_SHELL } from "./patterns.js";
 
 function matches(command: string): boolean {
-  return PIPE_TO_SHELL.test(command) || DOWNLOAD_THEN_RUN.test(command);
+  return PIPE_TO_SHELL.test(command) || downloadThenRun(command);
 }
 
 export const downloadExecute = defineDetection({
