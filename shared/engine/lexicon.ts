@@ -2,6 +2,7 @@
 // appear in order with at most one filler word between neighbours ("controlling a shell" ~ "control shell"). A phrase
 // word ending in `*` is a prefix of the question's word ("exfiltrat*" ~ "exfiltrating"). Filler words (articles,
 // possessives) are dropped on both sides first.
+import { appendTo } from "./rows.js";
 import type { Category } from "./detections/detection.js";
 import { stem, tokens } from "./stem.js";
 
@@ -103,7 +104,7 @@ function indexOf(phrases: readonly string[]): PhraseIndex {
     const first = compile(phrase)[0];
     if (first === undefined) return;
     if (first.prefix !== undefined) index.prefixFirst.push(i);
-    else index.byFirstStem.set(first.stem, [...(index.byFirstStem.get(first.stem) ?? []), i]);
+    else appendTo(index.byFirstStem, first.stem, i);
   });
   INDEXES.set(phrases, index);
   return index;

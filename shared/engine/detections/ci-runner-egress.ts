@@ -5,7 +5,7 @@
 // Package registries, caches and artifact stores are reached by name, so a raw IP stands out.
 import { tagBaseline } from "../baselines/index.js";
 import { clip, isHttpUpload, isRawIpHost, simpleCommands, urlHost, urlsOf } from "./command-lines.js";
-import { num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
+import { appendTo, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isPublic } from "../net.js";
 import { stagingHost } from "../intel/staging-hosts.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
@@ -36,7 +36,7 @@ export const ciRunnerEgress = defineDetection({
     const socketsOf = new Map<string, typeof hits[number]["evidence"]>();
     for (const row of rowsOf(host, "process_open_sockets")) {
       const pid = str(row, "pid");
-      socketsOf.set(pid, [...(socketsOf.get(pid) ?? []), { table: "process_open_sockets", row }]);
+      appendTo(socketsOf, pid, { table: "process_open_sockets", row });
     }
     const uploaders = new Set<string>();
     for (const proc of rowsOf(host, "processes")) {

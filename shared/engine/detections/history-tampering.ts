@@ -3,7 +3,7 @@
 // (process_envs). Facts: ATT&CK T1070.003 procedure examples, Atomic Red Team T1070.003 tests 1-4 and 9
 // ("rm -rf ~/.bash_history", "ln -sf /dev/null", "unset HISTFILE", "HISTFILESIZE=0", "set +o history",
 // "history -w /dev/null", "cat /dev/null > ~/.bash_history").
-import { basename, rowsOf, str } from "../rows.js";
+import { appendTo, basename, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
@@ -68,7 +68,7 @@ export const historyTampering = defineDetection({
       const off = (key === "HISTFILE" && /^(?:\/dev\/null|\/dev\/zero)?$/.test(value)) || ((key === "HISTSIZE" || key === "HISTFILESIZE" || key === "SAVEHIST") && value === "0");
       if (!off) continue;
       const label = `${key}=${value === "" ? '""' : value}`;
-      disabled.set(label, [...(disabled.get(label) ?? []), row]);
+      appendTo(disabled, label, row);
     }
     for (const [label, rows] of disabled) {
       const pids = [...new Set(rows.map((r) => str(r, "pid")))];

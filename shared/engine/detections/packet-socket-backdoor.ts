@@ -3,7 +3,7 @@
 import { packetSocketProgram } from "../baselines/packet-socket-programs.js";
 import { bpfdoorMasquerade } from "../intel/bpfdoor.js";
 import { compareText } from "../order.js";
-import { basename, num, processIndex, processLabel, rowsOf, str } from "../rows.js";
+import { appendTo, basename, num, processIndex, processLabel, rowsOf, str } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { firstToken, inTmpDir } from "./patterns.js";
@@ -60,7 +60,7 @@ export const packetSocketBackdoor = defineDetection({
       if (num(s, "family") !== AF_PACKET) continue;
       const pid = str(s, "pid");
       if (pid === "" || pid === "-1") continue;
-      byPid.set(pid, [...(byPid.get(pid) ?? []), s]);
+      appendTo(byPid, pid, s);
     }
     const hits: DetectionHit[] = [];
     for (const [pid, sockets] of [...byPid.entries()].sort(([a], [b]) => compareText(a, b))) {

@@ -1,6 +1,6 @@
 // Logins as root from a remote address (login records and current sessions).
 import { tagBaseline } from "../baselines/index.js";
-import { num, rowsOf, str, tagList } from "../rows.js";
+import { appendTo, num, rowsOf, str, tagList } from "../rows.js";
 import { isLoopback } from "../net.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -31,7 +31,7 @@ export const remoteRootLogin = defineDetection({
     const groups = new Map<string, EvidenceRow[]>();
     const add = (source: string, table: string, row: Row): void => {
       if (!remoteHost(source)) return;
-      groups.set(source, [...(groups.get(source) ?? []), { table, row }]);
+      appendTo(groups, source, { table, row });
     };
     for (const row of rowsOf(host, "last")) {
       const type = num(row, "type");

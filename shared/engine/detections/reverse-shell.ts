@@ -3,7 +3,7 @@
 // php fsockopen, lua socket.tcp, node net.Socket + child_process, awk /inet/tcp).
 // Facts: PayloadsAllTheThings "Reverse Shell Cheatsheet", Atomic Red Team T1059.004/T1059.006, Sigma
 // proc_creation_lnx_perl_reverse_shell / proc_creation_lnx_python_reverse_shell / proc_creation_lnx_php_reverse_shell.
-import { basename, num, processLabel, rowsOf, str } from "../rows.js";
+import { appendTo, basename, num, processLabel, rowsOf, str } from "../rows.js";
 import { isRemotePeer } from "../net.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
@@ -47,7 +47,7 @@ export const reverseShell = defineDetection({
     for (const s of rowsOf(host, "process_open_sockets")) {
       if (!isRemotePeer(str(s, "remote_address")) || (num(s, "remote_port") ?? 0) <= 0 || !established(s)) continue;
       const pid = str(s, "pid");
-      byPid.set(pid, [...(byPid.get(pid) ?? []), s]);
+      appendTo(byPid, pid, s);
     }
     const hits: DetectionHit[] = [];
     for (const proc of rowsOf(host, "processes")) {

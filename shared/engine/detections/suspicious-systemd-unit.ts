@@ -6,7 +6,7 @@
 // When that program is also running with a connection to a public address, the unit is a persistent implant.
 import { packagedUnitFile } from "../baselines/index.js";
 import { isPublic } from "../net.js";
-import { basename, processIndex, rowsOf, str } from "../rows.js";
+import { appendTo, basename, processIndex, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { commandSignals, inTmpDir } from "./patterns.js";
@@ -39,7 +39,7 @@ export function unitExecLines(rows: readonly Row[]): Map<string, ExecLine[]> {
     lines.set(key, line);
   }
   const byPath = new Map<string, ExecLine[]>();
-  for (const line of lines.values()) byPath.set(line.path, [...(byPath.get(line.path) ?? []), line]);
+  for (const line of lines.values()) appendTo(byPath, line.path, line);
   return byPath;
 }
 
@@ -130,7 +130,7 @@ export const suspiciousSystemdUnit = defineDetection({
       const proc = procs.get(str(sock, "pid"));
       const exe = str(proc, "path");
       if (proc === undefined || exe === "") continue;
-      online.set(exe, [...(online.get(exe) ?? []), proc, sock]);
+      appendTo(online, exe, proc, sock);
     }
     const hits: DetectionHit[] = [];
     for (const path of [...new Set([...units.keys(), ...exec.keys()])].sort()) {
