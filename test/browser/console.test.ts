@@ -240,6 +240,30 @@ test("Cancel survives the polling of the report and of the list (it was rebuilt,
   await l.close();
 });
 
+test("investigations list: a reply to the filter before a change is dropped, however late it lands", async (t) => {
+  const w = await openPage(chrome);
+  await signIn(w, stack.key);
+  const running = await runningCopy("inv_01RUNNINGFORFILTER");
+  let slowOnce = true;
+  await w.page.route(/\/v1\/investigations\?/, async (route) => {
+    const status = new URL(route.request().url()).searchParams.get("status");
+    if (status === "failed") return route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ investigations: [], next_cursor: null }) });
+    // The unfiltered list (a run in progress, so the page polls): its second request lands after the change.
+    if (!slowOnce) await new Promise((r) => setTimeout(r, 1_500));
+    slowOnce = false;
+    await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ investigations: [running], next_cursor: null }) });
+  });
+  await w.page.getByRole("link", { name: "Investigations" }).click();
+  await w.page.getByRole("link", { name: running.query as string }).first().waitFor();
+  await w.page.waitForTimeout(1_700); // the poll's request is out and held
+  await w.page.getByLabel("Status").selectOption("failed");
+  await w.page.getByText("No investigations match.").waitFor();
+  await w.page.waitForTimeout(2_000); // the held poll's reply has landed
+  t.equal(await w.page.getByText("No investigations match.").count(), 1, "the list still shows the filter chosen");
+  t.equal(await w.page.getByRole("link", { name: running.query as string }).count(), 0, "not the old filter's runs");
+  await w.close();
+});
+
 test("findings: a page that fails says so and can be tried again, the rest of the report does not wait; a double click moves one page", async (t) => {
   const w = await openPage(chrome);
   await signIn(w, stack.key);

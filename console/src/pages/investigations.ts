@@ -77,21 +77,30 @@ export function investigationsPage(root: HTMLElement): () => void {
     keepingFocus(list, () => clear(list, items.length ? investigationRows(items, cancels) : notice("No investigations match.", "info")));
     more.hidden = cursors[cursors.length - 1] === null;
   };
-  /** Reloads every page shown so far (progress moves); a filter change starts over. */
+  /** Bumped by a filter change: a reply to a request made before it is dropped (it lists the old filter's runs). */
+  let generation = 0;
+  /**
+   * Reloads every page shown so far (progress moves), each with the cursor the page before it just gave; a filter
+   * change starts over. A page loaded by "Load more" while this ran is kept.
+   */
   const load = async (reset: boolean): Promise<void> => {
     if (reset) {
+      generation++;
       cursors = [null];
       pages = [];
     }
+    const mine = generation;
+    const wanted = Math.max(pages.length, 1);
     const fresh: Investigation[][] = [];
     const next: Array<string | null> = [null];
-    for (const c of cursors.slice(0, Math.max(pages.length, 1))) {
-      const page = await fetchPage(c);
+    for (let i = 0; i < wanted && (i === 0 || next[i] !== null); i++) {
+      const page = await fetchPage(next[i] ?? null);
+      if (mine !== generation) return;
       fresh.push(page.investigations);
       next.push(page.next_cursor);
     }
-    pages = fresh;
-    cursors = next;
+    pages = [...fresh, ...pages.slice(wanted)];
+    cursors = [...next, ...cursors.slice(next.length)];
     render();
     schedule();
   };
@@ -102,7 +111,9 @@ export function investigationsPage(root: HTMLElement): () => void {
   more.addEventListener("click", () => {
     const c = cursors[cursors.length - 1];
     if (!c) return;
+    const mine = generation;
     void fetchPage(c).then((page) => {
+      if (mine !== generation) return;
       pages.push(page.investigations);
       cursors.push(page.next_cursor);
       render();
