@@ -24,6 +24,12 @@ export interface EnginePoolOptions {
   workerData?: unknown;
   /** A worker beyond the first that has had nothing to do for this long is stopped (default IDLE_WORKER_MS). */
   idleMs?: number;
+  /**
+   * How long a finish may take at most (none when absent). The engine runs on what agents sent, and a value built
+   * to make a pattern backtrack can hold a worker for minutes: past this, the worker is stopped, the evaluation
+   * fails with EvaluationTimeoutError and any other evaluation it held fails (their runs are retried elsewhere).
+   */
+  timeLimitMs?: number;
   log: Logger;
 }
 
@@ -36,6 +42,15 @@ export class EvaluationAbortedError extends Error {
   constructor() {
     super("the evaluation was aborted");
     this.name = "EvaluationAbortedError";
+  }
+}
+
+/** A finish ran past the pool's time limit; its worker was stopped. */
+export class EvaluationTimeoutError extends Error {
+  readonly code = "evaluation_timeout";
+  constructor(readonly limitMs: number) {
+    super(`the engine's evaluation ran over its limit of ${Math.round(limitMs / 1000)} s and was stopped`);
+    this.name = "EvaluationTimeoutError";
   }
 }
 
@@ -156,7 +171,12 @@ export class EnginePool implements Component {
     }
     return new Promise<Evaluation>((resolve, reject) => {
       const onAbort = (): void => this.abort(session);
-      const settle = (): void => signal?.removeEventListener("abort", onAbort);
+      const limit = this.opts.timeLimitMs;
+      const timer = limit === undefined ? null : setTimeout(() => this.overrun(session, limit), limit);
+      const settle = (): void => {
+        signal?.removeEventListener("abort", onAbort);
+        if (timer) clearTimeout(timer);
+      };
       session.state = "finishing";
       session.resolve = (evaluation) => {
         settle();
@@ -192,6 +212,32 @@ export class EnginePool implements Component {
       this.placeWaiting();
     }
     this.close(session);
+  }
+
+  /**
+   * A finish past the time limit: its worker is stopped (synchronous code cannot be interrupted otherwise), every
+   * other evaluation on it fails, and a fresh worker takes its place.
+   */
+  private overrun(session: Session, limitMs: number): void {
+    if (session.state !== "finishing") return;
+    const slot = session.slot;
+    if (slot) {
+      this.slots.delete(slot);
+      slot.sessions.delete(session.id);
+      for (const other of slot.sessions.values()) this.fail(other, new EvaluationFailedError("the engine worker was stopped: another evaluation on it ran over its time limit"));
+      slot.sessions.clear();
+      this.retire(slot);
+      this.keepOneReady();
+      this.placeWaiting();
+    }
+    this.opts.log.warn({ limit_ms: limitMs }, "an evaluation ran over its time limit; its engine worker was stopped");
+    const waiting = this.waiting.indexOf(session);
+    if (waiting >= 0) this.waiting.splice(waiting, 1);
+    session.slot = null;
+    session.pending = [];
+    session.chunks = [];
+    session.state = "ended";
+    session.reject(new EvaluationTimeoutError(limitMs));
   }
 
   /** The session leaves its worker (which is told to drop it) or the waiting list. */

@@ -20,7 +20,7 @@ import { republishTerminal } from "./announce.js";
 import { collect } from "./collect.js";
 import type { CoverageInput, EngineFinding, RoutePlan } from "../../shared/engine/types.js";
 import type { Evaluation } from "./engine-protocol.js";
-import { EvaluationAbortedError, type EngineSession } from "./engine-pool.js";
+import { EvaluationAbortedError, EvaluationTimeoutError, type EngineSession } from "./engine-pool.js";
 import { holdsLease, keepLease, leaseView, newLeaseToken, withLease, type LeaseView } from "./lease.js";
 import { startProgressFlusher } from "./progress.js";
 
@@ -242,6 +242,11 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
       const encoding = { idTimeMs: deps.clock.now(), chunkBytes: deps.findingsBounds.chunkBytes, reportBounds };
       evaluation = await engine.finish({ coverage, depth: record.depth, previous, encoding }, run.signal.aborted ? undefined : run.signal);
     } catch (err) {
+      if (err instanceof EvaluationTimeoutError) {
+        // Not retried: the same answers would stall the engine again. The runner's log names the limit.
+        await failInvestigation(deps, id, "evaluation_timeout", `${err.message}; the agents' answers may hold values built to stall it`);
+        return { kind: "done" };
+      }
       if (!(err instanceof EvaluationAbortedError)) throw err;
       return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
     }

@@ -32,7 +32,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   const findings = new FindingsStore(rt.buckets.findings);
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const metrics = new Registry();
-  const engine = new EnginePool({ size: config.INQUEST_ENGINE_WORKERS, workerUrl: new URL("./engine-worker.js", import.meta.url), log });
+  const engine = new EnginePool({ size: config.INQUEST_ENGINE_WORKERS, workerUrl: new URL("./engine-worker.js", import.meta.url), timeLimitMs: config.INQUEST_ENGINE_TIME_LIMIT, log });
   const t = config.INQUEST_PLAN_TIMEOUT;
   const runner = new Runner(
     {

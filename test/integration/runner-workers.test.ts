@@ -58,10 +58,16 @@ interface TestRunner {
 }
 
 /** A runner of its own (own NATS connection, own engine threads) on the shared work queue. */
-async function startRunner(agents: AgentRecord[], spinMs: number, opts: Partial<RunnerOptions> = {}, limits: Partial<Pick<ExecuteDeps, "maxAttempts" | "maxErrors">> = {}): Promise<TestRunner> {
+async function startRunner(
+  agents: AgentRecord[],
+  spinMs: number,
+  opts: Partial<RunnerOptions> = {},
+  limits: Partial<Pick<ExecuteDeps, "maxAttempts" | "maxErrors">> = {},
+  timeLimitMs?: number,
+): Promise<TestRunner> {
   const conn = await connectTo(nats.url);
   const own = await openRuntime(conn, { replicas: 1 });
-  const engine = new EnginePool({ size: 1, workerUrl: SLOW_WORKER, workerData: { spinMs }, log });
+  const engine = new EnginePool({ size: 1, workerUrl: SLOW_WORKER, workerData: { spinMs }, log, ...(timeLimitMs !== undefined ? { timeLimitMs } : {}) });
   await engine.start();
   const deps: ExecuteDeps = {
     nc: conn,
@@ -198,6 +204,19 @@ test("DELETE stops a run in the middle of a long evaluation", async (t) => {
   const events = await eventsOf(id);
   t.notOk(events.includes("investigation.completed"));
   t.equal(events.filter((e) => e === "investigation.cancelled").length, 1);
+});
+
+test("an evaluation over the engine's time limit fails the run as evaluation_timeout, once, and the runner goes on", async (t) => {
+  serveAgent("slow-1", 0);
+  const r = await startRunner([agent("slow-1")], 120_000, {}, {}, 1_000);
+  t.teardown(() => r.stop());
+  const id = await queue(["slow-1"]);
+  const done = await until(id, (x) => x.status === "failed", 30_000);
+  t.equal(done.error?.code, "evaluation_timeout");
+  t.match(done.error?.message, /over its limit of 1 s/);
+  t.equal(done.internal.run_attempts, 1, "not retried: the same answers would stall it again");
+  t.ok((await eventsOf(id)).includes("investigation.failed"));
+  await eventually(async () => (r.runner.load.running === 0 && r.engine.workers === 1 ? true : undefined), 10_000);
 });
 
 test("errors that hand the run back are retried with a growing delay and are not crashes: a run outlives more of them than maxAttempts, then completes", async (t) => {

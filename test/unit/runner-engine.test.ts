@@ -3,7 +3,7 @@ import { test } from "tap";
 import pino from "pino";
 import { routeQuery } from "../../shared/engine/index.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
-import { EnginePool, EvaluationAbortedError, EvaluationFailedError, HOST_BATCH } from "../../services/runner/engine-pool.js";
+import { EnginePool, EvaluationAbortedError, EvaluationFailedError, EvaluationTimeoutError, HOST_BATCH } from "../../services/runner/engine-pool.js";
 import { DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
 import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpackHosts, type EngineReply, type EngineRequest, type Evaluation, type EvaluationInput } from "../../services/runner/engine-protocol.js";
 import type { Report } from "../../shared/engine/types.js";
@@ -148,6 +148,17 @@ test("aborting a finishing evaluation alone on its worker terminates the worker;
   await t.rejects(running, EvaluationAbortedError, "the running one is stopped, not waited for");
   t.equal(pool.aborted, 1);
   await t.rejects(evaluate(pool, input(), AbortSignal.abort()), EvaluationAbortedError, "an aborted signal never starts");
+});
+
+test("a finish over the time limit stops its worker: it fails as a timeout, the evaluation sharing the worker fails, the pool goes on", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { spinMs: 60_000 }, timeLimitMs: 300, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const stalled = evaluate(pool, input());
+  const sharing = evaluate(pool, input());
+  await t.rejects(stalled, EvaluationTimeoutError, "a 60 s evaluation stopped at its 300 ms limit");
+  await t.rejects(sharing, EvaluationFailedError, "the one behind it on the stopped worker fails (its run is retried)");
+  t.equal(pool.workers, 1, "a fresh worker took the stopped one's place");
 });
 
 test("a worker that dies fails its evaluation and is replaced", async (t) => {
