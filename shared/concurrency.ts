@@ -3,15 +3,16 @@
 // (none is left running behind the caller's back).
 
 export async function forEachLimited<T>(items: Iterable<T> | AsyncIterable<T>, limit: number, job: (item: T) => Promise<void>): Promise<void> {
-  if (Array.isArray(items)) return forEachOfArray(items as readonly T[], limit, job);
-  // Items made as they are asked for (a stream read a page at a time): each worker asks for the next when free.
+  // Each worker asks for the next item when free: from a list, or as items are made (a stream read a page at a time).
   const it = Symbol.asyncIterator in items ? (items as AsyncIterable<T>)[Symbol.asyncIterator]() : (items as Iterable<T>)[Symbol.iterator]();
+  const workers = Array.isArray(items) ? Math.min(limit, items.length) : limit;
   let failed: { err: unknown } | null = null;
   const worker = async (): Promise<void> => {
     while (failed === null) {
       let next: IteratorResult<T>;
       try {
-        next = await it.next();
+        const asked = it.next();
+        next = asked instanceof Promise ? await asked : asked;
       } catch (err) {
         failed ??= { err };
         return;
@@ -24,23 +25,6 @@ export async function forEachLimited<T>(items: Iterable<T> | AsyncIterable<T>, l
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, limit) }, worker));
-  if (failed !== null) throw (failed as { err: unknown }).err;
-}
-
-async function forEachOfArray<T>(items: readonly T[], limit: number, job: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed: { err: unknown } | null = null;
-  const worker = async (): Promise<void> => {
-    while (failed === null && next < items.length) {
-      const item = items[next++] as T;
-      try {
-        await job(item);
-      } catch (err) {
-        failed ??= { err };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, workers) }, worker));
   if (failed !== null) throw (failed as { err: unknown }).err;
 }
