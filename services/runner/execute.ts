@@ -279,19 +279,12 @@ function startPhaseClock(): PhaseClock {
 /**
  * Writes the evaluation's findings (most severe first, with their ids, in the chunks the worker made) to the findings
  * bucket under this attempt's keys; the record update commits them (a crash in between leaves chunks no record
- * names: the next attempt rewrites or prunes them). Takes the chunks out of `evaluation` and hands them on, for
- * the announce to let go of one by one (republishTerminal).
+ * names: the next attempt rewrites or prunes them). The chunks stay in `evaluation` for the announce, which lets
+ * go of them one by one (republishTerminal).
  */
-async function storeFindings(
-  deps: ExecuteDeps,
-  id: string,
-  attempt: number,
-  evaluation: Evaluation,
-): Promise<{ ref: FindingsRef; stored: { findings: Finding[]; findings_total: number }; chunks: FindingsChunk[] }> {
-  const chunks = evaluation.chunks;
-  evaluation.chunks = [];
+async function storeFindings(deps: ExecuteDeps, id: string, attempt: number, chunks: readonly FindingsChunk[]): Promise<{ ref: FindingsRef; stored: { findings: Finding[]; findings_total: number } }> {
   const ref = await deps.findings.write(id, attempt, chunks);
-  return { ref, stored: { findings: inlineFromChunks(chunks, deps.findingsBounds), findings_total: chunkedCount(chunks) }, chunks };
+  return { ref, stored: { findings: inlineFromChunks(chunks, deps.findingsBounds), findings_total: chunkedCount(chunks) } };
 }
 
 /** Stores the evaluation's findings and the terminal record, then announces them. */
@@ -301,7 +294,7 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
   const id = record.investigation_id;
   const end = deps.clock.now();
   const attempt = record.internal.run_attempts;
-  const { ref, stored, chunks } = await storeFindings(deps, id, attempt, evaluation);
+  const { ref, stored } = await storeFindings(deps, id, attempt, evaluation.chunks);
   const total = stored.findings_total;
   // The report comes bounded from the engine's thread (emitEvaluation), its narrative too.
   const { report } = evaluation;
@@ -336,7 +329,7 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
   if (final?.value.internal.findings_ref?.attempt === attempt) {
     await deps.findings.prune(id, attempt).catch((err: unknown) => deps.log.warn({ err, investigation_id: id }, "stale findings chunks not pruned"));
   }
-  if (final) await republishTerminal(deps, final.value, final.value.internal.findings_ref?.attempt === attempt ? chunks : undefined);
+  if (final) await republishTerminal(deps, final.value, final.value.internal.findings_ref?.attempt === attempt ? evaluation.chunks : undefined);
   phaseEnds("announce");
   deps.log.info({ investigation_id: id, status: final?.value.status, findings: total, agents: agents.length, phases_ms: phases }, "run ended");
   deps.onPhases?.(phases);
