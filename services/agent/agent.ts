@@ -26,7 +26,6 @@ import { ScanGate } from "./scan-gate.js";
 
 export type { Tables };
 
-/** Where an agent's rows come from: the live host, or a fleet file. */
 /** What one scan gave: the rows, and the tables whose rows are partial (a row cap reached), if any. */
 export interface Collected {
   collected_at: string;
@@ -34,6 +33,7 @@ export interface Collected {
   truncated?: string[];
 }
 
+/** Where an agent's rows come from: the live host, or a fleet file. */
 export interface TelemetrySource {
   collect(tables: readonly string[]): Promise<Collected>;
   /** The tables a periodic snapshot holds. */
