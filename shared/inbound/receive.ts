@@ -17,6 +17,7 @@ import type { InboundEndpointView, InboundRequest, ProviderName, TriggerInterpre
 import { resolveTarget } from "./target.js";
 import { assertNever } from "../never.js";
 import { BusUnavailableError } from "../errors.js";
+import { mediaTypeOf } from "../media-type.js";
 
 /** The receiver URL's provider names (shared) and the provider registry's names are the same set. */
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -104,7 +105,8 @@ export async function decide(deps: ReceiveDeps, req: ReceiptRequest, endpoint: I
       return { kind: "replayed_signature" };
     }
   }
-  const body = provider.formField !== undefined && isForm(req.headers) ? parseFormField(req.body, provider.formField) : parseJson(req.body);
+  const field = provider.formField;
+  const body = field !== undefined && mediaTypeOf(req.headers) === "application/x-www-form-urlencoded" ? parseFormField(req.body, field) : parseJson(req.body);
   if (!body.ok) return { kind: "invalid_json" };
   if (!endpoint.active) return { kind: "ignored", reason: "this endpoint is inactive" };
 
@@ -166,10 +168,6 @@ async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpr
     default:
       return assertNever(outcome);
   }
-}
-
-function isForm(headers: Record<string, string>): boolean {
-  return (headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() === "application/x-www-form-urlencoded";
 }
 
 /** The JSON in one field of a form-encoded body (the first if repeated). */

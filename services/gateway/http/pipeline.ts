@@ -7,6 +7,7 @@ import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
 import { BusUnavailableError, LocalStoreUnavailableError } from "../../../shared/errors.js";
 import { isId } from "../../../shared/ids.js";
 import type { Logger } from "../../../shared/log.js";
+import { mediaTypeOf } from "../../../shared/media-type.js";
 import { isUnavailable } from "../../../shared/nats/errors.js";
 import { checker } from "../../../shared/validate.js";
 import { fail } from "./reply.js";
@@ -96,7 +97,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
     return route.handle({ params, query, headers: req.headers, body: undefined, rawBody: req.body, bodyTooLarge: req.bodyTooLarge, auth });
   }
   // Any body sent to a management route is JSON within the limit, even where the route ignores it.
-  const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+  const type = mediaTypeOf(req.headers);
   const sent = req.body.length > 0 || req.bodyTooLarge;
   const required = route.body !== undefined && !(route.bodyOptional === true && !sent);
   if ((required || sent) && type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
