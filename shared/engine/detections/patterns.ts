@@ -24,7 +24,11 @@ export function firstToken(cmdline: string): string {
   return cmdline.trim().split(/\s+/)[0] ?? "";
 }
 
-/** A line's simple commands, each operator before the command it starts ("&&" and "||" before "&" and "|"). */
+/**
+ * A line's simple commands, each operator before the command it starts ("&&" and "||" before "&" and "|"). Not
+ * command-lines.ts's splitCommands: the patterns below need the operator between two commands, and they read
+ * inside quotes too (`bash -c "curl x | sh"` is a pipe to a shell), as the regular expressions they replace did.
+ */
 function simpleCommandsOf(line: string): Array<{ op: string | undefined; command: string }> {
   const parts = line.split(/(&&|\|\||[;&|])/);
   const out: Array<{ op: string | undefined; command: string }> = [];
