@@ -94,6 +94,20 @@ export function keepingFocus(container: Element, render: () => void): void {
   if (focused instanceof HTMLElement && focused !== document.body && container.contains(focused) && document.activeElement !== focused) focused.focus();
 }
 
+/**
+ * Runs `act` on each click, one at a time: the button is disabled until it settles, so a double click (on "Load
+ * more") does not ask for the same page twice. A failure is logged and the button can be clicked again.
+ */
+export function onClickOneAtATime(button: HTMLButtonElement, act: () => Promise<unknown>): void {
+  button.addEventListener("click", () => {
+    if (button.disabled) return;
+    button.disabled = true;
+    act()
+      .catch((err: unknown) => console.error(err))
+      .finally(() => (button.disabled = false));
+  });
+}
+
 /** A button that asks once more in place before acting (no window.confirm). */
 export function confirmButton(label: string, confirmLabel: string, act: () => Promise<void>, cls = "danger"): HTMLButtonElement {
   let armed = false;

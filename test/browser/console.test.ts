@@ -426,6 +426,26 @@ test("agents: a double click on Load more loads the next page once", async (t) =
   await w.close();
 });
 
+test("investigations: a double click on Load more loads the next page once", async (t) => {
+  const w = await openPage(chrome);
+  await signIn(w, stack.key);
+  const done = (await api(stack.baseUrl, "GET", `/v1/investigations/${investigationId}`, { key: stack.key })).json;
+  const run = (i: number) => ({ ...done, investigation_id: `inv_01PAGEDRUN${String(i).padStart(15, "0")}`, query: `paged question ${i}` });
+  await w.page.route(/\/v1\/investigations\?/, async (route) => {
+    const cursor = new URL(route.request().url()).searchParams.get("cursor");
+    await new Promise((r) => setTimeout(r, 200)); // a page that takes a moment, as over a slow link
+    const page = cursor === null ? { investigations: [run(1), run(2)], next_cursor: "page-2" } : { investigations: [run(3)], next_cursor: null };
+    await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify(page) });
+  });
+  await w.page.getByRole("link", { name: "Investigations" }).click();
+  await w.page.getByRole("link", { name: "paged question 2" }).waitFor();
+  await w.page.getByRole("button", { name: "Load more" }).dblclick();
+  await w.page.getByRole("link", { name: "paged question 3" }).first().waitFor();
+  await w.page.waitForTimeout(400); // a second load, if the double click made one, has landed
+  t.equal(await w.page.getByRole("link", { name: "paged question 3" }).count(), 1, "the next page's run listed once");
+  await w.close();
+});
+
 test("curiosity: create, pause, delete", async (t) => {
   const w = await openPage(chrome);
   await signIn(w, stack.key);

@@ -1,7 +1,7 @@
 // Agents: online/offline, tags, last seen and snapshot age, a page at a time.
 import { call, qs } from "../api.js";
 import { ago } from "../format.js";
-import { badge, clear, h, notice, table } from "../dom.js";
+import { badge, clear, h, notice, onClickOneAtATime, table } from "../dom.js";
 import type { Agent } from "../types.js";
 
 export async function agentsPage(root: HTMLElement): Promise<void> {
@@ -34,11 +34,7 @@ export async function agentsPage(root: HTMLElement): Promise<void> {
     );
   };
   // One page at a time: a double click asked for the same cursor twice and listed its agents twice.
-  more.addEventListener("click", () => {
-    if (more.disabled) return;
-    more.disabled = true;
-    void load().finally(() => (more.disabled = false));
-  });
+  onClickOneAtATime(more, load);
   root.append(h("h1", {}, "Agents"), list, more);
   await load();
 }

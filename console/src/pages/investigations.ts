@@ -2,7 +2,7 @@
 // not finished) and cancel.
 import { call, enc, qs, who } from "../api.js";
 import { ago, TERMINAL } from "../format.js";
-import { badge, clear, confirmButton, field, h, keepingFocus, notice, select, table } from "../dom.js";
+import { badge, clear, confirmButton, field, h, keepingFocus, notice, onClickOneAtATime, select, table } from "../dom.js";
 import type { Investigation } from "../types.js";
 
 const POLL_MS = 1500;
@@ -108,17 +108,17 @@ export function investigationsPage(root: HTMLElement): () => void {
     clearTimeout(timer);
     if (!stopped && pages.flat().some((i) => !TERMINAL.has(i.status))) timer = window.setTimeout(() => void load(false).catch(() => schedule()), POLL_MS);
   };
-  more.addEventListener("click", () => {
+  // One page at a time (a double click asked for the same cursor twice and listed its runs twice).
+  onClickOneAtATime(more, async () => {
     const c = cursors[cursors.length - 1];
     if (!c) return;
     const mine = generation;
-    void fetchPage(c).then((page) => {
-      if (mine !== generation) return;
-      pages.push(page.investigations);
-      cursors.push(page.next_cursor);
-      render();
-      schedule();
-    });
+    const page = await fetchPage(c);
+    if (mine !== generation) return;
+    pages.push(page.investigations);
+    cursors.push(page.next_cursor);
+    render();
+    schedule();
   });
   status.addEventListener("change", () => void load(true));
   source.addEventListener("change", () => void load(true));

@@ -2,7 +2,7 @@
 // with replay, and inbound endpoints (their receiver URL shown once).
 import { call, enc, qs } from "../api.js";
 import { ago, when } from "../format.js";
-import { badge, clear, confirmButton, field, h, notice, select, table } from "../dom.js";
+import { badge, clear, confirmButton, field, h, notice, onClickOneAtATime, select, table } from "../dom.js";
 
 const EVENTS = ["investigation.queued", "investigation.started", "investigation.completed", "investigation.failed", "investigation.cancelled", "finding.discovered", "agent.registered", "agent.connected", "agent.disconnected"];
 
@@ -181,7 +181,6 @@ async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> 
         : notice(filter.value === "failed_permanent" ? "No dead letters." : "No deliveries.", "info"),
     );
     more.hidden = cursor === null;
-    more.disabled = false;
   };
   const load = async (): Promise<void> => {
     const mine = ++generation;
@@ -191,19 +190,14 @@ async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> 
     cursor = page.next_cursor;
     render();
   };
-  more.addEventListener("click", () => {
+  onClickOneAtATime(more, async () => {
     if (cursor === null) return;
     const mine = generation;
-    more.disabled = true;
-    void fetchPage(cursor).then(
-      (page) => {
-        if (mine !== generation) return;
-        items = [...items, ...page.deliveries];
-        cursor = page.next_cursor;
-        render();
-      },
-      () => (more.disabled = false),
-    );
+    const page = await fetchPage(cursor);
+    if (mine !== generation) return;
+    items = [...items, ...page.deliveries];
+    cursor = page.next_cursor;
+    render();
   });
   filter.addEventListener("change", () => void load());
   refresh.addEventListener("click", () => void load());
