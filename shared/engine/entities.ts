@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import { isIpv4 } from "./net.js";
 import type { QueryEntities } from "./types.js";
 import { allMatches } from "./matches.js";
+import { withoutTrailing, withoutTrailingSlashes } from "./rows.js";
 
 /**
  * Words that follow "user", "account", "as" or "did" in questions without being a user name: function words,
@@ -42,7 +43,7 @@ const PUBLIC_SUFFIXES = new Set(["com", "net", "org", "io", "sh", "site", "st", 
 
 function extractDomains(text: string): string[] {
   const out: string[] = [];
-  for (const m of allMatches(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]+@)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+)/gi, text)) {
+  for (const m of allMatches(/(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/(?:[^@/\s]+@)?([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+)/gi, text)) {
     if (!/^\d+(?:\.\d+){3}$/.test(m[1] ?? "")) out.push((m[1] ?? "").toLowerCase());
   }
   for (const m of allMatches(/(?<![\w./@:-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+([a-z]{2,}))(?![\w-]|\.[a-z0-9])/gi, text)) {
@@ -75,7 +76,7 @@ function extractUsers(text: string): string[] {
   const found: string[] = [];
   for (const re of USER_CUES) {
     for (const m of allMatches(re, text)) {
-      const name = (m[1] ?? "").replace(/\.+$/, "");
+      const name = withoutTrailing(m[1] ?? "", ".");
       const lower = name.toLowerCase();
       if (name === "" || NOT_A_USER.has(lower) || /^\d/.test(name)) continue;
       found.push(lower);
@@ -102,14 +103,14 @@ export function extractEntities(query: string): QueryEntities {
   for (const m of allMatches(/(?<![\w.])(?:\d{1,3}(?:\.\d{1,3}){3}):(\d{1,5})\b/g, text)) ports.push(Number(m[1]));
   const paths = allMatches(/(?:^|[\s"'`(=])(\/(?:[A-Za-z0-9._@+-]+\/?)+)/g, text)
     // Trailing punctuation ends a sentence, except a last component of dots only: "/tmp/..." is a real hiding place.
-    .map((m) => (/\/\.{3,}$/.test(m[1] ?? "") ? (m[1] ?? "").replace(/\.+$/, "...") : (m[1] ?? "").replace(/[.,;:!?)]+$/, "")))
-    .map((p) => (p.length > 1 ? p.replace(/\/+$/, "") : p))
+    .map((m) => (/\/\.{3,}$/.test(m[1] ?? "") ? `${withoutTrailing(m[1] ?? "", ".")}...` : withoutTrailing(m[1] ?? "", ".,;:!?)")))
+    .map((p) => (p.length > 1 ? withoutTrailingSlashes(p) : p))
     .filter((p) => p.length > 1);
   const domains = extractDomains(text);
   const tags: Record<string, string> = {};
   for (const m of allMatches(/(?<![\w/.-])([A-Za-z][A-Za-z0-9_.-]*)=([A-Za-z0-9_.:\/@-]+)/g, text)) {
     const key = m[1] ?? "";
-    const value = (m[2] ?? "").replace(/[.,;:!?]+$/, "");
+    const value = withoutTrailing(m[2] ?? "", ".,;:!?");
     if (key !== "" && value !== "" && tags[key] === undefined) tags[key] = value;
   }
   const sortedTags: Record<string, string> = {};

@@ -40,8 +40,20 @@ export function flag(row: Row | undefined, column: string): boolean {
   return false;
 }
 
+/**
+ * `text` without the run of `chars` at its end. Not `replace(/[...]+$/, "")`: that pattern starts over at every
+ * character of a run and scans the run to its end, quadratic in an agent's value ("////...x": 5.5 s for 32 KiB).
+ */
+export function withoutTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1] as string)) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+export const withoutTrailingSlashes = (path: string): string => withoutTrailing(path, "/");
+
 export function basename(path: string): string {
-  const clean = path.replace(/ \(deleted\)$/, "").replace(/\/+$/, "");
+  const clean = withoutTrailingSlashes(path.replace(/ \(deleted\)$/, ""));
   const i = clean.lastIndexOf("/");
   return i >= 0 ? clean.slice(i + 1) : clean;
 }

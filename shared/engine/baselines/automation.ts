@@ -1,6 +1,7 @@
 // Standard automation: packaged cron jobs (exact lines as osquery's crontab table shows them), backup tools' cron
 // lines, dead-man's-switch pings, cloud-init's root key options, and configuration-management SSH fan-out.
 import type { SourceRef } from "./types.js";
+import { InOrder } from "../in-order.js";
 
 export interface PackagedCronJob {
   path: string;
@@ -60,9 +61,12 @@ export const BACKUP_CRON: readonly CommandPattern[] = [
 ];
 
 /** Dead-man's-switch pings appended to cron jobs: a GET to the monitoring service, output discarded, nothing run. */
-export const HEARTBEAT_PING: CommandPattern = {
+export const HEARTBEAT_PING: { id: string; pattern: InOrder; source: SourceRef } = {
   id: "cron:heartbeat-ping",
-  re: /\b(?:curl|wget)\b[^|;&]*https?:\/\/(?:hc-ping\.com|[a-z0-9.-]*healthchecks\.io|cronitor\.link|[a-z0-9.-]*cronitor\.io|nosnch\.in|[a-z0-9.-]*deadmanssnitch\.com|[a-z0-9.-]*betteruptime\.com|uptime\.betterstack\.com|push\.statuscake\.com)\/\S*/i,
+  // curl or wget, then the monitoring URL later in the same simple command (parts in order, in-order.ts: as one
+  // pattern every curl of a long line scanned the rest of it). The URL's path stops at the command's end: a pipe
+  // after it is not part of the ping.
+  pattern: new InOrder(/[|;&]/, [/\b(?:curl|wget)\b/i, /https?:\/\/(?:hc-ping\.com|[a-z0-9.-]*healthchecks\.io|cronitor\.link|[a-z0-9.-]*cronitor\.io|nosnch\.in|[a-z0-9.-]*deadmanssnitch\.com|[a-z0-9.-]*betteruptime\.com|uptime\.betterstack\.com|push\.statuscake\.com)\/\S*/i]),
   source: { kind: "doc", name: "Healthchecks.io docs: Cron job monitoring (curl -fsS -m 10 --retry 5 -o /dev/null https://hc-ping.com/<uuid>); Cronitor, Dead Man's Snitch docs", url: "https://healthchecks.io/docs/" },
 };
 

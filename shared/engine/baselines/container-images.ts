@@ -2,6 +2,7 @@
 // Used by docker-socket-mount and container-host-mount: a match turns the hit into a baseline note (kept_by = id).
 // An image is matched by repository (registry + path, tag and digest ignored); Docker Hub names are compared in their
 // short form ("docker.io/library/traefik" == "traefik"). A mirror under another registry name does not match on purpose.
+import { withoutTrailingSlashes } from "../rows.js";
 
 export interface ContainerImageBaseline {
   /** Stable id reported as `kept_by`. */
@@ -125,7 +126,7 @@ function underPath(path: string, base: string): boolean {
 export function containerImageBaseline(image: string, hostPath: string): ContainerImageBaseline | undefined {
   const repo = imageRepository(image);
   if (repo === "") return undefined;
-  const path = hostPath.replace(/\/+$/, "") || "/";
+  const path = withoutTrailingSlashes(hostPath) || "/";
   return CONTAINER_IMAGE_BASELINES.find(
     (b) => b.images.some((i) => imageRepository(i) === repo) && b.host_paths.some((p) => underPath(path, p)),
   );

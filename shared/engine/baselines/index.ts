@@ -165,9 +165,9 @@ export function knownAutomation(q: AutomationQuery): Explanation | undefined {
 
 /** A heartbeat ping (healthchecks.io, Cronitor...) with the rest of the command stripped of it, for re-checking. */
 export function heartbeatPing(command: string): { explanation: Explanation; rest: string } | undefined {
-  const m = HEARTBEAT_PING.re.exec(command);
+  const m = HEARTBEAT_PING.pattern.find(command);
   if (!m) return undefined;
-  const rest = command.replace(HEARTBEAT_PING.re, " ").replace(/(?:&&|;|\|\|)\s*(?=$|&&|;|\|\|)/g, "");
+  const rest = `${command.slice(0, m.index)} ${command.slice(m.end)}`.replace(/(?:&&|;|\|\|)\s*(?=$|&&|;|\|\|)/g, "");
   return { explanation: explain(HEARTBEAT_PING.id, HEARTBEAT_PING.source), rest };
 }
 

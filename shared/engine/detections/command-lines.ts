@@ -1,6 +1,6 @@
 // Command text to inspect (running command lines and shell history) and a small shell-word splitter: which programs
 // a one-liner runs, with which arguments. Shared by the detections that look for what a command does.
-import { basename, processIndex, processLabel, rowsOf, str } from "../rows.js";
+import { basename, processIndex, processLabel, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import type { DetectionHit } from "./detection.js";
 import { SHELLS } from "./patterns.js";
@@ -38,7 +38,7 @@ export function userMaps(host: HostData): UserMaps {
     const uid = str(row, "uid");
     if (uid === "") continue;
     if (!names.has(uid)) names.set(uid, str(row, "username"));
-    const home = str(row, "directory").replace(/\/+$/, "");
+    const home = withoutTrailingSlashes(str(row, "directory"));
     if (home !== "" && home !== "/" && !homes.has(home)) homes.set(home, uid);
   }
   if (!homes.has("/root")) homes.set("/root", "0");

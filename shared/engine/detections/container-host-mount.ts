@@ -2,7 +2,7 @@
 // kubelet credential on the host from inside the container).
 import { containerImageBaseline } from "../baselines/container-images.js";
 import { compareText } from "../order.js";
-import { flag, str, tagList, containerBindMounts } from "../rows.js";
+import { containerBindMounts, flag, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { mountReadOnly, taggedImage } from "./docker-socket-mount.js";
@@ -35,7 +35,7 @@ const SENSITIVE_ETC = /^\/etc\/(?:shadow|gshadow|passwd|group|sudoers(?:\.d)?|cr
 const SECRET_READ = ["/", "/etc", "/root", "/var/lib/kubelet", "/etc/kubernetes"];
 
 function normalize(path: string): string {
-  const p = path.trim().replace(/\/+$/, "");
+  const p = withoutTrailingSlashes(path.trim());
   return p === "" && path.trim().startsWith("/") ? "/" : p;
 }
 

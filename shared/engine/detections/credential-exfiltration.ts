@@ -67,7 +67,7 @@ function copySources(cmd: SimpleCommand): string | undefined {
 function archiveOf(cmd: SimpleCommand): { archive: string; sources: string } | undefined {
   const words = cmd.args;
   if (cmd.program === "tar" || cmd.program === "bsdtar") {
-    const bundle = words.findIndex((w) => /^-?[A-Za-z]*c[A-Za-z]*f$/.test(w) && !w.startsWith("--"));
+    const bundle = words.findIndex((w) => /^-?[A-Za-z]*f$/.test(w) && w.slice(0, -1).includes("c") && !w.startsWith("--")); // one scan a word (`[A-Za-z]*c[A-Za-z]*f` was quadratic in it)
     const fileOpt = bundle >= 0 ? bundle : words.findIndex((w) => w === "-f" || w === "--file");
     if (fileOpt < 0 || !words.some((w) => /^-?[A-Za-z]*c/.test(w) && !w.startsWith("--") || w === "--create")) return undefined;
     const archive = words[fileOpt + 1];

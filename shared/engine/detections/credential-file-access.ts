@@ -7,6 +7,7 @@ import type { Severity } from "../types.js";
 import { CREDENTIAL_TOOLS } from "../intel/credential-theft.js";
 import { clip, commandHit, commandSources, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, USER_COLUMNS, userMaps, type SimpleCommand, type UserMaps } from "./command-lines.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+import { InOrder } from "../in-order.js";
 
 /** Programs that read, copy or ship a file's content (not ones that only look at its metadata). */
 const READERS: ReadonlySet<string> = new Set([
@@ -17,13 +18,53 @@ const READERS: ReadonlySet<string> = new Set([
 const EDITORS: ReadonlySet<string> = new Set(["vi", "vim", "nano", "view"]);
 
 const SHADOW = /\/etc\/g?shadow-?(?![\w.])|\/etc\/security\/opasswd\b/;
-const PRIVATE_KEY = /(\/root|\/home\/[^/\s'"]+|~[^/\s'"]*|\$HOME|\/home\/\*)\/\.ssh\/(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|identity|\*)(?![\w.-])/;
-const HISTORY = /(\/root|\/home\/[^/\s'"]+|~[^/\s'"]*|\$HOME|\/home\/\*)\/\.(?:bash|zsh|sh|ash|mysql|psql|python)_history\b/;
+// `~[^/\s'"~]*`: a user name cannot hold a "~"; with one, every "~" of a long run started a scan to its end.
+const PRIVATE_KEY = /(\/root|\/home\/[^/\s'"]+|~[^/\s'"~]*|\$HOME|\/home\/\*)\/\.ssh\/(?:id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|identity|\*)(?![\w.-])/;
+const HISTORY = /(\/root|\/home\/[^/\s'"]+|~[^/\s'"~]*|\$HOME|\/home\/\*)\/\.(?:bash|zsh|sh|ash|mysql|psql|python)_history\b/;
 const SECRET_WORD = /pass(?:w(?:or)?d)?(?!wordauthentication)|pwd|secret|token|api[_-]?key|aws_/i;
-const KEY_SWEEP = /\bfind\s+\/\S*\s[^\n|;]*-i?name\s+['"]?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\*\.pem|\*id_\*|\*\.key)\b|\b(?:grep|rg)\s+[^\n|;]*-[a-zA-Z]*[rRl][a-zA-Z]*\s[^\n|;]*(?:BEGIN (?:RSA |OPENSSH |EC |DSA )?PRIVATE KEY|PRIVATE KEY)|\blocate\s+id_(?:rsa|dsa|ecdsa|ed25519)\b/i;
-const ENVIRON_SWEEP = /\/proc\/(?:\*|\[0-9\]\*?|\[1-9\]\*?)\/environ|\/proc\b[^\n]*\$\{?\w+\}?\/environ|\bfind\s+\/proc\b[^\n]*environ/;
+// Sweeps: parts in order within a segment (in-order.ts; as single patterns these were quadratic to cubic in a line's
+// length: 8 KiB of `grep -r ` took 6 s, 32 KiB six minutes).
+const KEY_SWEEP = new InOrder(
+  /[\n|;]/,
+  [/\bfind\s+\/\S*\s/i, /-i?name\s+['"]?(?:id_(?:rsa|dsa|ecdsa|ed25519)|\*\.pem|\*id_\*|\*\.key)\b/i],
+  // A recursive (or -l) flag: a word of letters holding r or l (the lookahead keeps it one scan per word).
+  [/\b(?:grep|rg)\s+/i, /-(?=[a-z]*[rl])[a-z]*\s/i, /BEGIN (?:RSA |OPENSSH |EC |DSA )?PRIVATE KEY|PRIVATE KEY/i],
+  [/\blocate\s+id_(?:rsa|dsa|ecdsa|ed25519)\b/i],
+);
+const ENVIRON_SWEEP = new InOrder(
+  /\n/,
+  [/\/proc\/(?:\*|\[0-9\]\*?|\[1-9\]\*?)\/environ/],
+  [/\/proc\b/, /\$\{?\w+\}?\/environ/],
+  [/\bfind\s+\/proc\b/, /environ/],
+);
 const ENVIRON_ONE = /\/proc\/\d+\/environ/;
-const PASSWORD_GREP = /\b(?:grep|egrep|rg)\s+(?:-\S+\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-\S+\s+)*['"]?(?:pass(?:w(?:or)?d)?|pwd|secret)\b[^\n|;]*\s(?:\/|\/home\/?|\/root\/?|\/var\/www\/?|\/etc\/?|\/opt\/?|\/srv\/?)(?:\s|$)/i;
+const GREP_WORD = /(?:^|\W)(?:grep|egrep|rg)$/i;
+const RECURSIVE_FLAG = /^-[a-z]*r[a-z]*$/i;
+const PASSWORD_WORD = /^['"]?(?:pass(?:w(?:or)?d)?|pwd|secret)\b/i;
+const TREE_ROOTS: ReadonlySet<string> = new Set(["/", "/home", "/home/", "/root", "/root/", "/var/www", "/var/www/", "/etc", "/etc/", "/opt", "/opt/", "/srv", "/srv/"]);
+
+/**
+ * grep/egrep/rg with a recursive flag among its options, a password word as its pattern (the first word after the
+ * options) and a whole tree (/, /home, /etc...) later in its segment. Read word by word: as one pattern the
+ * options' `(?:-\S+\s+)*` around the flag and the gap before the tree were polynomial in a line's length.
+ */
+export function passwordGrep(text: string): boolean {
+  for (const segment of text.split(/[\n|;]/)) {
+    const words = segment.split(/\s+/);
+    let lastRoot = -1;
+    for (let i = words.length - 1; i >= 0 && lastRoot < 0; i--) if (TREE_ROOTS.has(words[i] as string)) lastRoot = i;
+    if (lastRoot < 0) continue;
+    for (let i = 0; i < lastRoot; i++) {
+      if (!GREP_WORD.test(words[i] as string)) continue;
+      let j = i + 1;
+      let recursive = false;
+      for (; j < lastRoot && /^-./.test(words[j] as string); j++) recursive ||= RECURSIVE_FLAG.test(words[j] as string);
+      if (recursive && j < lastRoot && PASSWORD_WORD.test(words[j] as string)) return true;
+      i = j - 1;
+    }
+  }
+  return false;
+}
 
 /** Whose home a path points into: a uid, "*" for a glob over all homes, "self" for ~ / $HOME, or undefined. */
 function ownerOf(prefix: string, users: UserMaps): string | undefined {
@@ -83,7 +124,7 @@ function judge(text: string, uid: string, users: UserMaps): Finding | undefined 
     }
   }
   if (ENVIRON_ONE.test(text) && !/\/proc\/self\/environ/.test(text)) return { why: "reads one process's environment (/proc/<pid>/environ)", severity: "info" };
-  if (PASSWORD_GREP.test(text)) return { why: "greps the file system for passwords", severity: "low" };
+  if (passwordGrep(text)) return { why: "greps the file system for passwords", severity: "low" };
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { commandSignals } from "./patterns.js";
 import { allMatches } from "../matches.js";
+import { InOrder } from "../in-order.js";
 
 const DOCKER_PORTS = new Set([2375, 2376]);
 /**
@@ -19,7 +20,14 @@ function isDaemon(name: string, cmdline: string): boolean {
 /** -H / --host values in a dockerd command line. */
 const HOST_FLAG = /(?:^|\s)(?:-H|--host)(?:=|\s+)(\S+)/g;
 /** A socket forwarder publishing the Docker socket on TCP (socat TCP-LISTEN:2375,fork UNIX-CONNECT:/var/run/docker.sock). */
-const SOCKET_FORWARD = /tcp(?:4|6)?-l(?:isten)?:(\d+)(?![^\s]*,bind=(?:127\.|localhost|\[?::1))[^\n]*(?:docker|containerd|podman)\.sock/i;
+const SOCKET_FORWARD = new InOrder(/\n/, [/tcp(?:4|6)?-l(?:isten)?:\d+(?![^\s]*,bind=(?:127\.|localhost|\[?::1))/i, /(?:docker|containerd|podman)\.sock/i]);
+
+/** The TCP port a socket forwarder publishes the runtime socket on, if it does. */
+function forwardedPort(cmdline: string): number | undefined {
+  const span = SOCKET_FORWARD.find(cmdline);
+  const port = span ? /:(\d+)/.exec(cmdline.slice(span.index, span.end)) : null;
+  return port ? Number(port[1]) : undefined;
+}
 
 interface TcpHost {
   address: string;
@@ -96,9 +104,8 @@ export const dockerApiExposed = defineDetection({
       const proc = procs.get(pid);
       const cmdline = str(proc, "cmdline");
       const daemon = isDaemon(name(proc), cmdline);
-      const forward = SOCKET_FORWARD.exec(cmdline);
       const configured = daemon && tcpHosts(cmdline).some((h) => h.port === port);
-      if (!((daemon && DOCKER_PORTS.has(port)) || configured || (forward && Number(forward[1]) === port))) continue;
+      if (!((daemon && DOCKER_PORTS.has(port)) || configured || forwardedPort(cmdline) === port)) continue;
       const g = group(pid);
       g.evidence.push({ table: "listening_ports", row });
       g.endpoints.push({ address, port });
@@ -109,8 +116,8 @@ export const dockerApiExposed = defineDetection({
       const n = name(proc);
       let endpoints: TcpHost[] = [];
       if (isDaemon(n, cmdline)) endpoints = tcpHosts(cmdline);
-      const forward = SOCKET_FORWARD.exec(cmdline);
-      if (forward) endpoints.push({ address: "", port: Number(forward[1]) });
+      const forward = forwardedPort(cmdline);
+      if (forward !== undefined) endpoints.push({ address: "", port: forward });
       if (n === "docker-proxy") {
         const hostPort = /-host-port\s+(\d+)/.exec(cmdline);
         const containerPort = /-container-port\s+(\d+)/.exec(cmdline);

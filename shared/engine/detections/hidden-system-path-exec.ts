@@ -4,7 +4,7 @@
 // (~/.vscode-server, ~/.nvm, ~/.cargo/bin, ~/.local/bin, .venv...) are baseline (baselines/hidden-tool-dirs.ts).
 // Facts: Sigma "Use Of Hidden Paths Or Files" (lnx_auditd_hidden_binary_execution.yml, filters .cache/.config/
 // .pyenv/.rustup), ATT&CK T1564.001 procedure examples (Hildegard, TeamTNT, Rocke, XMRig droppers in /tmp/.X11-unix).
-import { basename, rowsOf, str } from "../rows.js";
+import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { isToolDir } from "../baselines/hidden-tool-dirs.js";
 import { clip, simpleCommands } from "./command-lines.js";
@@ -53,14 +53,14 @@ function executedPaths(command: string, depth = 0): string[] {
       cwd = cmd.args[0] ?? "";
       continue;
     }
-    const word = cmd.word.startsWith("./") && cwd.startsWith("/") ? `${cwd.replace(/\/+$/, "")}/${cmd.word.slice(2)}` : cmd.word;
+    const word = cmd.word.startsWith("./") && cwd.startsWith("/") ? `${withoutTrailingSlashes(cwd)}/${cmd.word.slice(2)}` : cmd.word;
     if (word.startsWith("/")) out.push(word);
     if (INTERPRETER.test(cmd.program)) {
       const c = cmd.args.indexOf("-c");
       if (c >= 0 && cmd.args[c + 1] !== undefined && depth < 2) out.push(...executedPaths(cmd.args[c + 1] ?? "", depth + 1));
       const script = cmd.args.find((a) => !a.startsWith("-"));
       if (script !== undefined && !/\s-[ce]\b/.test(` ${cmd.args.join(" ")}`)) {
-        out.push(script.startsWith("./") && cwd.startsWith("/") ? `${cwd.replace(/\/+$/, "")}/${script.slice(2)}` : script);
+        out.push(script.startsWith("./") && cwd.startsWith("/") ? `${withoutTrailingSlashes(cwd)}/${script.slice(2)}` : script);
       }
     }
   }

@@ -6,8 +6,12 @@
 import { appendTo, basename, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+import { InOrder } from "../in-order.js";
 
-const TAMPER_RE = /\bhistory\s+-c\b|\bhistory\s+-[wa]\s+\/dev\/null\b|\bhistory\s+-d\s+-?\d+|\bexport\s+HISTSIZE=0\b|\bcat\s+\/dev\/null\s*>\s*\S*_history|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bHISTSIZE=0\b|\bHISTFILESIZE=0\b|\bset\s+\+o\s+history\b|(?:rm|shred|truncate)\b[^\n;|]*\.(?:bash|zsh|sh)_history|ln\s+-sf?\s+\/dev\/null\s+\S*_history|>\s*~?\/?\S*\.bash_history/;
+const TAMPER_RE = /\bhistory\s+-c\b|\bhistory\s+-[wa]\s+\/dev\/null\b|\bhistory\s+-d\s+-?\d+|\bexport\s+HISTSIZE=0\b|\bcat\s+\/dev\/null\s*>\s*\S*_history|\bunset\s+HISTFILE\b|\bHISTFILE=\/dev\/null\b|\bHISTSIZE=0\b|\bHISTFILESIZE=0\b|\bset\s+\+o\s+history\b|ln\s+-sf?\s+\/dev\/null\s+\S*_history|>\s*~?\/?[^\s>]*\.bash_history/;
+/** rm, shred or truncate, then a shell history file later in its command (as one pattern: quadratic in a line). */
+const REMOVES_HISTORY = new InOrder(/[\n;|]/, [/(?:rm|shred|truncate)\b/, /\.(?:bash|zsh|sh)_history/]);
+const tampers = (command: string): boolean => TAMPER_RE.test(command) || REMOVES_HISTORY.test(command);
 
 export const historyTampering = defineDetection({
   id: "history-tampering",
@@ -34,7 +38,7 @@ export const historyTampering = defineDetection({
     const users = new Map(rowsOf(host, "users").map((u) => [str(u, "uid"), str(u, "username")] as const));
     for (const row of rowsOf(host, "shell_history")) {
       const command = str(row, "command");
-      if (!TAMPER_RE.test(command)) continue;
+      if (!tampers(command)) continue;
       const uid = str(row, "uid");
       const user = users.get(uid) ?? `uid ${uid}`;
       hits.push({

@@ -3,7 +3,7 @@
 // by where it came from (raw IP, anonymous file host, plain http) and where it landed (/dev/shm, hidden path).
 // Facts: Sigma "Download File To Potentially Suspicious Directory Via Wget" and "Suspicious Download and Execute
 // Pattern via Curl/Wget", Atomic Red Team T1105 (curl/wget/scp/sftp/rsync download tests).
-import { str, tagList } from "../rows.js";
+import { str, tagList, withoutTrailingSlashes } from "../rows.js";
 import type { Severity } from "../types.js";
 import { isReleaseUrl } from "../baselines/release-hosts.js";
 import { isToolDir } from "../baselines/hidden-tool-dirs.js";
@@ -23,7 +23,7 @@ interface Transfer {
 
 /** The value after an option (`-o x`, `-ox`, `--output=x`, `-fsSLo x`). */
 function optionValue(args: readonly string[], short: string, long: string): string | undefined {
-  const cluster = new RegExp(`^-[a-zA-Z]*${short}(.*)$`);
+  const cluster = new RegExp(`^-[a-zA-Z]*${short}(.*)$`, "s"); // "s": a newline in the word cannot make each step rescan it
   for (const [i, a] of args.entries()) {
     if (a === long) return args[i + 1];
     if (a.startsWith(`${long}=`)) return a.slice(long.length + 1);
@@ -33,7 +33,7 @@ function optionValue(args: readonly string[], short: string, long: string): stri
   return undefined;
 }
 
-const join = (dir: string, file: string): string => `${dir.replace(/\/+$/, "")}/${file}`;
+const join = (dir: string, file: string): string => `${withoutTrailingSlashes(dir)}/${file}`;
 const fileOfUrl = (url: string): string => (url.split(/[?#]/)[0] ?? "").split("/").pop() || "index.html";
 
 function transferOf(cmd: SimpleCommand, cwd: string): Transfer | undefined {
@@ -64,7 +64,7 @@ function transferOf(cmd: SimpleCommand, cwd: string): Transfer | undefined {
     if (source && dest && dest.startsWith("/")) return { from: source, to: dest.endsWith("/") ? join(dest, basenameOf(source)) : dest, tool: cmd.program };
   }
   if (/^python[0-9.]*$/.test(cmd.program) && /urlretrieve|urlopen|requests\.get/.test(cmd.raw)) {
-    const to = /['"](\/(?:tmp|var\/tmp|dev\/shm)\/[^'"]+|\/[^'"]*\/\.[^'"]+)['"]/.exec(cmd.raw)?.[1];
+    const to = /['"](\/(?:tmp|var\/tmp|dev\/shm)\/[^'"]+|\/(?=[^'"]*\/\.[^'"])[^'"]+)['"]/.exec(cmd.raw)?.[1]; // the lookahead: one scan per quote
     if (url && to) return { from: url, to, tool: "python" };
   }
   return undefined;
@@ -132,7 +132,7 @@ export const ingressToolTransfer = defineDetection({
         else if (staged) severity = "medium";
         else if (rawIp || cleartext) severity = "low";
         const file = t.to.replace(/^.*\//, "");
-        if (file !== "" && new RegExp(`chmod\\s+(?:[+ugoa]*x|[0-7]*[1357][0-7]*)\\s+\\S*${file.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}\\b`).test(src.text)) {
+        if (file !== "" && new RegExp(`chmod\\s+(?:[+ugoa]*x|(?=[0-7]*[1357])[0-7]+)\\s+\\S*${file.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}\\b`).test(src.text)) {
           reasons.push("then made executable");
           severity = severity === "info" ? "low" : "high";
         }

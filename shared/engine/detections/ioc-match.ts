@@ -3,7 +3,7 @@
 // hash table; domains as names in the same free text and in /etc/hosts; paths as executables, files, mapped libraries, mounts and inside command lines. A path named in the
 // question is a place to look, not an indicator: a match is low on its own, and system directories named as places
 // ("/tmp", "/usr/lib") are left to the detections that know what is wrong there.
-import { rowsOf, str } from "../rows.js";
+import { rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import { normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -150,7 +150,7 @@ export const iocMatch = defineDetection({
     if (!ctx) return [];
     const ips = new Set(ctx.entities.ips.map(normalizeIp));
     const hashes = new Set(ctx.entities.sha256.map((h) => h.toLowerCase()));
-    const paths = ctx.entities.paths.filter((p) => p.length > 1 && !PLACES.has(p.replace(/\/+$/, "")));
+    const paths = ctx.entities.paths.filter((p) => p.length > 1 && !PLACES.has(withoutTrailingSlashes(p)));
     const hits: DetectionHit[] = [];
     const domains = ctx.entities.domains;
     const emit = (kind: "address" | "hash" | "path" | "domain", found: Map<string, EvidenceRow[]>): void => {

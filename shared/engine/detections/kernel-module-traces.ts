@@ -6,7 +6,7 @@
 // ATT&CK T1547.006 procedure examples.
 import { knownRootkitModule, type RootkitModule } from "../intel/rootkits.js";
 import { compareText } from "../order.js";
-import { basename, rowsOf, str } from "../rows.js";
+import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { simpleCommands } from "./command-lines.js";
 import type { EvidenceRow } from "./detection.js";
@@ -50,7 +50,7 @@ export function moduleTraces(host: HostData): ModuleTrace[] {
       if (cmd.program !== "insmod") continue;
       const arg = cmd.args.find((a) => /\.ko(?:\.xz|\.zst|\.gz)?$/.test(a));
       if (arg === undefined) continue;
-      const path = arg.startsWith("/") ? arg : `${cwd.dir.replace(/\/+$/, "") || "."}/${arg.replace(/^\.\//, "")}`;
+      const path = arg.startsWith("/") ? arg : `${withoutTrailingSlashes(cwd.dir) || "."}/${arg.replace(/^\.\//, "")}`;
       if (MODULE_TREES.test(path)) continue;
       add(path, moduleName(path), knownRootkitModule(moduleName(path)), `loaded by hand with insmod from ${path}`, "shell_history", row);
     }

@@ -12,7 +12,7 @@ import { basename, num, rowsOf, str } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
-import { allMatches } from "../matches.js";
+import { InOrder } from "../in-order.js";
 
 const PRELOAD_FILE = "/etc/ld.so.preload";
 /** Directories package managers install shared libraries into. */
@@ -23,7 +23,7 @@ function cleanPath(path: string): string {
 }
 
 function isLibrary(path: string): boolean {
-  return path.startsWith("/") && /\.so(?:\.[\w.]*)?$/.test(basename(path));
+  return path.startsWith("/") && endsAsLibrary(basename(path), 1);
 }
 
 function hiddenComponent(path: string): boolean {
@@ -42,9 +42,30 @@ function root(path: string): string {
 /** Paths a shell command writes into /etc/ld.so.preload (echo/printf redirected, tee, sed -i ... a). */
 function writtenToPreload(command: string): string[] {
   if (!command.includes(PRELOAD_FILE)) return [];
-  const writes = />>?\s*\/etc\/ld\.so\.preload\b|\btee\b[^|;&]*\/etc\/ld\.so\.preload\b/.test(command);
-  if (!writes) return [];
-  return allMatches(/\/[^\s'"|;&>]+\.so(?:\.[\w.]*)?(?=$|[\s'"|;&>])/g, command).map((m) => m[0]).filter((p) => p !== PRELOAD_FILE);
+  if (!WRITES_PRELOAD.test(command)) return [];
+  return command.split(/[\s'"|;&>]+/).map(libraryPath).filter((p): p is string => p !== undefined && p !== PRELOAD_FILE);
+}
+
+const WRITES_PRELOAD = new InOrder(/[|;&]/, [/>>?\s*\/etc\/ld\.so\.preload\b/], [/\btee\b/, /\/etc\/ld\.so\.preload\b/]);
+
+/**
+ * The library a word names: from its first "/" to its end when that ends in ".so" or ".so.<version>" (at least one
+ * character between the "/" and ".so"). Read by hand: as a pattern (`\/[^...]+\.so(?:\.[\w.]*)?`) every "/" of a
+ * word started a scan to the word's end, and every ".so." another (quadratic in a word's length).
+ */
+function libraryPath(word: string): string | undefined {
+  const slash = word.indexOf("/");
+  return slash >= 0 && endsAsLibrary(word, slash + 2) ? word.slice(slash) : undefined;
+}
+
+/** Whether `word` ends in ".so" or ".so.<version>" (`\.so(?:\.[\w.]*)?$`), the ".so" at `from` or later. */
+function endsAsLibrary(word: string, from: number): boolean {
+  let tail = word.length; // the word's last run of [\w.] characters starts here
+  while (tail > 0 && /[\w.]/.test(word[tail - 1] as string)) tail--;
+  for (let at = word.indexOf(".so", Math.max(tail, from)); at >= 0; at = word.indexOf(".so", at + 1)) {
+    if (at + 3 === word.length || word[at + 3] === ".") return true;
+  }
+  return false;
 }
 
 interface Library {

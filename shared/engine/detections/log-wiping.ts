@@ -67,7 +67,7 @@ function judge(text: string): Wipe | undefined {
       if (vacuumTooSmall(cmd.args)) return { target: "the systemd journal", how: `vacuums it to nothing (${cmd.args.join(" ")})` };
       continue;
     }
-    if (p === "utmpdump" && cmd.args.includes("-r") && /\/(?:wtmp|btmp|utmp)\b/.test(cmd.raw)) return { target: /\S*\/(?:wtmp|btmp|utmp)\b/.exec(cmd.raw)?.[0] ?? "wtmp", how: "rewrites login records with utmpdump -r" };
+    if (p === "utmpdump" && cmd.args.includes("-r") && /\/(?:wtmp|btmp|utmp)\b/.test(cmd.raw)) return { target: /(?<!\S)\S*\/(?:wtmp|btmp|utmp)\b/.exec(cmd.raw)?.[0] ?? "wtmp", how: "rewrites login records with utmpdump -r" };
     let how = "";
     if (p === "truncate" && /(?:-s|--size)[= ]?0\b|-s\s*0\b/.test(cmd.raw)) how = "truncates it to zero";
     else if (p === "shred") how = "shreds it";

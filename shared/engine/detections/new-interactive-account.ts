@@ -1,13 +1,13 @@
 // Interactive shells on system accounts no package gives one, and human-range accounts that are off the host's
 // known users, borrow a system account's name, or live in a temp or hidden home.
 import { cloudDefaultUser, systemAccount, tagBaseline } from "../baselines/index.js";
-import { num, rowsOf, str, tagList } from "../rows.js";
+import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir, isInteractiveShell } from "./patterns.js";
 
 function oddHome(directory: string): string | undefined {
   if (directory === "") return undefined;
-  if (inTmpDir(`${directory.replace(/\/+$/, "")}/`)) return `its home is in a temp directory (${directory})`;
+  if (inTmpDir(`${withoutTrailingSlashes(directory)}/`)) return `its home is in a temp directory (${directory})`;
   if (directory === "/" || directory === "/root" || directory.startsWith("/root/")) return `its home is ${directory}`;
   if (/\/\.[^/]+/.test(directory)) return `its home is a hidden directory (${directory})`;
   return undefined;

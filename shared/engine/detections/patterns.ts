@@ -1,5 +1,6 @@
 // Shared vocabularies for detections: shells, temp directories, suspicious command fragments.
 import { basename } from "../rows.js";
+import { InOrder } from "../in-order.js";
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "ash", "fish", "busybox"]);
 export const NETCAT_LIKE: ReadonlySet<string> = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet"]);
@@ -87,11 +88,14 @@ export interface CommandSignal {
   strong: boolean;
 }
 
+/** netcat, then -e (a bundle holding e) later in its line; parts in order, as one pattern it was quadratic. */
+export const NETCAT_EXEC = new InOrder(/\n/, [/\b(?:nc|ncat|netcat)\b/i, /\s-[a-z]*e\s/i]);
+
 const COMMAND_SIGNALS: ReadonlyArray<{ re: Pick<RegExp, "test">; why: string; strong: boolean }> = [
   { re: PIPE_TO_SHELL, why: "pipes a download into a shell", strong: true },
   { re: /\/dev\/(?:tcp|udp)\//i, why: "opens a /dev/tcp socket", strong: true },
   { re: /\bbase64\s+(?:-d|--decode)\b|\bbase64\s+-di?\b|frombase64|b64decode/i, why: "decodes base64", strong: true },
-  { re: /\b(?:nc|ncat|netcat)\b[^\n]*\s-[a-z]*e\s/i, why: "runs netcat with -e", strong: true },
+  { re: NETCAT_EXEC, why: "runs netcat with -e", strong: true },
   { re: /(?:^|[\s'"=;|&(>])\/(?:tmp|var\/tmp|dev\/shm)\//, why: "uses a temp directory", strong: false },
   { re: /\b(?:curl|wget)\b/i, why: "downloads with curl/wget", strong: false },
   { re: /\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b/i, why: "runs inline interpreter code", strong: false },

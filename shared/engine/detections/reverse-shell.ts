@@ -7,9 +7,9 @@ import { appendTo, basename, num, processLabel, rowsOf, str } from "../rows.js";
 import { isRemotePeer } from "../net.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { NETCAT_LIKE, SHELLS } from "./patterns.js";
+import { NETCAT_EXEC, NETCAT_LIKE, SHELLS } from "./patterns.js";
 
-const REVERSE_CMDLINE = /\/dev\/tcp\/|\bbash\s+-i\b|\b(?:nc|ncat|netcat)\b[^\n]*\s-[a-z]*e\s|socket\.socket|pty\.spawn|\bexec:|\bsystem:/i;
+const REVERSE_CMDLINE = /\/dev\/tcp\/|\bbash\s+-i\b|socket\.socket|pty\.spawn|\bexec:|\bsystem:/i;
 /** Script interpreters that run inline code (`-e`, `-c`, `-r`, `BEGIN{}`). */
 const INTERPRETER = /^(?:python[0-9.]*|perl[0-9.]*|php[0-9.]*(?:-cli)?|ruby[0-9.]*|lua[0-9.]*|luajit|node|nodejs|[gmn]?awk|tclsh[0-9.]*)$/;
 /** Inline code that opens a network socket. */
@@ -19,7 +19,7 @@ const SHELL_CODE = /\/bin\/(?:ba|da|z)?sh\b|\bsh\s+-i\b|pty\.spawn|\bdup2\b|open
 
 /** Whether a command line looks like a reverse shell: a known shell redirection, or interpreter code doing both halves. */
 export function reverseShellCommand(cmdline: string): boolean {
-  return REVERSE_CMDLINE.test(cmdline) || (SOCKET_CODE.test(cmdline) && SHELL_CODE.test(cmdline));
+  return REVERSE_CMDLINE.test(cmdline) || NETCAT_EXEC.test(cmdline) || (SOCKET_CODE.test(cmdline) && SHELL_CODE.test(cmdline));
 }
 
 function established(row: Row): boolean {

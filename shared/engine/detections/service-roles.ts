@@ -6,6 +6,7 @@ import { basename, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { simpleCommands } from "./command-lines.js";
 import { NETCAT_LIKE, PIPE_TO_SHELL, SHELLS } from "./patterns.js";
+import { InOrder } from "../in-order.js";
 
 export interface Role {
   /** What the process is, for a summary ("nginx", "Tomcat", "PostgreSQL"). */
@@ -79,7 +80,9 @@ export const DOWNLOADERS: ReadonlySet<string> = new Set(["curl", "wget", "tftp",
 const INTERPRETER = /^(?:python[0-9.]*|perl|ruby|php[0-9.]*|lua|node)$/;
 
 /** Attack content in a command a service's child runs (reverse shells, download-and-run, credential files). */
-const ATTACK_CONTENT = /\/dev\/(?:tcp|udp)\/|\b(?:ba)?sh\s+-i\b|\b(?:nc|ncat|netcat)\b[^\n]*\s-[a-z]*[ec]\s|socket\.socket|pty\.spawn|\bbase64\s+(?:-d|--decode)|\/etc\/(?:passwd|shadow)\b|chmod\s+(?:\+x|[0-7]*7[0-7]*)\s+\/(?:tmp|var\/tmp|dev\/shm)\/|\bmkfifo\b|\bmknod\b[^\n]*\sp\b/i;
+const ATTACK_CONTENT = /\/dev\/(?:tcp|udp)\/|\b(?:ba)?sh\s+-i\b|socket\.socket|pty\.spawn|\bbase64\s+(?:-d|--decode)|\/etc\/(?:passwd|shadow)\b|chmod\s+(?:\+x|(?=[0-7]*7)[0-7]+)\s+\/(?:tmp|var\/tmp|dev\/shm)\/|\bmkfifo\b/i;
+/** netcat with -e or -c, mknod of a pipe: a program, then its flag later in the line (parts in order: linear). */
+const ATTACK_LATER_IN_LINE = new InOrder(/\n/, [/\b(?:nc|ncat|netcat)\b/i, /\s-[a-z]*[ec]\s/i], [/\bmknod\b/i, /\sp\b/i]);
 
 export interface ChildVerdict {
   /** Why the child looks like an intruder's command ("" when it does not). */
@@ -98,7 +101,7 @@ export function judgeChild(child: Row, grandchildren: readonly Row[]): ChildVerd
   for (const t of texts) programs.push(...simpleCommands(t).map((c) => c.program));
   const text = texts.join("\n");
   const unique = [...new Set(programs.filter((p) => p !== ""))];
-  if (ATTACK_CONTENT.test(text) || PIPE_TO_SHELL.test(text)) return { why: "runs reverse-shell, download-and-run or credential-file commands", strong: true, programs: unique };
+  if (ATTACK_CONTENT.test(text) || ATTACK_LATER_IN_LINE.test(text) || PIPE_TO_SHELL.test(text)) return { why: "runs reverse-shell, download-and-run or credential-file commands", strong: true, programs: unique };
   const recon = unique.filter((p) => RECON_PROGRAMS.has(p));
   if (recon.length > 0) return { why: `runs reconnaissance (${recon.join(", ")})`, strong: false, programs: unique };
   const net = unique.filter((p) => DOWNLOADERS.has(p) || NETCAT_LIKE.has(p));

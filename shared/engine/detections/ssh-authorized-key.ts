@@ -2,7 +2,7 @@
 // is outside the host's key inventory, shared with another account, hidden in an odd file or forces a command.
 import { cloudDefaultUser, knownAutomation, tagBaseline } from "../baselines/index.js";
 import { stableHash } from "../fingerprint.js";
-import { num, rowsOf, str, tagList } from "../rows.js";
+import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { commandSignals, isInteractiveShell } from "./patterns.js";
@@ -25,7 +25,7 @@ function parts(row: Row): { body: string; comment: string; options: string } {
 }
 
 /** An authorized_keys file written from a shell line: echo/printf/cat ... >> file, or tee -a file (Atomic T1098.004). */
-const APPEND_TO_KEYS = /(?:>>?\s*|\btee\s+(?:-a\s+|--append\s+)?)(["']?)((?:~|\$HOME|\/)[^\s"';|&]*\/\.ssh\/authorized_keys2?)\1/;
+const APPEND_TO_KEYS = /(?:>>?\s*|\btee\s+(?:-a\s+|--append\s+)?)(["']?)((?:~|\$HOME|\/)[^\s"';|&>]*\/\.ssh\/authorized_keys2?)\1/;
 
 interface HandAppend {
   file: string;
@@ -35,7 +35,7 @@ interface HandAppend {
 
 /** Shell-history lines that wrote a key into an authorized_keys file, with the file resolved to a full path. */
 function handAppends(host: HostData): HandAppend[] {
-  const homes = new Map(rowsOf(host, "users").map((u) => [str(u, "uid"), str(u, "directory").replace(/\/+$/, "")] as const));
+  const homes = new Map(rowsOf(host, "users").map((u) => [str(u, "uid"), withoutTrailingSlashes(str(u, "directory"))] as const));
   const out: HandAppend[] = [];
   for (const row of rowsOf(host, "shell_history")) {
     const line = str(row, "command");

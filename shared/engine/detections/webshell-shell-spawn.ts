@@ -2,7 +2,7 @@
 // web shell (or an exploited web app) leaves behind. Facts: Sigma "Linux Webshell Indicators"
 // (rules/linux/process_creation/proc_creation_lnx_webshell_detection.yml), Sigma "Webshell Remote Command
 // Execution" (auditd, euid 33), NSA/ASD "Detect and prevent web shell malware" (2020).
-import { basename, rowsOf, str, processTree } from "../rows.js";
+import { basename, processTree, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { Row } from "../types.js";
 import { WEB_HELPERS } from "../baselines/service-helpers.js";
 import { clip } from "./command-lines.js";
@@ -21,7 +21,7 @@ function installRoots(parent: Row): string[] {
   const roots = allMatches(/-D[\w.]*(?:home|base|dir)[\w.]*=(\/[^\s"']+)/gi, str(parent, "cmdline")).map((m) => m[1] ?? "");
   const top = /^\/(?:opt|srv|usr\/local|usr\/share)\/[^/]+/.exec(str(parent, "path"));
   if (top) roots.push(top[0]);
-  return roots.filter((r) => r.length > 1).map((r) => r.replace(/\/+$/, ""));
+  return roots.filter((r) => r.length > 1).map((r) => withoutTrailingSlashes(r));
 }
 
 /** The child only runs scripts from the parent's own install directory. */

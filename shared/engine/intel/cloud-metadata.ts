@@ -1,5 +1,6 @@
 // Cloud instance-metadata endpoints that hand out credentials, as harvested by TeamTNT-style scripts. Reading
 // instance-id or region from the same service is ordinary; these paths return tokens or keys.
+import { InOrder } from "../in-order.js";
 
 export interface MetadataCredentialPath {
   provider: string;
@@ -48,7 +49,8 @@ export const METADATA_HARVEST_SOURCES: readonly string[] = [
 ];
 
 /** Hunting for access keys in files: AWS access key ids start with AKIA (long-term) or ASIA (temporary). */
-export const ACCESS_KEY_HUNT = /\b(?:grep|egrep|rg|ag|ack|find)\b[^\n|;]*(?:AKIA|ASIA|aws_secret_access_key|aws_access_key_id)/i;
+/** A search tool, then an AWS key id prefix or key name later in its command (parts in order: linear in a line). */
+export const ACCESS_KEY_HUNT = new InOrder(/[\n|;]/, [/\b(?:grep|egrep|rg|ag|ack|find)\b/i, /AKIA|ASIA|aws_secret_access_key|aws_access_key_id/i]);
 export const ACCESS_KEY_HUNT_SOURCE = "https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_identifiers.html#identifiers-unique-ids";
 
 export function metadataCredentialPath(text: string): MetadataCredentialPath | undefined {

@@ -1,5 +1,6 @@
 // Programs that hand out a shell or arbitrary file access when they carry the SUID bit (known-bad when found SUID
 // outside their package's mode). Source: GTFOBins, the "SUID" function list <https://gtfobins.github.io/#+suid>.
+import { withoutTrailing } from "../rows.js";
 
 export const GTFOBINS_SUID_SOURCE = "GTFOBins: binaries with the SUID function (https://gtfobins.github.io/#+suid)";
 
@@ -17,8 +18,9 @@ export const GTFOBINS_SUID: ReadonlySet<string> = new Set([
 export function gtfobinsName(path: string): string | undefined {
   const base = (path.split("/").pop() ?? "").replace(/ \(deleted\)$/, "").replace(/^\.+/, "");
   if (GTFOBINS_SUID.has(base)) return base;
-  const major = base.replace(/\.[0-9.]+$/, "");
+  const stripped = withoutTrailing(base, "0123456789."); // one scan back (a pattern ending in `+$` rescans the run)
+  const dot = base.indexOf(".", stripped.length);
+  const major = dot >= 0 && dot < base.length - 1 ? base.slice(0, dot) : base;
   if (GTFOBINS_SUID.has(major)) return major;
-  const stripped = base.replace(/[0-9.]+$/, "");
   return GTFOBINS_SUID.has(stripped) ? stripped : undefined;
 }

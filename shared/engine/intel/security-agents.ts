@@ -1,5 +1,6 @@
 // Security, audit and logging agents intruders stop, kill or uninstall before acting (Kinsing, TeamTNT, WatchDog,
 // Rocke scripts), the kernel knobs their scripts turn off, and the files they unlock with chattr.
+import { InOrder } from "../in-order.js";
 
 export interface AgentIntel {
   /** What it is, for a summary. */
@@ -29,10 +30,11 @@ export const SECURITY_AGENTS: readonly AgentIntel[] = [
 ];
 
 /** Uninstall scripts of cloud security agents that Kinsing/Rocke/TeamTNT scripts call. */
-export const AGENT_UNINSTALLERS: readonly RegExp[] = [
+export const AGENT_UNINSTALLERS: ReadonlyArray<Pick<RegExp, "test">> = [
   /\/usr\/local\/aegis\/uninstall\.sh|\/usr\/local\/aegis\/aegis_\w+\/aegis_uninstall/i,
   /\/usr\/local\/qcloud\/(?:stargate\/admin\/uninstall\.sh|YunJing\/uninst\.sh|monitor\/barad\/admin\/uninstall\.sh)/i,
-  /\brm\s+-[a-z]*r[a-z]*\s+[^\n;]*(?:\/usr\/local\/aegis|\/usr\/local\/qcloud|\/opt\/CrowdStrike|\/opt\/carbonblack|\/var\/ossec|\/opt\/sentinelone)\b/i,
+  // rm -r, then an agent's directory later in its command (parts in order: as one pattern, quadratic in a line).
+  new InOrder(/[\n;]/, [/\brm\s+-(?=[a-z]*r)[a-z]*\s+/i, /(?:\/usr\/local\/aegis|\/usr\/local\/qcloud|\/opt\/CrowdStrike|\/opt\/carbonblack|\/var\/ossec|\/opt\/sentinelone)\b/i]),
 ];
 export const AGENT_UNINSTALLER_SOURCE = "https://www.trendmicro.com/en_us/research/20/k/analysis-of-kinsing-malware-s-use-of-rootkit.html; https://unit42.paloaltonetworks.com/malware-used-by-rocke-group-evolves-to-evade-detection-by-cloud-security-products/";
 

@@ -1,0 +1,115 @@
+// Every detection, and a whole investigation, over values an attacker would craft against the engine's patterns:
+// long runs of what a pattern starts with and never finishes (`grep -r grep -r ...`, `~~~~`, `/>/>/>`), behind
+// the programs and files that lead a detection to its pattern (utmpdump -r, tar, a write to /etc/ld.so.preload).
+// A pattern quadratic in a value's length takes minutes on 256 KiB (cubic ones days): tap's timeout fails the file.
+// Linear, the whole file takes seconds. Each value below made one pattern take seconds to minutes before its fix.
+import { test } from "tap";
+import { allDetections } from "../../shared/engine/detections/registry.js";
+import { routeQuery, runInvestigation } from "../../shared/engine/index.js";
+import type { HostData, Row } from "../../shared/engine/index.js";
+import { coverage, host } from "./helpers.js";
+
+const LENGTH = 64 * 1024;
+const run = (prefix: string, unit: string, suffix = "", length = LENGTH): string => prefix + unit.repeat(Math.ceil((length - prefix.length) / unit.length)) + suffix;
+
+const HOSTILE: readonly string[] = [
+  run("grep -r ", "grep -r "), // KEY_SWEEP: cubic (32 KiB: six minutes)
+  run("grep -r password ", "grep -r password ", " x"), // the password grep's options and tree
+  run("find / ", "find / -name "),
+  run("cat ", "~"), // private keys, histories, cloud files: a scan from every "~"
+  run("cat ", "/>"), // history and authorized_keys redirections
+  run("echo ", "/", " > /etc/ld.so.preload"), // a library path from every "/"
+  run("echo /a", ".so.", "- > /etc/ld.so.preload"),
+  run("tee ", "tee ", " /etc/ld.so.preload"),
+  run("utmpdump -r ", "btmp-x-", " /var/log/wtmp"),
+  run("rm ", "rm "), // rm ... _history; rm -r ... an agent's directory
+  run("rm -r ", "rm -r "),
+  run("rm -", "r", "X"),
+  run("tar -", "c"),
+  run("nc ", "nc "),
+  run("nc -", "e", "X"),
+  run("mknod ", "mknod "),
+  run("curl ", "curl ", "| https://hc-ping.com/x"),
+  run("curl -o '", "/."),
+  run("chmod 7", "7", "X /tmp/x"),
+  run("socat ", "tcp-l:1 "),
+  run("x ", "| docker login "),
+  run("cat ", "/proc "),
+  run("find /proc ", "find /proc "),
+  run("grep ", "grep AKIA"),
+  run("x", ".a"), // a URL's scheme from every letter
+  run("x ", "ssh -oControlMaster=auto "),
+];
+
+/** A host whose every column of every table `tables` names holds `value` (one row per table). */
+function hostileHost(tables: Record<string, readonly string[]>, value: string, i: number): HostData {
+  const rows: Record<string, Row[]> = {};
+  for (const [table, columns] of Object.entries(tables)) rows[table] = [Object.fromEntries(columns.map((c) => [c, value]))];
+  return host(rows, {}, `hostile-${i}`, `hostile-${i}`);
+}
+
+test("each detection reads hostile values in time linear in their length", async (t) => {
+  const detections = allDetections();
+  let evaluated = 0;
+  for (const [i, value] of HOSTILE.entries()) {
+    for (const d of detections) {
+      d.evaluate(hostileHost(d.reads, value, i));
+      evaluated++;
+    }
+  }
+  t.equal(evaluated, HOSTILE.length * detections.length, `${detections.length} detections x ${HOSTILE.length} values of ${LENGTH / 1024} KiB`);
+});
+
+// Each pattern fixed, at 512 KiB through the detection that reads it: quadratic, each of these takes ten minutes
+// or more (tap's timeout fails the file); linear, under a second.
+const FIXED: ReadonlyArray<[string, string]> = [
+  ["credential-file-access", run("grep -r ", "grep -r ", "", 512 * 1024)],
+  ["credential-file-access", run("grep -r password ", "grep -r password ", " x", 512 * 1024)],
+  ["credential-file-access", run("cat ", "~", "", 512 * 1024)],
+  ["credential-file-access", run("cat ", "/proc ", "", 512 * 1024)],
+  ["cloud-credential-access", run("cat ", "~", "", 512 * 1024)],
+  ["cloud-credential-access", run("find / ", "find / -name ", "", 512 * 1024)],
+  ["cloud-credential-access", run("x ", "| docker login ", "", 512 * 1024)],
+  ["cloud-credential-access", run("grep ", "grep AKIA", "", 512 * 1024)],
+  ["ld-so-preload", run("echo ", "/", " > /etc/ld.so.preload", 512 * 1024)],
+  ["ld-so-preload", run("echo /a", ".so.", "- > /etc/ld.so.preload", 512 * 1024)],
+  ["ld-so-preload", run("tee ", "tee ", " /etc/ld.so.preload", 512 * 1024)],
+  ["log-wiping", run("utmpdump -r ", "btmp-x-", " /var/log/wtmp", 512 * 1024)],
+  ["history-tampering", run("cat ", "/>", "", 512 * 1024)],
+  ["history-tampering", run("rm ", "rm ", "", 512 * 1024)],
+  ["credential-exfiltration", run("tar -", "c", "", 512 * 1024)],
+  ["ssh-authorized-key", run("cat ", "/>", "", 512 * 1024)],
+  ["service-spawned-shell", run("nc ", "nc ", "", 512 * 1024)],
+  ["service-spawned-shell", run("chmod 7", "7", "X /tmp/x", 512 * 1024)],
+  ["reverse-shell", run("nc ", "nc ", "", 512 * 1024)],
+  ["docker-api-exposed", run("socat ", "tcp-l:1 ", "", 512 * 1024)],
+  ["defense-impairment", run("rm -r ", "rm -r ", "", 512 * 1024)],
+  ["defense-impairment", run("x ", "/", "x", 512 * 1024)], // every path's basename: trailing slashes
+  ["ingress-tool-transfer", run("curl -o '", "/.", "", 512 * 1024)],
+  ["ingress-tool-transfer", run("chmod 7", "7", "X /tmp/x", 512 * 1024)],
+  ["suspicious-cron", run("curl ", "curl ", "| https://hc-ping.com/x", 512 * 1024)],
+  ["unexpected-suid", run("/usr/bin/python", "1.", "x", 512 * 1024)],
+];
+
+test("each pattern fixed reads 512 KiB in one pass", async (t) => {
+  const byId = new Map(allDetections().map((d) => [d.id, d] as const));
+  for (const [i, [id, value]] of FIXED.entries()) {
+    const d = byId.get(id);
+    if (!d) {
+      t.fail(`no detection ${id}`);
+      continue;
+    }
+    d.evaluate(hostileHost(d.reads, value, i));
+  }
+  t.pass(`${FIXED.length} values through their detections`);
+});
+
+test("a sweep over hosts holding them completes", async (t) => {
+  const plan = routeQuery("run a full security sweep of these hosts", "deep");
+  const reads: Record<string, Set<string>> = {};
+  for (const d of allDetections()) for (const [table, columns] of Object.entries(d.reads)) for (const c of columns) (reads[table] ??= new Set()).add(c);
+  const tables = Object.fromEntries(Object.entries(reads).map(([table, columns]) => [table, [...columns]]));
+  const hosts = HOSTILE.slice(0, 8).map((value, i) => hostileHost(tables, value, i));
+  const r = runInvestigation(plan, hosts, coverage(hosts.length), "deep");
+  t.ok(r.narrative.length > 0, "a report came back");
+});
