@@ -3589,6 +3589,8 @@ export interface operations {
                         resent_dead_letters: number;
                         /** @description Events the subscription never got (paused or disabled then) sent now. */
                         resent_missed: number;
+                        /** @description Events of the window (at most, every type) the fan-out had not settled when the run started: not scanned, the fan-out delivers them (a later run recovers any it does not); null until the run ends. */
+                        events_left_to_fanout: number | null;
                         error: string | null;
                         /**
                          * Format: date-time
@@ -3689,6 +3691,8 @@ export interface operations {
                         resent_dead_letters: number;
                         /** @description Events the subscription never got (paused or disabled then) sent now. */
                         resent_missed: number;
+                        /** @description Events of the window (at most, every type) the fan-out had not settled when the run started: not scanned, the fan-out delivers them (a later run recovers any it does not); null until the run ends. */
+                        events_left_to_fanout: number | null;
                         error: string | null;
                         /**
                          * Format: date-time

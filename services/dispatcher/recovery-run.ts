@@ -3,15 +3,18 @@
 // again as a new delivery (one id per recovery, run and event). The cursor and the counters are saved together in
 // the recovery record every few hundred events, so a run that stops (kill -9, shutdown) resumes after the last
 // saved event; events after it are looked at again, and their re-sends, having the same ids, are not made twice.
+// The scan ends at the last event the fan-out has settled (`settledSeq`): past it, "no delivery" may only mean the
+// fan-out has not recorded it yet, and sending it would make the subscriber get it twice.
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import { iso } from "../../shared/clock.js";
 import type { Logger } from "../../shared/log.js";
 import { STREAMS } from "../../shared/nats/catalog.js";
+import { isNotFound } from "../../shared/nats/errors.js";
 import { tryDecodeJson } from "../../shared/nats/kvjson.js";
 import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
-import type { WebhookStores } from "../../shared/webhooks/catalog.js";
+import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import { enqueueDelivery, newDeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor } from "../../shared/webhooks/fanout.js";
 import { isFinished, recoveryAction, resendIdFor, wasOwed, type RecoveryRecord } from "../../shared/webhooks/recovery.js";
@@ -65,6 +68,8 @@ export async function runRecovery(deps: RecoveryRunDeps, id: string, run: number
     savedAt = deps.clock.now();
   };
 
+  // Whether the window goes on past `endSeq`: those events are left to the fan-out, and the result says so.
+  let leftOver = false;
   let done = false;
   while (!done) {
     if (deps.stopping()) {
@@ -76,6 +81,7 @@ export async function runRecovery(deps: RecoveryRunDeps, id: string, run: number
     for await (const msg of batch) {
       got++;
       if (msg.seq > endSeq || msg.time.getTime() > untilMs) {
+        leftOver = msg.time.getTime() <= untilMs;
         done = true;
         batch.stop();
         break;
@@ -86,7 +92,8 @@ export async function runRecovery(deps: RecoveryRunDeps, id: string, run: number
       if (action === "dead_letter") pending.deadLetters++;
       if (action === "missed") pending.missed++;
       pending.cursor = msg.seq;
-      if (msg.info.pending === 0 || msg.seq >= endSeq) {
+      // At `endSeq` with more stored after it, the next event is read to tell whether the window goes on past it.
+      if (msg.info.pending === 0) {
         done = true;
         batch.stop();
         break;
@@ -96,12 +103,28 @@ export async function runRecovery(deps: RecoveryRunDeps, id: string, run: number
     if (got === 0) done = true; // nothing left in the stream after the cursor
   }
   await save();
-  return (await finish(deps, record, "completed", null)) ? "finished" : "not_ours";
+  const left = leftOver ? Math.max(0, (record.internal.last_seq ?? endSeq) - endSeq) : 0;
+  return (await finish(deps, record, "completed", null, left)) ? "finished" : "not_ours";
+}
+
+/**
+ * The last event the fan-out has settled: its durable acks an event only once every delivery of it is recorded or
+ * enqueued (fanout-consumer.ts), so up to its ack floor "no delivery" means it made none. No durable yet: nothing.
+ */
+async function settledSeq(deps: RecoveryRunDeps, lastSeq: number): Promise<number> {
+  const { stream, durable } = WEBHOOK_CONSUMERS.fanout;
+  try {
+    return Math.min(lastSeq, (await deps.jsm.consumers.info(stream, durable)).ack_floor.stream_seq);
+  } catch (err) {
+    if (isNotFound(err)) return 0;
+    throw err;
+  }
 }
 
 /** The run's record, claimed for this job message; null when it is another run's, another job's or finished. */
 async function claim(deps: RecoveryRunDeps, id: string, run: number, jobSeq: number): Promise<RecoveryRecord | null> {
-  const endSeq = (await deps.jsm.streams.info(STREAMS.events.name)).state.last_seq;
+  const lastSeq = (await deps.jsm.streams.info(STREAMS.events.name)).state.last_seq;
+  const endSeq = await settledSeq(deps, lastSeq);
   const r = await deps.stores.recoveries.update(id, (current) => {
     if (current.run !== run || isFinished(current)) return null;
     const owner = current.internal.job_seq ?? null;
@@ -111,7 +134,12 @@ async function claim(deps: RecoveryRunDeps, id: string, run: number, jobSeq: num
       ...current,
       status: "running",
       updated_at: iso(deps.clock.now()),
-      internal: { ...current.internal, job_seq: jobSeq, end_seq: current.internal.end_seq ?? endSeq },
+      internal: {
+        ...current.internal,
+        job_seq: jobSeq,
+        // A resumed run keeps the end its first claim set.
+        ...((current.internal.end_seq ?? null) === null ? { end_seq: endSeq, last_seq: lastSeq } : {}),
+      },
     };
   });
   if (!r) return null;
@@ -178,10 +206,10 @@ async function saveProgress(deps: RecoveryRunDeps, record: RecoveryRecord, jobSe
   return r?.changed ? r.value : null;
 }
 
-async function finish(deps: RecoveryRunDeps, record: RecoveryRecord, status: "completed" | "failed", error: string | null): Promise<boolean> {
+async function finish(deps: RecoveryRunDeps, record: RecoveryRecord, status: "completed" | "failed", error: string | null, leftToFanout: number | null = null): Promise<boolean> {
   const now = iso(deps.clock.now());
   const r = await deps.stores.recoveries.update(record.recovery_id, (current) =>
-    current.run !== record.run || isFinished(current) ? null : { ...current, status, error, updated_at: now, completed_at: now },
+    current.run !== record.run || isFinished(current) ? null : { ...current, status, error, events_left_to_fanout: leftToFanout, updated_at: now, completed_at: now },
   );
   return r?.changed ?? false;
 }

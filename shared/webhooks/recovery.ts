@@ -36,6 +36,10 @@ export const RecoveryView = Type.Object({
   events_total: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: "Events the scan will read at most (null until it starts)." }),
   resent_dead_letters: Type.Integer({ minimum: 0, description: "Dead-lettered deliveries sent again, as new deliveries with replay_of." }),
   resent_missed: Type.Integer({ minimum: 0, description: "Events the subscription never got (paused or disabled then) sent now." }),
+  events_left_to_fanout: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description:
+      "Events of the window (at most, every type) the fan-out had not settled when the run started: not scanned, the fan-out delivers them (a later run recovers any it does not); null until the run ends.",
+  }),
   error: Type.Union([Type.String(), Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -49,8 +53,14 @@ export interface RecoveryRecord extends RecoveryView {
   internal: {
     /** EVENTS stream sequence of the last event handled and saved with the counters (0: none yet). */
     cursor_seq: number;
-    /** The stream's last sequence when the run started: the scan ends there, however busy the stream is. */
+    /**
+     * The last event the fan-out had settled when the run started (its durable's ack floor, at most the stream's last
+     * sequence): the scan ends there, however busy the stream is. An event after it may have no delivery yet only
+     * because the fan-out has not got to it (its backlog, a first attempt in flight), so it is not the run's to send.
+     */
     end_seq: number | null;
+    /** The stream's last sequence when the run started (absent on records from before it was kept: `end_seq`). */
+    last_seq?: number | null;
     /** First sequence of the window (null until the run starts). */
     start_seq: number | null;
     /** Stream sequence of the job message working this run (null until one claims it): a second copy stays out. */
@@ -95,11 +105,12 @@ export function newRecovery(input: { id: string; subscriptionId: string; req: Re
     events_total: null,
     resent_dead_letters: 0,
     resent_missed: 0,
+    events_left_to_fanout: null,
     error: null,
     created_at: now,
     updated_at: now,
     completed_at: null,
-    internal: { cursor_seq: 0, end_seq: null, start_seq: null },
+    internal: { cursor_seq: 0, end_seq: null, last_seq: null, start_seq: null },
   };
 }
 
@@ -120,16 +131,18 @@ export function nextRun(r: RecoveryRecord, untilMs: number, deadLetters: number,
     events_total: null,
     resent_dead_letters: 0,
     resent_missed: 0,
+    events_left_to_fanout: null,
     error: null,
     updated_at: iso(nowMs),
     completed_at: null,
-    internal: { cursor_seq: 0, end_seq: null, start_seq: null },
+    internal: { cursor_seq: 0, end_seq: null, last_seq: null, start_seq: null },
   };
 }
 
 export function recoveryView(r: RecoveryRecord): RecoveryView {
   const { internal: _internal, until_given: _given, ...view } = r;
-  return view;
+  // Records written before the field was kept have none.
+  return { ...view, events_left_to_fanout: view.events_left_to_fanout ?? null };
 }
 
 /**
@@ -143,7 +156,8 @@ export function wasOwed(sub: SubscriptionRecord, event: WireEnvelope, storedAtMs
 
 /**
  * What a recovery does with an owed event, given the delivery the fan-out made of it (null: none, the subscription
- * was paused or disabled then): a dead letter or a missed event is sent again, anything else is left alone.
+ * was paused or disabled then; the run reads only events the fan-out has settled, so none means it made none): a
+ * dead letter or a missed event is sent again, anything else is left alone.
  */
 export function recoveryAction(original: DeliveryRecord | null): "dead_letter" | "missed" | "skip" {
   if (original === null) return "missed";
