@@ -5,20 +5,21 @@ import type { Clock } from "../../shared/clock.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv, Versioned } from "../../shared/nats/kvjson.js";
 import { signatureHeaders } from "../../shared/signing.js";
-import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { owesAnnouncements, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { abandonDelivery, classify, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import { announceOwed, isGone, withAnnouncementsOwed } from "./announcements.js";
 import type { AttemptObserver } from "./metrics.js";
 import type { Send } from "./sender.js";
 import { assertNever } from "../../shared/never.js";
 
 export interface DeliverDeps {
   deliveries: JsonKv<DeliveryRecord>;
-  /** Announces a delivery about to be recorded as failed for good (delivery.dead_lettered). */
+  /** Announces a delivery recorded as failed for good (delivery.dead_lettered; announcements.ts). */
   deadLettered?(record: DeliveryRecord): Promise<void>;
   /** Told of every attempt recorded, with the delivery's status after it (metrics). */
   observe?: AttemptObserver;
-  /** Turns a subscription off when its endpoint answers 410 Gone, announcing it (failing-endpoints.ts). */
+  /** Turns a subscription off when its endpoint answered 410 Gone, announcing it (failing-endpoints.ts, announcements.ts). */
   disableGone?(sub: SubscriptionRecord, record: DeliveryRecord): Promise<void>;
   /** Told of each attempt recorded: keeps the subscription's failing window (failing-endpoints.ts). */
   noteOutcome?(sub: SubscriptionRecord, record: DeliveryRecord, delivered: boolean, attemptStartedMs: number): Promise<void>;
@@ -114,6 +115,12 @@ async function loadRecord(deps: DeliverDeps, job: Job): Promise<Versioned<Delive
 export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction> {
   const loaded = await loadRecord(deps, job);
   const record = loaded?.value ?? null;
+  // An attempt recorded with its announcements still owed (their publish failed, or the dispatcher stopped): they
+  // are published now, and the attempt is not made again (its record is terminal).
+  if (record && owesAnnouncements(record)) {
+    await announceOwed(deps, record);
+    return followRecord(record, deps.clock.now());
+  }
   const check = precheck(record, job.seq, deps.clock.now());
   switch (check.kind) {
     case "gone":
@@ -143,7 +150,6 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   }
   if (posted.kind === "wait") return { kind: "nak", delayMs: posted.delayMs };
   const { result, startedMs, endedMs } = posted;
-  await beforeRecording(deps, posted, recordAttempt(current, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq }).record);
 
   const step: { action: JobAction | null } = { action: null };
   const updated = await deps.deliveries.update(
@@ -154,14 +160,18 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
       if (d.status !== "pending" || d.attempt_count !== current.attempt_count || (d.internal.job_seq !== null && d.internal.job_seq !== job.seq)) return null;
       const next = recordAttempt(d, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq });
       step.action = next.action;
-      return next.record;
+      return withAnnouncementsOwed(deps, result, next.record);
     },
     undefined,
     // The record as this job read it: written against without reading it again (a change since costs a conflict).
     loaded ?? undefined,
   );
   if (!updated) return { kind: "term", reason: "delivery record vanished" };
-  if (updated.changed && step.action !== null) await afterRecording(deps, posted, updated.value);
+  if (updated.changed && step.action !== null) {
+    await afterRecording(deps, posted, updated.value);
+    // A failure here leaves them owed in the record; the job comes back for them alone.
+    await announceOwed(deps, updated.value, posted.sub);
+  }
   const done = step.action;
   if (!updated.changed || done === null) return followRecord(updated.value, deps.clock.now());
   if (done.kind === "nak") {
@@ -180,19 +190,6 @@ export function postedDelivered(posted: Posted): boolean {
   return posted.kind !== "sent" || classify(posted.result) === "delivered";
 }
 
-/**
- * What happens before an attempt is recorded, given the record it makes (`next`):
- * - 410 Gone: the endpoint says it will never take deliveries again. The subscription is turned off (and that
- *   announced) first, so a crash in between leaves this delivery pending, waiting for the subscription to be
- *   turned back on, never a failed delivery with the subscription still on.
- * - A last attempt is announced (delivery.dead_lettered) before it is recorded; a crash in between repeats the
- *   same event id.
- */
-export async function beforeRecording(deps: DeliverDeps, posted: Sent, next: DeliveryRecord): Promise<void> {
-  if (isGone(posted.result) && deps.disableGone) await deps.disableGone(posted.sub, next);
-  if (next.status === "failed_permanent" && deps.deadLettered) await deps.deadLettered(next);
-}
-
 /** What happens once the attempt is recorded (`recorded`): metrics and the subscription's failing window. */
 export async function afterRecording(deps: DeliverDeps, posted: Sent, recorded: DeliveryRecord): Promise<void> {
   const { sub, result, startedMs } = posted;
@@ -203,10 +200,6 @@ export async function afterRecording(deps: DeliverDeps, posted: Sent, recorded: 
   await deps.noteOutcome?.(sub, recorded, recorded.status === "delivered", startedMs).catch((err: unknown) => {
     deps.log.warn({ err, subscription_id: sub.id }, "could not note the attempt in the subscription's failing window");
   });
-}
-
-function isGone(result: AttemptResult): boolean {
-  return result.kind === "response" && result.status === 410;
 }
 
 /**

@@ -1,8 +1,10 @@
 // Failing endpoints (docs/api.md#failing-endpoints): a subscription is turned off when its endpoint answers 410 Gone,
 // or when every attempt has failed for INQUEST_DISABLE_FAILING_AFTER; either is announced as subscription.disabled,
-// and a delivery that fails for good as delivery.dead_lettered. Each event is published before the state change it
-// announces, with an id derived from the delivery: a crash in between makes the job's next attempt publish the same
-// id again (deduplicated by the stream), so an event is neither lost nor doubled.
+// and a delivery that fails for good as delivery.dead_lettered. Each event has an id derived from the delivery. A
+// subscription.disabled is published before the subscription is turned off, so a crash in between leaves it on and
+// the next call publishes the same id again (deduplicated by the stream). The attempt that owes a 410's disable or a
+// dead letter is recorded first, with them owed in its record, and its job publishes what a failure left owed
+// (announcements.ts): neither is lost, and the delivery is not attempted again for them.
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import { iso } from "../../shared/clock.js";
@@ -54,9 +56,9 @@ export async function noteOutcome(deps: FailingDeps, sub: SubscriptionRecord, re
 }
 
 /**
- * Announces a delivery that failed for good (delivery.dead_lettered), before its record says so: a crash in between
- * makes the job attempt again and publish the same event id. Never for a delivery of this event type itself, so an
- * endpoint that fails cannot feed itself an endless chain of its own failures.
+ * Announces a delivery recorded as failed for good (delivery.dead_lettered), owed in its record until published
+ * (announcements.ts): published again after a failure or a crash, it carries the same event id. Never for a delivery
+ * of this event type itself, so an endpoint that fails cannot feed itself an endless chain of its own failures.
  */
 export async function announceDeadLetter(deps: Pick<FailingDeps, "js" | "clock">, record: DeliveryRecord): Promise<void> {
   if (record.event_type === "delivery.dead_lettered") return;

@@ -11,7 +11,8 @@ import { recordFirstAttempt } from "../../shared/webhooks/delivery.js";
 import { recordAttempt } from "../../shared/webhooks/delivery-state.js";
 import type { WebhookStores } from "../../shared/webhooks/catalog.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
-import { afterRecording, beforeRecording, postAttempt, type DeliverDeps, type Posted } from "./deliver.js";
+import { announceOwed, withAnnouncementsOwed } from "./announcements.js";
+import { afterRecording, postAttempt, type DeliverDeps, type Posted } from "./deliver.js";
 import type { EndpointHealth } from "./endpoint-health.js";
 import { KeySlots, SlotAbandoned } from "./key-slots.js";
 
@@ -119,9 +120,15 @@ export class FirstAttempts {
     // Deleted since the match: as if it had been deleted before the event, nothing is recorded.
     if (posted.kind === "deleted") return "deleted";
     const { result, startedMs, endedMs } = posted;
-    const next = recordAttempt(record, { startedMs, endedMs, result, retryDelaysMs: this.deps.deliver.retryDelaysMs, jobSeq: null }).record;
-    await beforeRecording(this.deps.deliver, posted, next);
-    if (await recordFirstAttempt(this.deps.stores, next)) await afterRecording(this.deps.deliver, posted, next);
+    const attempted = recordAttempt(record, { startedMs, endedMs, result, retryDelaysMs: this.deps.deliver.retryDelaysMs, jobSeq: null }).record;
+    const next = withAnnouncementsOwed(deliver, result, attempted);
+    if (await recordFirstAttempt(this.deps.stores, next)) {
+      await afterRecording(deliver, posted, next);
+      // A failure here leaves them owed in the record and the event unacknowledged: its redelivery publishes the
+      // delivery's job (enqueueDelivery's recheck, or republishLostJob once a 410 turned the subscription off), which
+      // announces them without POSTing again.
+      await announceOwed(deliver, next, posted.sub);
+    }
     return "made";
   }
 

@@ -16,5 +16,14 @@ export interface DeliveryRecord extends DeliveryView {
     job_seq: number | null;
     /** What each attempt's answer said, index for index with `attempts` (absent on records written before it). */
     answers?: AttemptAnswer[];
+    /**
+     * Events the recorded attempt still owes announcing (services/dispatcher/announcements.ts), written with the
+     * attempt and cleared once published: a publish that fails, or a crash before it, leaves them here for the
+     * delivery's job to publish, and the attempt is never made again for them. Absent: none owed.
+     */
+    announce_pending?: Announcement[];
   };
 }
+
+/** What a delivery's attempt can announce: its endpoint's 410 turning the subscription off, its dead letter. */
+export type Announcement = "subscription.disabled" | "delivery.dead_lettered";

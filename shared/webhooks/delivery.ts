@@ -44,6 +44,11 @@ export function isTerminalDelivery(status: DeliveryStatus): boolean {
   return status !== "pending";
 }
 
+/** The recorded attempt still owes announcing something (`internal.announce_pending`): its job publishes it. */
+export function owesAnnouncements(r: DeliveryRecord): boolean {
+  return (r.internal.announce_pending?.length ?? 0) > 0;
+}
+
 /** The list shape: everything but the envelope and the bookkeeping. */
 export function deliveryView(r: DeliveryRecord): DeliveryView {
   return {
@@ -110,7 +115,8 @@ export function recordFromJob(job: DeliveryJob, nowMs: number): DeliveryRecord |
  *   duplicate window usually stores it once; a copy that slips through is dropped by the owner check).
  * - `exists`: (with `recheck`) a job has already taken the delivery on, or it is over: nothing was published. A
  *   pending record no job has taken on yet gets its job published again (a first attempt made by the fan-out, whose
- *   job's publish a crash may have cut off: `recordFirstAttempt`).
+ *   job's publish a crash may have cut off: `recordFirstAttempt`), and so does one whose attempt still owes its
+ *   announcements (`owesAnnouncements`: a first attempt whose announcement failed; the job publishes them).
  */
 export type EnqueueOutcome = { kind: "created" } | { kind: "requeued" } | { kind: "exists" };
 
@@ -127,6 +133,10 @@ export async function enqueueDelivery(
 ): Promise<EnqueueOutcome> {
   if (opts.recheck) {
     const r = (await stores.deliveries.get(record.delivery_id))?.value;
+    if (r && owesAnnouncements(r)) {
+      await publishJob(stores, r);
+      return { kind: "requeued" };
+    }
     if (r && (r.status !== "pending" || r.internal.job_seq !== null)) return { kind: "exists" };
   }
   await publishJob(stores, record);
@@ -152,12 +162,14 @@ export async function recordFirstAttempt(stores: Pick<WebhookStores, "js" | "del
 
 /**
  * Publishes the job of a pending delivery no job has taken on (a first attempt's whose publish was cut off:
- * `recordFirstAttempt`); false when there is nothing to repair. For a subscription the fan-out no longer targets when
- * the event comes again (paused since): its delivery was owed before the pause, and its job waits the pause out.
+ * `recordFirstAttempt`), or of one whose attempt still owes its announcements; false when there is nothing to
+ * repair. For a subscription the fan-out no longer targets when the event comes again (paused since, or turned off
+ * by that attempt's 410): its delivery was owed before, and its job waits the pause out (or only announces).
  */
 export async function republishLostJob(stores: Pick<WebhookStores, "js" | "deliveries">, deliveryId: string): Promise<boolean> {
   const r = (await stores.deliveries.get(deliveryId))?.value;
-  if (!r || r.status !== "pending" || r.internal.job_seq !== null) return false;
+  if (!r) return false;
+  if (!owesAnnouncements(r) && (r.status !== "pending" || r.internal.job_seq !== null)) return false;
   await publishJob(stores, r);
   return true;
 }

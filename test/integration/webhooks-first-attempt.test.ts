@@ -1,7 +1,7 @@
 // The fan-out's first attempt (services/dispatcher/first-attempt.ts) against a real nats-server (the deliveries
 // bucket, the jobs stream) with an injected clock and a fake far side: a 2xx is recorded with no job, a retryable
-// answer gets its record and then its job (which waits for next_attempt_at), a permanent one is dead-lettered
-// first; a crash between record and job is repaired by the fan-out's recheck; what is declined sends and writes
+// answer gets its record and then its job (which waits for next_attempt_at), a permanent one is recorded and
+// dead-lettered; a crash between record and job is repaired by the fan-out's recheck; what is declined sends and writes
 // nothing; a slow endpoint sends its waiting first attempts to the job path; a second copy sends nothing.
 import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
@@ -176,7 +176,7 @@ test("a retryable first attempt: the record (attempt 1, next_attempt_at), then i
   t.equal(after?.internal.job_seq, msg!.seq, "the job owns it from its attempt on");
 });
 
-test("a permanent first attempt: dead-lettered before it is recorded failed_permanent, no job", async (t) => {
+test("a permanent first attempt: recorded failed_permanent and dead-lettered, no job", async (t) => {
   const h = harness();
   const sub = h.sub();
   const record = h.record(sub);
