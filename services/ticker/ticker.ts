@@ -150,6 +150,9 @@ export class CuriosityTicker implements Component {
       }
       this.announced.delete(id);
       stepped.add(id);
+      // To the back of the sweep's order: a sweep stops when the slots are full, and in insertion order it would
+      // look at the same first runs every time and never at a later one whose end was missed.
+      if (this.running.delete(id)) this.running.add(id);
       work.push(this.advance(id));
     }
     // What was taken and not stepped goes back in the queue, unless its step is running or it waits out a retry
