@@ -35,10 +35,10 @@ export class DueQueue {
     this.up(this.heap.length - 1);
   }
 
-  /** Removes and returns every current entry due at or before `threshold`, earliest first. */
-  takeDue(threshold: number): DueEntry[] {
+  /** Removes and returns the current entries due at or before `threshold`, earliest first, at most `limit`. */
+  takeDue(threshold: number, limit = Infinity): DueEntry[] {
     const out: DueEntry[] = [];
-    for (let top = this.peek(); top !== undefined && top.at <= threshold; top = this.peek()) {
+    for (let top = this.peek(); top !== undefined && top.at <= threshold && out.length < limit; top = this.peek()) {
       out.push(this.pop() as DueEntry);
     }
     return out;

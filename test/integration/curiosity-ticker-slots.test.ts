@@ -12,6 +12,7 @@ import { newId } from "../../shared/ids.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { TriggerDeps } from "../../shared/investigations/trigger.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
+import { DueQueue } from "../../services/ticker/due-queue.js";
 import { CuriosityTicker } from "../../services/ticker/ticker.js";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
 
@@ -93,6 +94,35 @@ test("the sweep takes the runs in flight in turn: a run past the first `concurre
   for (const item of late) t.equal((await store.get(item.id))?.run_count, 1, `${item.id}: its end was swept`);
   for (const item of early) t.equal((await store.get(item.id))?.run_count, 0, `${item.id}: still running`);
 });
+
+test("a pass takes from the due queue only what it has free slots for, and nothing when none is free", async (t) => {
+  now = T0 + 3600 * S;
+  await removeAll();
+  const tk = await ticker(4);
+  const items = await Promise.all(Array.from({ length: 20 }, () => createItem()));
+  await tk.synced();
+  // What each pass took off the queue (a pass that took more than it could step pushed the rest back: 1,000 items
+  // due at once cost a quadratic number of heap operations and fired 3.8 s late).
+  const taken: number[] = [];
+  const takeDue = DueQueue.prototype.takeDue;
+  DueQueue.prototype.takeDue = function (this: DueQueue, ...args: Parameters<DueQueue["takeDue"]>) {
+    const out = takeDue.apply(this, args);
+    taken.push(out.length);
+    return out;
+  };
+  t.teardown(() => {
+    DueQueue.prototype.takeDue = takeDue;
+  });
+  // Two passes at once, as the loop starts one while the last one's steps still run: the second finds no slot.
+  await Promise.all([tk.tick(true), tk.tick(true)]);
+  t.equal(sum(taken), 4, "the first pass took 4 entries, the second none");
+  for (let i = 0; i < 5; i++) await pass(tk);
+  for (const item of items) t.not(await runOf(item.id), "", `${item.id} ran`);
+  t.ok(Math.max(...taken) <= 4, `no pass took more than its 4 slots (${taken.join(", ")})`);
+  t.equal(sum(taken), items.length, "each due entry was taken off the queue once");
+});
+
+const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
 
 test("teardown", async () => {
   for (const t of tickers) await t.stop();

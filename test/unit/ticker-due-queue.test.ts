@@ -28,6 +28,19 @@ test("due order, and nothing before its time", async (t) => {
   t.equal(q.peek(), undefined);
 });
 
+test("at most `limit` entries, the earliest; the rest stay queued", async (t) => {
+  const items = new Map<string, CuriosityRecord>();
+  const q = new DueQueue((id) => items.get(id));
+  for (const i of [3, 0, 4, 1, 2]) {
+    const r = item(`cur_${i}`, T0 + i * 1_000);
+    items.set(r.id, r);
+    q.add(r.id, r);
+  }
+  t.same(q.takeDue(T0 + 60_000, 2).map((e) => e.id), ["cur_0", "cur_1"]);
+  t.same(q.takeDue(T0 + 60_000, 0), []);
+  t.same(q.takeDue(T0 + 60_000).map((e) => e.id), ["cur_2", "cur_3", "cur_4"]);
+});
+
 test("a changed or deleted item's old entry never comes out", async (t) => {
   const items = new Map<string, CuriosityRecord>();
   const q = new DueQueue((id) => items.get(id));
