@@ -13,11 +13,12 @@ export interface DueEntry {
 
 /**
  * When the item's next claim or trigger is owed (clock ms), by the leader; a standby owes it `grace` later.
- * Null when only an announcement or a sweep can tell (a run in flight) or nothing is scheduled (paused).
+ * Null when only an announcement or a sweep can tell (a run in flight) or nothing is scheduled (paused, even with
+ * a claimed run: schedule.ts's nextAction holds it).
  */
 export function dueAt(r: ScheduleView): number | null {
   const f = r.internal.in_flight;
-  if (f) return f.investigation_id === null ? Date.parse(f.claimed_at) : null;
+  if (f) return f.investigation_id === null && r.active ? Date.parse(f.claimed_at) : null;
   return r.active ? Date.parse(r.next_run_at) : null;
 }
 

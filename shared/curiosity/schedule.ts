@@ -121,7 +121,13 @@ export function scheduleView(r: CuriosityRecord): ScheduleView {
 
 export function nextAction(r: ScheduleView, now: number): ItemAction {
   const f = r.internal.in_flight;
-  if (f) return f.investigation_id === null ? { kind: "trigger", run: f } : { kind: "watch", run: f.run, investigationId: f.investigation_id };
+  // A paused item's claimed run waits untriggered until it is resumed. It is held, not released: a ticker that
+  // died after triggering it leaves an investigation under its trigger id, and a released run's number would be
+  // claimed again, with the request as edited since (a conflict on that trigger id, retried forever).
+  if (f) {
+    if (f.investigation_id !== null) return { kind: "watch", run: f.run, investigationId: f.investigation_id };
+    return r.active ? { kind: "trigger", run: f } : { kind: "none" };
+  }
   return isDue(r, now) ? { kind: "claim" } : { kind: "none" };
 }
 

@@ -310,6 +310,26 @@ test("a full backlog makes the run wait, then it fires once", async (t) => {
   t.equal((await runsOf(item.id)).length, 1);
 });
 
+test("pausing an item holds a run it claimed and has not triggered yet; resuming triggers that run once", async (t) => {
+  now = T0 + 92_000 * S;
+  const deps = triggerDeps({ maxBacklog: 0 });
+  const tk = await ticker(deps);
+  const item = await createItem();
+  await pass(tk);
+  t.equal((await store.get(item.id))?.internal.in_flight?.investigation_id, null, "claimed, refused by a full backlog");
+  await store.patch(item.id, { active: false }, now);
+  deps.maxBacklog = 1000;
+  now += 6 * S;
+  await pass(tk);
+  await pass(tk);
+  t.equal((await runsOf(item.id)).length, 0, "paused: the claimed run is not triggered");
+  t.equal(tk.retrying, 0, "and nothing waits out a retry");
+  await store.patch(item.id, { active: true }, now);
+  await pass(tk);
+  await pass(tk);
+  t.same((await runsOf(item.id)).map((r) => r.context.trigger_id), [`${item.id}:1`], "resumed: the claimed run, once");
+});
+
 test("a standby steps in only for what the leader is late with: a due run, then a run whose end was announced", async (t) => {
   now = T0 + 95_000 * S;
   const standby = await ticker(triggerDeps(), false);

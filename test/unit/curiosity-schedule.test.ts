@@ -86,6 +86,7 @@ test("claim: one run in flight; run numbers from 1; the request is what POST /v1
   t.same(runRequest(item()), { query: "any cryptominers?", depth: "standard" }, "no scope: every agent");
   t.equal(runTriggerId(r.id, 1), `${r.id}:1`);
   t.same(nextAction(claimed as CuriosityRecord, T0), { kind: "trigger", run: f });
+  t.same(nextAction({ ...(claimed as CuriosityRecord), active: false }, T0), { kind: "none" }, "paused: the claimed run is held");
   t.equal(claimRun(claimed as CuriosityRecord, T0 + 10 * H), null, "a second claim while one run is in flight is refused");
   const attached = attachInvestigation(claimed as CuriosityRecord, 1, "inv_a");
   t.same(nextAction(attached as CuriosityRecord, T0 + 10 * H), { kind: "watch", run: 1, investigationId: "inv_a" });

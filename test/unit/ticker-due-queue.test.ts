@@ -68,6 +68,7 @@ test("what is queued: the next run of an active item, a claimed run not yet trig
   t.equal(dueAt({ ...base, active: false }), null, "paused");
   const claimed = { ...base, internal: { ...base.internal, in_flight: { run: 1, claimed_at: iso(T0 + 1_200), investigation_id: null } } } as unknown as CuriosityRecord;
   t.equal(dueAt(claimed), T0 + 1_200, "claimed, to be triggered at once");
+  t.equal(dueAt({ ...claimed, active: false }), null, "claimed, then paused: held until resumed");
   const running = { ...base, internal: { ...base.internal, in_flight: { run: 1, claimed_at: iso(T0 + 1_200), investigation_id: "inv_x" } } } as unknown as CuriosityRecord;
   t.equal(dueAt(running), null, "running: its end is announced or swept");
 });
