@@ -30,7 +30,7 @@ export interface LeaderLeaseOptions {
 export class LeaderLease implements Component {
   readonly name = "leader-lease";
   private revision: number | null = null;
-  /** Monotonic time (performance.now) of the last successful acquire or renewal. */
+  /** Monotonic time (performance.now) when the last successful acquire or renewal was sent. */
   private heldSince = 0;
   private acquiredAt = "";
   private stopped = false;
@@ -96,18 +96,22 @@ export class LeaderLease implements Component {
 
   private async attempt(): Promise<void> {
     const { kv, log } = this.opts;
+    // The key expires ttl after the server stored the write, which is after the request left, not after its
+    // answer came back: counted from the answer, a late one (a stalled event loop) had this process lead past
+    // the key's expiry, beside the ticker that took the lease then.
+    const sent = performance.now();
     try {
       if (this.revision === null) {
         this.acquiredAt = new Date().toISOString();
         const revision = await kv.create(LEADER_KEY, this.value());
         this.revision = revision;
-        this.heldSince = performance.now();
+        this.heldSince = sent;
         log.info({ holder: this.opts.holder }, "ticker leadership acquired");
         this.opts.onChange?.(true);
       } else {
         if (!this.isLeader()) return this.lose("renewal overdue");
         this.revision = await kv.update(LEADER_KEY, this.value(), this.revision);
-        this.heldSince = performance.now();
+        this.heldSince = sent;
       }
     } catch (err) {
       if (this.revision === null) {

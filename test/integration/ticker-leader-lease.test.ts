@@ -1,0 +1,49 @@
+// The ticker's lease against a real nats-server: a holder counts its lease from when it sent the write, not from
+// when the answer came back, so a late answer (a stalled event loop, a slow reply path) cannot make it lead past
+// the key's expiry.
+import { test } from "tap";
+import type { KV } from "@nats-io/kv";
+import pino from "pino";
+import { sleep } from "../../shared/clock.js";
+import { ensureBucket } from "../../shared/nats/provision.js";
+import { LeaderLease } from "../../services/ticker/leader.js";
+import { connectTo, startNats } from "../helpers/nats.js";
+
+const TTL_MS = 1_000;
+const LAG_MS = 0.7 * TTL_MS;
+
+/** The bucket, with every answer of a write handed back LAG_MS after it arrived; `sent` is when the last write left. */
+function lateAnswers(kv: KV): { kv: KV; sent: () => number } {
+  let sent = 0;
+  const late = <A extends unknown[]>(write: (...args: A) => Promise<number>) =>
+    async (...args: A): Promise<number> => {
+      sent = performance.now();
+      const revision = await write(...args);
+      await sleep(LAG_MS);
+      return revision;
+    };
+  const wrapped = Object.create(kv) as KV;
+  wrapped.create = late(kv.create.bind(kv));
+  wrapped.update = late(kv.update.bind(kv));
+  return { kv: wrapped, sent: () => sent };
+}
+
+test("a lease acquired with a late answer is counted from the request: it stops leading by 0.8 ttl after sending", async (t) => {
+  const nats = await startNats();
+  const nc = await connectTo(nats.url);
+  const bucket = await ensureBucket(nc, { name: "lease_late_answer", history: 1, ttl: TTL_MS }, 1);
+  const { kv, sent } = lateAnswers(bucket);
+  const lease = new LeaderLease({ kv, ttlMs: TTL_MS, holder: "a", log: pino({ level: "silent" }) });
+  try {
+    await lease.start();
+    t.ok(lease.isLeader(), "acquired");
+    // The key was stored at most when the request left; 0.85 ttl on, the margin (0.8 ttl) is used up. The renewal
+    // comes ttl/3 after the late answer, later than this.
+    await sleep(sent() + 0.85 * TTL_MS - performance.now());
+    t.notOk(lease.isLeader(), "no longer claims the lease on an answer that took 0.7 ttl");
+  } finally {
+    await lease.stop();
+    await nc.close();
+    await nats.stop();
+  }
+});
