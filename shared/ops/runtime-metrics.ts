@@ -66,10 +66,14 @@ export class RuntimeMetrics implements Component {
 
   private async refresh(): Promise<void> {
     for (const c of this.consumers) {
+      const key = `${c.stream}\u0000${c.durable}`;
       try {
         const info = await this.jsm.consumers.info(c.stream, c.durable);
-        this.lag.set(`${c.stream}\u0000${c.durable}`, { pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered });
+        this.lag.set(key, { pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered });
       } catch (err) {
+        // No series rather than the last value read: a consumer deleted, or NATS down, showed a lag frozen at
+        // whatever it was, on which a lag alert neither fires nor clears.
+        this.lag.delete(key);
         this.log.debug({ err, ...c }, "consumer info unavailable for the lag metric");
       }
     }
