@@ -14,6 +14,9 @@ export type AttemptObserver = (result: AttemptResult, status: DeliveryStatus) =>
 export function deliveryMetrics(registry: Registry): AttemptObserver {
   const attempts = registry.counter("inquest_delivery_attempts_total", "Webhook delivery attempts, by outcome (delivered, retry, dead_letter) and answer status class (none: no HTTP answer).");
   const durations = registry.histogram("inquest_delivery_attempt_duration_seconds", "How long webhook endpoints took to answer an attempt (or to fail).", ATTEMPT_BUCKETS);
+  // Exposed at 0 from the start: a series born at 1 has no earlier sample, so increase() (the dead-letter alert)
+  // missed the first dead letter of each class. 2xx never ends in one (delivery-state.ts: classify).
+  for (const statusClass of ["3xx", "4xx", "5xx", "none"]) attempts.inc({ outcome: "dead_letter", status_class: statusClass }, 0);
   return (result, status) => {
     const outcome = status === "delivered" ? "delivered" : status === "pending" ? "retry" : "dead_letter";
     const statusClass = result.kind === "response" ? `${Math.floor(result.status / 100)}xx` : "none";

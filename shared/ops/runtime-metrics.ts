@@ -37,6 +37,7 @@ export class RuntimeMetrics implements Component {
     registry.gauge("nodejs_heap_used_bytes", "V8 heap in use.", () => process.memoryUsage().heapUsed);
     registry.gauge("inquest_nats_connected", "1 while the NATS connection is up.", () => (this.nc.isClosed() ? 0 : this.connected));
     this.reconnects = registry.counter("inquest_nats_reconnects_total", "Times the NATS connection came back after a disconnect.");
+    this.reconnects.inc({}, 0); // exposed as 0 from the start, so increase() (the flapping alert) counts the first
     const perConsumer = (pick: (l: Lag) => number) => () => [...this.lag].map(([key, l]) => ({ labels: labelsOf(key), value: pick(l) }));
     registry.gauge("inquest_consumer_pending_messages", "Messages in the stream not yet delivered to the durable consumer (lag).", perConsumer((l) => l.pending));
     registry.gauge("inquest_consumer_ack_pending_messages", "Messages delivered to the consumer and not acknowledged yet.", perConsumer((l) => l.ackPending));

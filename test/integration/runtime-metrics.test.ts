@@ -37,3 +37,19 @@ test("a consumer's lag series goes when its info cannot be read (consumer delete
     await nats.stop();
   }
 });
+
+test("the reconnect counter is scraped at 0 before the first reconnect, so increase() counts that one", async (t) => {
+  const nats = await startNats();
+  const nc = await connectTo(nats.url);
+  const rt = await openRuntime(nc, { replicas: 1 });
+  const registry = new Registry();
+  const metrics = new RuntimeMetrics(registry, nc, rt.jsm, [], pino({ level: "silent" }));
+  try {
+    await metrics.start();
+    t.equal(sample(registry.render(), "inquest_nats_reconnects_total "), 0);
+  } finally {
+    await metrics.stop();
+    await nc.close();
+    await nats.stop();
+  }
+});
