@@ -226,6 +226,20 @@ test("alert rules: each has a name, an expression, a severity and a summary", as
   }
 });
 
+test("dashboard: no query puts `or` between two aggregations by the same labels (PromQL drops the right side)", async (t) => {
+  const dashboard = JSON.parse(readFileSync(join(REPO, "deploy", "grafana", "inquest-dashboard.json"), "utf8")) as Obj;
+  const exprs = (dashboard.panels as Obj[]).flatMap((p) => ((p.targets ?? []) as Obj[]).map((x) => ({ panel: p.title as string, expr: x.expr as string })));
+  t.ok(exprs.length >= 5, `${exprs.length} queries`);
+  const grouping = (side: string) => /\bby\s*\(([^)]*)\)/.exec(side)?.[1]?.split(",").map((l) => l.trim()).sort().join(",") ?? "";
+  for (const { panel, expr } of exprs) {
+    const sides = expr.split(/\bor\b/).map(grouping);
+    // `a or b` keeps b's series only where a has none with the same labels: same grouping, and b never shows.
+    t.equal(new Set(sides).size, sides.length, `${panel}: ${expr}`);
+  }
+  const both = exprs.filter((e) => e.panel === "Messages in hand / redelivered").map((e) => e.expr).join("\n");
+  for (const name of ["inquest_consumer_ack_pending_messages", "inquest_consumer_redelivered_messages"]) t.match(both, name, `the in-hand panel shows ${name}`);
+});
+
 const KUBECTL = ["/usr/bin/kubectl", "/usr/local/bin/kubectl"].find((p) => existsSync(p));
 /** Overlays are built with kubectl's kustomize (offline: it only reads files); said, not hidden, when it is missing. */
 const needsKubectl = { skip: KUBECTL ? false : "kubectl is not installed: the overlays cannot be built here" };
