@@ -1,12 +1,12 @@
 #!/bin/sh
 # Raises every Inquest stream and KV bucket to $REPLICAS (default 3) copies on the NATS cluster.
 #
-# Why: the services provision their streams and buckets idempotently at start, with num_replicas 1 (the
-# catalog in shared/nats/catalog.ts). On a 3-node cluster an R1 stream lives on ONE node: losing that node
-# stops investigations. Run this once after the first start of the services (and again after an upgrade
-# that adds a stream). The services keep an existing stream's replica count: they only rewrite a stream's
-# config when retention, storage, max_age, duplicate_window, subjects, max_msgs_per_subject or discard
-# drift, and an existing KV bucket is opened as it is.
+# Why: the services provision their streams and buckets idempotently at start, with INQUEST_NATS_REPLICAS
+# copies (default 1). On a 3-node cluster an R1 stream lives on ONE node: losing that node stops
+# investigations. Services started with INQUEST_NATS_REPLICAS=3 scale existing streams up themselves; this
+# script is for installs whose services run without it. The services keep an existing stream's replica
+# count when they ask for fewer (shared/nats/provision.ts replicasToKeep): a later start, or the CLI,
+# without the setting never scales a stream or bucket down.
 #
 # Needs the `nats` CLI (nats-box image) and NATS_URL (plus credentials if the cluster has auth).
 #   compose:    docker compose --profile ops run --rm nats-replicate

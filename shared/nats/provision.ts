@@ -31,31 +31,41 @@ export function patiently<T>(work: () => Promise<T>, patienceMs = PROVISION_PATI
   return retryWhile(work, { retryable: (err) => (isUnavailable(err) && !isNoResponders(err)) || isNoPlacement(err), patienceMs, firstWaitMs: 250, maxWaitMs: 2_000 });
 }
 
+/**
+ * The replica count to provision with: what is asked, but never fewer than an existing stream or bucket has. The
+ * CLI and a service started without INQUEST_NATS_REPLICAS ask for 1; on a cluster that must not take a stream's
+ * copies away (a node's loss would then stop it). Scaling up stays: R1 streams get the copies a higher count asks.
+ */
+export function replicasToKeep(existing: number | undefined, wanted: number): number {
+  return Math.max(existing ?? 0, wanted);
+}
+
 export function ensureStream(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {
   return patiently(() => ensureStreamOnce(jsm, base, replicas));
 }
 
 async function ensureStreamOnce(jsm: JetStreamManager, base: StreamSpec, replicas: number): Promise<void> {
-  const spec: StreamSpec = { ...base, num_replicas: replicas };
-  const wanted: Partial<StreamConfig> & { name: string } = { ...spec };
+  let spec: StreamSpec = { ...base, num_replicas: replicas };
   let config: StreamConfig;
   try {
     const info = await jsm.streams.info(spec.name);
+    spec = { ...base, num_replicas: replicasToKeep(info.config.num_replicas, replicas) };
     const drift = CHECKED.filter((k) => spec[k] !== undefined && info.config[k] !== spec[k]);
     const subjectsDiffer = JSON.stringify(info.config.subjects) !== JSON.stringify(spec.subjects);
-    config = drift.length > 0 || subjectsDiffer ? (await jsm.streams.update(spec.name, wanted)).config : info.config;
+    config = drift.length > 0 || subjectsDiffer ? (await jsm.streams.update(spec.name, { ...spec })).config : info.config;
   } catch (err) {
     if (!isNotFound(err)) throw new ProvisioningError(`stream ${spec.name}: ${String(err)}`, { cause: err });
     try {
-      config = (await jsm.streams.add(wanted)).config;
+      config = (await jsm.streams.add({ ...spec })).config;
     } catch (addErr) {
-      // Another replica may have created it at the same moment; otherwise the server said why not.
+      // Another replica may have created it at the same moment (with its own count); otherwise the server said why not.
       config = await jsm.streams.info(spec.name).then(
         (info) => info.config,
         () => {
           throw new ProvisioningError(`stream ${spec.name} (replicas ${replicas}): ${String(addErr)}`, { cause: addErr });
         },
       );
+      spec = { ...base, num_replicas: replicasToKeep(config.num_replicas, replicas) };
     }
   }
   for (const k of CHECKED) {
@@ -83,7 +93,7 @@ async function ensureBucketOnce(nc: NatsConnection, spec: BucketSpec, replicas: 
   try {
     kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl, replicas, allow_direct: allowDirect(replicas) });
   } catch (err) {
-    // An existing bucket with another replica count: open it and scale its stream.
+    // An existing bucket with another replica count: open it and scale its stream up (never down).
     kv = await kvm.open(spec.name).catch(() => {
       throw new ProvisioningError(`bucket ${spec.name} (replicas ${replicas}): ${String(err)}`, { cause: err });
     });
@@ -91,17 +101,18 @@ async function ensureBucketOnce(nc: NatsConnection, spec: BucketSpec, replicas: 
   const stream = `KV_${spec.name}`;
   const jsm = await jetstreamManager(nc);
   const info = await jsm.streams.info(stream);
-  if (info.config.num_replicas !== replicas || (info.config.allow_direct ?? false) !== allowDirect(replicas)) {
-    await jsm.streams.update(stream, { ...info.config, num_replicas: replicas, allow_direct: allowDirect(replicas) }).catch((err: unknown) => {
-      throw new ProvisioningError(`bucket ${spec.name}: cannot change to ${replicas} replicas: ${String(err)}`, { cause: err });
+  const kept = replicasToKeep(info.config.num_replicas, replicas);
+  if (info.config.num_replicas !== kept || (info.config.allow_direct ?? false) !== allowDirect(kept)) {
+    await jsm.streams.update(stream, { ...info.config, num_replicas: kept, allow_direct: allowDirect(kept) }).catch((err: unknown) => {
+      throw new ProvisioningError(`bucket ${spec.name}: cannot change to ${kept} replicas: ${String(err)}`, { cause: err });
     });
     // The client chose direct or leader reads from the config it opened; open again under the new one.
     kv = await kvm.open(spec.name);
   }
   const status = await kv.status();
-  if (status.ttl !== spec.ttl || status.history !== spec.history || status.replicas !== replicas) {
+  if (status.ttl !== spec.ttl || status.history !== spec.history || status.replicas !== kept) {
     throw new ProvisioningError(
-      `bucket ${spec.name}: the server kept ttl=${status.ttl} history=${status.history} replicas=${status.replicas}, expected ttl=${spec.ttl} history=${spec.history} replicas=${replicas}`,
+      `bucket ${spec.name}: the server kept ttl=${status.ttl} history=${status.history} replicas=${status.replicas}, expected ttl=${spec.ttl} history=${spec.history} replicas=${kept}`,
     );
   }
   return kv;
