@@ -4,6 +4,7 @@ import { Agent, request } from "node:http";
 import { pino } from "pino";
 import { test } from "tap";
 import { listen } from "../../services/gateway/http/server.js";
+import { freePort } from "../../shared/net.js";
 
 const log = pino({ level: "silent" });
 
@@ -53,4 +54,15 @@ test("close: a request being handled is answered; then new connections are refus
   const fresh = new Agent({ keepAlive: false });
   t.teardown(() => fresh.destroy());
   t.match(await get(server.port, fresh, "/new"), { error: "ECONNREFUSED" }, "a new connection is refused");
+});
+
+test("a second server on a port already listened on fails to start, saying so (uWS would share it: SO_REUSEPORT)", async (t) => {
+  const prepare = () => ({ bodyLimit: 1024, handle: async () => ({ status: 200, body: {} }) });
+  // A port asked for by number, as INQUEST_PORT gives it (an ephemeral port 0 is not shared even with SO_REUSEPORT).
+  const port = await freePort();
+  const first = await listen({ host: "127.0.0.1", port, log, prepare });
+  t.teardown(() => first.close(0));
+  const second = listen({ host: "127.0.0.1", port, log, prepare });
+  await t.rejects(second, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}`), "the second listener is refused");
+  await second.then((s) => s.close(0), () => undefined);
 });

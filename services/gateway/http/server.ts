@@ -36,6 +36,9 @@ export const CLOSE_GRACE_MS = 5_000;
 
 const SHUTTING_DOWN = JSON.stringify({ error: { code: "unavailable", message: "the gateway is shutting down; try again" } });
 
+/** uWS.LIBUS_LISTEN_EXCLUSIVE_PORT (1): listen without SO_REUSEPORT. */
+const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
+
 export function isNativeUws(): boolean {
   return typeof (uWS as unknown as { getParts?: unknown }).getParts === "function";
 }
@@ -123,7 +126,10 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
   });
 
   return new Promise((resolve, reject) => {
-    app.listen(opts.host, opts.port, (socket) => {
+    // Exclusive: uWS listens with SO_REUSEPORT by default, so a second gateway on a port in use would start
+    // "successfully" and take half the connections. The types lack this overload (ListenOptions is no runtime value).
+    const listenExclusive = app.listen as unknown as (host: string, port: number, options: number, cb: (socket: uWS.us_listen_socket | false) => void) => void;
+    listenExclusive.call(app, opts.host, opts.port, LIBUS_LISTEN_EXCLUSIVE_PORT, (socket) => {
       if (!socket) return reject(new Error(`cannot listen on ${opts.host}:${opts.port} (in use?)`));
       const port = uWS.us_socket_local_port(socket);
       resolve({
