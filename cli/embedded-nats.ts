@@ -9,6 +9,7 @@ import { connect } from "@nats-io/transport-node";
 import { relative } from "node:path";
 import { seedAuthenticator } from "../shared/nats/connect.js";
 import { canConnect, freePort } from "../shared/net.js";
+import { stopChild } from "./stop-child.js";
 
 export interface NatsNode {
   name: string;
@@ -63,24 +64,36 @@ export async function writeClusterConfigs(dir: string, size: number, authConf?: 
   });
 }
 
-/** `auth` (cluster only): the generated credentials the nodes require (`writeNatsAuth`); `seedFile` connects as services. */
-export async function startEmbeddedNats(dataDir: string, size: 1 | 3, auth?: { conf: string; seedFile: string }): Promise<EmbeddedNats> {
+/**
+ * `auth` (cluster only): the generated credentials the nodes require (`writeNatsAuth`); `seedFile` connects as services.
+ * Each node is pushed onto `started` as it is spawned, so that a caller stopping on a signal meanwhile can stop the
+ * nodes before this resolves. When the start fails (a node never opens its port, no meta leader), the nodes it
+ * spawned are stopped before the error is thrown: a failed `inquest up` leaves no nats-server behind.
+ */
+export async function startEmbeddedNats(dataDir: string, size: 1 | 3, auth?: { conf: string; seedFile: string }, started: NatsNode[] = []): Promise<EmbeddedNats> {
   const bin = findNatsServer();
   const dir = join(dataDir, size === 1 ? "nats" : "nats-cluster");
   mkdirSync(dir, { recursive: true });
-  let nodes: NatsNode[];
-  if (size === 1) {
-    const port = await freePort();
-    const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: ["ignore", "ignore", "inherit"] });
-    nodes = [{ name: "nats-1", clientPort: port, proc }];
-  } else {
-    const configs = await writeClusterConfigs(dir, size, auth?.conf);
-    nodes = configs.map((c) => ({ name: c.name, clientPort: c.clientPort, proc: spawn(bin, ["--config", c.conf], { stdio: ["ignore", "ignore", "inherit"] }) }));
+  const nodes: NatsNode[] = [];
+  const add = (node: NatsNode) => {
+    nodes.push(node);
+    started.push(node);
+  };
+  try {
+    if (size === 1) {
+      const port = await freePort();
+      add({ name: "nats-1", clientPort: port, proc: spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: ["ignore", "ignore", "inherit"] }) });
+    } else {
+      for (const c of await writeClusterConfigs(dir, size, auth?.conf)) add({ name: c.name, clientPort: c.clientPort, proc: spawn(bin, ["--config", c.conf], { stdio: ["ignore", "ignore", "inherit"] }) });
+    }
+    for (const n of nodes) await waitForPort(n.clientPort);
+    const url = nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(",");
+    if (size > 1) await waitForJetStream(url, auth?.seedFile);
+    return { url, nodes, dir };
+  } catch (err) {
+    await Promise.all(nodes.map((n) => stopChild(n.proc, 5_000)));
+    throw err;
   }
-  for (const n of nodes) await waitForPort(n.clientPort);
-  const url = nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(",");
-  if (size > 1) await waitForJetStream(url, auth?.seedFile);
-  return { url, nodes, dir };
 }
 
 export function findNatsServer(): string {

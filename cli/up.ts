@@ -12,6 +12,7 @@ import { SERVICE_NAMES, serviceArgs, type ServiceName } from "../shared/launch.j
 import { freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
 import { startEmbeddedNats, type NatsNode } from "./embedded-nats.js";
+import { stopChild } from "./stop-child.js";
 import { writeNatsAuth, type NatsAuth } from "../shared/nats/credentials.js";
 import { redactCredentials } from "../shared/nats/connect.js";
 import { dataDir } from "./nats-url.js";
@@ -27,124 +28,134 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
   const data = resolve(dataDir(env));
   mkdirSync(data, { recursive: true, mode: 0o700 });
   const children: ChildProcess[] = [];
-  let natsNodes: NatsNode[] = [];
+  // Filled as each node is spawned: a stop during the start reaches the nodes already running.
+  const natsNodes: NatsNode[] = [];
   let natsNote = "";
   let stopping = false;
 
   const masterKey = env.INQUEST_MASTER_KEY || devSecret(join(data, "master.key"), () => randomBytes(32).toString("base64"));
   const apiKey = env.INQUEST_BOOTSTRAP_KEY || devSecret(join(data, "dev-api-key"), () => newApiKey().key);
 
-  let natsUrl = env.NATS_URL;
-  // The embedded cluster runs as deploy/ does: services and the fleet each with their own nkey user, agents
-  // limited to their side of the agent protocol (docs/operations.md#nats-credentials).
-  let auth: NatsAuth | null = null;
-  if (!natsUrl) {
-    if (cluster) auth = writeNatsAuth(join(data, "nats-cluster", "auth"), { agents: [], fleet: true });
-    const embedded = await startEmbeddedNats(data, cluster ? 3 : 1, auth ? { conf: auth.conf, seedFile: auth.services } : undefined);
-    natsNodes = embedded.nodes;
-    natsUrl = embedded.url;
-    natsNote = ` (embedded${cluster ? ", 3 clustered nodes" : ""}, store in ${embedded.dir})`;
-  }
-  // Read by the CLI's other commands; a NATS_URL given with credentials in it must not be readable by everyone.
-  const urlFile = join(data, "nats.url");
-  writeFileSync(urlFile, `${natsUrl}\n`, { mode: 0o600 });
-  chmodSync(urlFile, 0o600);
-
-  const fleetFile = env.INQUEST_FLEET_FILE ?? join(REPO, "examples", "fleet.json");
-  const childEnv: NodeJS.ProcessEnv = {
-    ...env,
-    NATS_URL: natsUrl,
-    INQUEST_DATA_DIR: data,
-    INQUEST_MASTER_KEY: masterKey,
-    INQUEST_BOOTSTRAP_KEY: apiKey,
-    INQUEST_ALLOW_PRIVATE_TARGETS: env.INQUEST_ALLOW_PRIVATE_TARGETS ?? "true",
-    INQUEST_FLEET_FILE: fleetFile,
-    ...(cluster ? { INQUEST_NATS_REPLICAS: env.INQUEST_NATS_REPLICAS ?? "3" } : {}),
-    ...(auth ? { NATS_NKEY_SEED_FILE: auth.services } : {}),
+  const stopEverything = async (): Promise<void> => {
+    stopping = true;
+    await Promise.all(children.map((c) => stopChild(c, 10_000)));
+    await Promise.all(natsNodes.map((n) => stopChild(n.proc, 5_000)));
   };
   const stopAll = async (code: number): Promise<never> => {
     if (!stopping) {
-      stopping = true;
       process.stderr.write("\nstopping Inquest…\n");
-      await Promise.all(children.map((c) => stop(c, 10_000)));
-      await Promise.all(natsNodes.map((n) => stop(n.proc, 5_000)));
+      await stopEverything();
     }
     process.exit(code);
   };
+  // Before anything starts: Ctrl-C or SIGTERM while NATS or a service is still starting stops what already runs.
   process.once("SIGINT", () => void stopAll(0));
   process.once("SIGTERM", () => void stopAll(0));
-
-  const gatewayUrls: string[] = [];
-  const opsPorts: string[] = [];
-  const ready: Array<Promise<void>> = [];
-  const replicas = SERVICE_NAMES.flatMap((name) => Array.from({ length: cluster ? CLUSTER_REPLICAS[name] : 1 }, (_, i) => ({ name, label: cluster ? `${name}-${i + 1}` : name })));
-  for (const { name, label } of replicas) {
-    const own: NodeJS.ProcessEnv = {};
-    if (cluster) {
-      // Each replica its own local state (LMDB read models), as on separate machines.
-      own.INQUEST_DATA_DIR = join(data, "replicas", label);
-      if (name === "agent" && auth?.fleet) own.NATS_NKEY_SEED_FILE = auth.fleet;
-      mkdirSync(own.INQUEST_DATA_DIR, { recursive: true });
-      if (name === "gateway" && gatewayUrls.length > 0) own.INQUEST_PORT = String(await freePort(env.INQUEST_HOST || "127.0.0.1"));
-      if (name !== "gateway" && name !== "agent") {
-        own.INQUEST_OPS_PORT = String(await freePort());
-        opsPorts.push(`${label} http://127.0.0.1:${own.INQUEST_OPS_PORT}`);
-      }
+  try {
+    let natsUrl = env.NATS_URL;
+    // The embedded cluster runs as deploy/ does: services and the fleet each with their own nkey user, agents
+    // limited to their side of the agent protocol (docs/operations.md#nats-credentials).
+    let auth: NatsAuth | null = null;
+    if (!natsUrl) {
+      if (cluster) auth = writeNatsAuth(join(data, "nats-cluster", "auth"), { agents: [], fleet: true });
+      const embedded = await startEmbeddedNats(data, cluster ? 3 : 1, auth ? { conf: auth.conf, seedFile: auth.services } : undefined, natsNodes);
+      natsUrl = embedded.url;
+      natsNote = ` (embedded${cluster ? ", 3 clustered nodes" : ""}, store in ${embedded.dir})`;
     }
-    const child = spawn(process.execPath, serviceArgs(name, DIST), { env: { ...childEnv, ...own }, stdio: ["ignore", "pipe", "inherit"] });
-    children.push(child);
-    child.on("exit", (code, signal) => {
-      if (!stopping) {
-        process.stderr.write(`inquest: ${label} exited (${signal ?? code}); stopping everything\n`);
-        void stopAll(1);
+    // Read by the CLI's other commands; a NATS_URL given with credentials in it must not be readable by everyone.
+    const urlFile = join(data, "nats.url");
+    writeFileSync(urlFile, `${natsUrl}\n`, { mode: 0o600 });
+    chmodSync(urlFile, 0o600);
+
+    const fleetFile = env.INQUEST_FLEET_FILE ?? join(REPO, "examples", "fleet.json");
+    const childEnv: NodeJS.ProcessEnv = {
+      ...env,
+      NATS_URL: natsUrl,
+      INQUEST_DATA_DIR: data,
+      INQUEST_MASTER_KEY: masterKey,
+      INQUEST_BOOTSTRAP_KEY: apiKey,
+      INQUEST_ALLOW_PRIVATE_TARGETS: env.INQUEST_ALLOW_PRIVATE_TARGETS ?? "true",
+      INQUEST_FLEET_FILE: fleetFile,
+      ...(cluster ? { INQUEST_NATS_REPLICAS: env.INQUEST_NATS_REPLICAS ?? "3" } : {}),
+      ...(auth ? { NATS_NKEY_SEED_FILE: auth.services } : {}),
+    };
+
+    const gatewayUrls: string[] = [];
+    const opsPorts: string[] = [];
+    const ready: Array<Promise<void>> = [];
+    const replicas = SERVICE_NAMES.flatMap((name) => Array.from({ length: cluster ? CLUSTER_REPLICAS[name] : 1 }, (_, i) => ({ name, label: cluster ? `${name}-${i + 1}` : name })));
+    for (const { name, label } of replicas) {
+      const own: NodeJS.ProcessEnv = {};
+      if (cluster) {
+        // Each replica its own local state (LMDB read models), as on separate machines.
+        own.INQUEST_DATA_DIR = join(data, "replicas", label);
+        if (name === "agent" && auth?.fleet) own.NATS_NKEY_SEED_FILE = auth.fleet;
+        mkdirSync(own.INQUEST_DATA_DIR, { recursive: true });
+        if (name === "gateway" && gatewayUrls.length > 0) own.INQUEST_PORT = String(await freePort(env.INQUEST_HOST || "127.0.0.1"));
+        if (name !== "gateway" && name !== "agent") {
+          own.INQUEST_OPS_PORT = String(await freePort());
+          opsPorts.push(`${label} http://127.0.0.1:${own.INQUEST_OPS_PORT}`);
+        }
       }
-    });
-    let markReady: () => void = () => undefined;
-    ready.push(new Promise<void>((res) => (markReady = res)));
-    const urlReady = new Promise<string>((res) => {
-      let buf = "";
-      child.stdout?.on("data", (d: Buffer) => {
-        buf += d.toString();
-        let nl: number;
-        while ((nl = buf.indexOf("\n")) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (line.startsWith("INQUEST_GATEWAY_URL=")) res(line.slice("INQUEST_GATEWAY_URL=".length));
-          else if (line.startsWith(READY_LINE)) markReady();
-          else process.stdout.write(`${line}\n`);
+      const child = spawn(process.execPath, serviceArgs(name, DIST), { env: { ...childEnv, ...own }, stdio: ["ignore", "pipe", "inherit"] });
+      children.push(child);
+      child.on("exit", (code, signal) => {
+        if (!stopping) {
+          process.stderr.write(`inquest: ${label} exited (${signal ?? code}); stopping everything\n`);
+          void stopAll(1);
         }
       });
-    });
-    if (name === "gateway") {
-      const url = await urlReady;
-      // Links name the first gateway (as they would a load balancer); the others are listed by their own port.
-      gatewayUrls.push(own.INQUEST_PORT ? `http://${env.INQUEST_HOST || "127.0.0.1"}:${own.INQUEST_PORT}` : url);
-      childEnv.INQUEST_PUBLIC_URL = env.INQUEST_PUBLIC_URL ?? gatewayUrls[0];
+      let markReady: () => void = () => undefined;
+      ready.push(new Promise<void>((res) => (markReady = res)));
+      const urlReady = new Promise<string>((res) => {
+        let buf = "";
+        child.stdout?.on("data", (d: Buffer) => {
+          buf += d.toString();
+          let nl: number;
+          while ((nl = buf.indexOf("\n")) >= 0) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            if (line.startsWith("INQUEST_GATEWAY_URL=")) res(line.slice("INQUEST_GATEWAY_URL=".length));
+            else if (line.startsWith(READY_LINE)) markReady();
+            else process.stdout.write(`${line}\n`);
+          }
+        });
+      });
+      if (name === "gateway") {
+        const url = await urlReady;
+        // Links name the first gateway (as they would a load balancer); the others are listed by their own port.
+        gatewayUrls.push(own.INQUEST_PORT ? `http://${env.INQUEST_HOST || "127.0.0.1"}:${own.INQUEST_PORT}` : url);
+        childEnv.INQUEST_PUBLIC_URL = env.INQUEST_PUBLIC_URL ?? gatewayUrls[0];
+      }
     }
+    const gatewayUrl = gatewayUrls[0] as string;
+    // Running means every service answers: the agents are registered, the runner consumes, the gateway serves.
+    await Promise.all(ready);
+    process.stdout.write(
+      [
+        "",
+        "Inquest is running.",
+        `  base URL:  ${gatewayUrls.join("  ")}`,
+        `  NATS URL:  ${natsUrl.split(",").map(redactCredentials).join(",")}${natsNote}`,
+        ...(auth ? [`  NATS auth: nkey users (${auth.conf}); CLI: NATS_NKEY_SEED_FILE=${auth.services}`] : []),
+        ...(opsPorts.length > 0 ? [`  ops ports: ${opsPorts.join(", ")}`] : []),
+        `  API key:   ${apiKey}`,
+        `  fleet:     ${fleetFile} (simulated agents)`,
+        "  note:      INQUEST_ALLOW_PRIVATE_TARGETS=true here, so webhooks may target localhost",
+        "",
+        `  try: curl -s -X POST ${gatewayUrl}/v1/investigations -H 'Authorization: Bearer ${apiKey}' \\`,
+        `         -H 'Content-Type: application/json' -d '{"query":"are any prod hosts running processes that listen on unexpected ports?","mode":"live"}'`,
+        "  Ctrl-C stops everything.",
+        "",
+      ].join("\n"),
+    );
+    await new Promise(() => undefined);
+    return 0;
+  } catch (err) {
+    // A start that fails half-way (a NATS node that never came up, a port not found) leaves nothing running.
+    if (!stopping) await stopEverything();
+    throw err;
   }
-  const gatewayUrl = gatewayUrls[0] as string;
-  // Running means every service answers: the agents are registered, the runner consumes, the gateway serves.
-  await Promise.all(ready);
-  process.stdout.write(
-    [
-      "",
-      "Inquest is running.",
-      `  base URL:  ${gatewayUrls.join("  ")}`,
-      `  NATS URL:  ${natsUrl.split(",").map(redactCredentials).join(",")}${natsNote}`,
-      ...(auth ? [`  NATS auth: nkey users (${auth.conf}); CLI: NATS_NKEY_SEED_FILE=${auth.services}`] : []),
-      ...(opsPorts.length > 0 ? [`  ops ports: ${opsPorts.join(", ")}`] : []),
-      `  API key:   ${apiKey}`,
-      `  fleet:     ${fleetFile} (simulated agents)`,
-      "  note:      INQUEST_ALLOW_PRIVATE_TARGETS=true here, so webhooks may target localhost",
-      "",
-      `  try: curl -s -X POST ${gatewayUrl}/v1/investigations -H 'Authorization: Bearer ${apiKey}' \\`,
-      `         -H 'Content-Type: application/json' -d '{"query":"are any prod hosts running processes that listen on unexpected ports?","mode":"live"}'`,
-      "  Ctrl-C stops everything.",
-      "",
-    ].join("\n"),
-  );
-  await new Promise(() => undefined);
-  return 0;
 }
 
 function devSecret(file: string, make: () => string): string {
@@ -152,16 +163,4 @@ function devSecret(file: string, make: () => string): string {
   const value = make();
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   return value;
-}
-
-function stop(child: ChildProcess, graceMs: number): Promise<void> {
-  return new Promise((res) => {
-    if (child.exitCode !== null || child.signalCode !== null) return res();
-    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      res();
-    });
-    child.kill("SIGTERM");
-  });
 }

@@ -1,0 +1,80 @@
+// `inquest up --cluster` whose NATS does not come up: one node hangs (a nats-server wrapper that never opens its
+// port). Whether the start fails on its own or is stopped by SIGTERM meanwhile, no nats-server it started is left.
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "tap";
+import { natsServerBin } from "../../scripts/dev/processes.js";
+import { DIST, tempDir } from "../helpers/services.js";
+import { eventually } from "../helpers/stack.js";
+
+/** A NATS_SERVER_BIN that records each node's pid and hangs the third node; the pids it started, read back. */
+function hangingNats(dir: string): { bin: string; pids: () => number[] } {
+  const bin = join(dir, "fake-nats.sh");
+  const pidFile = join(dir, "nats-pids");
+  writeFileSync(
+    bin,
+    [
+      "#!/bin/sh",
+      'case "$*" in --version) exec ' + natsServerBin() + ' --version;; esac',
+      `echo $$ >> ${pidFile}`,
+      'case "$*" in *nats-3.conf*) exec sleep 300;; esac',
+      `exec ${natsServerBin()} "$@"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(bin, 0o755);
+  const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split("\n").map(Number) : []);
+  return { bin, pids };
+}
+
+/** Alive and not a zombie waiting to be reaped. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+function up(dataDir: string, bin: string) {
+  const child = spawn(process.execPath, [join(DIST, "cli", "main.js"), "up", "--cluster"], {
+    env: { PATH: `${process.env.PATH ?? ""}:/usr/sbin`, INQUEST_DATA_DIR: dataDir, INQUEST_PORT: "0", LOG_LEVEL: "warn", NATS_SERVER_BIN: bin },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, exited, output: () => out };
+}
+
+test("a node that never opens its port: up fails and stops the nodes it started", async (t) => {
+  const dir = tempDir("inquest-up-fail-");
+  const nats = hangingNats(dir.path);
+  t.teardown(() => {
+    for (const pid of nats.pids()) if (running(pid)) process.kill(pid, "SIGKILL");
+    dir.remove();
+  });
+  const run = up(join(dir.path, "data"), nats.bin);
+  const code = await run.exited;
+  t.not(code, 0, "up fails");
+  t.match(run.output(), /did not open port/, "saying why");
+  t.equal(nats.pids().length, 3, "three nodes were started");
+  t.same(nats.pids().filter(running), [], "none is left running");
+});
+
+test("SIGTERM while the cluster is still starting stops the nodes already started", async (t) => {
+  const dir = tempDir("inquest-up-term-");
+  const nats = hangingNats(dir.path);
+  t.teardown(() => {
+    for (const pid of nats.pids()) if (running(pid)) process.kill(pid, "SIGKILL");
+    dir.remove();
+  });
+  const run = up(join(dir.path, "data"), nats.bin);
+  await eventually(async () => (nats.pids().length === 3 ? true : undefined), 10_000, 50);
+  run.child.kill("SIGTERM");
+  await run.exited;
+  await eventually(async () => (nats.pids().filter(running).length === 0 ? true : undefined), 10_000, 100).catch(() => undefined);
+  t.same(nats.pids().filter(running), [], "no node is left running");
+});
