@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeNatsAuth } from "../../shared/nats/credentials.js";
+import { writeNatsAuth, type NatsAuth } from "../../shared/nats/credentials.js";
 import { findNatsServer, waitForJetStream, waitForPort, writeClusterConfigs, type ClusterNodeConfig } from "../../cli/embedded-nats.js";
 import { freePort } from "../../shared/net.js";
 import { newApiKey } from "../../shared/secrets.js";
@@ -58,6 +58,17 @@ export async function startChaosCluster(dataDir: string): Promise<ChaosCluster> 
   // Credentials as deploy/ and make cluster have them: services and the fleet as their own nkey users.
   const auth = writeNatsAuth(join(dataDir, "nats-cluster", "auth"), { agents: [], fleet: true });
   const configs = await writeClusterConfigs(join(dataDir, "nats-cluster"), 3, auth.conf);
+  try {
+    return await startOn(dataDir, bin, auth, configs, history, track);
+  } catch (err) {
+    // A start that fails (a node never opening its port, a service never ready) stops what it spawned: the caller
+    // deletes the run's directory next, and must not delete it under running processes.
+    await stopChildren(history);
+    throw err;
+  }
+}
+
+async function startOn(dataDir: string, bin: string, auth: NatsAuth, configs: ClusterNodeConfig[], history: Child[], track: (c: Child) => Child): Promise<ChaosCluster> {
   const nats = configs.map((c) => natsNode(bin, c, track));
   for (const c of configs) await waitForPort(c.clientPort);
   const natsUrl = configs.map((c) => `nats://127.0.0.1:${c.clientPort}`).join(",");
@@ -101,11 +112,26 @@ export async function startChaosCluster(dataDir: string): Promise<ChaosCluster> 
     gateways,
     key,
     async stop() {
-      await Promise.all([...services.values()].map((s) => s.child.stop(5_000)));
-      for (const n of nats) process.kill(n.handle.child.proc.pid as number, "SIGCONT");
-      await Promise.all(nats.map((n) => n.handle.child.stop(5_000)));
+      await stopChildren([...services.values()].map((s) => s.child));
+      await stopChildren(nats.map((n) => n.handle.child));
     },
   };
+}
+
+/**
+ * Stops every child, each thawed first: a node frozen by the schedule (SIGSTOP) would hold a SIGTERM until its grace
+ * ran out. A child already gone (a killed node: ESRCH) has nothing to thaw, and must not keep the rest from stopping.
+ */
+export async function stopChildren(children: Child[]): Promise<void> {
+  for (const c of children) {
+    if (c.proc.pid === undefined || c.proc.exitCode !== null || c.proc.signalCode !== null) continue;
+    try {
+      process.kill(c.proc.pid, "SIGCONT");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+    }
+  }
+  await Promise.all(children.map((c) => c.stop(5_000)));
 }
 
 function natsNode(bin: string, c: ClusterNodeConfig, track: (c: Child) => Child): { handle: Restartable } {

@@ -1,41 +1,11 @@
 // `inquest up --cluster` whose NATS does not come up: one node hangs (a nats-server wrapper that never opens its
 // port). Whether the start fails on its own or is stopped by SIGTERM meanwhile, no nats-server it started is left.
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "tap";
-import { natsServerBin } from "../../scripts/dev/processes.js";
+import { hangingNats, running } from "../helpers/hanging-nats.js";
 import { DIST, tempDir } from "../helpers/services.js";
 import { eventually } from "../helpers/stack.js";
-
-/** A NATS_SERVER_BIN that records each node's pid and hangs the third node; the pids it started, read back. */
-function hangingNats(dir: string): { bin: string; pids: () => number[] } {
-  const bin = join(dir, "fake-nats.sh");
-  const pidFile = join(dir, "nats-pids");
-  writeFileSync(
-    bin,
-    [
-      "#!/bin/sh",
-      'case "$*" in --version) exec ' + natsServerBin() + ' --version;; esac',
-      `echo $$ >> ${pidFile}`,
-      'case "$*" in *nats-3.conf*) exec sleep 300;; esac',
-      `exec ${natsServerBin()} "$@"`,
-      "",
-    ].join("\n"),
-  );
-  chmodSync(bin, 0o755);
-  const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split("\n").map(Number) : []);
-  return { bin, pids };
-}
-
-/** Alive and not a zombie waiting to be reaped. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 function up(dataDir: string, bin: string) {
   const child = spawn(process.execPath, [join(DIST, "cli", "main.js"), "up", "--cluster"], {
