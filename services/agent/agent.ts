@@ -19,7 +19,8 @@ import {
 import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { isUnavailable } from "../../shared/nats/errors.js";
+import { ConfigError } from "../../shared/errors.js";
+import { isPermissionViolation, isUnavailable } from "../../shared/nats/errors.js";
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { fitTables } from "./fit.js";
 import { ScanGate } from "./scan-gate.js";
@@ -171,6 +172,12 @@ export class Agent implements Component {
       if (ack.error.code === "invalid_message" || ack.error.code === "agent_mismatch") {
         throw new Error(`the agent registry refused ${what}: ${ack.error.message}`);
       }
+      if ("refusedBy" in ack && ack.refusedBy) {
+        // NATS itself refused: sending again would be refused again, forever. Said once, and the agent stops.
+        throw new ConfigError(
+          `NATS refused this agent's ${what} on ${ack.refusedBy} (${ack.error.message}): its NATS user (NATS_NKEY_SEED_FILE) may only speak for the agent id it was made for; set INQUEST_AGENT_ID to that id (now ${this.identity.agent_id})`,
+        );
+      }
       if (this.stopped || this.deps.nc.isClosed() || this.deps.nc.isDraining()) throw new Error(`stopped before the registry acknowledged ${what}`);
       if (attempt === 5) this.deps.log.info(`still waiting for the agent registry (it runs in every runner) to acknowledge ${what}`);
       this.deps.log.debug({ error: ack.error, retry_ms: wait }, `${what} not acknowledged yet; sending it again`);
@@ -179,17 +186,21 @@ export class Agent implements Component {
     }
   }
 
-  /** One request to the registry; no answer (no registry yet, timeout, NATS trouble) is an `unavailable` ack. */
-  private async send(subject: string, message: object, timeoutMs = REGISTRY_TIMEOUT_MS): Promise<Ack> {
+  /**
+   * One request to the registry; no answer (no registry yet, timeout, NATS trouble) is an `unavailable` ack. A
+   * permission violation (credentials made for another agent id) is one too, marked `refusedBy` the subject.
+   */
+  private async send(subject: string, message: object, timeoutMs = REGISTRY_TIMEOUT_MS): Promise<Ack & { refusedBy?: string }> {
     try {
       const reply = await this.deps.nc.request(subject, encodeJson(message), { timeout: timeoutMs });
       const checked = ackChecker.check(decodeJson<unknown>(reply.data));
       return checked.ok ? checked.value : { ok: false, error: { code: "unavailable", message: "the registry's answer does not match the protocol" } };
     } catch (err) {
-      // No registry yet, no answer in time, the connection going: retried quietly. Anything else (a permission
-      // refusal, say) is worth a warning, and is retried all the same.
+      // No registry yet, no answer in time, the connection going: retried quietly. Anything else is worth a
+      // warning, and is retried all the same, but for a permission refusal, which start-up stops on (untilAcked).
+      const message = err instanceof Error ? err.message : String(err);
       if (!isUnavailable(err)) this.deps.log.warn({ err, subject }, "could not reach the agent registry");
-      return { ok: false, error: { code: "unavailable", message: err instanceof Error ? err.message : String(err) } };
+      return { ok: false, error: { code: "unavailable", message }, ...(isPermissionViolation(err) ? { refusedBy: subject } : {}) };
     }
   }
 

@@ -70,6 +70,11 @@ export function isTimeout(err: unknown): boolean {
  * draining or lost under the request, or JetStream answering 503. Permission and authorization refusals are
  * not unavailability (retrying will not help).
  */
+/** The server refused a publish or subscription to this client's user: retrying will not change it. */
+export function isPermissionViolation(err: unknown): boolean {
+  return chain(err).some((e) => e instanceof PermissionViolationError);
+}
+
 export function isUnavailable(err: unknown): boolean {
   const all = chain(err);
   if (all.some((e) => e instanceof PermissionViolationError || e instanceof AuthorizationError)) return false;

@@ -186,6 +186,29 @@ test("the reference agent and the runner's registry work under their own credent
   t.equal(agent.exitCode, null, "the agent keeps running");
 });
 
+test("an agent whose id is not the one its credentials were made for stops at its hello, naming the subject", async (t) => {
+  const agent = spawn(process.execPath, [join(REPO, "dist", "services", "agent", "main.js")], {
+    env: { PATH: process.env.PATH, NATS_URL: url, LOG_LEVEL: "warn", NATS_NKEY_SEED_FILE: auth.agents["web-1"], INQUEST_AGENT_ID: "web-9" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  agent.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  agent.stderr.on("data", (d: Buffer) => (out += d.toString()));
+  t.teardown(() => void agent.kill("SIGKILL"));
+  // Retried forever before: a refusal is not a registry that has not started yet.
+  const code = await new Promise<number | null | "running">((resolve) => {
+    const timer = setTimeout(() => resolve("running"), 30_000);
+    agent.once("exit", (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  t.not(code, "running", "the agent stops");
+  t.not(code, 0, "with a failure");
+  t.match(out, /refused this agent's hello on agents\.web-9\.hello/, `the refused subject is named: ${out.slice(-2_000)}`);
+  t.match(out, /INQUEST_AGENT_ID/, "and what to set");
+});
+
 test("inquest nats-auth writes 0600 seeds and an auth.conf of public keys; running it again keeps every identity", async (t) => {
   const out = join(dir, "cli-auth");
   const cli = (...a: string[]) => spawnSync(process.execPath, [join(REPO, "dist", "cli", "main.js"), "nats-auth", ...a], { encoding: "utf8" });
