@@ -240,6 +240,24 @@ test("dashboard: no query puts `or` between two aggregations by the same labels 
   for (const name of ["inquest_consumer_ack_pending_messages", "inquest_consumer_redelivered_messages"]) t.match(both, name, `the in-hand panel shows ${name}`);
 });
 
+test("the memory alert fires for each scraped service near its own container's memory limit, not one for all", async (t) => {
+  const rules = parse(readFileSync(join(REPO, "deploy", "prometheus", "alerts.yaml"), "utf8")) as Obj;
+  const rule = (rules.groups as Obj[]).flatMap((g) => g.rules as Obj[]).find((r) => r.alert === "InquestMemoryHigh") as Obj;
+  const thresholds = new Map<string, number>();
+  for (const m of (rule.expr as string).matchAll(/process_resident_memory_bytes\{pod=~"\(?([a-z|-]+?)\)?-\.\*"\}\)\s*>\s*([0-9.e]+)/g)) {
+    for (const name of (m[1] as string).split("|")) thresholds.set(name, Number(m[2]));
+  }
+  const mebibytes = (q: string) => Number(/^(\d+)Mi$/.exec(q)?.[1] ?? NaN) * 2 ** 20;
+  const scraped = manifests.filter(({ o }) => o.kind === "Deployment" && o.spec.template.metadata?.annotations?.["prometheus.io/scrape"] === "true");
+  t.ok(scraped.length >= 4, `${scraped.length} scraped deployments`);
+  for (const { o } of scraped) {
+    const limit = mebibytes(o.spec.template.spec.containers[0].resources.limits.memory as string);
+    const threshold = thresholds.get(o.metadata.name as string);
+    if (!t.ok(threshold !== undefined, `${o.metadata.name}: a threshold of its own`) || threshold === undefined) continue;
+    t.ok(threshold < limit && threshold >= 0.8 * limit, `${o.metadata.name}: ${threshold} bytes is 80-100 % of its limit (${limit})`);
+  }
+});
+
 const KUBECTL = ["/usr/bin/kubectl", "/usr/local/bin/kubectl"].find((p) => existsSync(p));
 /** Overlays are built with kubectl's kustomize (offline: it only reads files); said, not hidden, when it is missing. */
 const needsKubectl = { skip: KUBECTL ? false : "kubectl is not installed: the overlays cannot be built here" };
