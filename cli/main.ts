@@ -1,44 +1,34 @@
 // The operator CLI (docs/api.md#cli).
 import { ConfigError, NatsUnavailableError } from "../shared/errors.js";
-import { agentsCommand } from "./agents.js";
 import { parseArgs, UsageError } from "./args.js";
-import { investigateCommand } from "./investigate.js";
-import { keysCommand } from "./keys.js";
-import { natsAuthCommand } from "./nats-auth.js";
-import { upCommand } from "./up.js";
+import { COMMANDS, commandUsage } from "./commands.js";
 
-const USAGE = `usage: inquest <command>
-  up [--cluster]                          every service + embedded NATS (make run); --cluster: 3 NATS nodes, 2 replicas each (make cluster)
-  keys create --scopes a,b [--name n]     issue an API key (printed once on stdout)
-  keys list | keys revoke <id>
-  investigate "<question>" [--scope k=v] [--depth quick|standard|deep] [--mode auto|cached|live] [--url U --key K]
-  agent [--tags k=v,...] [--id ID]        the reference agent on this host
-  fleet --file fleet.json                 simulated agents from a fleet file
-  nats-auth --out DIR [--agents a,b] [--fleet]   NATS nkey users: a seed per service role and agent, auth.conf
-NATS commands take --nats URL, else NATS_URL, else $INQUEST_DATA_DIR/nats.url.`;
+const USAGE = [
+  "usage: inquest <command>   (inquest <command> --help: that command's usage)",
+  ...Object.values(COMMANDS).flatMap((c) => c.usage.map(([synopsis, does]) => `  ${synopsis}\n      ${does}`)),
+  "NATS commands take --nats URL, else NATS_URL, else $INQUEST_DATA_DIR/nats.url.",
+].join("\n");
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ["cluster", "fleet"]);
-  switch (args.positionals[0]) {
-    case "up":
-      return upCommand(process.env, args.flags.get("cluster") === true);
-    case "keys":
-      return keysCommand(args, process.env);
-    case "investigate":
-      return investigateCommand(args, process.env);
-    case "agent":
-      return agentsCommand("agent", args, process.env);
-    case "fleet":
-      return agentsCommand("fleet", args, process.env);
-    case "nats-auth":
-      return natsAuthCommand(args);
-    case undefined:
-    case "help":
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    default:
-      throw new UsageError(`unknown command ${args.positionals[0]}\n${USAGE}`);
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
   }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) throw new UsageError(`unknown command ${name}\n${USAGE}`);
+  let args;
+  try {
+    args = parseArgs(rest, command);
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(`${err.message}\n${commandUsage(command)}`);
+    throw err;
+  }
+  if (args.help) {
+    process.stdout.write(`${commandUsage(command)}\n`);
+    return 0;
+  }
+  return command.run({ ...args, positionals: [name, ...args.positionals] }, process.env);
 }
 
 main(process.argv.slice(2)).then(

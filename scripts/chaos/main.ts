@@ -21,7 +21,7 @@ import { verify } from "./verify.js";
 const SUBSCRIBED = ["investigation.completed", "investigation.failed", "investigation.cancelled"];
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2), ["short", "keep"]);
+  const args = parseArgs(process.argv.slice(2), { values: ["duration", "seed", "out"], booleans: ["short", "keep"] });
   const short = args.flags.get("short") === true;
   const durationS = Math.min(600, Number(flag(args, "duration") ?? (short ? 60 : 300)));
   const seed = Number(flag(args, "seed") ?? Date.now() % 100_000);

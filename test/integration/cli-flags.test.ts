@@ -1,0 +1,58 @@
+// The CLI's flags, as an operator types them (docs/api.md#cli): each command takes the flags it names and no other;
+// a mistyped flag or a flag missing its value is a usage error (exit 2, the command's usage), never ignored, and
+// `--help` on a command prints its usage instead of running it.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test, type Test } from "tap";
+import { cli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/services.js";
+
+/** An environment in which `up`, were it to start, would leave a trace (nats.url) and fail fast (no NATS there). */
+function upEnv(t: Test): { env: Record<string, string>; started: () => boolean } {
+  const dir = tempDir("inquest-cli-flags-");
+  t.teardown(() => dir.remove());
+  return { env: { INQUEST_DATA_DIR: dir.path, NATS_URL: "nats://127.0.0.1:1", INQUEST_PORT: "0" }, started: () => existsSync(join(dir.path, "nats.url")) };
+}
+
+test("a mistyped flag is refused with the command's usage, before anything starts", async (t) => {
+  const { env, started } = upEnv(t);
+  const r = cli(["up", "--clustr"], env);
+  t.equal(r.status, 2, r.stderr);
+  t.match(r.stderr, /unknown flag --clustr/);
+  t.match(r.stderr, /usage: inquest up \[--cluster\]/);
+  t.notOk(started(), "nothing was started");
+  const keys = cli(["keys", "list", "--nat", "nats://127.0.0.1:1"]);
+  t.equal(keys.status, 2);
+  t.match(keys.stderr, /unknown flag --nat\b/);
+  const dir = tempDir("inquest-cli-flags-out-");
+  t.teardown(() => dir.remove());
+  t.match(cli(["nats-auth", "--out", join(dir.path, "auth"), "--cluster"]).stderr, /unknown flag --cluster/, "a flag of another command is unknown here");
+});
+
+test("--help on a command prints its usage and exits 0 without running it", async (t) => {
+  const { env, started } = upEnv(t);
+  const up = cli(["up", "--help"], env);
+  t.equal(up.status, 0, up.stderr);
+  t.match(up.stdout, /usage: inquest up \[--cluster\]/);
+  t.notOk(started(), "the stack was not started");
+  const keys = cli(["keys", "create", "--help"]);
+  t.equal(keys.status, 0);
+  t.match(keys.stdout, /usage: inquest keys create --scopes/);
+  const all = cli(["--help"]);
+  t.equal(all.status, 0);
+  t.match(all.stdout, /usage: inquest <command>/);
+});
+
+test("a flag that takes a value, given none, is refused (it was taken as unset)", async (t) => {
+  const atEnd = cli(["keys", "create", "--scopes"]);
+  t.equal(atEnd.status, 2);
+  t.match(atEnd.stderr, /--scopes needs a value/);
+  const beforeAnother = cli(["keys", "create", "--name", "--scopes", "investigations:read"]);
+  t.equal(beforeAnother.status, 2);
+  t.match(beforeAnother.stderr, /--name needs a value/);
+  const dir = tempDir("inquest-cli-flags-out-");
+  t.teardown(() => dir.remove());
+  const booleanWithValue = cli(["nats-auth", "--out", join(dir.path, "auth"), "--fleet=yes"]);
+  t.equal(booleanWithValue.status, 2);
+  t.match(booleanWithValue.stderr, /--fleet takes no value/);
+});
