@@ -57,6 +57,7 @@ export async function followBucket<T>(
     }
   };
 
+  let wakeEarly: () => void = () => {};
   const done = (async () => {
     while (!stopped) {
       try {
@@ -65,10 +66,17 @@ export async function followBucket<T>(
         if (!stopped) log.warn({ err, bucket: status.bucket }, "bucket watch failed; reopening it");
       }
       if (stopped) break;
-      await new Promise((r) => setTimeout(r, REWATCH_DELAY_MS));
+      await new Promise<void>((r) => {
+        wakeEarly = r; // stop() ends the wait
+        setTimeout(r, REWATCH_DELAY_MS);
+      });
+      if (stopped) break;
       try {
         // Everything up to lastRevision was applied; an empty bucket starts over with the current values.
-        iter = await kv.watch(lastRevision > 0 ? { resumeFromRevision: lastRevision + 1 } : {});
+        const reopened = await kv.watch(lastRevision > 0 ? { resumeFromRevision: lastRevision + 1 } : {});
+        // Stopped while it opened: nobody would stop it (its consumer would live, queueing every change).
+        if (stopped) reopened.stop();
+        iter = reopened;
       } catch (err) {
         log.warn({ err, bucket: status.bucket }, "cannot reopen the bucket watch yet");
       }
@@ -79,6 +87,7 @@ export async function followBucket<T>(
     ready,
     async stop() {
       stopped = true;
+      wakeEarly();
       iter.stop();
       markReady();
       await done;
