@@ -47,6 +47,10 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
         name: opts.name,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 500,
+        // Otherwise two authorization refusals in a row close the connection for good (the client's default):
+        // a server restarted for a moment with a config that lacks this user (a credential rotation, a rolling
+        // restart) would leave the service running on a dead connection until someone restarted it.
+        ignoreAuthErrorAbort: true,
         timeout: 5_000,
         // A frozen server (SIGSTOP, a stalled VM) keeps the socket open: two missed pings 3 s apart move the
         // connection to another node within ~6–9 s instead of ~30 s (docs/nats.md#connection).
