@@ -3,7 +3,7 @@
 import { iso, type Clock } from "../clock.js";
 import { newId } from "../ids.js";
 import type { JsonKv } from "../nats/kvjson.js";
-import { digestEqual, hashToken, newApiKey } from "../secrets.js";
+import { digestEqual, hashToken, newApiKey, splitApiKey } from "../secrets.js";
 import type { ApiScope } from "./scopes.js";
 
 export interface ApiKeyRecord {
@@ -38,7 +38,8 @@ export async function createApiKey(
     name: opts.name,
     scopes: opts.scopes,
     hash,
-    display_prefix: key.slice(0, 12),
+    // The public part of an issued key (inq_XXXXXXXX); a bootstrap key of another shape is all secret: none of it.
+    display_prefix: splitApiKey(key).prefix ?? "",
     created_at: iso(clock.now()),
     revoked_at: null,
   };
@@ -54,7 +55,8 @@ export async function listApiKeys(kv: JsonKv<ApiKeyRecord>): Promise<ApiKeyView[
 export async function revokeApiKey(kv: JsonKv<ApiKeyRecord>, clock: Clock, id: string): Promise<boolean> {
   for (const k of await kv.keys()) {
     const updated = await kv.update(k, (r) => (r.id === id && r.revoked_at === null ? { ...r, revoked_at: iso(clock.now()) } : null));
-    if (updated?.value.id === id) return true;
+    // changed: an already revoked key is "no active key", not revoked again.
+    if (updated?.value.id === id) return updated.changed;
   }
   return false;
 }

@@ -87,6 +87,21 @@ test("unknown and revoked tokens are answered locally; a miss is asked once per 
   await cache.stop();
 });
 
+test("a key's record holds none of its secret; a second revoke says there was no active key", async (t) => {
+  const kv = await ensureBucket(nc, BUCKETS.apiKeys, 1);
+  const keys = new JsonKv<ApiKeyRecord>(kv);
+  const issued = await createApiKey(keys, clock, { name: "issued", scopes: ["investigations:read"] });
+  t.match(issued.record.display_prefix, /^inq_[A-Za-z0-9]{8}$/, "an issued key shows its public prefix");
+  t.ok(issued.key.startsWith(`${issued.record.display_prefix}_`));
+  const bootstrap = "Zx9-custom_bootstrap_key_all_of_it_secret_0123456789";
+  const custom = await createApiKey(keys, clock, { name: "bootstrap", scopes: ["investigations:read"], key: bootstrap });
+  t.equal(custom.record.display_prefix, "", "a bootstrap key of another shape shows none of itself");
+  t.notOk(JSON.stringify(await keys.get(custom.record.hash)).includes(bootstrap.slice(0, 6)), "nor is any of it stored");
+  t.equal(await revokeApiKey(keys, clock, issued.record.id), true, "revoked");
+  t.equal(await revokeApiKey(keys, clock, issued.record.id), false, "revoking it again: no active key");
+  t.equal(await revokeApiKey(keys, clock, "key_unknown"), false);
+});
+
 test("teardown", async () => {
   sub.unsubscribe();
   await spy.close();
