@@ -85,6 +85,25 @@ test("a reopen unmaps the file's pages and keeps every document; past the budget
   dir.remove();
 });
 
+test("a reopen is given up only when it freed nothing, not when the working set was mapped again at once", async (t) => {
+  const dir = tempDir("inquest-local-store-");
+  const measured: Array<number | null> = [];
+  const store = new LocalStore(dir.path, { mappedBudgetBytes: 1 * MiB, log, measure: async () => measured.shift() ?? null });
+  store.bind((root) => root.openDB({ name: "docs" }));
+  // Under load: 1.6 MiB mapped, 1.34 MiB again right after the reopen (reads in between mapped their pages).
+  measured.push(1.6 * MiB, 1.34 * MiB, 1.6 * MiB, 1.3 * MiB);
+  t.equal(await store.check(), true, "reopened");
+  t.equal(await store.check(), true, "and reopens again at the next check");
+  t.equal(store.snapshot().reopens, 2);
+  // Another handle holds the file: the reopen freed nothing; no more reopens (each would be for nothing).
+  measured.push(1.6 * MiB, 1.6 * MiB, 1.7 * MiB);
+  t.equal(await store.check(), true);
+  t.equal(await store.check(), false, "given up");
+  t.equal(store.snapshot().reopens, 3);
+  await store.close();
+  dir.remove();
+});
+
 test("writes that come during a reopen wait for it and land in the order they came", async (t) => {
   const dir = tempDir("inquest-local-store-order-");
   const store = new LocalStore(dir.path, { mappedBudgetBytes: 0, log });
