@@ -79,6 +79,7 @@ export class LocalStore {
     const boot = opts.bootId === undefined ? currentBootId() : opts.bootId;
     const discarded = boot !== null && discardAfterRestart(path, boot, LMDB_FILES, opts.log);
     this.stats = { mappedBytes: null, reopens: 0, flushed: boot === null, discarded };
+    guardOrphanCommitRejections();
     this.current = openRoot(path, this.stats.flushed);
     // /proc names the file by its real path (a symlinked data directory would otherwise never match).
     this.file = join(realpathSync(resolve(path)), "data.mdb");
@@ -119,6 +120,7 @@ export class LocalStore {
       this.settled();
       return Promise.reject(err);
     }
+    done.catch(commitFailed); // the caller gets the error; its commitError would go unhandled
     return done.finally(() => this.settled());
   }
 
@@ -252,6 +254,40 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
 
 /** What LMDB keeps in the store's directory. */
 const LMDB_FILES = ["data.mdb", "lock.mdb"] as const;
+
+/**
+ * A write made inside a transaction callback (`db.put`, `db.remove`): its promise settles with the commit, whose
+ * failure (a full disk, an I/O error) the transaction's own promise reports to the caller. This one, and the
+ * `commitError` promise lmdb hangs on the error, are marked handled: unhandled, Node exits on the rejection, and a
+ * full disk took the whole gateway down instead of failing the write it is designed to fail and replay.
+ */
+export function inTransaction(write: Promise<unknown>): void {
+  write.catch(commitFailed);
+}
+
+/** Marks a failed commit's error, and its `commitError`, handled (the caller has the error). */
+export function commitFailed(err: unknown): void {
+  const commitError = (err as { commitError?: unknown } | null)?.commitError;
+  if (commitError instanceof Promise) commitError.catch(() => {});
+}
+
+let guarded = false;
+
+/**
+ * lmdb's promise for an event turn's batch (write.js, made when a batch starts) rejects when the commit fails, and
+ * no caller can hold it: Node exits on it. The writer hears of the failure through its own transaction's promise
+ * (a read model logs it and replays at next start), so this drops lmdb's orphan ("Commit failed", with a
+ * `commitError`) and leaves every other unhandled rejection as fatal as Node's default makes it (unless something
+ * else, a test runner, listens too).
+ */
+function guardOrphanCommitRejections(): void {
+  if (guarded) return;
+  guarded = true;
+  process.on("unhandledRejection", (reason) => {
+    if (reason instanceof Error && reason.message.startsWith("Commit failed") && "commitError" in reason) return commitFailed(reason);
+    if (process.listenerCount("unhandledRejection") === 1) throw reason;
+  });
+}
 
 function openRoot(path: string, flushed: boolean): RootDatabase {
   // lmdb opens at most 12 named databases by default; each read model takes three, and one per index.

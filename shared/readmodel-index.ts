@@ -10,6 +10,7 @@
 // its value, not that key again.
 import type { Database, Key, RootDatabase } from "lmdb";
 import type { IndexKey } from "./readmodel.js";
+import { inTransaction } from "./local-store.js";
 
 type EntryValue = string | typeof ENDS_WITH_KEY;
 
@@ -40,11 +41,11 @@ export class IndexStore {
   }
 
   put(entry: IndexKey, docKey: string): void {
-    void this.db(indexName(entry)).put(entry.slice(1), entry[entry.length - 1] === docKey ? ENDS_WITH_KEY : docKey);
+    inTransaction(this.db(indexName(entry)).put(entry.slice(1), entry[entry.length - 1] === docKey ? ENDS_WITH_KEY : docKey));
   }
 
   remove(entry: IndexKey): void {
-    void this.db(indexName(entry)).remove(entry.slice(1));
+    inTransaction(this.db(indexName(entry)).remove(entry.slice(1)));
   }
 
   /** Empties every index (inside the caller's synchronous transaction). */

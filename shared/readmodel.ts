@@ -4,7 +4,7 @@
 // everything the bucket held when the read began has been applied here.
 import type { KV } from "@nats-io/kv";
 import type { Database, Key } from "lmdb";
-import type { LocalStore } from "./local-store.js";
+import { commitFailed, inTransaction, type LocalStore } from "./local-store.js";
 import type { Logger } from "./log.js";
 import { AppliedRevision } from "./nats/applied.js";
 import { IndexStore } from "./readmodel-index.js";
@@ -176,11 +176,11 @@ export class ReadModel<T, S = T> {
           const before = old ? this.spec.indexKeys(old.doc) : [];
           for (const k of before) if (!after.some((a) => sameKey(a, k))) this.index.remove(k);
           for (const k of after) if (!before.some((b) => sameKey(b, k))) this.index.put(k, key);
-          if (stored === null) void this.docs.remove(key);
-          else void this.docs.put(key, { revision, doc: stored });
+          if (stored === null) inTransaction(this.docs.remove(key));
+          else inTransaction(this.docs.put(key, { revision, doc: stored }));
         }
         const checkpoint = this.firstFailed === null ? revision : Math.min(revision, this.firstFailed - 1);
-        if (checkpoint > (this.meta.get("checkpoint") ?? 0)) void this.meta.put("checkpoint", checkpoint);
+        if (checkpoint > (this.meta.get("checkpoint") ?? 0)) inTransaction(this.meta.put("checkpoint", checkpoint));
       } catch (err) {
         failed();
         throw err;
@@ -193,15 +193,16 @@ export class ReadModel<T, S = T> {
         // before it was known may have moved the checkpoint on: set it back (lmdb commits in order, so this
         // write lands after them).
         failed();
+        commitFailed(err);
         this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed; it is replayed at next start");
         const ceiling = (this.firstFailed ?? revision) - 1;
         return this.meta
           .transaction(() => {
-            if ((this.meta.get("checkpoint") ?? 0) > ceiling) void this.meta.put("checkpoint", ceiling);
+            if ((this.meta.get("checkpoint") ?? 0) > ceiling) inTransaction(this.meta.put("checkpoint", ceiling));
           })
           .then(
             () => undefined,
-            () => undefined,
+            commitFailed,
           );
       },
     );
@@ -244,7 +245,7 @@ export class ReadModel<T, S = T> {
             const current = this.docs.get(key);
             if (!current || !predicate(current.doc)) continue; // rewritten meanwhile
             for (const k of this.spec.indexKeys(current.doc)) this.index.remove(k);
-            void this.docs.remove(key);
+            inTransaction(this.docs.remove(key));
             n++;
           }
           return n;
