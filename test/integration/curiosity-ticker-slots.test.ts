@@ -15,6 +15,7 @@ import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { DueQueue } from "../../services/ticker/due-queue.js";
 import { CuriosityTicker } from "../../services/ticker/ticker.js";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import { testTriggerDeps } from "../helpers/trigger.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const S = 1000;
@@ -28,18 +29,7 @@ let now = T0;
 const clock: Clock = { now: () => now };
 const tickers: CuriosityTicker[] = [];
 
-function triggerDeps(): TriggerDeps {
-  return {
-    js: rt.js,
-    investigations: rt.investigations,
-    idempotency: rt.idempotency,
-    listAgents: async () => [],
-    planner: { tablesFor: () => ["processes"], ttlSeconds: () => 3600 },
-    backlog: async () => 0,
-    maxBacklog: 1_000_000,
-    clock,
-  };
-}
+const triggerDeps = (): TriggerDeps => testTriggerDeps(rt, clock, { maxBacklog: 1_000_000 });
 
 async function ticker(concurrency: number): Promise<CuriosityTicker> {
   const items = await openCuriosityItems(nc, 1);

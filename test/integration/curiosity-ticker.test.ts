@@ -17,6 +17,7 @@ import { triggerInvestigation, type TriggerDeps } from "../../shared/investigati
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { CuriosityTicker } from "../../services/ticker/ticker.js";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import { testTriggerDeps } from "../helpers/trigger.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
 const S = 1000;
@@ -30,19 +31,7 @@ let now = T0;
 const clock: Clock = { now: () => now };
 const tickers: CuriosityTicker[] = [];
 
-function triggerDeps(overrides: Partial<TriggerDeps> = {}): TriggerDeps {
-  return {
-    js: rt.js,
-    investigations: rt.investigations,
-    idempotency: rt.idempotency,
-    listAgents: async () => [],
-    planner: { tablesFor: () => ["processes"], ttlSeconds: () => 3600 },
-    backlog: async () => 0,
-    maxBacklog: 1000,
-    clock,
-    ...overrides,
-  };
-}
+const triggerDeps = (overrides: Partial<TriggerDeps> = {}): TriggerDeps => testTriggerDeps(rt, clock, overrides);
 
 const GRACE_MS = 400;
 

@@ -14,6 +14,7 @@ import { BUCKETS, STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { decodeJson, encodeJson, JsonKv } from "../../shared/nats/kvjson.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
+import { testTriggerDeps } from "../helpers/trigger.js";
 
 let server: NatsServer;
 let nc: NatsConnection;
@@ -26,19 +27,7 @@ test("setup", async () => {
   rt = await openRuntime(nc, { replicas: 1 });
 });
 
-function deps(overrides: Partial<TriggerDeps> = {}): TriggerDeps {
-  return {
-    js: rt.js,
-    investigations: rt.investigations,
-    idempotency: rt.idempotency,
-    listAgents: async () => [],
-    planner: { tablesFor: () => ["processes"], ttlSeconds: () => 3600 },
-    backlog: async () => 0,
-    maxBacklog: 1000,
-    clock,
-    ...overrides,
-  };
-}
+const deps = (overrides: Partial<TriggerDeps> = {}): TriggerDeps => testTriggerDeps(rt, clock, overrides);
 
 const input = (over: Partial<TriggerInput> = {}): TriggerInput => ({
   request: { query: "any cryptominers?", mode: "live" },
