@@ -1,6 +1,7 @@
 // API keys: only the SHA-256 of a key is stored (keys are 256-bit random, so a fast hash is enough),
 // found by that hash and compared in constant time. Issued by the CLI or INQUEST_BOOTSTRAP_KEY.
 import { iso, type Clock } from "../clock.js";
+import { ConflictError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { JsonKv } from "../nats/kvjson.js";
 import { digestEqual, hashToken, newApiKey, splitApiKey } from "../secrets.js";
@@ -20,6 +21,10 @@ export interface ApiKeyRecord {
 
 export type ApiKeyView = Omit<ApiKeyRecord, "hash">;
 
+/** Create-or-read rounds before giving up (a round is lost only to a record deleted between the two). */
+const CREATE_ATTEMPTS = 5;
+
+/** Registers a key, or answers with the record that already holds it (the same key registered again). */
 export async function createApiKey(
   kv: JsonKv<ApiKeyRecord>,
   clock: Clock,
@@ -27,12 +32,6 @@ export async function createApiKey(
 ): Promise<{ key: string; record: ApiKeyRecord }> {
   const key = opts.key ?? newApiKey().key;
   const hash = hashToken(key);
-  const existing = await kv.get(hash);
-  if (existing) {
-    // Registering the same key again (a restarted bootstrap) keeps the original record, revoked or not:
-    // a revoked key never comes back to life.
-    return { key, record: existing.value };
-  }
   const record: ApiKeyRecord = {
     id: newId("key", clock.now()),
     name: opts.name,
@@ -43,8 +42,16 @@ export async function createApiKey(
     created_at: iso(clock.now()),
     revoked_at: null,
   };
-  await kv.put(hash, record);
-  return { key, record };
+  // A create, not a look-up then a put: gateway replicas starting together register one bootstrap key at once,
+  // and a put after another's look-up replaced the record that holds the key (a revoke of it in between undone).
+  for (let i = 0; i < CREATE_ATTEMPTS; i++) {
+    if ((await kv.create(hash, record)) !== null) return { key, record };
+    // Registering the same key again (a restarted bootstrap, another replica) keeps the record that holds it,
+    // revoked or not: a revoked key never comes back to life.
+    const existing = await kv.get(hash);
+    if (existing) return { key, record: existing.value };
+  }
+  throw new ConflictError(`api key ${record.id} could not be registered: its record kept changing`);
 }
 
 export async function listApiKeys(kv: JsonKv<ApiKeyRecord>): Promise<ApiKeyView[]> {

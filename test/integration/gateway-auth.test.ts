@@ -6,7 +6,7 @@ import { pino } from "pino";
 import { test } from "tap";
 import { KeyCache } from "../../services/gateway/auth.js";
 import { createApiKey, revokeApiKey, type ApiKeyRecord } from "../../shared/auth/keys.js";
-import type { Clock } from "../../shared/clock.js";
+import { sleep, type Clock } from "../../shared/clock.js";
 import { BUCKETS } from "../../shared/nats/catalog.js";
 import { JsonKv } from "../../shared/nats/kvjson.js";
 import { ensureBucket } from "../../shared/nats/provision.js";
@@ -100,6 +100,33 @@ test("a key's record holds none of its secret; a second revoke says there was no
   t.equal(await revokeApiKey(keys, clock, issued.record.id), true, "revoked");
   t.equal(await revokeApiKey(keys, clock, issued.record.id), false, "revoking it again: no active key");
   t.equal(await revokeApiKey(keys, clock, "key_unknown"), false);
+});
+
+test("two gateways registering one bootstrap key at once keep one record; a revoke between them stays", async (t) => {
+  const kv = await ensureBucket(nc, BUCKETS.apiKeys, 1);
+  const keys = new JsonKv<ApiKeyRecord>(kv);
+  const bootstrap = "inq_test_concurrent_bootstrap_0123456789abcdefghijklmnopq";
+  // Replica A's reads of the bucket answer only once replica B has registered the key and an operator revoked it:
+  // two replicas starting together, A's look-up (if it makes one) finding nothing.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const slow = Object.assign(Object.create(keys) as JsonKv<ApiKeyRecord>, {
+    get: async (key: string) => {
+      const found = await keys.get(key);
+      await held;
+      return found;
+    },
+  });
+  const a = createApiKey(slow, clock, { name: "bootstrap", scopes: ["investigations:read"], key: bootstrap });
+  await sleep(100); // A's lookup has answered (nothing there) and waits
+  const b = await createApiKey(keys, clock, { name: "bootstrap", scopes: ["investigations:read"], key: bootstrap });
+  t.equal(await revokeApiKey(keys, clock, b.record.id), true, "revoked");
+  release();
+  const aDone = await a;
+  const stored = (await keys.get(b.record.hash))?.value;
+  t.equal(stored?.id, b.record.id, "the record B answers with is the one stored, not replaced");
+  t.not(stored?.revoked_at ?? null, null, "a revoked key does not come back to life");
+  t.equal(aDone.record.id, b.record.id, "both answer with the one record that holds the key");
 });
 
 test("teardown", async () => {
