@@ -81,10 +81,13 @@ export class JsonKv<T> {
   ): Promise<{ value: T; revision: number; changed: boolean } | null> {
     for (let i = 0; i < attempts; i++) {
       // A stale copy only costs a conflict, after which the document is read as usual.
-      const current = i === 0 && known !== undefined ? known : await this.get(key);
+      const fromCopy = i === 0 && known !== undefined;
+      const current = fromCopy ? known : await this.get(key);
       if (!current) return null;
       const next = mutate(current.value);
-      if (next === null) return { ...current, changed: false };
+      // Only a write checks the copy against the bucket: "no change" decided on it (perhaps stale, or of a deleted
+      // key) is decided again on the document, which is what the caller is answered with.
+      if (next === null) return fromCopy ? this.update(key, mutate, attempts) : { ...current, changed: false };
       try {
         const revision = await this.kv.update(key, encodeJson(next), current.revision);
         return { value: next, revision, changed: true };

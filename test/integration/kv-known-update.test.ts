@@ -63,6 +63,27 @@ test("a fresh copy: one write, no read; a stale copy: the change lands on the cu
   t.equal(await kv.update("a", (d) => d, undefined, last), null, "a deleted key is gone, even with a copy in hand");
 });
 
+test("a stale copy that calls for no change is not the answer: the change is decided on the current document", async (t) => {
+  const bucket = await new Kvm(nc).create("known_update_unchanged");
+  const kv = new JsonKv<Doc>(bucket);
+  const close = (d: Doc): Doc | null => (d.tag === "closed" ? null : { ...d, tag: "closed" });
+  const rev = await kv.put("a", { beats: 0, tag: "closed" });
+  const stale = { value: { beats: 0, tag: "closed" }, revision: rev };
+  await kv.put("a", { beats: 1, tag: "open" }); // another writer reopened it since the copy was taken
+
+  const result = await kv.update("a", close, undefined, stale);
+  const stored = await kv.get("a");
+  t.same(stored?.value, { beats: 1, tag: "closed" }, "the current document is closed, the other write kept");
+  t.match(result, { value: { beats: 1, tag: "closed" }, revision: stored?.revision, changed: true }, "and the answer is that document");
+
+  // Unchanged for real: the answer is the document as it stands, not the copy.
+  const unchanged = await kv.update("a", close, undefined, stale);
+  t.same(unchanged, { value: stored?.value, revision: stored?.revision, changed: false });
+
+  await kv.delete("a");
+  t.equal(await kv.update("a", close, undefined, stale), null, "a deleted key is gone, even when the copy calls for no change");
+});
+
 test("teardown", async () => {
   await nc.close();
   await server.stop();
