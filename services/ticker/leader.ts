@@ -78,8 +78,11 @@ export class LeaderLease implements Component {
   private async watchHandover(): Promise<void> {
     while (!this.stopped) {
       try {
-        this.watcher = await this.opts.kv.watch({ key: LEADER_KEY, include: KvWatchInclude.UpdatesOnly });
-        for await (const entry of this.watcher) {
+        const watcher = await this.opts.kv.watch({ key: LEADER_KEY, include: KvWatchInclude.UpdatesOnly });
+        this.watcher = watcher;
+        // A stop() that came while the watch was opening found nothing to stop, and waits for this loop to end.
+        if (this.stopped) watcher.stop();
+        for await (const entry of watcher) {
           if (entry.operation !== "PUT" && this.revision === null && !this.stopped) void this.serially();
         }
       } catch (err) {

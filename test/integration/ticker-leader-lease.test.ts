@@ -1,10 +1,11 @@
 // The ticker's lease against a real nats-server: a holder counts its lease from when it sent the write, not from
 // when the answer came back, so a late answer (a stalled event loop, a slow reply path) cannot make it lead past
-// the key's expiry.
+// the key's expiry. A stop() that comes while the handover watch is still opening ends it and the lease all the same.
 import { test } from "tap";
 import type { KV } from "@nats-io/kv";
 import pino from "pino";
 import { sleep } from "../../shared/clock.js";
+import { LEADER_KEY } from "../../shared/curiosity/catalog.js";
 import { ensureBucket } from "../../shared/nats/provision.js";
 import { LeaderLease } from "../../services/ticker/leader.js";
 import { connectTo, startNats } from "../helpers/nats.js";
@@ -43,6 +44,42 @@ test("a lease acquired with a late answer is counted from the request: it stops 
     t.notOk(lease.isLeader(), "no longer claims the lease on an answer that took 0.7 ttl");
   } finally {
     await lease.stop();
+    await nc.close();
+    await nats.stop();
+  }
+});
+
+test("stop() while the handover watch is still opening: stop returns, hands the lease over, and stops the watch", async (t) => {
+  const nats = await startNats();
+  const nc = await connectTo(nats.url);
+  const bucket = await ensureBucket(nc, { name: "lease_watch_opening", history: 1, ttl: TTL_MS }, 1);
+  // The watch opens only once stop() has been called (a slow server at start, a stop right after start).
+  let open: () => void = () => undefined;
+  const opening = new Promise<void>((resolve) => (open = resolve));
+  let watchStopped = false;
+  const kv = Object.create(bucket) as KV;
+  kv.watch = async (...args) => {
+    await opening;
+    const watcher = await bucket.watch(...args);
+    const stop = watcher.stop.bind(watcher);
+    watcher.stop = (err) => {
+      watchStopped = true;
+      stop(err);
+    };
+    return watcher;
+  };
+  const lease = new LeaderLease({ kv, ttlMs: TTL_MS, holder: "a", log: pino({ level: "silent" }) });
+  try {
+    await lease.start();
+    t.ok(lease.isLeader(), "acquired");
+    const stopped = lease.stop();
+    open();
+    // Well within the ttl, so a key gone by then was handed over, not expired.
+    const outcome = await Promise.race([stopped.then(() => "stopped"), sleep(TTL_MS / 2).then(() => "still stopping")]);
+    t.equal(outcome, "stopped", "stop() returns");
+    t.not((await bucket.get(LEADER_KEY))?.operation, "PUT", "the lease was handed over");
+    t.ok(watchStopped, "the watch that opened after stop() was stopped");
+  } finally {
     await nc.close();
     await nats.stop();
   }
