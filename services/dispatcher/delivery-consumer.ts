@@ -1,8 +1,8 @@
 // The delivery-job consumer: a durable pull consumer shared by every dispatcher replica. Each job runs under its
 // subscription's job limit, and its POST under the subscription's request limit (key-slots.ts); a
-// subscription whose job slots and queue are full gets its further jobs handed back with a delay, so one slow or
-// failing subscriber never holds up the others. The outcome of a job is mapped to ack / nak(delay) / term here
-// and nowhere else.
+// subscription whose job slots and queue are full, or that holds as many jobs as the pool has left free, gets its
+// further jobs handed back with a delay, so slow or failing subscribers never hold up the others. The outcome of a
+// job is mapped to ack / nak(delay) / term here and nowhere else.
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
@@ -47,12 +47,15 @@ export class DeliveryConsumer implements Component {
   private readonly limiter: KeyLimiter;
 
   constructor(private readonly deps: DeliveryConsumerDeps, private readonly opts: DeliveryConsumerOptions) {
-    // One subscription may hold at most half of the dispatcher's jobs (running or queued), and always a few.
+    // One subscription may hold at most half of the dispatcher's jobs (running or queued), and a few of them even
+    // in a small pool; and never more than the pool has left free (`total`), so that subscriptions whose endpoints
+    // hang, however many of their jobs wait, leave room for the others' (two of half each used to fill it).
     const half = Math.floor(opts.concurrency / 2);
     const running = Math.max(opts.perSubscription, Math.min(opts.perSubscription * JOBS_PER_REQUEST_SLOT, half - opts.perSubscription));
     this.limiter = new KeyLimiter({
       limit: running,
       queue: Math.max(opts.perSubscription, half - running),
+      total: opts.concurrency,
       minBackoffMs: 100,
       maxBackoffMs: 30_000,
     });

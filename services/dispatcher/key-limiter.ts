@@ -1,6 +1,9 @@
 // Per-key (per-subscription) admission: at most `limit` tasks of one key run at once (key-slots.ts), up to `queue`
-// more wait their turn, and the rest are refused with a suggested back-off, so one slow or failing subscriber
-// never takes every slot of the dispatcher. The back-off grows with how long the key's queue takes to drain.
+// more wait their turn, and the rest are refused with a suggested back-off. With a `total` (the pool the keys share),
+// a key is also refused once it holds as many tasks as the pool has left free: one key gets at most half of it, a
+// second at most half of the rest, and so on, so a few slow or failing subscribers together never take every slot of
+// the dispatcher (their fixed shares added up to all of it: two slow subscriptions of half each stalled the rest).
+// The back-off grows with how long the key's queue takes to drain.
 import { KeySlots } from "./key-slots.js";
 
 export interface KeyLimiterOptions {
@@ -8,6 +11,8 @@ export interface KeyLimiterOptions {
   limit: number;
   /** Tasks of one key waiting for a slot. */
   queue: number;
+  /** Tasks all keys hold at most (the shared pool); absent: no shared bound. */
+  total?: number;
   minBackoffMs: number;
   maxBackoffMs: number;
   /**
@@ -57,6 +62,9 @@ export class KeyLimiter {
     if (this.slots.inFlight(key) >= this.opts.limit && this.slots.waiting(key) >= this.opts.queue) {
       return { kind: "refused", backoffMs: this.backoff(key, stats) };
     }
+    if (this.opts.total !== undefined && this.heldBy(key) >= this.opts.total - this.slots.held()) {
+      return { kind: "refused", backoffMs: this.backoff(key, stats) };
+    }
     const timed = async (): Promise<void> => {
       const started = performance.now();
       await task().catch(() => undefined);
@@ -74,9 +82,14 @@ export class KeyLimiter {
     return { kind: "accepted", done };
   }
 
+  /** Tasks of the key running or waiting. */
+  private heldBy(key: string): number {
+    return this.slots.inFlight(key) + this.slots.waiting(key);
+  }
+
   /** Roughly how long the key's backlog takes to drain, with jitter so refused work does not return in a herd. */
   private backoff(key: string, stats: KeyStats): number {
-    const drainMs = (stats.avgMs * (this.slots.inFlight(key) + this.slots.waiting(key))) / this.opts.limit;
+    const drainMs = (stats.avgMs * this.heldBy(key)) / this.opts.limit;
     const base = Math.min(this.opts.maxBackoffMs, Math.max(this.opts.minBackoffMs, drainMs));
     return Math.round(base * (1 + this.random() * 0.5));
   }

@@ -33,6 +33,24 @@ test("at most `limit` tasks of one key run at once; others wait; other keys are 
   t.same(limiter.load("slow"), { active: 0, waiting: 0 });
 });
 
+test("with a shared total, no key holds more than the total has left free: two slow keys leave room for a third", async (t) => {
+  const limiter = new KeyLimiter({ limit: 4, queue: 4, total: 8, minBackoffMs: 100, maxBackoffMs: 30_000, random: () => 0 });
+  const hang = deferred();
+  const fill = (key: string): number => {
+    let accepted = 0;
+    for (let i = 0; i < 10; i++) if (limiter.submit(key, () => hang.promise).kind === "accepted") accepted++;
+    return accepted;
+  };
+  t.equal(fill("slow-a"), 4, "the first: half of the total");
+  t.equal(fill("slow-b"), 2, "the second: half of what is left");
+  let ran = false;
+  const other = limiter.submit("healthy", async () => { ran = true; });
+  t.equal(other.kind, "accepted", "a third key still finds room");
+  if (other.kind === "accepted") await other.done;
+  t.ok(ran);
+  hang.resolve();
+});
+
 test("the back-off follows the key's drain time, within bounds", async (t) => {
   const limiter = new KeyLimiter({ limit: 1, queue: 1, minBackoffMs: 100, maxBackoffMs: 5_000, random: () => 0 });
   const quick = limiter.submit("k", async () => {});
