@@ -42,8 +42,12 @@ export interface DeliverDeps {
   retryDelaysMs: readonly number[];
   /** Outbound request timeout unless the subscription sets its own. */
   timeoutMs: number;
-  /** How long a job of a paused subscription waits before it looks again. */
+  /**
+   * How long a job of a paused (or turned off) subscription waits before it looks again: half as long as the
+   * subscription has been off so far (`pausedWait`), at least the first, at most the second.
+   */
   pausedRecheckMs: number;
+  pausedRecheckMaxMs: number;
   /** `Inquest-Webhooks/<version>`. */
   userAgent: string;
 }
@@ -209,7 +213,7 @@ export async function afterRecording(deps: DeliverDeps, posted: Sent, recorded: 
 export async function postAttempt(deps: DeliverDeps, current: DeliveryRecord): Promise<Posted> {
   const sub = await deps.subscription(current.subscription_id);
   if (!sub) return { kind: "deleted" };
-  if (!sub.active) return { kind: "wait", delayMs: deps.pausedRecheckMs };
+  if (!sub.active) return { kind: "wait", delayMs: pausedWait(deps, sub) };
   const limit = sub.rate_limit_per_second ?? null;
   if (limit !== null && deps.rateGate) {
     const waitMs = await deps.rateGate(sub.id, limit);
@@ -228,6 +232,19 @@ export async function postAttempt(deps: DeliverDeps, current: DeliveryRecord): P
     result = await deps.send({ url: sub.url, headers, body, timeoutMs });
   }
   return { kind: "sent", sub, result, startedMs, endedMs: deps.clock.now() };
+}
+
+/**
+ * The wait of a job whose subscription is off: half of how long it has been off (since its last change, which is no
+ * later than the pause), between `pausedRecheckMs` and `pausedRecheckMaxMs`. A job comes back every couple of seconds
+ * after a pause, then less and less often: a long pause costs a bounded number of looks per minute instead of one
+ * every `pausedRecheckMs` for as long as it lasts, and a resumed subscription's deliveries go out within half as long
+ * as it was off, at most `pausedRecheckMaxMs`.
+ */
+export function pausedWait(deps: Pick<DeliverDeps, "clock" | "pausedRecheckMs" | "pausedRecheckMaxMs">, sub: SubscriptionRecord): number {
+  const offForMs = deps.clock.now() - Date.parse(sub.updated_at);
+  const half = Number.isFinite(offForMs) ? offForMs / 2 : 0;
+  return Math.round(Math.min(deps.pausedRecheckMaxMs, Math.max(deps.pausedRecheckMs, half)));
 }
 
 /**

@@ -22,8 +22,12 @@ import { RateGate } from "./rate-gate.js";
 import { RecoveryConsumer } from "./recovery-consumer.js";
 import { SubscriptionCache } from "./subscription-cache.js";
 
-/** A paused subscription's jobs look again this often (no attempt is spent while it stays paused). */
+/**
+ * A paused subscription's jobs look again after this long at first, then half as long as it has been paused, at
+ * most the second (no attempt is spent while it stays paused): on resume, its deliveries go out within a minute.
+ */
 const PAUSED_RECHECK_MS = 2_000;
+const PAUSED_RECHECK_MAX_MS = 60_000;
 /** Concurrent event fan-outs per dispatcher. */
 const FANOUT_CONCURRENCY = 64;
 /** Deliveries whose first attempt the fan-out holds at once (running or waiting for the subscription's turn). */
@@ -81,6 +85,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
     retryDelaysMs: config.INQUEST_RETRY_DELAYS,
     timeoutMs: config.INQUEST_DELIVERY_TIMEOUT,
     pausedRecheckMs: PAUSED_RECHECK_MS,
+    pausedRecheckMaxMs: PAUSED_RECHECK_MAX_MS,
     userAgent,
   };
   const deliveries = new DeliveryConsumer(

@@ -87,6 +87,7 @@ async function harness(): Promise<Harness> {
       retryDelaysMs: DELAYS,
       timeoutMs: 10_000,
       pausedRecheckMs: 2_000,
+      pausedRecheckMaxMs: 60_000,
       userAgent: "Inquest-Webhooks/test",
     },
   };

@@ -77,6 +77,7 @@ async function harness(): Promise<Harness> {
       retryDelaysMs: DEFAULT_DELAYS,
       timeoutMs: 10_000,
       pausedRecheckMs: 2_000,
+      pausedRecheckMaxMs: 60_000,
       userAgent: "Inquest-Webhooks/test",
     },
   };
@@ -142,8 +143,9 @@ test("paused: the job waits with no attempt spent, however often it comes back; 
   h.subs.set(h.sub.id, { ...h.sub, active: false });
   const j = job(h.record.delivery_id, 1);
   for (let i = 0; i < 10; i++) {
-    t.same(await deliverJob(h.deps, j), { kind: "nak", delayMs: 2_000 });
-    h.clock.t += 2_000;
+    const action = await deliverJob(h.deps, j);
+    t.ok(action.kind === "nak" && action.delayMs >= 2_000 && action.delayMs <= 60_000, `handed back (${JSON.stringify(action)})`);
+    h.clock.t += action.kind === "nak" ? action.delayMs : 0;
   }
   t.equal(h.sent.length, 0);
   t.equal((await current(h)).attempt_count, 0, "no attempt spent");
@@ -154,6 +156,32 @@ test("paused: the job waits with no attempt spent, however often it comes back; 
   const r = await current(h);
   t.equal(r.status, "delivered");
   t.equal(r.attempt_count, 1);
+});
+
+test("a long pause costs a bounded number of looks: the job comes back less and less often, at most a minute apart; resumed, it goes out within that", async (t) => {
+  const h = await harness();
+  h.subs.set(h.sub.id, { ...h.sub, active: false, updated_at: new Date(h.clock.t).toISOString() });
+  const j = job(h.record.delivery_id, 1);
+  const pausedAt = h.clock.t;
+  const delays: number[] = [];
+  // JetStream hands the job back after each nak's delay; the fake clock jumps there, for an hour of pause.
+  while (h.clock.t - pausedAt < 3_600_000) {
+    const action = await deliverJob(h.deps, j);
+    if (action.kind !== "nak") return t.fail(`a paused job is handed back, got ${JSON.stringify(action)}`);
+    delays.push(action.delayMs);
+    h.clock.t += action.delayMs;
+  }
+  t.equal(h.sent.length, 0, "nothing sent while paused");
+  t.equal((await current(h)).attempt_count, 0, "no attempt spent");
+  t.equal(delays[0], 2_000, "a short pause is looked at again within seconds");
+  t.ok(delays.every((d, i) => i === 0 || d >= (delays[i - 1] as number)), "the wait never shrinks while the pause lasts");
+  t.ok(Math.max(...delays) <= 60_000, `at most a minute between looks (${Math.max(...delays)} ms)`);
+  t.ok(delays.length <= 3_600_000 / 60_000 + 15, `an hour of pause costs ${delays.length} looks (every 2 s: 1800)`);
+  // Resumed between two looks: the next one, at most a minute later, sends it.
+  h.subs.set(h.sub.id, { ...h.sub, active: true, updated_at: new Date(h.clock.t).toISOString() });
+  h.answers.push({ kind: "response", status: 200, body: "ok", durationMs: 5 });
+  t.same(await deliverJob(h.deps, j), { kind: "ack" });
+  t.equal((await current(h)).status, "delivered");
 });
 
 test("deleted subscription: the pending delivery ends failed_permanent, subscription_deleted, without an attempt", async (t) => {

@@ -89,6 +89,7 @@ function harness(
     retryDelaysMs: DELAYS,
     timeoutMs: 10_000,
     pausedRecheckMs: 2_000,
+    pausedRecheckMaxMs: 60_000,
     userAgent: "Inquest-Webhooks/test",
   };
   const first = new FirstAttempts(
