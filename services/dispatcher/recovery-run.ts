@@ -1,8 +1,8 @@
 // One run of a bulk recovery (docs/api.md#recovery): read the EVENTS stream over the window, and for each event the
 // subscription was owed, look up the delivery the fan-out made of it; a dead letter or a missing delivery is sent
-// again as a new delivery (one id per recovery, run and event). The cursor and the counters are saved together in
-// the recovery record every few hundred events, so a run that stops (kill -9, shutdown) resumes after the last
-// saved event; events after it are looked at again, and their re-sends, having the same ids, are not made twice.
+// again as a new delivery (one id per recovery, run and event), a dead letter replayed by hand only if no replay of it
+// is delivered or pending. The cursor and the counters are saved together in the recovery record every few hundred
+// events, so a run that stops (kill -9, shutdown) resumes after the last saved event; events after it are looked at again, and their re-sends, having the same ids, are not made twice.
 // The scan ends at the last event the fan-out has settled (`settledSeq`): past it, "no delivery" may only mean the
 // fan-out has not recorded it yet, and sending it would make the subscriber get it twice.
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
@@ -15,7 +15,7 @@ import { tryDecodeJson } from "../../shared/nats/kvjson.js";
 import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
 import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
-import { enqueueDelivery, newDeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor } from "../../shared/webhooks/fanout.js";
 import { isFinished, recoveryAction, resendIdFor, wasOwed, type RecoveryRecord } from "../../shared/webhooks/recovery.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
@@ -157,6 +157,9 @@ async function handleEvent(deps: RecoveryRunDeps, record: RecoveryRecord, sub: S
   const original = (await deps.stores.deliveries.get(originalId))?.value ?? null;
   const action = recoveryAction(original);
   if (action === "skip") return action;
+  // Replayed by hand (POST .../replay): the event was sent again, and is delivered or on its way, unless every replay
+  // was dead-lettered too. Re-sending it would make the subscriber get it twice.
+  if (original !== null && (await replayStands(deps, original))) return "skip";
   // An earlier run of the same window re-sent it already: left alone unless that re-send was dead-lettered too.
   for (let run = 1; run < record.run; run++) {
     const earlier = (await deps.stores.deliveries.get(resendIdFor(record.recovery_id, run, event, deps.deliveryIdKey)))?.value;
@@ -172,6 +175,21 @@ async function handleEvent(deps: RecoveryRunDeps, record: RecoveryRecord, sub: S
   // recheck: an event looked at again after a restart is not published twice once its re-send has started.
   await enqueueDelivery(deps.stores, resend, { recheck: true });
   return action;
+}
+
+/** How many replays of replays deep `replayStands` looks (a dead letter replayed, that replay replayed, ...). */
+const REPLAY_DEPTH = 4;
+
+/** Whether a replay made of the delivery by hand (or of such a replay, a few deep) is delivered or still pending. */
+async function replayStands(deps: RecoveryRunDeps, record: DeliveryRecord, depth = 0): Promise<boolean> {
+  for (const id of record.internal.replays ?? []) {
+    const replay = (await deps.stores.deliveries.get(id))?.value;
+    // None: its enqueue failed after the note (or it expired); it got nothing to the subscriber.
+    if (!replay) continue;
+    if (replay.status !== "failed_permanent") return true;
+    if (depth < REPLAY_DEPTH && (await replayStands(deps, replay, depth + 1))) return true;
+  }
+  return false;
 }
 
 /** Progress since the last save: counts to add, and where the scan stands. */

@@ -22,6 +22,12 @@ export interface DeliveryRecord extends DeliveryView {
      * delivery's job to publish, and the attempt is never made again for them. Absent: none owed.
      */
     announce_pending?: Announcement[];
+    /**
+     * Ids of the replays made of this delivery by hand (POST .../replay), the newest last, at most
+     * `MAX_REPLAYS_NOTED`; noted before the replay is enqueued. A bulk recovery leaves a dead letter alone while one
+     * of them is delivered or pending (docs/api.md#recovery). Absent: never replayed (or before this was kept).
+     */
+    replays?: string[];
   };
 }
 

@@ -4,7 +4,7 @@ import { type Clock } from "../clock.js";
 import { newId } from "../ids.js";
 import { encryptSecret, newWebhookSecret } from "../secrets.js";
 import type { WebhookStores } from "./catalog.js";
-import { enqueueDelivery, newDeliveryRecord } from "./delivery.js";
+import { enqueueDelivery, newDeliveryRecord, noteReplay } from "./delivery.js";
 import { abandonDelivery } from "./delivery-state.js";
 import type { CreateSubscriptionRequest, DeliveryStatus, PatchSubscriptionRequest, SubscriptionView } from "./schemas.js";
 import { newSubscription, patchSubscription, rotateSecret, subscriptionView, type SealedHeaders } from "./subscription.js";
@@ -108,6 +108,10 @@ export async function replayDelivery(deps: ManageDeps, id: string): Promise<Queu
   const now = deps.clock.now();
   const original = found.value;
   const record = newDeliveryRecord({ deliveryId: newId("dlv", now), subscriptionId: original.subscription_id, envelope: original.envelope, nowMs: now, replayOf: original.delivery_id });
+  // Noted on the replayed delivery first, so a bulk recovery that finds it dead-lettered knows the event was sent
+  // again (docs/api.md#recovery); a noted replay that never got enqueued (a failure below) has no record, and the
+  // recovery re-sends the dead letter as if it had not been replayed.
+  if (!(await deps.stores.deliveries.update(id, (d) => noteReplay(d, record.delivery_id)))) return { kind: "not_found" };
   await enqueueDelivery(deps.stores, record);
   return { kind: "queued", deliveryId: record.delivery_id, status: record.status };
 }
