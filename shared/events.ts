@@ -26,7 +26,10 @@ export async function publishEventBytes(js: JetStreamClient, type: EventType, ev
  * encodeJson(envelope(eventId, "finding.discovered", createdAtMs, { investigation_id, finding })), without
  * serializing the finding again.
  */
-export function findingEventBytes(eventId: string, createdAtMs: number, investigationId: string, findingJson: string): Uint8Array {
-  const head = `{"event_id":${JSON.stringify(eventId)},"type":"finding.discovered","created_at":${JSON.stringify(iso(createdAtMs))}`;
-  return Buffer.from(`${head},"data":{"investigation_id":${JSON.stringify(investigationId)},"finding":${findingJson}}}`);
+export function findingEventBytes(eventId: string, createdAtMs: number, investigationId: string, findingJson: string | Uint8Array): Uint8Array {
+  const head = `{"event_id":${JSON.stringify(eventId)},"type":"finding.discovered","created_at":${JSON.stringify(iso(createdAtMs))},"data":{"investigation_id":${JSON.stringify(investigationId)},"finding":`;
+  if (typeof findingJson === "string") return Buffer.from(`${head}${findingJson}}}`);
+  return Buffer.concat([Buffer.from(head), findingJson, CLOSE_FINDING_EVENT]);
 }
+
+const CLOSE_FINDING_EVENT = Buffer.from("}}");

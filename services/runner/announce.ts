@@ -4,7 +4,7 @@ import type { JetStreamClient } from "@nats-io/jetstream";
 import { findingEventBytes, publishEventBytes } from "../../shared/events.js";
 import { derivedId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
-import { encodeFindings, unpackChunks, type EncodedFinding, type FindingsChunk, type FindingsStore } from "../../shared/investigations/findings.js";
+import { chunkFindings, encodeFindings, type FindingsChunk, type FindingsStore } from "../../shared/investigations/findings.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { Finding } from "../../shared/schemas/investigation.js";
 import { forEachLimited } from "../../shared/concurrency.js";
@@ -36,10 +36,10 @@ export async function republishTerminal(deps: AnnounceDeps, r: InvestigationReco
     const at = Date.parse(r.completed_at ?? r.started_at);
     // Each chunk is read while the one before is published: a read waits behind the window's acks, and the window
     // would drain at every chunk waiting for it (make bench-fleet: the announce of 10,000 findings took twice as long).
-    async function* findings(): AsyncGenerator<Pick<EncodedFinding, "finding_id" | "json">> {
+    async function* findings(): AsyncGenerator<{ finding_id: string; json: string | Uint8Array }> {
       if (!ref) return yield* encodeFindings(r.findings);
       if (stored) {
-        for (let chunk = stored.shift(); chunk; chunk = stored.shift()) yield* unpackChunks([chunk]);
+        for (let chunk = stored.shift(); chunk; chunk = stored.shift()) for (const f of chunkFindings([chunk])) yield { finding_id: f.finding_id, json: f.bytes };
         return;
       }
       const read = (i: number): Promise<Finding[]> => {

@@ -196,7 +196,8 @@ export function serveEvaluations(port: Pick<MessagePort, "on" | "postMessage">, 
     attempt(evaluation, (run) => {
       const report = run.finish(req.input.coverage, req.input.depth);
       // A chunk per message, sent as it fills: each crosses as a small buffer, never one the size of every finding.
-      done = emitEvaluation(report, req.input.previous, req.input.encoding, (chunk) => port.postMessage({ session: req.session, chunk } satisfies EngineReply));
+      // The chunk's buffer is handed over, not copied (FindingsChunk).
+      done = emitEvaluation(report, req.input.previous, req.input.encoding, (chunk) => port.postMessage({ session: req.session, chunk } satisfies EngineReply, [chunk.bytes.buffer as ArrayBuffer]));
     });
     const report = done as Evaluation["report"] | null;
     // An error after some chunks went: the main thread drops them with the session when the error comes.

@@ -115,7 +115,7 @@ test("the worker gives the findings ids of the time it is told and packs them in
   const at = Date.parse("2026-11-27T01:02:03.004Z");
   const evaluation = serializeEvaluation(report, null, { idTimeMs: at, chunkBytes: 1_000, reportBounds: DEFAULT_REPORT_BOUNDS });
   t.ok(evaluation.chunks.length > 1, `${evaluation.chunks.length} chunks`);
-  t.ok(evaluation.chunks.every((c) => Buffer.byteLength(c.json) <= 1_000), "each chunk within the bound, in UTF-8 bytes");
+  t.ok(evaluation.chunks.every((c) => c.bytes.byteLength <= 1_000), "each chunk within the bound, in UTF-8 bytes");
   const findings = findingsOf(evaluation);
   t.same(findings.map((x) => x.detection_id), report.findings.map((x) => x.detection_id), "every finding, in order");
   const sameTime = serializeEvaluation({ findings: [f(0)], narrative: "n" } as unknown as Report, null, { idTimeMs: at, chunkBytes: 1_000, reportBounds: DEFAULT_REPORT_BOUNDS });

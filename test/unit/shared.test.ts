@@ -11,7 +11,7 @@ import { parseScopes } from "../../shared/auth/scopes.js";
 import { iso } from "../../shared/clock.js";
 import { encodeJson } from "../../shared/nats/kvjson.js";
 import { envelope, findingEventBytes } from "../../shared/events.js";
-import { chunkedCount, encodeFindings, inlineFindings, inlineFromChunks, packChunks, unpackChunks } from "../../shared/investigations/findings.js";
+import { chunkedCount, chunkFindings, encodeFindings, inlineFindings, inlineFromChunks, packChunks, unpackChunks } from "../../shared/investigations/findings.js";
 
 test("durations", async (t) => {
   t.equal(parseDuration("100ms"), 100);
@@ -173,6 +173,7 @@ test("a finding.discovered event built around a finding's JSON is byte for byte 
   const whole = encodeJson(envelope("evt_01", "finding.discovered", at, { investigation_id: "inv_01", finding } as never));
   t.same(Buffer.from(built).toString("utf8"), Buffer.from(whole).toString("utf8"));
   t.same(JSON.parse(Buffer.from(built).toString("utf8")).data.finding, finding);
+  t.same(Buffer.from(findingEventBytes("evt_01", at, "inv_01", Buffer.from(json))).toString("utf8"), Buffer.from(whole).toString("utf8"), "the same from the finding's bytes");
 });
 
 test("encoded findings: inline and chunk bounds count UTF-8 bytes of the one serialization", async (t) => {
@@ -193,7 +194,9 @@ test("findings packed in chunks: one JSON array each, and each finding cut back 
   const encoded = encodeFindings([f("a", "x".repeat(100)), f("b", "é, \"quoted\" [1]"), f("c", "y")]);
   const chunks = packChunks(encoded, (encoded[0]?.bytes ?? 0) + (encoded[1]?.bytes ?? 0) + 4);
   t.same(chunks.map((c) => c.ids), [["a", "b"], ["c"]], "chunked at the same bound");
-  t.same(JSON.parse(chunks[0]?.json ?? ""), [JSON.parse(encoded[0]?.json ?? ""), JSON.parse(encoded[1]?.json ?? "")], "a chunk is the JSON array of its findings");
+  t.same(JSON.parse(Buffer.from(chunks[0]?.bytes ?? []).toString("utf8")), [JSON.parse(encoded[0]?.json ?? ""), JSON.parse(encoded[1]?.json ?? "")], "a chunk is the JSON array of its findings");
+  t.same(chunks.map((c) => c.bytes.byteLength), chunks.map((c) => c.bytes.buffer.byteLength), "each chunk the whole of its own buffer (transferable, no pool's)");
+  t.same([...chunkFindings(chunks)].map((f) => Buffer.from(f.bytes).toString("utf8")), encoded.map((e) => e.json), "each finding's bytes, exactly");
   t.same(unpackChunks(chunks), encoded.map(({ finding_id, json }) => ({ finding_id, json })), "each finding's text, exactly");
   t.same(unpackChunks(chunks, 2).map((e) => e.finding_id), ["a", "b"], "the first few only");
   t.equal(chunkedCount(chunks), 3);
