@@ -6,6 +6,7 @@ import { Lifecycle } from "../shared/lifecycle.js";
 import { createLogger } from "../shared/log.js";
 import { connectNats } from "../shared/nats/connect.js";
 import { parseDuration } from "../shared/durations.js";
+import { agentEnv } from "../services/agent/config.js";
 import { loadFleetFile } from "../services/agent/fleet.js";
 import { parseTags } from "../services/agent/host.js";
 import { AgentGroup } from "../services/agent/agent-group.js";
@@ -16,6 +17,7 @@ import { resolveNatsUrl } from "./nats-url.js";
 export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const heartbeatMs = parseDuration(flag(args, "heartbeat") ?? "5s");
   if (heartbeatMs === null) throw new UsageError("--heartbeat takes a duration such as 5s");
+  const scanBudgetMs = agentEnv.INQUEST_SCAN_BUDGET.parse(env.INQUEST_SCAN_BUDGET, "INQUEST_SCAN_BUDGET");
   let fleet = null;
   let tags: Record<string, string> = {};
   if (kind === "fleet") {
@@ -43,7 +45,7 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
   const deps = { nc, js: jetstream(nc), clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, heartbeatMs)
-    : [hostAgent(deps, { agentId: flag(args, "id"), tags, edrDeviceId: flag(args, "edr-device-id"), heartbeatMs, snapshotIntervalMs: 300_000 })];
+    : [hostAgent(deps, { agentId: flag(args, "id"), tags, edrDeviceId: flag(args, "edr-device-id"), heartbeatMs, snapshotIntervalMs: 300_000, scanBudgetMs })];
   await life.start([new AgentGroup(agents, log)]);
   process.stderr.write(`${agents.length} agent(s) running: ${agents.map((a) => a.identity.agent_id).join(", ")}; Ctrl-C stops\n`);
   await new Promise<void>((resolve) => {

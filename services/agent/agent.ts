@@ -27,7 +27,7 @@ import { ScanGate } from "./scan-gate.js";
 
 export type { Tables };
 
-/** What one scan gave: the rows, and the tables whose rows are partial (a row cap reached), if any. */
+/** What one scan gave: the rows, and the tables whose rows are partial (a row cap reached, the time budget spent), if any. */
 export interface Collected {
   collected_at: string;
   tables: Tables;
@@ -36,7 +36,8 @@ export interface Collected {
 
 /** Where an agent's rows come from: the live host, or a fleet file. */
 export interface TelemetrySource {
-  collect(tables: readonly string[]): Promise<Collected>;
+  /** `budgetMs`: how long the scan may take; past it, what was read is returned, the rest named in `truncated`. */
+  collect(tables: readonly string[], budgetMs?: number): Promise<Collected>;
   /** The tables a periodic snapshot holds. */
   snapshotTables: readonly string[];
 }
@@ -64,6 +65,8 @@ export interface AgentOptions {
   online: boolean;
   /** First wait before hello is sent again when no registry acknowledged it (doubles up to 5 s). */
   retryMs?: number;
+  /** How long one scan may take (unset: no bound of its own); a plan's scan also ends in time to answer by its deadline. */
+  scanBudgetMs?: number;
 }
 
 /** How long the agent waits for the registry's answer to one message. */
@@ -71,6 +74,11 @@ const REGISTRY_TIMEOUT_MS = 2_000;
 const MAX_RETRY_MS = 5_000;
 /** A stopping agent does not hold up shutdown: without an answer the liveness sweep marks it offline. */
 const BYE_TIMEOUT_MS = 1_000;
+/**
+ * What a plan's scan leaves of the plan's deadline (a quarter of it, at most this): the answer is still to be fitted
+ * and sent, and the runner's clock started before the request arrived. Past the deadline the runner ignores it.
+ */
+const PLAN_REPLY_MARGIN_MS = 1_000;
 
 export class Agent implements Component {
   readonly name: string;
@@ -121,7 +129,7 @@ export class Agent implements Component {
   /** Takes a periodic snapshot unless a scan is running (then the next tick takes it). */
   async snapshot(): Promise<void> {
     try {
-      const taken = await this.scans.tryRun(() => this.telemetry.collect(this.telemetry.snapshotTables));
+      const taken = await this.scans.tryRun(() => this.telemetry.collect(this.telemetry.snapshotTables, this.opts.scanBudgetMs));
       if (taken === null) {
         this.deps.log.debug("a scan is running; this snapshot is skipped");
         return;
@@ -223,7 +231,12 @@ export class Agent implements Component {
     const deadline = received + req.value.deadline_ms;
     let result: Collected;
     try {
-      const scanned = await this.scans.run(async () => (this.deps.clock.now() > deadline ? null : this.telemetry.collect(req.value.tables)));
+      const scanned = await this.scans.run(async () => {
+        const left = deadline - this.deps.clock.now();
+        if (left < 0) return null;
+        const budget = Math.max(0, left - Math.min(PLAN_REPLY_MARGIN_MS, req.value.deadline_ms / 4));
+        return this.telemetry.collect(req.value.tables, Math.min(budget, this.opts.scanBudgetMs ?? budget));
+      });
       if (scanned === null) {
         msg.respond(this.planError("deadline_passed", "the plan's deadline passed while another scan ran"));
         return;

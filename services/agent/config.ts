@@ -15,6 +15,7 @@ export const agentEnv = {
   INQUEST_EDR_DEVICE_ID: optStr("the EDR's device id for this host"),
   INQUEST_HEARTBEAT_INTERVAL: duration("5s", "agent heartbeat period; offline after three missed"),
   INQUEST_SNAPSHOT_INTERVAL: duration("5m", "how often the host agent publishes a telemetry snapshot"),
+  INQUEST_SCAN_BUDGET: duration("60s", "longest one telemetry scan of the host agent may take; past it, what was read is sent and the rest named in truncated"),
 };
 
 export function loadAgentConfig(env: Record<string, string | undefined>) {

@@ -21,10 +21,10 @@ export class LinuxTelemetry implements TelemetrySource {
   readonly snapshotTables = LINUX_TABLES;
   constructor(private readonly clock: Clock) {}
 
-  async collect(tables: readonly string[]): Promise<Collected> {
+  async collect(tables: readonly string[], budgetMs?: number): Promise<Collected> {
     const collected_at = iso(this.clock.now());
     const capped: string[] = [];
-    const rows = (await collectLinux(tables, { onCapped: (table) => capped.push(table) })) as Tables;
+    const rows = (await collectLinux(tables, { budgetMs, onCapped: (table) => capped.push(table) })) as Tables;
     return capped.length > 0 ? { collected_at, tables: rows, truncated: capped.sort() } : { collected_at, tables: rows };
   }
 }

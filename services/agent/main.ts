@@ -42,7 +42,7 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
   const deps = { nc, js: jetstream(nc), clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, config.INQUEST_HEARTBEAT_INTERVAL)
-    : [hostAgent(deps, { agentId: config.INQUEST_AGENT_ID, tags, edrDeviceId: config.INQUEST_EDR_DEVICE_ID, heartbeatMs: config.INQUEST_HEARTBEAT_INTERVAL, snapshotIntervalMs: config.INQUEST_SNAPSHOT_INTERVAL })];
+    : [hostAgent(deps, { agentId: config.INQUEST_AGENT_ID, tags, edrDeviceId: config.INQUEST_EDR_DEVICE_ID, heartbeatMs: config.INQUEST_HEARTBEAT_INTERVAL, snapshotIntervalMs: config.INQUEST_SNAPSHOT_INTERVAL, scanBudgetMs: config.INQUEST_SCAN_BUDGET })];
   await life.start([new AgentGroup(agents, log)]);
   log.info({ agents: agents.map((a) => a.identity.agent_id) }, "agents running");
 });

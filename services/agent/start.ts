@@ -36,12 +36,20 @@ export function inboxPrefixFor(fleet: boolean, host: { agentId?: string | undefi
 
 export function hostAgent(
   deps: AgentsDeps,
-  opts: { agentId?: string | undefined; tags: Record<string, string>; edrDeviceId?: string | undefined; heartbeatMs: number; snapshotIntervalMs: number },
+  opts: {
+    agentId?: string | undefined;
+    tags: Record<string, string>;
+    edrDeviceId?: string | undefined;
+    heartbeatMs: number;
+    snapshotIntervalMs: number;
+    scanBudgetMs: number;
+  },
 ): Agent {
   const identity = hostIdentity(opts);
   return new Agent({ ...deps, log: deps.log.child({ agent_id: identity.agent_id }) }, identity, new LinuxTelemetry(deps.clock), {
     heartbeatMs: opts.heartbeatMs,
     snapshotIntervalMs: opts.snapshotIntervalMs,
+    scanBudgetMs: opts.scanBudgetMs,
     online: true,
   });
 }

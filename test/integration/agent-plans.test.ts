@@ -2,14 +2,20 @@
 // error (the runner does not wait out its deadline), and scans never overlap.
 import { jetstream } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { test } from "tap";
-import { Agent, type Tables, type TelemetrySource } from "../../services/agent/agent.js";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { test, type Test } from "tap";
+import { Agent, type AgentOptions, type Collected, type Tables, type TelemetrySource } from "../../services/agent/agent.js";
+import { DOCKER_SOCKET } from "../../services/agent/telemetry/containers.js";
+import { collectLinux } from "../../services/agent/telemetry/linux.js";
 import { AgentRegistry } from "../../services/runner/registry.js";
 import { createLogger } from "../../shared/log.js";
-import { SUBJECTS } from "../../shared/nats/catalog.js";
+import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { openRuntime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
+import { hangingDocker } from "../helpers/hanging-docker.js";
 
 let nats: NatsServer;
 let nc: NatsConnection;
@@ -49,12 +55,12 @@ class GatedTelemetry implements TelemetrySource {
   }
 }
 
-async function agent(id: string, telemetry: TelemetrySource): Promise<Agent> {
+async function agent(id: string, telemetry: TelemetrySource, opts: Partial<AgentOptions> = {}): Promise<Agent> {
   const a = new Agent(
     { nc, js: jetstream(nc), clock: { now: () => Date.now() }, log: createLogger("test", "silent") },
     { agent_id: id, hostname: id, tags: {}, edr_device_id: null },
     telemetry,
-    { heartbeatMs: 60_000, snapshotIntervalMs: 0, online: true },
+    { heartbeatMs: 60_000, snapshotIntervalMs: 0, online: true, ...opts },
   );
   await a.start();
   return a;
@@ -90,6 +96,63 @@ test("scans do not overlap: a snapshot tick while a scan runs is skipped, and a 
   t.same(reply.tables, { processes: [{ pid: 1 }] });
   t.equal(telemetry.most, 1, "never two scans at once");
   t.equal(telemetry.calls, 2, "the overlapping snapshot was skipped; the plan ran after the scan");
+});
+
+/** The host agent's telemetry (as LinuxTelemetry reads it) on a fake root whose Docker socket never finishes an answer. */
+class HangingHostTelemetry implements TelemetrySource {
+  constructor(
+    private readonly root: string,
+    readonly snapshotTables: readonly string[],
+  ) {}
+
+  async collect(tables: readonly string[], budgetMs?: number): Promise<Collected> {
+    const cut: string[] = [];
+    const opts = { root: this.root, budgetMs, onCapped: (table: string) => cut.push(table) };
+    const rows = (await collectLinux(tables, opts)) as Tables;
+    return { collected_at: new Date().toISOString(), tables: rows, ...(cut.length > 0 ? { truncated: cut.sort() } : {}) };
+  }
+}
+
+async function hangingRoot(t: Test): Promise<string> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "inq-plans-"));
+  fs.mkdirSync(path.join(root, "etc"));
+  fs.writeFileSync(path.join(root, "etc/passwd"), "m:x:1000:1000::/home/m:/bin/bash\n");
+  const docker = await hangingDocker(path.join(root, DOCKER_SOCKET));
+  t.teardown(async () => {
+    await docker.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  return root;
+}
+
+const within = <T>(ms: number, work: Promise<T>): Promise<T | "still running"> =>
+  Promise.race([work, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), ms).unref())]);
+
+test("a snapshot's scan stops at the agent's scan budget: what was read is published, the rest named in truncated", async (t) => {
+  const root = await hangingRoot(t);
+  const telemetry = new HangingHostTelemetry(root, ["docker_containers", "users"]);
+  const started = await within(10_000, agent("plans-3", telemetry, { scanBudgetMs: 500 }));
+  if (started === "still running") return t.fail("the agent's first snapshot was still being taken after 10 s");
+  t.teardown(() => started.stop());
+  const jsm = await jetstream(nc).jetstreamManager();
+  const stored = await jsm.streams.getMessage(STREAMS.snapshots.name, { last_by_subj: SUBJECTS.snapshot("plans-3") });
+  const snap = decodeJson<{ tables: Tables; truncated?: string[] }>(stored!.data);
+  t.equal(snap.tables.users?.length, 1);
+  t.same(snap.tables.docker_containers, []);
+  t.same(snap.truncated, ["docker_containers"]);
+});
+
+test("a plan's scan stops in time to answer before the plan's deadline, whatever the scan budget", async (t) => {
+  const root = await hangingRoot(t);
+  const a = await agent("plans-4", new HangingHostTelemetry(root, ["users"]), { scanBudgetMs: 3_600_000 });
+  t.teardown(() => a.stop());
+  const plan = { investigation_id: "inv_2", tables: ["docker_containers", "users"], deadline_ms: 3_000 };
+  const reply = await nc.request(SUBJECTS.plan("plans-4"), encodeJson(plan), { timeout: 3_000 }).catch((err: Error) => err);
+  if (reply instanceof Error) return t.fail(`no answer within the plan's deadline: ${reply.message}`);
+  const body = decodeJson<{ tables: Tables; truncated?: string[] }>(reply.data);
+  t.equal(body.tables.users?.length, 1, "what was read is sent");
+  t.same(body.tables.docker_containers, []);
+  t.same(body.truncated, ["docker_containers"], "the table the deadline cut is named");
 });
 
 test("teardown", async () => {

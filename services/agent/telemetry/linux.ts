@@ -26,8 +26,14 @@ export interface LinuxCollectorOptions {
   root?: string;
   /** Per-table row cap, default 5000. */
   maxRowsPerTable?: number;
-  /** Told each table that reached the cap: its rows may be partial (the agent names it in `truncated`). */
+  /** Told each table whose rows may be partial (the agent names it in `truncated`): it reached the cap, or the time budget ran out. */
   onCapped?: (table: string) => void;
+  /**
+   * How long the collection may take, in ms (unset: no bound). A table still being read then comes back empty and
+   * named: a blocked /proc read, a socket that trickles, a huge directory must not hold the scan (and the plans
+   * waiting behind it) forever. Its reads are abandoned, not stopped: a blocked read cannot be.
+   */
+  budgetMs?: number;
 }
 
 const REGISTRY: ReadonlyMap<string, Collector> = new Map<string, Collector>([
@@ -68,6 +74,16 @@ export const LINUX_TABLES: readonly string[] = Object.freeze([...REGISTRY.keys()
 
 const DEFAULT_MAX_ROWS = 5000;
 
+const TIME_UP = Symbol("time up");
+
+/** Resolves TIME_UP once `ms` have passed (never, without a budget); clear() drops the timer. */
+function timeBudget(ms: number | undefined): { over: Promise<typeof TIME_UP>; clear(): void } {
+  if (ms === undefined) return { over: new Promise(() => undefined), clear: () => undefined };
+  let timer: NodeJS.Timeout | undefined;
+  const over = new Promise<typeof TIME_UP>((resolve) => (timer = setTimeout(() => resolve(TIME_UP), Math.max(0, ms))));
+  return { over, clear: () => clearTimeout(timer) };
+}
+
 /** Collect the requested tables. Unknown names are skipped; a table whose collector fails
  *  comes back empty rather than failing the whole collection. Never throws. */
 export async function collectLinux(tables: readonly string[], opts: LinuxCollectorOptions = {}): Promise<Record<string, Row[]>> {
@@ -75,12 +91,17 @@ export async function collectLinux(tables: readonly string[], opts: LinuxCollect
   const max = Number.isFinite(requested) && requested >= 0 ? requested : DEFAULT_MAX_ROWS;
   const ctx = createContext(opts.root ?? "/", max);
   const wanted = [...new Set(tables)].filter((t) => REGISTRY.has(t));
+  const budget = timeBudget(opts.budgetMs);
   const results = await Promise.all(
     wanted.map(async (table): Promise<Row[]> => {
       const collect = REGISTRY.get(table);
       if (collect === undefined || max === 0) return [];
       try {
-        const rows = await collect(ctx);
+        const rows = await Promise.race([collect(ctx), budget.over]);
+        if (rows === TIME_UP) {
+          opts.onCapped?.(table);
+          return [];
+        }
         // Collectors stop at the cap themselves: a table that reached it may have had more rows.
         if (rows.length >= max) opts.onCapped?.(table);
         return rows.slice(0, max).map(toStrings);
@@ -88,7 +109,7 @@ export async function collectLinux(tables: readonly string[], opts: LinuxCollect
         return [];
       }
     }),
-  );
+  ).finally(() => budget.clear());
   const out: Record<string, Row[]> = {};
   wanted.forEach((table, i) => (out[table] = results[i] ?? []));
   return out;
