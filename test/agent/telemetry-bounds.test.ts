@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test, type Test } from "tap";
+import { FDS_PER_PROCESS, FDS_TOTAL } from "../../services/agent/telemetry/context.js";
 import { collectLinux } from "../../services/agent/telemetry/linux.js";
 import { DOCKER_SOCKET } from "../../services/agent/telemetry/containers.js";
 import { hangingDocker } from "../helpers/hanging-docker.js";
@@ -36,4 +37,42 @@ test("a scan stops at its time budget: finished tables are sent, one still being
   t.equal(result.users?.length, 1, "the finished table is sent");
   t.same(result.docker_containers, [], "the unfinished table is empty");
   t.same(cut, ["docker_containers"], "and named: its rows are partial");
+});
+
+/** A /proc/net/tcp line: a listening socket on 127.0.0.1 with this inode. */
+const tcpListen = (i: number, inode: number): string =>
+  `  ${i}: 0100007F:${(1024 + (i % 60000)).toString(16).toUpperCase().padStart(4, "0")} 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 ${inode} 1 0000000000000000 100 0 0 10 0`;
+
+test("descriptors are read up to a bound per process and in all; the socket tables then say their owners are partial", async (t) => {
+  const { root, at } = fakeRoot(t);
+  // Pid 900 holds more sockets than one process is read for. Pids 901 on list the same descriptors (their fd
+  // directories link to 900's, a cheap way to many), so the total bound is spent before the last pid, 999, whose
+  // one socket is its own.
+  const tcp = ["  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode"];
+  fs.mkdirSync(at("proc/900/fd"), { recursive: true });
+  for (let fd = 0; fd < FDS_PER_PROCESS + 50; fd++) {
+    fs.symlinkSync(`socket:[${100_000 + fd}]`, at(`proc/900/fd/${fd}`));
+    tcp.push(tcpListen(fd, 100_000 + fd));
+  }
+  const sharing = Math.ceil(FDS_TOTAL / FDS_PER_PROCESS);
+  for (let p = 1; p <= sharing; p++) {
+    fs.mkdirSync(at(`proc/${900 + p}`));
+    fs.symlinkSync(at("proc/900/fd"), at(`proc/${900 + p}/fd`));
+  }
+  fs.mkdirSync(at("proc/999/fd"), { recursive: true });
+  fs.symlinkSync("socket:[99999]", at("proc/999/fd/3"));
+  tcp.push(tcpListen(tcp.length - 1, 99_999));
+  fs.mkdirSync(at("proc/net"), { recursive: true });
+  fs.writeFileSync(at("proc/net/tcp"), `${tcp.join("\n")}\n`);
+
+  const cut: string[] = [];
+  const opts = { root, maxRowsPerTable: 100_000, onCapped: (table: string) => cut.push(table) };
+  const result = await collectLinux(["process_open_sockets", "listening_ports", "users"], opts);
+  const rows = result.process_open_sockets ?? [];
+  t.equal(rows.length, FDS_PER_PROCESS + 51, "every socket is listed");
+  const owned = rows.filter((r) => r.pid === "900").length;
+  t.equal(owned, FDS_PER_PROCESS, `pid 900: ${owned} of its ${FDS_PER_PROCESS + 50} sockets found`);
+  t.match(rows.find((r) => r.socket === "99999"), { pid: "-1", fd: "-1" }, "past the total, pid 999's descriptors were not read");
+  t.match(result.listening_ports?.find((r) => r.socket === "99999"), { pid: "-1" });
+  t.same(cut.sort(), ["listening_ports", "process_open_sockets"], "both tables that name owners are partial; users is not");
 });

@@ -1,6 +1,6 @@
 // Builds the per-collection Ctx: root mapping, row cap and memoised scans shared by tables
 // (pid list, passwd, groups, socket ownership) so requesting several tables scans /proc once.
-import { mapLimit, parsePasswd, readDir, readLink, readText, underRoot, type Ctx, type PasswdEntry } from "./util.js";
+import { mapLimit, parsePasswd, readDir, readDirUpTo, readLink, readText, underRoot, type Ctx, type PasswdEntry } from "./util.js";
 
 function once<T>(fn: () => Promise<T>): () => Promise<T> {
   let memo: Promise<T> | undefined;
@@ -8,6 +8,14 @@ function once<T>(fn: () => Promise<T>): () => Promise<T> {
 }
 
 const SOCKET_LINK = /^socket:\[(\d+)\]$/;
+
+/**
+ * Descriptors read to find sockets' owners, per process and in all. Any user may hold as many as its limit allows
+ * (often a million), and each read one is a name, a readlink and an entry in memory: unbounded, one process made the
+ * agent allocate without limit. The lowest fds are read first (a listener is usually among a process's first).
+ */
+export const FDS_PER_PROCESS = 4096;
+export const FDS_TOTAL = 32_768;
 
 export function createContext(root: string, max: number): Ctx {
   const at = (logical: string) => underRoot(root, logical);
@@ -30,19 +38,29 @@ export function createContext(root: string, max: number): Ctx {
   const socketOwners = once(async () => {
     const owners = new Map<string, { pid: number; fd: number }>();
     const list = await pids();
+    let left = FDS_TOTAL;
+    let complete = true;
     const perPid = await mapLimit(list, 16, async (pid) => {
+      // Taken from the total before reading (16 processes are read at once); what was not used is given back.
+      const share = Math.min(FDS_PER_PROCESS, left);
+      left -= share;
       const fdDir = at(`/proc/${pid}/fd`);
-      const fds = await readDir(fdDir);
+      const { names: fds, complete: all } = await readDirUpTo(fdDir, share);
+      left += share - fds.length;
+      if (!all) complete = false;
       const links = await mapLimit(fds, 32, (fd) => readLink(`${fdDir}/${fd}`));
-      return fds.map((fd, i) => [fd, SOCKET_LINK.exec(links[i] ?? "")?.[1]] as const);
+      return fds.flatMap((fd, i) => {
+        const inode = SOCKET_LINK.exec(links[i] ?? "")?.[1];
+        return inode === undefined ? [] : [[fd, inode] as const];
+      });
     });
     // Merge in pid order so a socket shared across fork is attributed to the lowest pid, deterministically.
     perPid.forEach((entries, i) => {
       for (const [fd, inode] of entries) {
-        if (inode !== undefined && !owners.has(inode)) owners.set(inode, { pid: Number(list[i]), fd: Number(fd) });
+        if (!owners.has(inode)) owners.set(inode, { pid: Number(list[i]), fd: Number(fd) });
       }
     });
-    return owners;
+    return { owners, complete };
   });
 
   // btime from /proc/stat: processes.start_time is boot time + start ticks, as in osquery.
@@ -51,5 +69,6 @@ export function createContext(root: string, max: number): Ctx {
     return m ? Number(m[1]) : 0;
   });
 
-  return { root, max, at, pids, passwd, groups, socketOwners, bootTime };
+  // collectLinux gives each table its own cut(); a context made for one collector alone has nowhere to say it.
+  return { root, max, at, pids, passwd, groups, socketOwners, bootTime, cut: () => undefined };
 }

@@ -26,7 +26,8 @@ export interface LinuxCollectorOptions {
   root?: string;
   /** Per-table row cap, default 5000. */
   maxRowsPerTable?: number;
-  /** Told each table whose rows may be partial (the agent names it in `truncated`): it reached the cap, or the time budget ran out. */
+  /** Told each table whose rows may be partial (the agent names it in `truncated`): it reached the cap or another
+   *  bound of its collector (ctx.cut), or the time budget ran out. */
   onCapped?: (table: string) => void;
   /**
    * How long the collection may take, in ms (unset: no bound). A table still being read then comes back empty and
@@ -97,13 +98,14 @@ export async function collectLinux(tables: readonly string[], opts: LinuxCollect
       const collect = REGISTRY.get(table);
       if (collect === undefined || max === 0) return [];
       try {
-        const rows = await Promise.race([collect(ctx), budget.over]);
+        let cut = false;
+        const rows = await Promise.race([collect({ ...ctx, cut: () => (cut = true) }), budget.over]);
         if (rows === TIME_UP) {
           opts.onCapped?.(table);
           return [];
         }
         // Collectors stop at the cap themselves: a table that reached it may have had more rows.
-        if (rows.length >= max) opts.onCapped?.(table);
+        if (cut || rows.length >= max) opts.onCapped?.(table);
         return rows.slice(0, max).map(toStrings);
       } catch {
         return [];

@@ -146,7 +146,9 @@ export async function allSockets(ctx: Ctx): Promise<SocketEntry[]> {
 }
 
 export async function processOpenSockets(ctx: Ctx): Promise<Row[]> {
-  const [sockets, owners] = await Promise.all([allSockets(ctx), ctx.socketOwners()]);
+  const [sockets, { owners, complete }] = await Promise.all([allSockets(ctx), ctx.socketOwners()]);
+  // Past the descriptor bound an owned socket reads as unowned: the table says its owners are partial.
+  if (!complete) ctx.cut();
   return sockets.slice(0, ctx.max).map((s) => {
     // Sockets no process holds (TIME_WAIT, or owners we may not inspect) get pid/fd -1, as osquery does.
     const owner = owners.get(s.inode);
@@ -170,7 +172,8 @@ export async function processOpenSockets(ctx: Ctx): Promise<Row[]> {
 /** osquery derives listening_ports from process_open_sockets: every inet socket with remote port 0,
  *  every unix socket with a path (port 0, socket 0), and packet sockets. */
 export async function listeningPorts(ctx: Ctx): Promise<Row[]> {
-  const [sockets, owners] = await Promise.all([allSockets(ctx), ctx.socketOwners()]);
+  const [sockets, { owners, complete }] = await Promise.all([allSockets(ctx), ctx.socketOwners()]);
+  if (!complete) ctx.cut();
   const rows: Row[] = [];
   for (const s of sockets) {
     if (rows.length >= ctx.max) break;

@@ -20,10 +20,13 @@ export interface Ctx {
   passwd(): Promise<PasswdEntry[]>;
   /** gid → group name from /etc/group, memoised. */
   groups(): Promise<Map<number, string>>;
-  /** Socket inode → owning pid and fd, from /proc/<pid>/fd links, memoised. */
-  socketOwners(): Promise<Map<string, { pid: number; fd: number }>>;
+  /** Socket inode → owning pid and fd, from /proc/<pid>/fd links, memoised; `complete` false when a bound on the
+   *  descriptors read was reached (some sockets' owners are then unknown). */
+  socketOwners(): Promise<{ owners: Map<string, { pid: number; fd: number }>; complete: boolean }>;
   /** Boot time in epoch seconds (btime in /proc/stat), 0 when unknown. Memoised. */
   bootTime(): Promise<number>;
+  /** Says the table's rows may be partial (a bound of the agent's own was reached): it is named in `truncated`. */
+  cut(): void;
 }
 
 export type Collector = (ctx: Ctx) => Promise<Row[]>;
@@ -107,6 +110,29 @@ export async function readDir(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+/**
+ * The first `limit` entry names a directory lists, and whether they are all: a directory of millions of entries is
+ * not read whole. Sorted, by number when every name is one (/proc lists a process's fds lowest first).
+ */
+export async function readDirUpTo(dir: string, limit: number): Promise<{ names: string[]; complete: boolean }> {
+  const names: string[] = [];
+  let complete = true;
+  try {
+    // The iterator reads a few entries at a time and closes the directory when the loop ends, however it ends.
+    for await (const entry of await fsp.opendir(dir)) {
+      if (names.length >= limit) {
+        complete = false;
+        break;
+      }
+      names.push(entry.name);
+    }
+  } catch {
+    // unreadable, or gone (the process exited): what was read is all there is
+  }
+  const numeric = names.every((n) => /^\d+$/.test(n));
+  return { names: numeric ? names.sort((a, b) => Number(a) - Number(b)) : names.sort(), complete };
 }
 
 export async function readLink(file: string): Promise<string | undefined> {
