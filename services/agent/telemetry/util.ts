@@ -93,6 +93,28 @@ export async function readBuf(file: string, cap = DEFAULT_READ_CAP, opts: OpenOp
   }
 }
 
+/** The last `maxBytes` of a regular file (all of it when shorter), the rest never read; `cut` when there was more. */
+export async function readTail(file: string, maxBytes: number, opts: OpenOptions = {}): Promise<{ buf: Buffer; cut: boolean } | undefined> {
+  const fh = await openRegular(file, opts);
+  if (fh === undefined) return undefined;
+  try {
+    const { size } = await fh.stat();
+    const start = Math.max(0, size - maxBytes);
+    const buf = Buffer.allocUnsafe(size - start);
+    let total = 0;
+    while (total < buf.length) {
+      const { bytesRead } = await fh.read(buf, total, buf.length - total, start + total);
+      if (bytesRead === 0) break; // shortened meanwhile
+      total += bytesRead;
+    }
+    return { buf: buf.subarray(0, total), cut: start > 0 };
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
 export async function readText(file: string, cap?: number, opts?: OpenOptions): Promise<string | undefined> {
   const buf = await readBuf(file, cap, opts);
   return buf?.toString("utf8");
@@ -174,9 +196,25 @@ export async function realPath(file: string): Promise<string | undefined> {
  * the open are two steps: a user racing to swap a directory between them is not stopped.
  */
 export async function userFileLines(ctx: Ctx, user: Pick<PasswdEntry, "uid" | "directory">, file: string): Promise<string[]> {
-  const [home, dir] = await Promise.all([realPath(ctx.at(user.directory)), realPath(ctx.at(path.posix.dirname(file)))]);
-  if (home === undefined || dir === undefined || (dir !== home && !dir.startsWith(`${home}/`))) return [];
+  if (!(await inHome(ctx, user, file))) return [];
   return readLines(ctx.at(file), undefined, { noFollow: true, owners: [user.uid, 0] });
+}
+
+/**
+ * The lines of the last `maxBytes` of a file in `user`'s home, checked as userFileLines checks it; `cut` when the file
+ * is longer (its first, partial, line is then dropped). For files that only grow at their end, such as a history.
+ */
+export async function userFileTail(ctx: Ctx, user: Pick<PasswdEntry, "uid" | "directory">, file: string, maxBytes: number): Promise<{ lines: string[]; cut: boolean }> {
+  const tail = (await inHome(ctx, user, file)) ? await readTail(ctx.at(file), maxBytes, { noFollow: true, owners: [user.uid, 0] }) : undefined;
+  if (tail === undefined) return { lines: [], cut: false };
+  const lines = tail.buf.toString("utf8").split(/\r?\n/);
+  return { lines: tail.cut ? lines.slice(1) : lines, cut: tail.cut };
+}
+
+/** Whether `file`'s directory, every symlink resolved, is `user`'s home or inside it. */
+async function inHome(ctx: Ctx, user: Pick<PasswdEntry, "directory">, file: string): Promise<boolean> {
+  const [home, dir] = await Promise.all([realPath(ctx.at(user.directory)), realPath(ctx.at(path.posix.dirname(file)))]);
+  return home !== undefined && dir !== undefined && (dir === home || dir.startsWith(`${home}/`));
 }
 
 /** Stream up to `maxBytes` of a regular file into `onChunk`; false on any read error. */
