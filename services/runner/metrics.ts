@@ -2,7 +2,7 @@
 // took, by mode, depth and outcome (told by executeInvestigation's onSettled).
 import type { AgentRecord } from "../../shared/agents/record.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
-import type { Registry } from "../../shared/ops/metrics.js";
+import type { Counter, Registry } from "../../shared/ops/metrics.js";
 import type { RunPhases } from "./execute.js";
 
 /** Seconds from the trigger to the end: a quick cached run to a deep live one waiting for its plans. */
@@ -41,4 +41,11 @@ export function agentMetrics(registry: Registry, list: () => AgentRecord[]): voi
     for (const a of list()) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
     return [...counts].map(([status, value]) => ({ labels: { status }, value }));
   });
+}
+
+/** Answers the agent registry did not send: the agent asked for them outside its own inbox (registry.ts). */
+export function droppedReplyMetric(registry: Registry): Counter {
+  const c = registry.counter("inquest_agent_replies_dropped_total", "Answers to agents' messages not sent because the reply subject was not the agent's own inbox (a misbehaving or compromised agent).");
+  c.inc({}, 0); // 0 from the start, so increase() counts the first
+  return c;
 }

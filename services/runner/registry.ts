@@ -4,7 +4,8 @@
 // agent id in the message is the one in the subject, then turns it into a compare-and-set on that agent's
 // record alone, its lifecycle event in the same write (shared/agents/outbox.ts). Every runner runs one, in one
 // queue group: each message is handled once, and concurrent writes to one record settle by compare-and-set.
-// A message is acknowledged only once its write is done, so an agent that heard "ok" is registered.
+// A message is acknowledged only once its write is done, so an agent that heard "ok" is registered, and only in
+// the agent's own inbox: the reply subject is the agent's to choose, the registry's user may publish anywhere.
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
@@ -28,6 +29,9 @@ import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { isUnavailable } from "../../shared/nats/errors.js";
 import { decodeJson, encodeJson, type JsonKv, type Versioned } from "../../shared/nats/kvjson.js";
+import { isAgentInbox } from "../../shared/nats/permissions.js";
+import type { Counter } from "../../shared/ops/metrics.js";
+import { SparseWarning } from "../../shared/sparse-warning.js";
 import type { Checked } from "../../shared/validate.js";
 import { assertNever } from "../../shared/never.js";
 
@@ -46,6 +50,8 @@ export interface RegistryDeps {
    * without it every heartbeat writes the record.
    */
   presence?: Pick<PresenceWriter, "record">;
+  /** Counts the answers not sent because their reply subject was not the agent's own inbox (metrics.ts). */
+  droppedReplies?: Pick<Counter, "inc">;
   clock: Clock;
   log: Logger;
 }
@@ -111,8 +117,11 @@ export class AgentRegistry implements Component {
   readonly name = "agent-registry";
   private subs: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly misdirected: SparseWarning;
 
-  constructor(private readonly deps: RegistryDeps) {}
+  constructor(private readonly deps: RegistryDeps) {
+    this.misdirected = new SparseWarning(deps.log, "agent registry: an agent asked for its answer outside its own inbox; not answered (the message itself was handled)");
+  }
 
   async start(): Promise<void> {
     for (const kind of Object.keys(REGISTRY_SUBJECTS) as RegistryMessageKind[]) {
@@ -141,8 +150,8 @@ export class AgentRegistry implements Component {
 
   private async handle(kind: RegistryMessageKind, msg: Msg): Promise<void> {
     let ack: Ack;
+    const agentId = subjectAgentId(msg.subject);
     try {
-      const agentId = subjectAgentId(msg.subject);
       if (agentId === null) throw new Refused("invalid_message", "the subject carries no valid agent id");
       switch (kind) {
         case "hello":
@@ -168,7 +177,23 @@ export class AgentRegistry implements Component {
         ack = { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
       }
     }
-    if (msg.reply) msg.respond(encodeJson(ack));
+    this.answer(msg, agentId, ack);
+  }
+
+  /**
+   * The ack, published to the message's reply subject when that is the agent's own inbox. Anywhere else it would be
+   * a publish the agent chose and the registry made: an ack written over another agent's record in the agents
+   * bucket, a cancel on ctl.investigations.<id>.cancel. The agent's message was handled all the same, as one sent
+   * without a reply subject is.
+   */
+  private answer(msg: Msg, agentId: string | null, ack: Ack): void {
+    if (!msg.reply) return;
+    if (agentId !== null && isAgentInbox(agentId, msg.reply)) {
+      msg.respond(encodeJson(ack));
+      return;
+    }
+    this.deps.droppedReplies?.inc();
+    this.misdirected.note({ subject: msg.subject, reply: msg.reply.slice(0, 200) }, this.deps.clock.now());
   }
 
   /** The message, valid against its schema, from the agent its subject names (else refused). */

@@ -23,6 +23,18 @@ export function agentInboxPrefix(agentId: string): string {
 /** The inbox prefix of a simulated fleet (many agents on one connection). */
 export const FLEET_INBOX_PREFIX = "_INBOX_fleet";
 
+/**
+ * Whether `subject` is where agent `agentId` reads its replies: under its own inbox prefix, or the simulated fleet's
+ * (one connection speaking for many ids). A service answers an agent's request only there: the reply subject is
+ * the agent's to choose, and an answer published by a service (which may publish anywhere) to, say,
+ * `$KV.inq_agents.<another agent>` or `ctl.investigations.<id>.cancel` would be a write made for the agent.
+ */
+export function isAgentInbox(agentId: string, subject: string): boolean {
+  const under = [`${agentInboxPrefix(agentId)}.`, `${FLEET_INBOX_PREFIX}.`].find((p) => subject.startsWith(p));
+  // A literal subject only: no wildcard token, no empty token, nothing the server would read as another subject.
+  return under !== undefined && subject.slice(under.length).split(".").every((t) => /^[^\s*>]+$/.test(t));
+}
+
 /** One reply per plan request, within a minute (a plan's deadline is shorter). */
 const ONE_RESPONSE = { max: 1, expires: "1m" };
 

@@ -12,10 +12,16 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { Kvm } from "@nats-io/kv";
 import { PermissionViolationError, type NatsConnection, type RequestOptions } from "@nats-io/transport-node";
 import { test } from "tap";
-import { BUCKETS, STREAMS } from "../../shared/nats/catalog.js";
+import { BUCKETS, STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { writeNatsAuth, type NatsAuth } from "../../shared/nats/credentials.js";
 import { leanRequests } from "../../shared/nats/lean-requests.js";
+import { droppedReplyMetric } from "../../services/runner/metrics.js";
+import { AgentRegistry } from "../../services/runner/registry.js";
+import type { AgentRecord } from "../../shared/agents/record.js";
+import { createLogger } from "../../shared/log.js";
+import { JsonKv } from "../../shared/nats/kvjson.js";
 import { agentInboxPrefix } from "../../shared/nats/permissions.js";
+import { Registry } from "../../shared/ops/metrics.js";
 import { ensureBucket, ensureStream } from "../../shared/nats/provision.js";
 import { freePort } from "../../shared/net.js";
 import { natsServerBin } from "../../scripts/dev/processes.js";
@@ -31,6 +37,7 @@ let svc: NatsConnection;
 let web1: NatsConnection;
 const violations: string[] = [];
 const enc = new TextEncoder();
+const quiet = createLogger("test", "silent");
 
 test("setup: a nats-server that knows only the generated nkey users", async () => {
   dir = mkdtempSync(join(tmpdir(), "inquest-creds-"));
@@ -117,6 +124,41 @@ test("an agent cannot publish events or speak for another agent", async (t) => {
   t.equal(stream.state.messages, 0, "EVENTS holds nothing");
   t.ok(violations.some((v) => /Permissions Violation for Publish to "events\.agent\.registered"/.test(v)), "the server refused the publish");
   t.ok(violations.some((v) => /Permissions Violation for Publish to "agents\.web-2\.heartbeat"/.test(v)), "and the impersonation");
+});
+
+test("the registry answers an agent only in its own inbox: a reply subject the agent chose elsewhere is not written to", async (t) => {
+  // The registry's user may publish anywhere: answering an agent-chosen reply subject made it write for the agent.
+  const kv = await new Kvm(svc).open(BUCKETS.agents.name);
+  const metrics = new Registry();
+  const droppedReplies = droppedReplyMetric(metrics);
+  const registry = new AgentRegistry({ nc: svc, js: jetstream(svc), agents: new JsonKv<AgentRecord>(kv), droppedReplies, clock: { now: () => Date.now() }, log: quiet });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const web2 = await connectTo(url, auth.agents["web-2"], agentInboxPrefix("web-2"));
+  t.teardown(() => web2.close());
+  const hello = (id: string) => enc.encode(JSON.stringify({ agent_id: id, hostname: `${id}.example`, tags: { env: "prod" }, edr_device_id: null, heartbeat_interval_ms: 5_000 }));
+  t.same((await web2.request("agents.web-2.hello", hello("web-2"), { timeout: 2_000 })).json(), { ok: true }, "web-2 registers");
+  const before = await kv.get("web-2");
+  const cancels: string[] = [];
+  const ctl = svc.subscribe("ctl.>", { callback: (_e, m) => void cancels.push(m.subject) });
+  t.teardown(() => ctl.unsubscribe());
+  await svc.flush();
+  const targets = [`$KV.${BUCKETS.agents.name}.web-2`, SUBJECTS.cancel("inv_victim"), "_INBOX_agents.web-2.x", "_INBOX_agents.web-1x.y"];
+  const bodies: Array<[string, Uint8Array]> = [
+    ["hello", hello("web-1")],
+    ["heartbeat", enc.encode('{"agent_id":"web-1","snapshot_collected_at":null}')],
+    ["bye", enc.encode('{"agent_id":"web-1"}')],
+    ["bye", enc.encode("{}")],
+  ];
+  for (const reply of targets) for (const [verb, body] of bodies) web1.publish(`agents.web-1.${verb}`, body, { reply });
+  await web1.flush();
+  // Its own inbox is still answered; the registry has handled what came before by then (give it a moment more).
+  t.same((await web1.request("agents.web-1.hello", hello("web-1"), { timeout: 2_000 })).json(), { ok: true }, "a request from its own inbox is answered");
+  await new Promise((r) => setTimeout(r, 300));
+  const after = await kv.get("web-2");
+  t.equal(after?.revision, before?.revision, "web-2's record was not written");
+  t.same(cancels, [], "no cancel was published");
+  t.equal(droppedReplies.get(), targets.length * bodies.length, "each answer not sent is counted");
 });
 
 test("a refused request fails at once, as nats-core's own request does (shared/nats/lean-requests.ts)", async (t) => {

@@ -16,6 +16,7 @@ import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { openRuntime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
 import { hangingDocker } from "../helpers/hanging-docker.js";
+import { FLEET_INBOX_PREFIX } from "../../shared/nats/permissions.js";
 
 let nats: NatsServer;
 let nc: NatsConnection;
@@ -24,7 +25,9 @@ let registry: AgentRegistry;
 
 test("setup", async () => {
   nats = await startNats();
-  nc = await connect({ servers: nats.url });
+  // The agents here share the services' connection, as a simulated fleet does: the registry answers only in an
+  // agent's own inbox or the fleet's (shared/nats/permissions.ts isAgentInbox).
+  nc = await connect({ servers: nats.url, inboxPrefix: FLEET_INBOX_PREFIX });
   const rt = await openRuntime(nc, { replicas: 1 });
   registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock: { now: () => Date.now() }, log: createLogger("test", "silent") });
   await registry.start();

@@ -16,6 +16,7 @@ import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
+import { FLEET_INBOX_PREFIX } from "../../shared/nats/permissions.js";
 
 /** Waits until `condition` holds (fails the test with `what` after 5 s). */
 const until = (condition: () => boolean, what: string): Promise<true> =>
@@ -39,7 +40,9 @@ const known = new Map<string, { value: AgentRecord; revision: number }>();
 
 test("setup", async () => {
   nats = await startNats();
-  nc = await connect({ servers: nats.url });
+  // The agents here share the services' connection, as a simulated fleet does: the registry answers only in an
+  // agent's own inbox or the fleet's (shared/nats/permissions.ts isAgentInbox).
+  nc = await connect({ servers: nats.url, inboxPrefix: FLEET_INBOX_PREFIX });
   rt = await openRuntime(nc, { replicas: 1 });
   follower = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock: { now: () => Date.now() } });
   await follower.start();

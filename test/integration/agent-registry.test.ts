@@ -12,6 +12,7 @@ import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
+import { FLEET_INBOX_PREFIX } from "../../shared/nats/permissions.js";
 
 const log = createLogger("test", "silent");
 const clock = { now: () => Date.now() };
@@ -23,7 +24,9 @@ let rt: Runtime;
 
 test("setup", async () => {
   nats = await startNats();
-  nc = await connect({ servers: nats.url });
+  // The agents here share the services' connection, as a simulated fleet does: the registry answers only in an
+  // agent's own inbox or the fleet's (shared/nats/permissions.ts isAgentInbox).
+  nc = await connect({ servers: nats.url, inboxPrefix: FLEET_INBOX_PREFIX });
   rt = await openRuntime(nc, { replicas: 1 });
 });
 
