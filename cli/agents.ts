@@ -1,5 +1,4 @@
 // inquest agent / inquest fleet: endpoint agents in this process until Ctrl-C.
-import { jetstream } from "@nats-io/jetstream";
 import { assertAgentId } from "../shared/agents/record.js";
 import { systemClock } from "../shared/clock.js";
 import { Lifecycle } from "../shared/lifecycle.js";
@@ -42,7 +41,7 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
   const inboxPrefix = inboxPrefixFor(fleet !== null, { agentId: flag(args, "id"), tags });
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: `inquest-${kind}`, log, nkeySeedFile: env.NATS_NKEY_SEED_FILE, inboxPrefix });
   const life = new Lifecycle({ log, nc });
-  const deps = { nc, js: jetstream(nc), clock: systemClock, log };
+  const deps = { nc, clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, heartbeatMs)
     : [hostAgent(deps, { agentId: flag(args, "id"), tags, edrDeviceId: flag(args, "edr-device-id"), heartbeatMs, snapshotIntervalMs: 300_000, scanBudgetMs })];

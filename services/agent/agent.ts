@@ -2,7 +2,6 @@
 // until the registry acknowledges it, heartbeats, answers its own investigation plans with the requested
 // tables, and publishes telemetry snapshots. It writes no bucket and provisions nothing: the registry keeps
 // its record.
-import type { JetStreamClient } from "@nats-io/jetstream";
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
 import {
   ackChecker,
@@ -51,8 +50,6 @@ export interface AgentIdentity {
 
 export interface AgentDeps {
   nc: NatsConnection;
-  /** Publishes snapshots (to the agent's own subject); no stream management. */
-  js: JetStreamClient;
   clock: Clock;
   log: Logger;
 }
@@ -135,7 +132,10 @@ export class Agent implements Component {
         return;
       }
       const snap: Snapshot = { agent_id: this.identity.agent_id, hostname: this.identity.hostname, ...taken };
-      await this.deps.js.publish(AGENT_SUBJECTS.snapshot(this.identity.agent_id), fitTables(snap, this.maxPayload()));
+      // A plain publish, flushed: INQ_SNAPSHOTS sends no publish ack (no_ack), because JetStream would send it to any
+      // reply subject the agent named, as the server, so a compromised agent could have it stored in any bucket key.
+      this.deps.nc.publish(AGENT_SUBJECTS.snapshot(this.identity.agent_id), fitTables(snap, this.maxPayload()));
+      await this.deps.nc.flush();
       this.snapshotCollectedAt = taken.collected_at;
     } catch (err) {
       this.deps.log.warn({ err }, "snapshot failed");

@@ -2,7 +2,6 @@
 import { systemClock } from "../../shared/clock.js";
 import { assertAgentId } from "../../shared/agents/record.js";
 import { ConfigError } from "../../shared/errors.js";
-import { jetstream } from "@nats-io/jetstream";
 import { Lifecycle } from "../../shared/lifecycle.js";
 import { boundHeapGrowth } from "../../shared/heap.js";
 import { connectNats } from "../../shared/nats/connect.js";
@@ -39,7 +38,7 @@ await runService("agent", process.env.LOG_LEVEL, async (log, register) => {
   const nc = await connectNats({ servers: config.NATS_URL, name: "inquest-agent", log, nkeySeedFile: config.NATS_NKEY_SEED_FILE, inboxPrefix });
   const life = new Lifecycle({ log, nc });
   register(life);
-  const deps = { nc, js: jetstream(nc), clock: systemClock, log };
+  const deps = { nc, clock: systemClock, log };
   const agents = fleet
     ? fleetAgents(deps, fleet, config.INQUEST_HEARTBEAT_INTERVAL)
     : [hostAgent(deps, { agentId: config.INQUEST_AGENT_ID, tags, edrDeviceId: config.INQUEST_EDR_DEVICE_ID, heartbeatMs: config.INQUEST_HEARTBEAT_INTERVAL, snapshotIntervalMs: config.INQUEST_SNAPSHOT_INTERVAL, scanBudgetMs: config.INQUEST_SCAN_BUDGET })];

@@ -1,5 +1,4 @@
 // Building the agents of one process: the host agent, or every agent of a fleet file.
-import type { JetStreamClient } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Clock } from "../../shared/clock.js";
 import type { Logger } from "../../shared/log.js";
@@ -10,7 +9,6 @@ import { agentInboxPrefix, FLEET_INBOX_PREFIX } from "../../shared/nats/permissi
 
 export interface AgentsDeps {
   nc: NatsConnection;
-  js: JetStreamClient;
   clock: Clock;
   log: Logger;
 }

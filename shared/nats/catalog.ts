@@ -9,7 +9,7 @@ const DAY_NS = 86_400 * SECOND_NS;
 
 /** A stream's configuration; its replica count comes from INQUEST_NATS_REPLICAS at provisioning. */
 export type StreamSpec = Pick<StreamConfig, "name" | "subjects" | "retention" | "storage" | "max_age" | "duplicate_window"> &
-  Partial<Pick<StreamConfig, "max_msgs_per_subject" | "discard" | "num_replicas">> & { description: string };
+  Partial<Pick<StreamConfig, "max_msgs_per_subject" | "discard" | "num_replicas" | "no_ack">> & { description: string };
 
 export const STREAMS = {
   /** Public: every event envelope (docs/api.md#public-subjects), retained 30 days. */
@@ -43,6 +43,9 @@ export const STREAMS = {
     discard: DiscardPolicy.Old,
     max_age: 0,
     duplicate_window: 120 * SECOND_NS,
+    // Agents publish here, and JetStream would send its publish ack to whatever reply subject they name, as the
+    // server, in the services' account: `$KV.inq_agents.<another agent>` stored the ack over that agent's record.
+    no_ack: true,
   },
   /** Internal: batches of agents' heartbeat times (shared/agents/presence.ts), kept for the presence window. */
   presence: {

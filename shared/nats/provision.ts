@@ -8,7 +8,7 @@ import type { BucketSpec, StreamSpec } from "./catalog.js";
 import { retryWhile } from "./elections.js";
 import { isNoPlacement, isNoResponders, isNotFound, isUnavailable } from "./errors.js";
 
-const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard", "num_replicas"];
+const CHECKED: Array<keyof StreamSpec> = ["retention", "storage", "max_age", "duplicate_window", "max_msgs_per_subject", "discard", "num_replicas", "no_ack"];
 
 /**
  * `replicas` is how many copies of every stream and bucket the caller provisions (INQUEST_NATS_REPLICAS): 1 for

@@ -70,8 +70,10 @@ test("an agent speaks its own side of the protocol: heartbeat, snapshot, and the
   await svc.flush(); // the subscription is on the server before the other connection asks
   const ack = await web1.request("agents.web-1.heartbeat", enc.encode("{}"), { timeout: 2_000 });
   t.same(ack.json(), { ok: true }, "its heartbeat is answered");
-  const stored = await jetstream(web1).publish("snapshots.web-1", enc.encode('{"tables":{}}'));
-  t.ok(stored.seq > 0, "its snapshot is stored");
+  web1.publish("snapshots.web-1", enc.encode('{"tables":{}}'));
+  await web1.flush();
+  const stored = await eventually(() => jetstreamManager(svc).then((m) => m.streams.getMessage(STREAMS.snapshots.name, { last_by_subj: "snapshots.web-1" })).catch(() => undefined), 2_000, 20);
+  t.ok((stored?.seq ?? 0) > 0, "its snapshot is stored (a plain publish: INQ_SNAPSHOTS sends no publish ack)");
   const plans = web1.subscribe("agents.web-1.plan", { callback: (_e, m) => void m.respond(enc.encode('{"answer":"web-1"}')) });
   t.teardown(() => plans.unsubscribe());
   await web1.flush();
@@ -159,6 +161,21 @@ test("the registry answers an agent only in its own inbox: a reply subject the a
   t.equal(after?.revision, before?.revision, "web-2's record was not written");
   t.same(cancels, [], "no cancel was published");
   t.equal(droppedReplies.get(), targets.length * bodies.length, "each answer not sent is counted");
+});
+
+test("an agent cannot have JetStream write for it either: its snapshot's reply subject gets no publish ack", async (t) => {
+  // JetStream answers a publish to a stream on the message's reply subject, published by the server in the account:
+  // a snapshot sent with reply `$KV.inq_agents.<key>` had the ack `{"stream":"INQ_SNAPSHOTS","seq":n}` stored there.
+  const kv = await new Kvm(svc).open(BUCKETS.agents.name);
+  const before = await kv.get("web-2");
+  web1.publish("snapshots.web-1", enc.encode('{"tables":{}}'), { reply: `$KV.${BUCKETS.agents.name}.web-2` });
+  web1.publish("snapshots.web-1", enc.encode('{"tables":{}}'), { reply: `$KV.${BUCKETS.agents.name}.web-9` });
+  await web1.flush();
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal((await kv.get("web-2"))?.revision, before?.revision, "web-2's record was not written");
+  t.equal(await kv.get("web-9"), null, "nor a new key");
+  const stored = await (await jetstreamManager(svc)).streams.getMessage(STREAMS.snapshots.name, { last_by_subj: "snapshots.web-1" });
+  t.ok((stored?.seq ?? 0) > 0, "the snapshot itself is stored");
 });
 
 test("a refused request fails at once, as nats-core's own request does (shared/nats/lean-requests.ts)", async (t) => {

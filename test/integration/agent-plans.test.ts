@@ -1,6 +1,5 @@
 // An agent's plan answers and scans against a real nats-server: an invalid plan is answered at once with an
 // error (the runner does not wait out its deadline), and scans never overlap.
-import { jetstream } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -60,7 +59,7 @@ class GatedTelemetry implements TelemetrySource {
 
 async function agent(id: string, telemetry: TelemetrySource, opts: Partial<AgentOptions> = {}): Promise<Agent> {
   const a = new Agent(
-    { nc, js: jetstream(nc), clock: { now: () => Date.now() }, log: createLogger("test", "silent") },
+    { nc, clock: { now: () => Date.now() }, log: createLogger("test", "silent") },
     { agent_id: id, hostname: id, tags: {}, edr_device_id: null },
     telemetry,
     { heartbeatMs: 60_000, snapshotIntervalMs: 0, online: true, ...opts },

@@ -1,7 +1,7 @@
 // The agent registry (services/runner/registry.ts) against a real nats-server: agents register by protocol
 // message only, hello is sent until a registry acknowledges it (the registry may start after the agent), an
 // agent can only speak for itself, and a registry that lost a record hears hello again.
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { Agent, type TelemetrySource } from "../../services/agent/agent.js";
@@ -31,7 +31,7 @@ test("setup", async () => {
 });
 
 function agent(id: string, opts: { online?: boolean; heartbeatMs?: number } = {}): Agent {
-  return new Agent({ nc, js: jetstream(nc), clock, log }, { agent_id: id, hostname: `${id}.example`, tags: { env: "test" }, edr_device_id: null }, telemetry, {
+  return new Agent({ nc, clock, log }, { agent_id: id, hostname: `${id}.example`, tags: { env: "test" }, edr_device_id: null }, telemetry, {
     heartbeatMs: opts.heartbeatMs ?? 60_000,
     snapshotIntervalMs: 0,
     online: opts.online ?? true,
@@ -111,7 +111,7 @@ test("an agent provisions nothing: on an empty server it creates no stream or bu
     await conn.close();
     await empty.stop();
   });
-  const a = new Agent({ nc: conn, js: jetstream(conn), clock, log }, { agent_id: "lonely-1", hostname: "lonely", tags: {}, edr_device_id: null }, telemetry, {
+  const a = new Agent({ nc: conn, clock, log }, { agent_id: "lonely-1", hostname: "lonely", tags: {}, edr_device_id: null }, telemetry, {
     heartbeatMs: 60_000,
     snapshotIntervalMs: 0,
     online: true,
