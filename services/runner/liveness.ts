@@ -4,7 +4,7 @@
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
 import { lastSeenMs, type PresenceFollower } from "../../shared/agents/presence.js";
-import type { AgentRecord } from "../../shared/agents/record.js";
+import { isAgentRecord, type AgentRecord } from "../../shared/agents/record.js";
 import type { Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
@@ -60,15 +60,30 @@ export class LivenessMonitor implements Component {
       return;
     }
     const now = this.deps.clock.now();
-    const overdue = (a: AgentRecord): boolean => isOverdue(a, now, presence?.lastSeen(a.agent_id));
+    // One agent that cannot be swept (NATS failing mid-sweep, a value in the bucket not of the record's shape) does
+    // not keep the others online: each is swept on its own, and the failures are logged once per sweep.
+    let failed = 0;
+    let first: unknown;
     for (const a of this.deps.listAgents()) {
-      const late = overdue(a);
-      if (late) {
-        const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? withEvent({ ...cur, status: "offline" }, "agent.disconnected", now) : null));
-        if (result?.changed) this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
+      try {
+        await this.sweepOne(a, now, presence?.lastSeen(a.agent_id));
+      } catch (err) {
+        failed++;
+        first ??= err;
       }
-      // Also publishes events a crashed agent or runner left behind in the record.
-      if (late || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
     }
+    if (failed > 0) this.deps.log.warn({ err: first, failed }, "liveness sweep: some agents could not be swept; the next sweep tries them again");
+  }
+
+  private async sweepOne(a: AgentRecord, now: number, presenceMs: number | undefined): Promise<void> {
+    if (!isAgentRecord(a)) throw new Error("not an agent record");
+    const overdue = (r: AgentRecord): boolean => isAgentRecord(r) && isOverdue(r, now, presenceMs);
+    const late = overdue(a);
+    if (late) {
+      const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? withEvent({ ...cur, status: "offline" }, "agent.disconnected", now) : null));
+      if (result?.changed) this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
+    }
+    // Also publishes events a crashed agent or runner left behind in the record.
+    if (late || (a.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, a.agent_id);
   }
 }

@@ -23,7 +23,7 @@ import {
   type RegistryMessageKind,
 } from "../../shared/agents/protocol.js";
 import { onlyPresence, type PresenceWriter } from "../../shared/agents/presence.js";
-import type { AgentRecord } from "../../shared/agents/record.js";
+import { isAgentRecord, type AgentRecord } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
@@ -118,9 +118,11 @@ export class AgentRegistry implements Component {
   private subs: Subscription[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private readonly misdirected: SparseWarning;
+  private readonly misshapen: SparseWarning;
 
   constructor(private readonly deps: RegistryDeps) {
     this.misdirected = new SparseWarning(deps.log, "agent registry: an agent asked for its answer outside its own inbox; not answered (the message itself was handled)");
+    this.misshapen = new SparseWarning(deps.log, "agent registry: the agent's key holds a value that is not an agent record; its hello replaces it");
   }
 
   async start(): Promise<void> {
@@ -210,29 +212,38 @@ export class AgentRegistry implements Component {
     return result.value;
   }
 
+  // A value under the agent's key that is not an agent record (isAgentRecord) is never built on: hello replaces it
+  // with a new record, heartbeat and bye leave it and answer as for no record.
+
   private async hello(hello: Hello): Promise<void> {
     const now = this.deps.clock.now();
     const fresh = registered(hello, now);
     if ((await this.deps.agents.create(hello.agent_id, fresh)) !== null) return this.flush(fresh);
-    return this.flush((await this.deps.agents.update(hello.agent_id, (r) => reintroduced(r, hello)))?.value);
+    return this.flush((await this.deps.agents.update(hello.agent_id, (r) => (this.wellShaped(r, hello.agent_id) ? reintroduced(r, hello) : fresh)))?.value);
   }
 
   private async heartbeat(beat: Heartbeat): Promise<void> {
     const now = this.deps.clock.now();
     const known = this.deps.known?.(beat.agent_id);
     if (this.deps.presence && known && onlyPresence(known.value, beat.snapshot_collected_at, now)) return this.deps.presence.record(beat.agent_id, now);
-    const result = await this.deps.agents.update(beat.agent_id, (r) => beaten(r, beat, now, this.deps.clock.now()), undefined, known);
-    if (result === null) throw new Refused("unknown_agent", "no such agent: say hello first");
+    const result = await this.deps.agents.update(beat.agent_id, (r) => (this.wellShaped(r, beat.agent_id) ? beaten(r, beat, now, this.deps.clock.now()) : null), undefined, known);
+    if (result === null || !isAgentRecord(result.value)) throw new Refused("unknown_agent", "no such agent: say hello first");
     await this.flush(result.value);
   }
 
   private async bye(agentId: string): Promise<void> {
-    await this.flush((await this.deps.agents.update(agentId, (r) => departed(r, this.deps.clock.now())))?.value);
+    await this.flush((await this.deps.agents.update(agentId, (r) => (this.wellShaped(r, agentId) ? departed(r, this.deps.clock.now()) : null)))?.value);
+  }
+
+  private wellShaped(value: AgentRecord, agentId: string): boolean {
+    if (isAgentRecord(value)) return true;
+    this.misshapen.note({ agent_id: agentId }, this.deps.clock.now());
+    return false;
   }
 
   /** Publishes the record's outbox when it holds events (most heartbeats write none: no extra read). */
   private async flush(written: AgentRecord | undefined): Promise<void> {
-    if (written !== undefined && (written.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, written.agent_id);
+    if (written !== undefined && isAgentRecord(written) && (written.outbox?.length ?? 0) > 0) await flushOutbox(this.deps.agents, this.deps.js, written.agent_id);
   }
 }
 

@@ -1,17 +1,22 @@
 // A live local copy of the agent registry, kept current by a KV watch: scope resolution and freshness
-// read it without a round trip per agent.
+// read it without a round trip per agent. It holds only values of the record's shape (isAgentRecord), so every
+// reader can trust each field; another value reads as no agent, with a warning.
 import type { KV } from "@nats-io/kv";
 import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
 import { BucketMirror } from "../nats/follow.js";
-import type { AgentRecord } from "./record.js";
+import { isAgentRecord, type AgentRecord } from "./record.js";
 
 export class AgentDirectory implements Component {
   readonly name = "agent-directory";
   private readonly mirror: BucketMirror<AgentRecord>;
 
   constructor(kv: KV, log: Logger) {
-    this.mirror = new BucketMirror<AgentRecord>(kv, log);
+    this.mirror = new BucketMirror<AgentRecord>(kv, log, undefined, (value, key) => {
+      if (isAgentRecord(value)) return value;
+      log.warn({ agent_id: key }, "agent directory: skipped a value that is not an agent record (the agent's next hello replaces it)");
+      return null;
+    });
   }
 
   start(): Promise<void> {

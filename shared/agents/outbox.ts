@@ -6,7 +6,7 @@ import { envelope, publishEvent } from "../events.js";
 import { newId } from "../ids.js";
 import type { JsonKv } from "../nats/kvjson.js";
 import type { EventEnvelope } from "../schemas/events.js";
-import { agentView, type AgentRecord } from "./record.js";
+import { agentView, isAgentRecord, type AgentRecord } from "./record.js";
 
 export type AgentEventType = "agent.registered" | "agent.connected" | "agent.disconnected";
 
@@ -19,11 +19,13 @@ export function withEvent(r: AgentRecord, type: AgentEventType, nowMs: number): 
 /** Publishes what the record's outbox holds, then removes exactly those events. */
 export async function flushOutbox(registry: JsonKv<AgentRecord>, js: JetStreamClient, agentId: string): Promise<void> {
   const current = await registry.get(agentId);
-  const pending: EventEnvelope[] = current?.value.outbox ?? [];
+  // A value not of the record's shape has no outbox to trust (its agent's next hello replaces it).
+  const pending: EventEnvelope[] = current && isAgentRecord(current.value) ? (current.value.outbox ?? []) : [];
   if (pending.length === 0) return;
   for (const event of pending) await publishEvent(js, event);
   const sent = new Set(pending.map((e) => e.event_id));
   await registry.update(agentId, (r) => {
+    if (!isAgentRecord(r)) return null;
     const rest = (r.outbox ?? []).filter((e) => !sent.has(e.event_id));
     return rest.length === (r.outbox ?? []).length ? null : { ...r, outbox: rest };
   });

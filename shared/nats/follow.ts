@@ -110,8 +110,11 @@ export class BucketMirror<T> {
     private readonly log: Logger,
     /** Told after each change is applied. */
     private readonly onChange: (key: string, value: T | null) => void = () => {},
-    /** What of each decoded value to keep (the ticker keeps the scheduling fields of 100,000 items, not all). */
-    private readonly keep: (decoded: T) => T = (v) => v,
+    /**
+     * What of each decoded value to keep (the ticker keeps the scheduling fields of 100,000 items, not all); null:
+     * nothing, the key reads as absent (a value not of the shape this copy serves).
+     */
+    private readonly keep: (decoded: T, key: string) => T | null = (v) => v,
   ) {
     this.applied = new AppliedRevision(kv);
   }
@@ -119,7 +122,7 @@ export class BucketMirror<T> {
   /** Resolves once the bucket's current values are loaded. */
   async start(): Promise<void> {
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, decoded) => {
-      const value = decoded === null ? null : this.keep(decoded);
+      const value = decoded === null ? null : this.keep(decoded, key);
       if (value) {
         this.entries.set(key, value);
         this.revisions.set(key, revision);

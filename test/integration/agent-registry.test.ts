@@ -5,7 +5,10 @@ import { jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { Agent, type TelemetrySource } from "../../services/agent/agent.js";
+import { LivenessMonitor } from "../../services/runner/liveness.js";
 import { AgentRegistry } from "../../services/runner/registry.js";
+import { AgentDirectory } from "../../shared/agents/directory.js";
+import { resolveScope } from "../../shared/agents/record.js";
 import { AGENT_SUBJECTS, type Ack } from "../../shared/agents/protocol.js";
 import { createLogger } from "../../shared/log.js";
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
@@ -102,6 +105,42 @@ test("a registry that lost an agent's record hears hello again on the next heart
     return r?.status === "online" ? r : undefined;
   }, 5_000);
   t.equal(back.hostname, "lost-1.example");
+});
+
+test("a record that does not match the record's shape (written by something else) is skipped by every reader, and hello repairs it", async (t) => {
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const good = agent("shape-good", { heartbeatMs: 100 });
+  await good.start();
+  await good.stop();
+  await ask(AGENT_SUBJECTS.heartbeat("shape-good"), { agent_id: "shape-good", snapshot_collected_at: null }); // online again, then silent
+  // What an ack stored over a record became once a heartbeat was applied to it (the review's proof of concept).
+  const junk = { ok: true, status: "online", last_seen_at: "2020-01-01T00:00:00.000Z", outbox: [{ event_id: "evt_x", type: "agent.connected", created_at: "2020-01-01T00:00:00.000Z", data: {} }] };
+  const bad = agent("shape-bad", { heartbeatMs: 100 });
+  await bad.start();
+  await bad.stop();
+  await rt.agents.kv.put("shape-bad", encodeJson(junk));
+  const raw = await rt.agents.values();
+
+  t.same(resolveScope(raw, { type: "selector", filter: { tags: { env: "test" } } }).map((a) => a.agent_id).filter((id) => id.startsWith("shape-")), ["shape-good"], "resolveScope skips it");
+
+  const sweeper = new LivenessMonitor({ agents: rt.agents, listAgents: () => raw, js: rt.js, clock: { now: () => Date.now() + 60_000 }, log }, 60_000);
+  await sweeper.sweep();
+  t.equal((await rt.agents.get("shape-good"))?.value.status, "offline", "the liveness sweep goes on past it to the others");
+
+  const directory = new AgentDirectory(rt.agents.kv, log);
+  await directory.start();
+  t.teardown(() => directory.stop());
+  t.notOk(directory.list().some((a) => a.agent_id === undefined), "a live copy holds no such record");
+  t.equal(directory.versioned("shape-bad"), undefined);
+
+  const beat = await ask(AGENT_SUBJECTS.heartbeat("shape-bad"), { agent_id: "shape-bad", snapshot_collected_at: null });
+  t.same(beat.ok ? null : beat.error.code, "unknown_agent", "a heartbeat for it is told to say hello again, not to retry forever");
+  t.same((await rt.agents.get("shape-bad"))?.value, junk, "and writes nothing over it");
+  const again = await ask(AGENT_SUBJECTS.hello("shape-bad"), { agent_id: "shape-bad", hostname: "shape-bad.example", tags: { env: "test" }, edr_device_id: null, heartbeat_interval_ms: 100 });
+  t.same(again, { ok: true });
+  t.match((await rt.agents.get("shape-bad"))?.value, { agent_id: "shape-bad", hostname: "shape-bad.example", status: "offline", outbox: [] }, "hello replaced it with a new record");
 });
 
 test("an agent provisions nothing: on an empty server it creates no stream or bucket while it waits", async (t) => {
