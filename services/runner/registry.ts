@@ -87,6 +87,21 @@ export function beaten(current: AgentRecord, beat: Heartbeat, nowMs: number, app
   return current.status === "online" ? next : withEvent(next, "agent.connected", nowMs);
 }
 
+/** How far ahead of the registry's clock a snapshot time may be and still be taken: clocks of hosts drift a little. */
+export const SNAPSHOT_CLOCK_SKEW_MS = 30_000;
+
+/**
+ * The snapshot time a heartbeat claims, as the record keeps it (UTC, milliseconds), or null (no news) when it is
+ * more than the skew ahead of `receivedMs` or names no instant (23:59:60). A time ahead is not refused: an honest
+ * agent on a fast clock would be refused every beat (its start-up stops on a refused beat) and go offline. Nor is it
+ * cut to the receipt time: the agent would send it again with the next beat, cut to that beat's time, and its data
+ * would look fresh for ever, which is what a lying agent wants. Without it the agent is asked live in `auto` mode.
+ */
+export function claimedSnapshotTime(claimed: string | null, receivedMs: number): string | null {
+  const at = claimed === null ? NaN : Date.parse(claimed);
+  return Number.isNaN(at) || at > receivedMs + SNAPSHOT_CLOCK_SKEW_MS ? null : iso(at);
+}
+
 /** A clean stop: offline at once with `agent.disconnected`; null when it was not online. */
 export function departed(current: AgentRecord, nowMs: number): AgentRecord | null {
   return current.status === "online" ? withEvent({ ...current, status: "offline" }, "agent.disconnected", nowMs) : null;
@@ -119,10 +134,12 @@ export class AgentRegistry implements Component {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly misdirected: SparseWarning;
   private readonly misshapen: SparseWarning;
+  private readonly ahead: SparseWarning;
 
   constructor(private readonly deps: RegistryDeps) {
     this.misdirected = new SparseWarning(deps.log, "agent registry: an agent asked for its answer outside its own inbox; not answered (the message itself was handled)");
     this.misshapen = new SparseWarning(deps.log, "agent registry: the agent's key holds a value that is not an agent record; its hello replaces it");
+    this.ahead = new SparseWarning(deps.log, `agent registry: a heartbeat's snapshot time is more than ${SNAPSHOT_CLOCK_SKEW_MS / 1000} s ahead of this clock; not recorded (the host's clock is off, or the agent is lying)`);
   }
 
   async start(): Promise<void> {
@@ -222,8 +239,10 @@ export class AgentRegistry implements Component {
     return this.flush((await this.deps.agents.update(hello.agent_id, (r) => (this.wellShaped(r, hello.agent_id) ? reintroduced(r, hello) : fresh)))?.value);
   }
 
-  private async heartbeat(beat: Heartbeat): Promise<void> {
+  private async heartbeat(claimed: Heartbeat): Promise<void> {
     const now = this.deps.clock.now();
+    const beat: Heartbeat = { ...claimed, snapshot_collected_at: claimedSnapshotTime(claimed.snapshot_collected_at, now) };
+    if (beat.snapshot_collected_at === null && claimed.snapshot_collected_at !== null) this.ahead.note({ agent_id: beat.agent_id, snapshot_collected_at: claimed.snapshot_collected_at }, now);
     const known = this.deps.known?.(beat.agent_id);
     if (this.deps.presence && known && onlyPresence(known.value, beat.snapshot_collected_at, now)) return this.deps.presence.record(beat.agent_id, now);
     const result = await this.deps.agents.update(beat.agent_id, (r) => (this.wellShaped(r, beat.agent_id) ? beaten(r, beat, now, this.deps.clock.now()) : null), undefined, known);

@@ -18,6 +18,9 @@ export const AGENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$";
 
 const AgentId = Type.String({ pattern: AGENT_ID_PATTERN });
 
+/** When rows were collected: copied into every evidence row of a finding and into the record, so a date, not any text. */
+const CollectedAt = Type.String({ format: "date-time", maxLength: 40 });
+
 export const AGENT_SUBJECTS = {
   hello: (agentId: string) => `agents.${agentId}.hello`,
   heartbeat: (agentId: string) => `agents.${agentId}.heartbeat`,
@@ -52,8 +55,11 @@ export type Hello = Static<typeof Hello>;
 
 export const Heartbeat = Type.Object({
   agent_id: AgentId,
-  /** `collected_at` of the latest snapshot the agent published, or null. */
-  snapshot_collected_at: Type.Union([Type.String({ maxLength: 64 }), Type.Null()]),
+  /**
+   * `collected_at` of the latest snapshot the agent published, or null. The registry records it in UTC, and not at
+   * all when it is ahead of its own clock (services/runner/registry.ts claimedSnapshotTime).
+   */
+  snapshot_collected_at: Type.Union([CollectedAt, Type.Null()]),
 });
 export type Heartbeat = Static<typeof Heartbeat>;
 
@@ -79,9 +85,6 @@ const Row = Type.Record(Type.String(), Type.Unknown());
 const TablesSchema = Type.Record(Type.String(), Type.Array(Row));
 /** osquery-shaped tables: name -> rows. */
 export type Tables = Record<string, Array<Record<string, unknown>>>;
-
-/** When the rows were collected: it is copied into every evidence row of a finding, so it is a date, not any text. */
-const CollectedAt = Type.String({ format: "date-time", maxLength: 40 });
 
 /** How deep the values of a row may nest (osquery's are flat): deeper, the answer is refused. */
 export const MAX_ROW_DEPTH = 8;

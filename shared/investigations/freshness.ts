@@ -16,11 +16,14 @@ export function computeFreshness(agents: AgentRecord[], tables: string[], ttlSec
   const stale: string[] = [];
   const missing: string[] = [];
   for (const a of agents) {
-    if (!a.snapshot_collected_at) {
+    // A time that is no date (a record from before heartbeats were checked) is no snapshot: its NaN age would have
+    // made the whole scope's data_age_seconds null.
+    const at = a.snapshot_collected_at ? Date.parse(a.snapshot_collected_at) : NaN;
+    if (Number.isNaN(at)) {
       missing.push(a.agent_id);
       continue;
     }
-    const age = Math.max(0, Math.round((nowMs - Date.parse(a.snapshot_collected_at)) / 1000));
+    const age = Math.max(0, Math.round((nowMs - at) / 1000));
     oldest = oldest === null ? age : Math.max(oldest, age);
     if (age > ttl) stale.push(a.agent_id);
   }

@@ -143,6 +143,30 @@ test("a record that does not match the record's shape (written by something else
   t.match((await rt.agents.get("shape-bad"))?.value, { agent_id: "shape-bad", hostname: "shape-bad.example", status: "offline", outbox: [] }, "hello replaced it with a new record");
 });
 
+test("a heartbeat's snapshot time is a date-time, never ahead of the registry's clock: text is refused, a future time is not taken", async (t) => {
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const hello = { agent_id: "when-1", hostname: "when-1.example", tags: {}, edr_device_id: null, heartbeat_interval_ms: 60_000 };
+  t.same(await ask(AGENT_SUBJECTS.hello("when-1"), hello), { ok: true });
+  const beat = (at: string | null) => ask(AGENT_SUBJECTS.heartbeat("when-1"), { agent_id: "when-1", snapshot_collected_at: at });
+  const text = await beat("x");
+  t.same(text.ok ? null : text.error.code, "invalid_message", "not a date-time: refused");
+  t.equal((await rt.agents.get("when-1"))?.value.snapshot_collected_at, null, "and not recorded");
+
+  t.same(await beat("2026-01-01T05:00:00+05:00"), { ok: true });
+  t.equal((await rt.agents.get("when-1"))?.value.snapshot_collected_at, "2026-01-01T00:00:00.000Z", "recorded as UTC with milliseconds, as the API promises");
+
+  const future = new Date(Date.now() + 3_600_000).toISOString();
+  t.same(await beat(future), { ok: true }, "a time an hour ahead: the heartbeat still counts (a host's clock may be off)");
+  const record = (await rt.agents.get("when-1"))?.value;
+  t.equal(record?.status, "online");
+  t.equal(record?.snapshot_collected_at, "2026-01-01T00:00:00.000Z", "but the time is not taken: the agent's data never looks fresh for ever");
+  const soon = new Date(Date.now() + 5_000).toISOString();
+  t.same(await beat(soon), { ok: true });
+  t.equal((await rt.agents.get("when-1"))?.value.snapshot_collected_at, soon, "a few seconds ahead is clock skew, taken as it is");
+});
+
 test("an agent provisions nothing: on an empty server it creates no stream or bucket while it waits", async (t) => {
   const empty = await startNats();
   const conn = await connect({ servers: empty.url });

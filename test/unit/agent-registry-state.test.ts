@@ -1,6 +1,6 @@
 // What each agent protocol message does to the agent's record (services/runner/registry.ts), without NATS.
 import { test } from "tap";
-import { beaten, departed, registered, reintroduced } from "../../services/runner/registry.js";
+import { beaten, claimedSnapshotTime, departed, registered, reintroduced, SNAPSHOT_CLOCK_SKEW_MS } from "../../services/runner/registry.js";
 import type { Hello } from "../../shared/agents/protocol.js";
 import { subjectAgentId } from "../../shared/agents/protocol.js";
 
@@ -50,6 +50,15 @@ test("bye: offline with agent.disconnected; nothing when it was not online", asy
   t.equal(gone?.status, "offline");
   t.same(gone?.outbox?.map((e) => e.type), ["agent.disconnected"]);
   t.equal(departed({ ...online, status: "offline" }, NOW), null);
+});
+
+test("a heartbeat's snapshot time: kept in UTC; no news when ahead of the clock by more than the skew or no instant", async (t) => {
+  t.equal(claimedSnapshotTime(null, NOW), null);
+  t.equal(claimedSnapshotTime("2025-12-31T23:00:00Z", NOW), "2025-12-31T23:00:00.000Z");
+  t.equal(claimedSnapshotTime("2026-01-01T01:00:00+01:00", NOW), "2026-01-01T00:00:00.000Z");
+  t.equal(claimedSnapshotTime(new Date(NOW + SNAPSHOT_CLOCK_SKEW_MS).toISOString(), NOW), new Date(NOW + SNAPSHOT_CLOCK_SKEW_MS).toISOString(), "at the skew: taken");
+  t.equal(claimedSnapshotTime(new Date(NOW + SNAPSHOT_CLOCK_SKEW_MS + 1).toISOString(), NOW), null, "past it: not");
+  t.equal(claimedSnapshotTime("2025-12-31T23:59:60Z", NOW), null, "a leap second the schema lets through names no instant here");
 });
 
 test("the agent id a subject carries", async (t) => {

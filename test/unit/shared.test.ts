@@ -128,6 +128,16 @@ test("freshness: stale and missing snapshots, recommendation limited to online a
   t.equal(ok.data_age_seconds, 60);
 });
 
+test("freshness: a snapshot time that is no date (a record from before heartbeats were checked) counts as no snapshot, not as an unknown age for the whole scope", async (t) => {
+  const now = Date.parse("2026-11-22T10:00:00.000Z");
+  const fresh = agent("fresh", {}, { snapshot_collected_at: iso(now - 60_000) });
+  const text = agent("text", {}, { snapshot_collected_at: "x" });
+  const f = computeFreshness([fresh, text], ["processes"], () => 3600, now);
+  t.equal(f.data_age_seconds, 60);
+  t.equal(f.agents_without_snapshot, 1);
+  t.same(f.recommendation.recommended_scope, { type: "selector", filter: { agent_ids: ["text"] } });
+});
+
 test("scopes parse strictly", async (t) => {
   t.same(parseScopes("investigations:read, webhooks:manage"), ["investigations:read", "webhooks:manage"]);
   t.match(parseScopes("admin") as string, /unknown scope/);
