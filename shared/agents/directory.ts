@@ -36,9 +36,12 @@ export class AgentDirectory implements Component {
     return [...this.mirror.values()];
   }
 
-  byEdrDevice(deviceId: string): AgentRecord | null {
-    for (const a of this.mirror.values()) if (a.edr_device_id === deviceId) return a;
-    return null;
+  /**
+   * Every agent that says it runs on EDR device `deviceId`. Agents declare their device ids themselves, so one claimed
+   * twice is not settled by who registered first (an impersonator would then hide the real host): callers get all.
+   */
+  byEdrDevice(deviceId: string): AgentRecord[] {
+    return this.list().filter((a) => a.edr_device_id === deviceId);
   }
 
   /** Every agent whose `hostname` is exactly `hostname` (hostnames need not be unique). */

@@ -63,7 +63,8 @@ export interface ReceiveDeps {
   byPrefix(prefix: string): Promise<InboundEndpointRecord | null>;
   /** Opens a sealed provider signing secret with the master key. */
   openSecret(sealed: string): string;
-  byEdrDevice(deviceId: string): AgentRecord | null;
+  /** Every known agent that declared this `edr_device_id` (several may: docs/api.md#inbound). */
+  byEdrDevice(deviceId: string): AgentRecord[];
   /** Every known agent with exactly this hostname (a `workflow_job`'s runner, docs/api.md#inbound). */
   byHostname(hostname: string): AgentRecord[];
   trigger(input: TriggerInput): Promise<TriggerOutcome>;

@@ -1,9 +1,12 @@
 // Where a triggered investigation runs. A provider names a scope, an EDR device or a CI runner:
-// - a device resolves to the agent registered with that `edr_device_id`;
+// - a device resolves to the agents registered with that `edr_device_id`;
 // - a CI runner resolves to the agents among the repository's CI runners (the provider's scope: tags
 //   `role=ci-runner`, `repository=<full_name>`) whose `hostname` equals the runner's name.
-// When nothing matches, the investigation falls back to the provider's scope (the endpoint's default for a
-// device, the repository's CI runners for a runner) with a sentence in the query saying so (docs/api.md#inbound).
+// Agents declare their device id and hostname themselves, with nothing making them unique: when several claim
+// the one named, all of them are investigated (never the first to register, which could be an impersonator hiding
+// the real host) and a sentence in the query says so. When nothing matches, the investigation falls back to the
+// provider's scope (the endpoint's default for a device, the repository's CI runners for a runner) with a
+// sentence in the query saying so (docs/api.md#inbound).
 import type { AgentRecord } from "../agents/record.js";
 import { matchesScope } from "../agents/record.js";
 import { clip, MAX_QUERY_CHARS } from "./providers/payload.js";
@@ -17,7 +20,8 @@ export interface ResolvedTarget {
 
 /** The agent directory lookups target resolution needs (shared/agents/directory.ts). */
 export interface AgentLookup {
-  byEdrDevice(deviceId: string): AgentRecord | null;
+  /** Every known agent that declared this `edr_device_id`. */
+  byEdrDevice(deviceId: string): AgentRecord[];
   /** Every known agent whose `hostname` is exactly this. */
   byHostname(hostname: string): AgentRecord[];
 }
@@ -28,20 +32,24 @@ export function resolveTarget(interpretation: TriggerInterpretation, agents: Age
     case "scope":
       return { scope: interpretation.scope, query: interpretation.query };
     case "edr_device": {
-      const agent = agents.byEdrDevice(target.device_id);
-      if (agent) return { scope: { type: "selector", filter: { agent_ids: [agent.agent_id] } }, query: interpretation.query };
+      const ids = idsOf(agents.byEdrDevice(target.device_id).filter((a) => a.edr_device_id === target.device_id));
+      if (ids.length > 0) {
+        const claimed = `${ids.length} agents claim EDR device id ${clip(target.device_id, 100)} (${idList(ids)}), so this investigation covers all of them.`;
+        return targeted(ids, claimed, interpretation.query);
+      }
       const note =
         `No agent is registered with EDR device id ${clip(target.device_id, 100)}, so this investigation covers ` +
         `${describeScope(interpretation.scope)} instead.`;
       return { scope: interpretation.scope, query: withNote(note, interpretation.query) };
     }
     case "ci_runner": {
-      const ids = agents
-        .byHostname(target.hostname)
-        .filter((a) => a.hostname === target.hostname && matchesScope(a, interpretation.scope))
-        .map((a) => a.agent_id)
-        .sort();
-      if (ids.length > 0) return { scope: { type: "selector", filter: { agent_ids: [...new Set(ids)] } }, query: interpretation.query };
+      const ids = idsOf(agents.byHostname(target.hostname).filter((a) => a.hostname === target.hostname && matchesScope(a, interpretation.scope)));
+      if (ids.length > 0) {
+        const claimed =
+          `${ids.length} CI runner agents of ${clip(target.repository, 200)} have hostname "${clip(target.hostname, 100)}" ` +
+          `(${idList(ids)}), so this investigation covers all of them.`;
+        return targeted(ids, claimed, interpretation.query);
+      }
       const note =
         `No CI runner agent of ${clip(target.repository, 200)} has hostname "${clip(target.hostname, 100)}", so this ` +
         `investigation covers ${describeSelector(interpretation.scope)} instead.`;
@@ -50,6 +58,20 @@ export function resolveTarget(interpretation: TriggerInterpretation, agents: Age
     default:
       return assertNever(target, "target");
   }
+}
+
+/** The agents, by id; with the note that several claimed the target when more than one did. */
+function targeted(ids: string[], severalNote: string, query: string): ResolvedTarget {
+  return { scope: { type: "selector", filter: { agent_ids: ids } }, query: ids.length > 1 ? withNote(severalNote, query) : query };
+}
+
+function idsOf(agents: AgentRecord[]): string[] {
+  return [...new Set(agents.map((a) => a.agent_id))].sort();
+}
+
+/** "a, b, c, d, e and 2 more". */
+function idList(ids: string[]): string {
+  return clip(`${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ` and ${ids.length - 5} more` : ""}`, 300);
 }
 
 /** "the endpoint's default scope (every agent)" / "(tags env=prod)" / "(agents a, b)". */
@@ -69,7 +91,7 @@ function selectorParts(scope: Scope | null): string {
   const tags = Object.entries(scope.filter.tags ?? {});
   if (tags.length > 0) parts.push(`tags ${tags.map(([k, v]) => `${k}=${v}`).join(", ")}`);
   const ids = scope.filter.agent_ids ?? [];
-  if (ids.length > 0) parts.push(`agents ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ` and ${ids.length - 5} more` : ""}`);
+  if (ids.length > 0) parts.push(`agents ${idList(ids)}`);
   return parts.length > 0 ? clip(parts.join("; "), 300) : "every agent";
 }
 

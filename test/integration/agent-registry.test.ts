@@ -9,6 +9,8 @@ import { LivenessMonitor } from "../../services/runner/liveness.js";
 import { AgentRegistry } from "../../services/runner/registry.js";
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { resolveScope } from "../../shared/agents/record.js";
+import type { TriggerInterpretation } from "../../shared/inbound/providers/types.js";
+import { resolveTarget } from "../../shared/inbound/target.js";
 import { AGENT_SUBJECTS, type Ack } from "../../shared/agents/protocol.js";
 import { createLogger } from "../../shared/log.js";
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
@@ -165,6 +167,22 @@ test("a heartbeat's snapshot time is a date-time, never ahead of the registry's 
   const soon = new Date(Date.now() + 5_000).toISOString();
   t.same(await beat(soon), { ok: true });
   t.equal((await rt.agents.get("when-1"))?.value.snapshot_collected_at, soon, "a few seconds ahead is clock skew, taken as it is");
+});
+
+test("an EDR alert for a device two agents claim targets both: an impersonator registered first does not hide the real host", async (t) => {
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const hello = (id: string) => ({ agent_id: id, hostname: `${id}.example`, tags: { env: "prod" }, edr_device_id: "dev-claimed", heartbeat_interval_ms: 60_000 });
+  t.same(await ask(AGENT_SUBJECTS.hello("impostor-1"), hello("impostor-1")), { ok: true }, "the impersonator says hello first");
+  t.same(await ask(AGENT_SUBJECTS.hello("real-1"), hello("real-1")), { ok: true });
+  const directory = new AgentDirectory(rt.agents.kv, log);
+  await directory.start();
+  t.teardown(() => directory.stop());
+  const alert: TriggerInterpretation = { kind: "trigger", query: "Encoded PowerShell", depth: "quick", scope: null, target: { kind: "edr_device", device_id: "dev-claimed" }, trigger_id: "t" };
+  const target = resolveTarget(alert, directory);
+  t.same(target.scope, { type: "selector", filter: { agent_ids: ["impostor-1", "real-1"] } }, "both agents are investigated");
+  t.equal(target.query, "2 agents claim EDR device id dev-claimed (impostor-1, real-1), so this investigation covers all of them. Encoded PowerShell", "and the question says why");
 });
 
 test("an agent provisions nothing: on an empty server it creates no stream or bucket while it waits", async (t) => {

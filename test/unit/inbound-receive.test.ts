@@ -45,7 +45,7 @@ function harness(records: InboundEndpointRecord[], outcome: TriggerOutcome = { k
   const deps: ReceiveDeps = {
     byPrefix: async (prefix) => records.find((r) => r.url_key_prefix === prefix) ?? null,
     openSecret: (sealed) => decryptSecret(MASTER, sealed),
-    byEdrDevice: (id) => agents.find((a) => a.edr_device_id === id) ?? null,
+    byEdrDevice: (id) => agents.filter((a) => a.edr_device_id === id),
     byHostname: (hostname) => agents.filter((a) => a.hostname === hostname),
     trigger: async (input) => {
       triggered.push(input);

@@ -22,7 +22,7 @@ const fleet: AgentRecord[] = [
   { ...agent, agent_id: "web-1", hostname: "runner-1", edr_device_id: null, tags: { repository: "octo-org/octo-repo" } },
 ];
 const byDevice = {
-  byEdrDevice: (id: string) => (id === "dev-1" ? agent : null),
+  byEdrDevice: (id: string) => fleet.filter((a) => a.edr_device_id === id),
   byHostname: (hostname: string) => fleet.filter((a) => a.hostname === hostname),
 };
 const RUNNERS = { type: "selector" as const, filter: { tags: { role: "ci-runner", repository: "octo-org/octo-repo" } } };
@@ -40,6 +40,17 @@ test("scope targets pass through; a known device becomes its agent", async (t) =
   });
 });
 
+test("a device several agents claim becomes all of them, and the query says so (an impersonator never hides the real host)", async (t) => {
+  const claimants = [{ ...agent, agent_id: "zz-impostor" }, agent, { ...agent, agent_id: "host-1" }];
+  const lookup = { byEdrDevice: () => claimants, byHostname: () => [] };
+  t.same(resolveTarget(interpretation({ target: { kind: "edr_device", device_id: "dev-1" } }), lookup), {
+    scope: { type: "selector", filter: { agent_ids: ["host-1", "zz-impostor"] } },
+    query: "2 agents claim EDR device id dev-1 (host-1, zz-impostor), so this investigation covers all of them. What happened?",
+  });
+  const long = resolveTarget(interpretation({ query: "q".repeat(2000), target: { kind: "edr_device", device_id: "dev-1" } }), lookup);
+  t.ok(long.query.length <= 2000, `length ${long.query.length}`);
+});
+
 test("an unknown device falls back to the default scope and the query says so, within 2000 characters", async (t) => {
   const fallback = resolveTarget(interpretation({ target: { kind: "edr_device", device_id: "dev-9" } }), byDevice);
   t.same(fallback.scope, PROD);
@@ -53,8 +64,8 @@ test("an unknown device falls back to the default scope and the query says so, w
 test("a CI runner resolves to the repository's runners with that hostname, by agent id", async (t) => {
   t.same(resolveTarget(interpretation({ scope: RUNNERS, target: ciRunner("runner-1") }), byDevice), {
     scope: { type: "selector", filter: { agent_ids: ["ci-1", "ci-2"] } },
-    query: "What happened?",
-  }, "only role=ci-runner agents of this repository: not ci-9 (other repository) nor web-1 (not a runner)");
+    query: '2 CI runner agents of octo-org/octo-repo have hostname "runner-1" (ci-1, ci-2), so this investigation covers all of them. What happened?',
+  }, "only role=ci-runner agents of this repository: not ci-9 (other repository) nor web-1 (not a runner); the query says there were two");
   t.same(resolveTarget(interpretation({ scope: RUNNERS, target: ciRunner("runner-2") }), byDevice).scope, {
     type: "selector", filter: { agent_ids: ["ci-3"] },
   });
