@@ -71,13 +71,28 @@ export function reintroduced(current: AgentRecord, hello: Hello): AgentRecord | 
 }
 
 /**
+ * How long an agent that went offline (a bye, or missed heartbeats) stays offline before a heartbeat brings it back.
+ * Each return is an `agent.disconnected`/`agent.connected` pair on EVENTS and to every webhook subscriber, so an agent
+ * looping bye/heartbeat made a pair per loop; now at most one per dwell. A restarting agent is back within the dwell
+ * and one heartbeat interval (its heartbeats are acknowledged meanwhile, as any that change nothing).
+ */
+export const MIN_OFFLINE_DWELL_MS = 5_000;
+
+/** Offline for less than the dwell at `nowMs`. */
+function dwelling(current: AgentRecord, nowMs: number): boolean {
+  const since = current.offline_since === undefined ? NaN : Date.parse(current.offline_since);
+  return !Number.isNaN(since) && nowMs - since < MIN_OFFLINE_DWELL_MS;
+}
+
+/**
  * Online and seen at `nowMs` (when the heartbeat arrived); `agent.connected` when it was not online (first beat,
  * or back after being marked offline). A heartbeat applied more than one interval after it arrived (a slow
  * registry, or a compare-and-set lost to the liveness sweep) does not bring an offline agent back: it says
- * nothing about now, and the agent's next heartbeat will (null = no change).
+ * nothing about now, and the agent's next heartbeat will; nor does one within the dwell after the agent went
+ * offline (null = no change).
  */
 export function beaten(current: AgentRecord, beat: Heartbeat, nowMs: number, appliedMs = nowMs): AgentRecord | null {
-  if (current.status !== "online" && appliedMs - nowMs > current.heartbeat_interval_ms) return null;
+  if (current.status !== "online" && (appliedMs - nowMs > current.heartbeat_interval_ms || dwelling(current, nowMs))) return null;
   const next: AgentRecord = {
     ...current,
     status: "online",
@@ -104,7 +119,7 @@ export function claimedSnapshotTime(claimed: string | null, receivedMs: number):
 
 /** A clean stop: offline at once with `agent.disconnected`; null when it was not online. */
 export function departed(current: AgentRecord, nowMs: number): AgentRecord | null {
-  return current.status === "online" ? withEvent({ ...current, status: "offline" }, "agent.disconnected", nowMs) : null;
+  return current.status === "online" ? withEvent({ ...current, status: "offline", offline_since: iso(nowMs) }, "agent.disconnected", nowMs) : null;
 }
 
 function identity(hello: Hello): Pick<AgentRecord, "agent_id" | "hostname" | "tags" | "edr_device_id" | "heartbeat_interval_ms"> {

@@ -17,6 +17,8 @@ export interface AgentRecord {
   snapshot_collected_at: string | null;
   /** How often the agent promises to heartbeat; it is offline after three missed beats. */
   heartbeat_interval_ms: number;
+  /** When it last went offline (a bye, or missed heartbeats): it stays offline for a dwell after (registry.ts). */
+  offline_since?: string;
   /** Lifecycle events written with the state change and not yet published (shared/agents/outbox.ts). */
   outbox?: EventEnvelope[];
 }
@@ -37,6 +39,7 @@ const AgentRecordShape = Type.Object({
   last_seen_at: Type.Union([Type.String(), Type.Null()]),
   snapshot_collected_at: Type.Union([Type.String(), Type.Null()]),
   heartbeat_interval_ms: Type.Integer({ minimum: 1 }),
+  offline_since: Type.Optional(Type.String()),
   outbox: Type.Optional(Type.Array(WireEnvelope)),
 });
 const agentRecordShape = checker(AgentRecordShape);

@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { test } from "tap";
 import { Agent, type TelemetrySource } from "../../services/agent/agent.js";
 import { LivenessMonitor } from "../../services/runner/liveness.js";
-import { AgentRegistry } from "../../services/runner/registry.js";
+import { AgentRegistry, MIN_OFFLINE_DWELL_MS } from "../../services/runner/registry.js";
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { resolveScope } from "../../shared/agents/record.js";
 import type { TriggerInterpretation } from "../../shared/inbound/providers/types.js";
@@ -183,6 +183,34 @@ test("an EDR alert for a device two agents claim targets both: an impersonator r
   const target = resolveTarget(alert, directory);
   t.same(target.scope, { type: "selector", filter: { agent_ids: ["impostor-1", "real-1"] } }, "both agents are investigated");
   t.equal(target.query, "2 agents claim EDR device id dev-claimed (impostor-1, real-1), so this investigation covers all of them. Encoded PowerShell", "and the question says why");
+});
+
+test("an agent flapping bye/heartbeat makes one disconnect and one reconnect per dwell, not a pair per flap", async (t) => {
+  const time = { ms: Date.now() };
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock: { now: () => time.ms }, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const events: string[] = [];
+  const sub = nc.subscribe("events.agent.>", { callback: (_e, m) => void (decodeJson<{ data: { agent_id: string } }>(m.data).data.agent_id === "flap-1" && events.push(m.subject)) });
+  t.teardown(() => sub.unsubscribe());
+  await nc.flush();
+  t.same(await ask(AGENT_SUBJECTS.hello("flap-1"), { agent_id: "flap-1", hostname: "flap-1", tags: {}, edr_device_id: null, heartbeat_interval_ms: 100 }), { ok: true });
+  const beat = () => ask(AGENT_SUBJECTS.heartbeat("flap-1"), { agent_id: "flap-1", snapshot_collected_at: null });
+  const bye = () => ask(AGENT_SUBJECTS.bye("flap-1"), { agent_id: "flap-1" });
+  for (let i = 0; i < 20; i++) {
+    t.same(await beat(), { ok: true });
+    t.same(await bye(), { ok: true });
+    time.ms += 100;
+  }
+  await nc.flush();
+  await new Promise((r) => setTimeout(r, 200));
+  t.same(events, ["events.agent.registered", "events.agent.connected", "events.agent.disconnected"], "one pair for 20 flaps within the dwell");
+  t.equal((await rt.agents.get("flap-1"))?.value.status, "offline", "offline: it said bye last");
+  time.ms += MIN_OFFLINE_DWELL_MS;
+  t.same(await beat(), { ok: true });
+  t.equal((await rt.agents.get("flap-1"))?.value.status, "online", "back online once the dwell has passed");
+  await eventually(async () => (events.length === 4 ? true : undefined), 2_000, 20);
+  t.equal(events[3], "events.agent.connected");
 });
 
 test("an agent provisions nothing: on an empty server it creates no stream or bucket while it waits", async (t) => {

@@ -1,8 +1,9 @@
 // What each agent protocol message does to the agent's record (services/runner/registry.ts), without NATS.
 import { test } from "tap";
-import { beaten, claimedSnapshotTime, departed, registered, reintroduced, SNAPSHOT_CLOCK_SKEW_MS } from "../../services/runner/registry.js";
+import { beaten, claimedSnapshotTime, departed, MIN_OFFLINE_DWELL_MS, registered, reintroduced, SNAPSHOT_CLOCK_SKEW_MS } from "../../services/runner/registry.js";
 import type { Hello } from "../../shared/agents/protocol.js";
 import { subjectAgentId } from "../../shared/agents/protocol.js";
+import { agentView } from "../../shared/agents/record.js";
 
 const NOW = Date.parse("2026-01-01T00:00:00.000Z");
 const hello: Hello = { agent_id: "web-1", hostname: "web-1.prod", tags: { env: "prod" }, edr_device_id: null, heartbeat_interval_ms: 5000 };
@@ -50,6 +51,21 @@ test("bye: offline with agent.disconnected; nothing when it was not online", asy
   t.equal(gone?.status, "offline");
   t.same(gone?.outbox?.map((e) => e.type), ["agent.disconnected"]);
   t.equal(departed({ ...online, status: "offline" }, NOW), null);
+});
+
+test("an agent that went offline stays offline for the dwell: one disconnected/connected pair per dwell however it flaps", async (t) => {
+  const first = beaten({ ...registered(hello, NOW), outbox: [] }, { agent_id: "web-1", snapshot_collected_at: null }, NOW);
+  if (first === null) throw new Error("a fresh heartbeat applies");
+  const gone = departed({ ...first, outbox: [] }, NOW + 1);
+  if (gone === null) throw new Error("an online agent departs");
+  t.equal(gone.offline_since, "2026-01-01T00:00:00.001Z");
+  const away = { ...gone, outbox: [] };
+  const beat = { agent_id: "web-1", snapshot_collected_at: null };
+  t.equal(beaten(away, beat, NOW + 1 + MIN_OFFLINE_DWELL_MS - 1), null, "within the dwell: no change, no agent.connected");
+  const back = beaten(away, beat, NOW + 1 + MIN_OFFLINE_DWELL_MS);
+  t.equal(back?.status, "online", "after it: back");
+  t.same(back?.outbox?.map((e) => e.type), ["agent.connected"]);
+  t.notOk("offline_since" in agentView(away), "not part of the API's view");
 });
 
 test("a heartbeat's snapshot time: kept in UTC; no news when ahead of the clock by more than the skew or no instant", async (t) => {
