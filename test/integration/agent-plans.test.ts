@@ -1,5 +1,6 @@
 // An agent's plan answers and scans against a real nats-server: an invalid plan is answered at once with an
 // error (the runner does not wait out its deadline), and scans never overlap.
+import { jetstream } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import * as fs from "node:fs";
 import * as os from "node:os";
