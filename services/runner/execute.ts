@@ -10,7 +10,6 @@ import { iso, type Clock } from "../../shared/clock.js";
 import { envelope, publishEvent } from "../../shared/events.js";
 import { newId } from "../../shared/ids.js";
 import { publishQueuedEvent } from "../../shared/investigations/trigger.js";
-import { DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
 import { chunkedCount, inlineFromChunks, type FindingsBounds, type FindingsChunk, type FindingsRef, type FindingsStore } from "../../shared/investigations/findings.js";
 import { eventData, type InvestigationRecord } from "../../shared/investigations/record.js";
 import { oneWriterAtATime, type JsonKv } from "../../shared/nats/kvjson.js";
@@ -23,6 +22,7 @@ import type { Evaluation } from "./engine-protocol.js";
 import { EvaluationAbortedError, EvaluationTimeoutError, type EngineSession } from "./engine-pool.js";
 import { holdsLease, keepLease, leaseView, newLeaseToken, withLease, type LeaseView } from "./lease.js";
 import { startProgressFlusher } from "./progress.js";
+import { evaluationEncoding, withResults, type RunResults } from "./results.js";
 
 export interface Engine {
   routeQuery(query: string, depth: "quick" | "standard" | "deep"): RoutePlan;
@@ -237,9 +237,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     try {
       // A cancel that came while collecting still gets a partial report of what was collected; one that comes
       // during the evaluation stops it.
-      // The report's lists grow with the findings and hosts too: bounded like the findings the record carries.
-      const reportBounds = { ...DEFAULT_REPORT_BOUNDS, maxItems: deps.findingsBounds.inlineCount };
-      const encoding = { idTimeMs: deps.clock.now(), chunkBytes: deps.findingsBounds.chunkBytes, reportBounds };
+      const encoding = evaluationEncoding(deps.findingsBounds, deps.clock.now());
       evaluation = await engine.finish({ coverage, depth: record.depth, previous, encoding }, run.signal.aborted ? undefined : run.signal);
     } catch (err) {
       if (err instanceof EvaluationTimeoutError) {
@@ -292,13 +290,12 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
   const { record, token, agents, progress } = claimed;
   const { phases, phaseEnds } = timing;
   const id = record.investigation_id;
-  const end = deps.clock.now();
+  const endMs = deps.clock.now();
   const attempt = record.internal.run_attempts;
   const { ref, stored } = await storeFindings(deps, id, attempt, evaluation.chunks);
   const total = stored.findings_total;
   // The report comes bounded from the engine's thread (emitEvaluation), its narrative too.
-  const { report } = evaluation;
-  const { narrative } = report;
+  const results: RunResults = { stored, report: evaluation.report, ref, progress, endMs };
 
   const lost = { value: false };
   const final = await deps.investigations.update(id, (r) => {
@@ -306,22 +303,9 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
       lost.value = !isTerminal(r.status);
       return null;
     }
-    if (r.status === "cancelled") {
-      // Cancelled while collecting: keep what was found as partial results.
-      if (r.findings.length > 0 || r.report) return null;
-      return { ...r, ...stored, report: { ...report, partial: true }, progress: { ...progress, phase: "cancelled" }, internal: { ...r.internal, findings_ref: ref } };
-    }
-    if (isTerminal(r.status)) return null;
-    return {
-      ...r,
-      status: "completed",
-      completed_at: iso(end),
-      progress: { ...progress, phase: "done" },
-      summary: { narrative, severity: report.severity, verdict: report.verdict, findings_count: total, route: report.route },
-      ...stored,
-      report,
-      internal: { ...r.internal, findings_ref: ref, events: { ...r.internal.events, terminal: newId("evt", end), findings: {} } },
-    };
+    // Cancelled while collecting: what was found is kept as partial results (once).
+    if (r.status === "cancelled") return r.findings.length > 0 || r.report ? null : withResults(r, results);
+    return isTerminal(r.status) ? null : withResults(r, results);
   });
   if (lost.value) return { kind: "superseded" };
   phaseEnds("store");

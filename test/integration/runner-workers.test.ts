@@ -99,11 +99,11 @@ async function startRunner(
   };
 }
 
-async function queue(agentIds: string[]): Promise<string> {
+async function queue(agentIds: string[], query = QUESTION): Promise<string> {
   const now = Date.now();
   const id = newId("inv", now);
   const record: InvestigationRecord = {
-    investigation_id: id, status: "queued", query: QUESTION, depth: "standard", mode: "live",
+    investigation_id: id, status: "queued", query, depth: "standard", mode: "live",
     scope: { type: "selector", filter: { agent_ids: agentIds } },
     context: { trigger_source: "api", trigger_id: null, curiosity_id: null, inbound_endpoint_id: null },
     started_at: new Date(now).toISOString(), running_at: null, completed_at: null, progress: null, summary: null, freshness: null,
@@ -251,6 +251,28 @@ test("a run that keeps stopping on errors fails after maxErrors, as run_failed",
   const done = await until(id, (x) => x.status === "failed", 30_000);
   t.equal(done.error?.code, "run_failed");
   t.equal(done.internal.handed_back, 3);
+});
+
+test("an agent answering long values in every row cannot make the record too large to store: the run completes", async (t) => {
+  // 105 processes run from /tmp, each with an 8 KB name (an 883 KB answer): 105 findings, and a report whose
+  // timeline alone held 100 entries of 8 KB. The record was 1.2 MB, over max_payload: every attempt failed to store
+  // it and the run failed as run_failed, every other host's findings with it.
+  const processes = Array.from({ length: 105 }, (_, i) => ({
+    pid: String(1000 + i), name: `p${i}${"A".repeat(8_300)}`, path: `/tmp/x${i}`, cmdline: `/tmp/x${i}`, on_disk: "1", start_time: String(1700000000 + i),
+  }));
+  nc.subscribe(SUBJECTS.plan("big-1"), {
+    callback: (_e, m) => void m.respond(JSON.stringify({ agent_id: "big-1", collected_at: new Date().toISOString(), tables: { processes } })),
+  });
+  serveAgent("big-2", 0);
+  const r = await startRunner([agent("big-1"), agent("big-2")], 0, { errorRetry: { firstMs: 50, maxMs: 100 } }, { maxErrors: 3 });
+  t.teardown(() => r.stop());
+  const id = await queue(["big-1", "big-2"], "is anything executing from /tmp?");
+  const done = await until(id, (x) => x.status === "completed" || x.status === "failed", 30_000);
+  t.equal(done.status, "completed", `ended ${done.status} ${done.error?.code ?? ""}`);
+  t.ok((done.findings_total ?? 0) > 105, `every finding of both hosts stored (${done.findings_total})`);
+  t.ok((done.report?.truncated as Record<string, number> | undefined)?.["/timeline"], "the cut timeline named in truncated");
+  // Announced after the record is written.
+  await eventually(async () => ((await eventsOf(id)).includes("investigation.completed") ? true : undefined), 15_000);
 });
 
 test("the delay before a failed run is tried again doubles from 1 s up to 30 s", async (t) => {

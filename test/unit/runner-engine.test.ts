@@ -125,7 +125,7 @@ test("the worker gives the findings ids of the time it is told and packs them in
 test("the report leaves the worker bounded: long lists cut to the bound and named in truncated, long texts cut", async (t) => {
   const input = (i: number) => ({ detection_id: `d${i}`, agent_id: `a-${i}`, score: i });
   const report = { findings: [], narrative: "n".repeat(50), severity_inputs: Array.from({ length: 300 }, (_, i) => input(i)), next_steps: ["one"] } as unknown as Report;
-  const { report: bounded } = serializeEvaluation(report, null, { idTimeMs: Date.now(), chunkBytes: 1_000, reportBounds: { maxItems: 100, maxChars: 20 } });
+  const { report: bounded } = serializeEvaluation(report, null, { idTimeMs: Date.now(), chunkBytes: 1_000, reportBounds: { ...DEFAULT_REPORT_BOUNDS, maxItems: 100, maxChars: 20 } });
   t.same(bounded.severity_inputs, report.severity_inputs.slice(0, 100), "the first 100 inputs, in order");
   t.same(bounded.truncated, { "/severity_inputs": 300 }, "the cut list and its full length");
   t.same(bounded.next_steps, ["one"], "short lists pass whole");
