@@ -9,7 +9,7 @@ export const runnerEnv = {
   INQUEST_RUNNER_CONCURRENCY: int(4, 1, 256, "investigations one runner works on at once"),
   INQUEST_RUNNER_ACK_WAIT: duration("30s", "how long a silent runner keeps a run before another takes it over"),
   INQUEST_ENGINE_WORKERS: int(2, 1, 64, "engine worker threads per runner at most (evaluations at once; one kept ready, more while evaluations overlap)"),
-  INQUEST_ENGINE_TIME_LIMIT: duration("2m", "how long the engine may take to finish one evaluation before its worker is stopped and the run fails (evaluation_timeout)"),
+  INQUEST_ENGINE_TIME_LIMIT: duration("2m", "how long one unit of an evaluation's work (a batch of hosts, its finish) may hold an engine worker before the worker is stopped and that run fails (evaluation_timeout)"),
   INQUEST_PLAN_TIMEOUT: duration("10s", "live plan deadline at depth standard (quick: half, deep: double)"),
   INQUEST_FINDINGS_INLINE: int(100, 1, 1000, "findings an investigation's detail carries at most (the most severe); all are at /findings"),
   INQUEST_FINDINGS_CHUNK_BYTES: int(262_144, 1024, 524_288, "bytes of findings JSON per entry of the findings bucket at most"),

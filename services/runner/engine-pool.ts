@@ -4,6 +4,10 @@
 // a session that would share a busy worker starts another, up to `size`, and extra workers stop once idle (each
 // costs 15-20 MiB at rest and its heap while it evaluates); beyond `size`, sessions share workers.
 //
+// Each batch of hosts and each finish sent to a worker is timed on its own while the worker runs it (engine-work.ts):
+// past the time limit the worker is stopped, the evaluation that sent that work fails as a timeout and the others on
+// that worker fail as retryable (their work went with it).
+//
 // Aborting a finishing evaluation that has its worker to itself terminates the worker (the only way to stop
 // synchronous code); one that shares its worker is dropped and its result ignored. A worker that dies fails every
 // evaluation it held (their answers are not kept to replay: the run fails and its message is retried). Either way a
@@ -13,7 +17,8 @@ import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { RoutePlan } from "../../shared/engine/types.js";
 import type { FindingsChunk } from "../../shared/investigations/findings.js";
-import { packHosts, type CollectedHost, type EngineReply, type EngineRequest, type Evaluation, type FinishInput } from "./engine-protocol.js";
+import { WorkQueue, type WorkUnit } from "./engine-work.js";
+import { packHosts, type CollectedHost, type EngineReply, type EngineRequest, type Evaluation, type FinishInput, type WorkerReady } from "./engine-protocol.js";
 
 export interface EnginePoolOptions {
   /** Worker threads (evaluations run at once). */
@@ -25,9 +30,10 @@ export interface EnginePoolOptions {
   /** A worker beyond the first that has had nothing to do for this long is stopped (default IDLE_WORKER_MS). */
   idleMs?: number;
   /**
-   * How long a finish may take at most (none when absent). The engine runs on what agents sent, and a value built
-   * to make a pattern backtrack can hold a worker for minutes: past this, the worker is stopped, the evaluation
-   * fails with EvaluationTimeoutError and any other evaluation it held fails (their runs are retried elsewhere).
+   * How long one unit of work (a batch of hosts, a finish) may hold its worker at most (none when absent). The engine
+   * runs on what agents sent, and a value built to make a pattern backtrack can hold a worker for minutes: past this,
+   * the worker is stopped, the evaluation whose unit it was fails with EvaluationTimeoutError and any other
+   * evaluation it held fails with EvaluationFailedError (their runs are retried).
    */
   timeLimitMs?: number;
   log: Logger;
@@ -45,7 +51,7 @@ export class EvaluationAbortedError extends Error {
   }
 }
 
-/** A finish ran past the pool's time limit; its worker was stopped. */
+/** An evaluation's work (a batch of its hosts, or its finish) ran past the pool's time limit; its worker was stopped. */
 export class EvaluationTimeoutError extends Error {
   readonly code = "evaluation_timeout";
   constructor(readonly limitMs: number) {
@@ -105,6 +111,8 @@ interface Slot {
   worker: Worker;
   sessions: Map<number, Session>;
   online: boolean;
+  /** The units of work sent to it and not yet done, the running one timed. */
+  work: WorkQueue;
   /** Stops this worker once it has been idle for `idleMs` (extra workers only). */
   idleTimer: NodeJS.Timeout | null;
 }
@@ -140,7 +148,10 @@ export class EnginePool implements Component {
     const slots = [...this.slots];
     this.slots.clear();
     for (const session of [...this.waiting.splice(0), ...slots.flatMap((s) => [...s.sessions.values()])]) this.fail(session, new EvaluationAbortedError());
-    for (const slot of slots) cancelIdleTimer(slot);
+    for (const slot of slots) {
+      cancelIdleTimer(slot);
+      slot.work.stop();
+    }
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
@@ -171,12 +182,7 @@ export class EnginePool implements Component {
     }
     return new Promise<Evaluation>((resolve, reject) => {
       const onAbort = (): void => this.abort(session);
-      const limit = this.opts.timeLimitMs;
-      const timer = limit === undefined ? null : setTimeout(() => this.overrun(session, limit), limit);
-      const settle = (): void => {
-        signal?.removeEventListener("abort", onAbort);
-        if (timer) clearTimeout(timer);
-      };
+      const settle = (): void => signal?.removeEventListener("abort", onAbort);
       session.state = "finishing";
       session.resolve = (evaluation) => {
         settle();
@@ -215,29 +221,21 @@ export class EnginePool implements Component {
   }
 
   /**
-   * A finish past the time limit: its worker is stopped (synchronous code cannot be interrupted otherwise), every
-   * other evaluation on it fails, and a fresh worker takes its place.
+   * A unit of work past the time limit: its worker is stopped (synchronous code cannot be interrupted otherwise), the
+   * evaluation that sent it fails as a timeout (not retried: the same answers would stall it again), every other one
+   * on the worker fails as retryable, and a fresh worker takes its place.
    */
-  private overrun(session: Session, limitMs: number): void {
-    if (session.state !== "finishing") return;
-    const slot = session.slot;
-    if (slot) {
-      this.slots.delete(slot);
-      slot.sessions.delete(session.id);
-      for (const other of slot.sessions.values()) this.fail(other, new EvaluationFailedError("the engine worker was stopped: another evaluation on it ran over its time limit"));
-      slot.sessions.clear();
-      this.retire(slot);
-      this.keepOneReady();
-      this.placeWaiting();
+  private overrun(slot: Slot, unit: WorkUnit, limitMs: number): void {
+    if (!this.slots.has(slot)) return;
+    this.slots.delete(slot);
+    this.opts.log.warn({ limit_ms: limitMs, work: unit.kind }, "an evaluation's work ran over its time limit; its engine worker was stopped");
+    for (const session of slot.sessions.values()) {
+      this.fail(session, session.id === unit.session ? new EvaluationTimeoutError(limitMs) : new EvaluationFailedError("the engine worker was stopped: another evaluation's work on it ran over its time limit"));
     }
-    this.opts.log.warn({ limit_ms: limitMs }, "an evaluation ran over its time limit; its engine worker was stopped");
-    const waiting = this.waiting.indexOf(session);
-    if (waiting >= 0) this.waiting.splice(waiting, 1);
-    session.slot = null;
-    session.pending = [];
-    session.chunks = [];
-    session.state = "ended";
-    session.reject(new EvaluationTimeoutError(limitMs));
+    slot.sessions.clear();
+    this.retire(slot);
+    this.keepOneReady();
+    this.placeWaiting();
   }
 
   /** The session leaves its worker (which is told to drop it) or the waiting list. */
@@ -267,11 +265,15 @@ export class EnginePool implements Component {
   private spawn(): Slot | null {
     if (this.stopped) return null;
     const worker = new Worker(this.opts.workerUrl, { workerData: this.opts.workerData, resourceLimits: { maxYoungGenerationSizeMb: ENGINE_YOUNG_GENERATION_MB } });
-    const slot: Slot = { worker, sessions: new Map(), online: false, idleTimer: null };
+    const slot: Slot = { worker, sessions: new Map(), online: false, work: new WorkQueue(this.opts.timeLimitMs, (unit, limitMs) => this.overrun(slot, unit, limitMs)), idleTimer: null };
     worker.once("online", () => {
       slot.online = true;
     });
-    worker.on("message", (reply: EngineReply) => {
+    worker.on("message", (reply: EngineReply | WorkerReady) => {
+      if ("ready" in reply) return slot.work.start();
+      // A batch of hosts answered, or a finish (its report or error; not its chunks): that unit of work is done.
+      if (!("chunk" in reply)) slot.work.done();
+      if ("added" in reply) return;
       const session = slot.sessions.get(reply.session);
       if (!session || session.state !== "finishing") return;
       if ("chunk" in reply) {
@@ -313,6 +315,7 @@ export class EnginePool implements Component {
   private lost(slot: Slot, err: Error): void {
     if (!this.slots.has(slot)) return;
     this.slots.delete(slot);
+    slot.work.stop();
     this.opts.log.error({ err, evaluations: slot.sessions.size }, "an engine worker died; its evaluations failed");
     for (const session of slot.sessions.values()) this.fail(session, new EvaluationFailedError("the engine worker died", { cause: err }));
     slot.sessions.clear();
@@ -332,6 +335,7 @@ export class EnginePool implements Component {
   private retire(slot: Slot): void {
     this.slots.delete(slot);
     cancelIdleTimer(slot);
+    slot.work.stop();
     slot.worker.removeAllListeners("message");
     void slot.worker.terminate();
   }
@@ -368,13 +372,17 @@ export class EnginePool implements Component {
   private sendHosts(slot: Slot, session: Session): void {
     const hosts = session.pending;
     session.pending = [];
-    for (let i = 0; i < hosts.length; i += HOST_BATCH) this.post(slot, { kind: "hosts", session: session.id, hosts: packHosts(hosts.slice(i, i + HOST_BATCH)) });
+    for (let i = 0; i < hosts.length; i += HOST_BATCH) {
+      this.post(slot, { kind: "hosts", session: session.id, hosts: packHosts(hosts.slice(i, i + HOST_BATCH)) });
+      slot.work.sent({ session: session.id, kind: "hosts" });
+    }
   }
 
   private sendFinish(slot: Slot, session: Session, input: FinishInput): void {
     session.finishInput = null;
     if (session.pending.length > 0) this.sendHosts(slot, session);
     this.post(slot, { kind: "finish", session: session.id, input });
+    slot.work.sent({ session: session.id, kind: "finish" });
   }
 
   private post(slot: Slot, req: EngineRequest): void {

@@ -1,7 +1,8 @@
 // What crosses between the runner and its engine worker threads. An evaluation is a session: the main thread opens
 // it with the plan, sends the hosts' answers in batches while it is still collecting (the worker runs each host's
 // detections as its batch arrives, so most of the engine's work overlaps the wait for slower agents), then finishes
-// it; only the finish is answered: with its chunks of findings, then `{ session, report }`, or with `{ session, error }`.
+// it. Each batch is answered once the worker is done with it (`{ session, added }`: the pool times each unit of work),
+// and the finish with its chunks of findings, then `{ session, report }`, or with `{ session, error }`.
 //
 // Out come the findings as the chunks the findings bucket stores (each finding with its id, most severe first), one
 // message per chunk, then the report without its findings. A run over 10,000 hosts has 10,000 findings (about 13 MB
@@ -112,7 +113,7 @@ export interface Evaluation {
 
 /**
  * The main thread's messages to a worker, about one evaluation (`session`): open it with the plan, add hosts in
- * batches as they are collected, then finish it (the one message answered) or drop it (never answered).
+ * batches as they are collected (each answered once added), then finish it (answered) or drop it (never answered).
  */
 export type EngineRequest =
   | { kind: "open"; session: number; plan: RoutePlan }
@@ -120,8 +121,20 @@ export type EngineRequest =
   | { kind: "finish"; session: number; input: FinishInput }
   | { kind: "drop"; session: number };
 
-/** A finish is answered with its chunks, one message each, then its report; or with an error. */
-export type EngineReply = { session: number; chunk: FindingsChunk } | { session: number; report: Evaluation["report"] } | { session: number; error: string };
+/** A worker says so once it serves evaluations (its engine loaded), before it answers anything else. */
+export interface WorkerReady {
+  ready: true;
+}
+
+/**
+ * A batch of hosts is answered with how many it held once they are added (even to an evaluation that failed); a
+ * finish with its chunks, one message each, then its report; or with an error.
+ */
+export type EngineReply =
+  | { session: number; added: number }
+  | { session: number; chunk: FindingsChunk }
+  | { session: number; report: Evaluation["report"] }
+  | { session: number; error: string };
 
 /** The engine as a worker runs it: an evaluation started per plan, fed hosts, finished into a report. */
 export interface WorkerEngine {
@@ -173,6 +186,7 @@ interface OpenEvaluation {
  */
 export function serveEvaluations(port: Pick<MessagePort, "on" | "postMessage">, engine: WorkerEngine): void {
   const open = new Map<number, OpenEvaluation>();
+  port.postMessage({ ready: true } satisfies WorkerReady);
   port.on("message", (req: EngineRequest) => {
     if (req.kind === "open") {
       const evaluation: OpenEvaluation = { plan: req.plan, run: null, error: null };
@@ -183,15 +197,21 @@ export function serveEvaluations(port: Pick<MessagePort, "on" | "postMessage">, 
       return;
     }
     const evaluation = open.get(req.session);
-    if (!evaluation) return;
     if (req.kind === "hosts") {
-      attempt(evaluation, (run) => {
-        for (const host of unpackHosts(req.hosts, evaluation.plan.tables)) run.add(host);
-      });
+      if (evaluation) {
+        attempt(evaluation, (run) => {
+          for (const host of unpackHosts(req.hosts, evaluation.plan.tables)) run.add(host);
+        });
+      }
+      port.postMessage({ session: req.session, added: req.hosts.who.length } satisfies EngineReply);
       return;
     }
     open.delete(req.session);
     if (req.kind === "drop") return;
+    if (!evaluation) {
+      port.postMessage({ session: req.session, error: "the evaluation is not open" } satisfies EngineReply);
+      return;
+    }
     let done: Evaluation["report"] | null = null;
     attempt(evaluation, (run) => {
       const report = run.finish(req.input.coverage, req.input.depth);

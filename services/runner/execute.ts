@@ -242,8 +242,8 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     } catch (err) {
       if (err instanceof EvaluationTimeoutError) {
         // Not retried: the same answers would stall the engine again. The runner's log names the limit.
-        await failInvestigation(deps, id, "evaluation_timeout", `${err.message}; the agents' answers may hold values built to stall it`);
-        return { kind: "done" };
+        const failed = await failInvestigation(deps, id, "evaluation_timeout", `${err.message}; the agents' answers may hold values built to stall it`, token);
+        return failed ? { kind: "done" } : { kind: "superseded" };
       }
       if (!(err instanceof EvaluationAbortedError)) throw err;
       return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
@@ -320,16 +320,23 @@ async function storeAndAnnounce(deps: ExecuteDeps, claimed: ClaimedRun, evaluati
   return { kind: "done" };
 }
 
-/** Marks a run failed (a bug or repeated crashes), keeping whatever progress it had. */
-export async function failInvestigation(deps: ExecuteDeps, id: string, code: string, message: string): Promise<void> {
+/**
+ * Marks a run failed (a bug, repeated crashes, an engine stalled by its answers), keeping whatever progress it had.
+ * With `token`, the attempt failing it must still hold its lease, as for every other write of an attempt: false
+ * when another attempt has taken the run over (it is that one's to end, and this one is superseded).
+ */
+export async function failInvestigation(deps: ExecuteDeps, id: string, code: string, message: string, token?: string): Promise<boolean> {
   const now = deps.clock.now();
-  const result = await deps.investigations.update(id, (r) =>
-    isTerminal(r.status)
-      ? null
-      : { ...r, status: "failed", completed_at: iso(now), error: { code, message }, internal: { ...r.internal, events: { ...r.internal.events, terminal: newId("evt", now) } } },
-  );
+  const lost = { value: false };
+  const result = await deps.investigations.update(id, (r) => {
+    lost.value = !isTerminal(r.status) && token !== undefined && !holdsLease(r, token);
+    if (isTerminal(r.status) || lost.value) return null;
+    return { ...r, status: "failed", completed_at: iso(now), error: { code, message }, internal: { ...r.internal, events: { ...r.internal.events, terminal: newId("evt", now) } } };
+  });
+  if (lost.value) return false;
   if (result?.changed) deps.onSettled?.(result.value);
   if (result) await republishTerminal(deps, result.value);
+  return true;
 }
 
 async function writeProgress(deps: ExecuteDeps, id: string, token: string, progress: Progress): Promise<InvestigationRecord | null> {

@@ -18,7 +18,7 @@ import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { routeQuery } from "../../services/runner/engine-adapter.js";
 import { EnginePool } from "../../services/runner/engine-pool.js";
-import type { ExecuteDeps } from "../../services/runner/execute.js";
+import { failInvestigation, type ExecuteDeps } from "../../services/runner/execute.js";
 import { Runner, type RunnerOptions } from "../../services/runner/runner.js";
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
@@ -273,6 +273,21 @@ test("an agent answering long values in every row cannot make the record too lar
   t.ok((done.report?.truncated as Record<string, number> | undefined)?.["/timeline"], "the cut timeline named in truncated");
   // Announced after the record is written.
   await eventually(async () => ((await eventsOf(id)).includes("investigation.completed") ? true : undefined), 15_000);
+});
+
+test("an attempt that lost its run's lease cannot fail it: the run its successor works on stays running", async (t) => {
+  const id = await queue([]);
+  const until = new Date(Date.now() + 60_000).toISOString();
+  await rt.investigations.update(id, (r) => ({ ...r, status: "running", internal: { ...r.internal, run_attempts: 2, lease: { token: "successor", until } } }));
+  const deps = { js: rt.js, investigations: rt.investigations, findings: new FindingsStore(rt.buckets.findings), clock: systemClock, log } as unknown as ExecuteDeps;
+  // The superseded attempt's evaluation ran over its time limit after the successor took the run over.
+  await failInvestigation(deps, id, "evaluation_timeout", "stalled", "superseded-attempt");
+  const after = await recordOf(id);
+  t.equal(after?.status, "running", "still running: the successor's to end");
+  t.equal(after?.internal.lease?.token, "successor");
+  t.notOk((await eventsOf(id)).includes("investigation.failed"), "no failed event");
+  await failInvestigation(deps, id, "evaluation_timeout", "stalled", "successor");
+  t.equal((await recordOf(id))?.status, "failed", "the attempt holding the lease can");
 });
 
 test("the delay before a failed run is tried again doubles from 1 s up to 30 s", async (t) => {

@@ -5,7 +5,7 @@ import { routeQuery } from "../../shared/engine/index.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { EnginePool, EvaluationAbortedError, EvaluationFailedError, EvaluationTimeoutError, HOST_BATCH } from "../../services/runner/engine-pool.js";
 import { DEFAULT_REPORT_BOUNDS } from "../../shared/investigations/bounded.js";
-import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpackHosts, type EngineReply, type EngineRequest, type Evaluation, type EvaluationInput } from "../../services/runner/engine-protocol.js";
+import { collectedHost, packHosts, serializeEvaluation, serveEvaluations, unpackHosts, type EngineReply, type EngineRequest, type Evaluation, type EvaluationInput, type WorkerReady } from "../../services/runner/engine-protocol.js";
 import type { Report } from "../../shared/engine/types.js";
 import type { CollectedHost } from "../../services/runner/engine-protocol.js";
 import { holdsLease, leaseView, withLease } from "../../services/runner/lease.js";
@@ -161,6 +161,37 @@ test("a finish over the time limit stops its worker: it fails as a timeout, the 
   t.equal(pool.workers, 1, "a fresh worker took the stopped one's place");
 });
 
+test("the time limit fails the evaluation whose work stalled the worker, not one queued behind it on the same worker", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { stallHost: "evil" }, timeLimitMs: 500, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  const coverage = input().coverage;
+  // E's hosts go to the worker while E still collects (a full batch); one of them stalls it.
+  const evil = pool.open(PLAN);
+  for (let i = 0; i < HOST_BATCH; i++) evil.add(i === 0 ? { ...backdoored("a-evil"), hostname: "evil" } : backdoored(`a-${i}`));
+  // I, on the same worker, finishes first: its work waits behind E's batch.
+  const innocent = pool.open(PLAN);
+  innocent.add(backdoored("a-fine"));
+  const innocentEnd = innocent.finish({ coverage, depth: "quick" }).then(() => null, (err: Error) => err);
+  await new Promise((r) => setTimeout(r, 100));
+  const evilEnd = evil.finish({ coverage, depth: "quick" }).then(() => null, (err: Error) => err);
+  const [i, e] = await Promise.all([innocentEnd, evilEnd]);
+  t.notOk(i instanceof EvaluationTimeoutError, `the innocent evaluation is not failed as the one that stalled (${i?.name})`);
+  t.ok(i instanceof EvaluationFailedError, "its work went with the stopped worker: it fails as retryable");
+  t.ok(e instanceof EvaluationTimeoutError, `the evaluation whose host stalled the worker fails as the timeout (${e?.name})`);
+  t.equal(pool.workers, 1, "a fresh worker took the stopped one's place");
+  t.ok(chunkedCount((await evaluate(pool, input())).chunks) > 0, "and it evaluates");
+});
+
+test("the time limit is per unit of work: many batches that each take a while never add up to an overrun", async (t) => {
+  const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { spinMs: 200 }, timeLimitMs: 500, log });
+  await pool.start();
+  t.teardown(() => pool.stop());
+  // Three finishes of 200 ms each queued on one worker: the last ends 600 ms after it was asked, none ran 500 ms.
+  const all = await Promise.all([evaluate(pool, input()), evaluate(pool, input()), evaluate(pool, input())]);
+  t.equal(all.length, 3, "every evaluation ends");
+});
+
 test("a worker that dies fails its evaluation and is replaced", async (t) => {
   const pool = new EnginePool({ size: 1, workerUrl: SLOW, workerData: { crash: true }, log });
   await pool.start();
@@ -252,7 +283,7 @@ test("a worker that dies fails every session it held, finishing or still collect
 
 test("the worker side: hosts are evaluated as each batch arrives; an error is answered once, at the finish", async (t) => {
   const handlers: Array<(req: EngineRequest) => void> = [];
-  const replies: EngineReply[] = [];
+  const replies: Array<EngineReply | WorkerReady> = [];
   const port = { on: (_: string, fn: (req: EngineRequest) => void) => handlers.push(fn), postMessage: (r: EngineReply) => replies.push(r) };
   const seen: string[] = [];
   serveEvaluations(port as never, {
@@ -265,33 +296,36 @@ test("the worker side: hosts are evaluated as each batch arrives; an error is an
     }),
   });
   const send = (req: EngineRequest): void => handlers.forEach((fn) => fn(req));
+  t.same(replies.shift(), { ready: true }, "the worker says it is ready before anything else");
   const coverage = input().coverage;
   send({ kind: "open", session: 1, plan: PLAN });
   send({ kind: "hosts", session: 1, hosts: packHosts([backdoored("h1"), backdoored("h2")]) });
   t.same(seen, ["h1", "h2"], "evaluated on arrival, before any finish");
-  t.same(replies, [], "adding is not answered");
+  t.same(replies, [{ session: 1, added: 2 }], "a batch is answered once added (the pool times each one)");
   send({ kind: "finish", session: 1, input: { coverage, depth: "quick" } });
-  t.same(replies, [{ session: 1, report: { narrative: "2 hosts" } }], "no findings: the report alone");
+  t.same(replies.slice(1), [{ session: 1, report: { narrative: "2 hosts" } }], "no findings: the report alone");
 
   send({ kind: "open", session: 2, plan: PLAN });
   send({ kind: "hosts", session: 2, hosts: packHosts([backdoored("bad"), backdoored("h3")]) });
   send({ kind: "hosts", session: 2, hosts: packHosts([backdoored("h4")]) });
   t.same(seen, ["h1", "h2"], "nothing more is evaluated once an evaluation failed");
+  t.same(replies.slice(2), [{ session: 2, added: 2 }, { session: 2, added: 1 }], "its batches are still answered");
   send({ kind: "finish", session: 2, input: { coverage, depth: "quick" } });
-  t.match(replies[1], { session: 2, error: /rows the engine cannot read/ });
+  t.match(replies[4], { session: 2, error: /rows the engine cannot read/ });
 
   send({ kind: "open", session: 3, plan: PLAN });
   send({ kind: "drop", session: 3 });
   send({ kind: "finish", session: 3, input: { coverage, depth: "quick" } });
-  t.equal(replies.length, 2, "a dropped evaluation is never answered");
+  t.match(replies.slice(5), [{ session: 3, error: /not open/ }], "a dropped evaluation is not evaluated (a finish after its drop is refused)");
 });
 
 test("the worker side: a finish with findings is answered chunk by chunk, then the report", async (t) => {
   const handlers: Array<(req: EngineRequest) => void> = [];
-  const replies: EngineReply[] = [];
+  const replies: Array<EngineReply | WorkerReady> = [];
   const port = { on: (_: string, fn: (req: EngineRequest) => void) => handlers.push(fn), postMessage: (r: EngineReply) => replies.push(r) };
   const finding = (i: number) => ({ detection_id: `d${i}`, severity: "low", summary: "x".repeat(100) });
   serveEvaluations(port as never, { start: () => ({ add() {}, finish: () => ({ findings: [0, 1, 2].map(finding), narrative: "n" }) as unknown as Report }) });
+  replies.shift(); // ready
   const send = (req: EngineRequest): void => handlers.forEach((fn) => fn(req));
   send({ kind: "open", session: 7, plan: PLAN });
   send({ kind: "finish", session: 7, input: { coverage: input().coverage, depth: "quick", encoding: { idTimeMs: Date.now(), chunkBytes: 250, reportBounds: DEFAULT_REPORT_BOUNDS } } });
@@ -300,7 +334,7 @@ test("the worker side: a finish with findings is answered chunk by chunk, then t
     ["chunk", "chunk", "chunk", "report"],
     "one message per chunk (one finding per chunk at this bound), the report last",
   );
-  t.ok(replies.every((r) => r.session === 7));
+  t.ok(replies.every((r) => "session" in r && r.session === 7));
 });
 
 const record = (status: InvestigationRecord["status"], lease: { token: string; until: string } | null): InvestigationRecord =>
