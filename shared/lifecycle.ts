@@ -9,6 +9,9 @@ export interface Component {
   stop(): Promise<void>;
 }
 
+/** How long a shutdown takes at most (unless a service sets its own): what is still running then is cut off. */
+export const DEFAULT_SHUTDOWN_DEADLINE_MS = 10_000;
+
 export interface ShutdownOptions {
   log: Logger;
   nc?: NatsConnection;
@@ -41,7 +44,7 @@ export class Lifecycle {
   }
 
   private async doStop(): Promise<void> {
-    const deadline = this.opts.deadlineMs ?? 10_000;
+    const deadline = this.opts.deadlineMs ?? DEFAULT_SHUTDOWN_DEADLINE_MS;
     const work = (async () => {
       for (const c of [...this.started].reverse()) {
         try {

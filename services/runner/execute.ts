@@ -81,7 +81,9 @@ export type ExecuteOutcome =
   /** This message came back while a live attempt still works the run: look again once its lease may have expired. */
   | { kind: "busy"; retryInMs: number }
   /** This attempt lost its lease to another (it stalled past it): it stopped and leaves the message alone. */
-  | { kind: "superseded" };
+  | { kind: "superseded" }
+  /** This runner is stopping: the attempt stopped and handed the run back (lease released) for another runner now. */
+  | { kind: "handed_back" };
 
 export interface WorkMessage {
   /** The initial record the trigger queued with the work (written here if the trigger crashed before it). */
@@ -90,9 +92,10 @@ export interface WorkMessage {
   firstDelivery: boolean;
 }
 
-/** Why a run's controller was aborted: the investigation was cancelled, or the attempt lost its lease. */
+/** Why a run's controller was aborted: the investigation was cancelled, the attempt lost its lease, the runner stops. */
 export const ABORT_CANCELLED = "cancelled";
 export const ABORT_SUPERSEDED = "superseded";
+export const ABORT_SHUTDOWN = "shutdown";
 
 /** A busy message looks again this long after the holder's lease would expire. */
 const BUSY_MARGIN_MS = 500;
@@ -120,7 +123,12 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
   const attempt: ExecuteDeps = { ...deps, investigations: oneWriterAtATime(deps.investigations) };
   const keeper = keepLease(attempt, id, token, deps.leaseMs, () => run.abort(ABORT_SUPERSEDED));
   try {
-    return await workRun(attempt, { record: claimed.record, token, plan, agents, progress }, run);
+    const outcome = await workRun(attempt, { record: claimed.record, token, plan, agents, progress }, run);
+    if (outcome.kind === "handed_back") {
+      await keeper.stop();
+      await releaseLease(attempt, id, token);
+    }
+    return outcome;
   } catch (err) {
     // The message goes back for a retry: hand the run over at once rather than when the lease would expire.
     await keeper.stop();
@@ -131,7 +139,7 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
   }
 }
 
-/** Hands the run back after an error: no lease, and one more attempt that stopped on an error (not a crash). */
+/** Hands the run back (an error, a shutdown): no lease, and one more attempt that stopped and handed it back (not a crash). */
 async function releaseLease(deps: ExecuteDeps, id: string, token: string): Promise<void> {
   await deps.investigations.update(id, (r) =>
     r.status === "running" && holdsLease(r, token) ? { ...r, internal: { ...r.internal, lease: null, handed_back: (r.internal.handed_back ?? 0) + 1 } } : null,
@@ -227,6 +235,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
     );
     await flusher.stop();
     if (run.signal.reason === ABORT_SUPERSEDED) return { kind: "superseded" };
+    if (run.signal.reason === ABORT_SHUTDOWN) return { kind: "handed_back" };
     timing.phaseEnds("collect");
 
     progress.phase = "analysing";
@@ -238,7 +247,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
       // A cancel that came while collecting still gets a partial report of what was collected; one that comes
       // during the evaluation stops it.
       const encoding = evaluationEncoding(deps.findingsBounds, deps.clock.now());
-      evaluation = await engine.finish({ coverage, depth: record.depth, previous, encoding }, run.signal.aborted ? undefined : run.signal);
+      evaluation = await engine.finish({ coverage, depth: record.depth, previous, encoding }, run.signal.reason === ABORT_CANCELLED ? undefined : run.signal);
     } catch (err) {
       if (err instanceof EvaluationTimeoutError) {
         // Not retried: the same answers would stall the engine again. The runner's log names the limit.
@@ -246,6 +255,7 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
         return failed ? { kind: "done" } : { kind: "superseded" };
       }
       if (!(err instanceof EvaluationAbortedError)) throw err;
+      if (run.signal.reason === ABORT_SHUTDOWN) return { kind: "handed_back" };
       return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
     }
     timing.phaseEnds("evaluate");

@@ -2,16 +2,17 @@
 // keeps every message in hand reported in progress), runs each, and acks only when the run reached a terminal
 // state. A runner killed mid-run leaves the message unacked: after ack_wait another runner picks it up and, once
 // the dead attempt's lease has expired, starts the run again (never stuck in `running`). Cancels reach every
-// attempt of an investigation running here.
+// attempt of an investigation running here. A runner told to stop gives its runs a grace period, then hands the
+// ones still running back (lease released, message nak'ed) so another runner takes them over at once.
 import { AckPolicy, DeliverPolicy, type JsMsg } from "@nats-io/jetstream";
 import type { Subscription } from "@nats-io/transport-node";
-import type { Component } from "../../shared/lifecycle.js";
+import { DEFAULT_SHUTDOWN_DEADLINE_MS, type Component } from "../../shared/lifecycle.js";
 import { CONSUMERS, SUBJECTS, WorkItem } from "../../shared/nats/catalog.js";
 import { tryDecodeJson } from "../../shared/nats/kvjson.js";
 import { PooledConsumer } from "../../shared/nats/pooled-consumer.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import { checker } from "../../shared/validate.js";
-import { ABORT_CANCELLED, executeInvestigation, type ExecuteDeps, type ExecuteOutcome } from "./execute.js";
+import { ABORT_CANCELLED, ABORT_SHUTDOWN, executeInvestigation, type ExecuteDeps, type ExecuteOutcome } from "./execute.js";
 import { assertNever } from "../../shared/never.js";
 
 const workItem = checker(WorkItem);
@@ -26,7 +27,16 @@ export interface RunnerOptions {
   workingIntervalMs?: number;
   /** The delay before a run that stopped on an error is tried again: `firstMs`, doubled each time, at most `maxMs`. */
   errorRetry?: { firstMs: number; maxMs: number };
+  /** How long a stopping runner lets its runs go on before it hands them back (default STOP_GRACE_MS). */
+  stopGraceMs?: number;
 }
+
+/**
+ * Half the shutdown deadline: the rest is for aborting the runs still in hand, releasing their leases and draining
+ * NATS, so a stopped runner's runs are handed back rather than cut off (left to wait out their leases, counted as
+ * crashes: five rolling restarts during a deep run failed it as runner_crashed).
+ */
+export const STOP_GRACE_MS = DEFAULT_SHUTDOWN_DEADLINE_MS / 2;
 
 const ERROR_RETRY = { firstMs: 1_000, maxMs: 30_000 };
 
@@ -75,8 +85,19 @@ export class Runner implements Component {
   }
 
   async stop(): Promise<void> {
+    // No more pulls, waiting messages handed back; the runs in hand go on (cancels still reach them) for the grace.
+    const stopped = this.pool.stop();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<"grace">((resolve) => {
+      timer = setTimeout(() => resolve("grace"), this.opts.stopGraceMs ?? STOP_GRACE_MS);
+    });
+    if ((await Promise.race([stopped, grace])) === "grace") {
+      this.deps.log.warn({ runs: this.running.size }, "stopping: runs still in hand after the grace period are handed back");
+      for (const runs of this.running.values()) for (const run of runs) run.abort(ABORT_SHUTDOWN);
+      await stopped;
+    }
+    clearTimeout(timer);
     this.cancelSub?.unsubscribe();
-    await this.pool.stop();
   }
 
   /** Work messages in hand (tests, metrics). */
@@ -132,6 +153,10 @@ export class Runner implements Component {
       case "busy":
         log.info({ retry_in_ms: outcome.retryInMs }, "another runner is working on this investigation; looking again after its lease");
         msg.nak(outcome.retryInMs);
+        return;
+      case "handed_back":
+        log.info("this runner is stopping: run handed back for another runner");
+        msg.nak();
         return;
       case "superseded":
         // Another attempt took the run over while this one stalled; the message is now its to acknowledge.
