@@ -256,7 +256,14 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
       }
       if (!(err instanceof EvaluationAbortedError)) throw err;
       if (run.signal.reason === ABORT_SHUTDOWN) return { kind: "handed_back" };
-      return run.signal.reason === ABORT_SUPERSEDED ? { kind: "superseded" } : { kind: "done" };
+      if (run.signal.reason === ABORT_SUPERSEDED) return { kind: "superseded" };
+      // Not stopped by us (the engine pool stopped): handed back as an error.
+      if (run.signal.reason !== ABORT_CANCELLED) throw err;
+      // Cancelled: the gateway announced it, unless its publish failed after it wrote the record, and this is the
+      // last attempt of the run (its message is acknowledged). Announced again from the record (the same event id).
+      const current = await deps.investigations.get(id);
+      if (current && isTerminal(current.value.status)) await republishTerminal(deps, current.value);
+      return { kind: "done" };
     }
     timing.phaseEnds("evaluate");
     return await storeAndAnnounce(deps, claimed, evaluation, timing);

@@ -40,8 +40,8 @@ export async function cancelInvestigation(deps: CancelDeps, id: string): Promise
     deps.nc.publish(SUBJECTS.cancel(id));
   }
   // A repeated cancel of a cancelled run publishes its event again (the same event id): the first call's publish may
-  // have failed after the record was written (its caller got a 503 and retries), and a run cancelled while its
-  // evaluation ran has no runner left to announce it.
+  // have failed after the record was written (its caller got a 503 and retries). The runner working on the run
+  // publishes it again too as it stops (a caller may never retry).
   if (result.changed || record.status === "cancelled") await publishTerminalEvent(deps.js, record);
   return { kind: "done", ok: record.status === "cancelled", status: record.status };
 }

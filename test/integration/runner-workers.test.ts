@@ -206,6 +206,23 @@ test("DELETE stops a run in the middle of a long evaluation", async (t) => {
   t.equal(events.filter((e) => e === "investigation.cancelled").length, 1);
 });
 
+test("a cancel during the evaluation whose event the gateway failed to publish is announced by the runner", async (t) => {
+  serveAgent("cx-2", 0);
+  const a = await startRunner([agent("cx-2")], 120_000);
+  t.teardown(() => a.stop());
+  const id = await queue(["cx-2"]);
+  await until(id, (r) => r.status === "running" && r.progress?.phase === "analysing");
+  // The gateway's cancel (cancelInvestigation) up to its event: the record and the stop, then its publish failed.
+  const at = Date.now();
+  await rt.investigations.update(id, (r) => ({ ...r, status: "cancelled", completed_at: new Date(at).toISOString(), internal: { ...r.internal, events: { ...r.internal.events, terminal: newId("evt", at) } } }));
+  nc.publish(SUBJECTS.cancel(id));
+  await eventually(async () => (a.engine.aborted === 1 && a.runner.load.running === 0 ? true : undefined), 15_000);
+  await eventually(async () => ((await workPending()) === 0 ? true : undefined), 15_000);
+  const cancelled = (await readEvents(nc)).filter((e) => e.data.investigation_id === id && e.type === "investigation.cancelled");
+  t.equal(cancelled.length, 1, "the runner that stopped the evaluation published the cancelled event");
+  t.equal(cancelled[0]?.event_id, (await recordOf(id))?.internal.events.terminal, "with the record's event id");
+});
+
 test("an evaluation over the engine's time limit fails the run as evaluation_timeout, once, and the runner goes on", async (t) => {
   serveAgent("slow-1", 0);
   const r = await startRunner([agent("slow-1")], 120_000, {}, {}, 1_000);
