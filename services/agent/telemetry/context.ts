@@ -38,15 +38,13 @@ export function createContext(root: string, max: number): Ctx {
   const socketOwners = once(async () => {
     const owners = new Map<string, { pid: number; fd: number }>();
     const list = await pids();
-    let left = FDS_TOTAL;
+    // Spent a descriptor at a time as the 16 processes read at once read them: reserving a process's whole share
+    // before its read let the first eight take the total, and the next processes of an ordinary host read nothing.
+    const total = { left: FDS_TOTAL };
     let complete = true;
     const perPid = await mapLimit(list, 16, async (pid) => {
-      // Taken from the total before reading (16 processes are read at once); what was not used is given back.
-      const share = Math.min(FDS_PER_PROCESS, left);
-      left -= share;
       const fdDir = at(`/proc/${pid}/fd`);
-      const { names: fds, complete: all } = await readDirUpTo(fdDir, share);
-      left += share - fds.length;
+      const { names: fds, complete: all } = await readDirUpTo(fdDir, FDS_PER_PROCESS, total);
       if (!all) complete = false;
       const links = await mapLimit(fds, 32, (fd) => readLink(`${fdDir}/${fd}`));
       return fds.flatMap((fd, i) => {

@@ -136,19 +136,21 @@ export async function readDir(dir: string): Promise<string[]> {
 
 /**
  * The first `limit` entry names a directory lists, and whether they are all: a directory of millions of entries is
- * not read whole. Sorted, by number when every name is one (/proc lists a process's fds lowest first).
+ * not read whole. Sorted, by number when every name is one (/proc lists a process's fds lowest first). `shared`:
+ * a bound several reads spend together, an entry at a time.
  */
-export async function readDirUpTo(dir: string, limit: number): Promise<{ names: string[]; complete: boolean }> {
+export async function readDirUpTo(dir: string, limit: number, shared?: { left: number }): Promise<{ names: string[]; complete: boolean }> {
   const names: string[] = [];
   let complete = true;
   try {
     // The iterator reads a few entries at a time and closes the directory when the loop ends, however it ends.
     for await (const entry of await fsp.opendir(dir)) {
-      if (names.length >= limit) {
+      if (names.length >= limit || (shared !== undefined && shared.left <= 0)) {
         complete = false;
         break;
       }
       names.push(entry.name);
+      if (shared !== undefined) shared.left--;
     }
   } catch {
     // unreadable, or gone (the process exited): what was read is all there is
