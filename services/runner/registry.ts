@@ -73,8 +73,9 @@ export function reintroduced(current: AgentRecord, hello: Hello): AgentRecord | 
 /**
  * How long an agent that went offline (a bye, or missed heartbeats) stays offline before a heartbeat brings it back.
  * Each return is an `agent.disconnected`/`agent.connected` pair on EVENTS and to every webhook subscriber, so an agent
- * looping bye/heartbeat made a pair per loop; now at most one per dwell. A restarting agent is back within the dwell
- * and one heartbeat interval (its heartbeats are acknowledged meanwhile, as any that change nothing).
+ * looping bye/heartbeat made a pair per loop; now at most one per dwell. A heartbeat within the dwell is answered
+ * `unavailable` (send it again): a restarting agent retries and is ready once the registry holds it online, not
+ * before (its ready line means that).
  */
 export const MIN_OFFLINE_DWELL_MS = 5_000;
 
@@ -203,7 +204,8 @@ export class AgentRegistry implements Component {
       ack = { ok: true };
     } catch (err) {
       if (err instanceof Refused) {
-        if (err.code !== "unknown_agent") this.deps.log.warn({ subject: msg.subject, code: err.code }, `agent registry refused a message: ${err.message}`);
+        // Neither is the agent's fault: a registry that lost its record, a heartbeat within the offline dwell.
+        if (err.code !== "unknown_agent" && err.code !== "unavailable") this.deps.log.warn({ subject: msg.subject, code: err.code }, `agent registry refused a message: ${err.message}`);
         ack = { ok: false, error: { code: err.code, message: err.message } };
       } else {
         if (isUnavailable(err)) this.deps.log.warn({ err, subject: msg.subject }, "agent registry: NATS unavailable; the agent sends it again");
@@ -262,6 +264,9 @@ export class AgentRegistry implements Component {
     if (this.deps.presence && known && onlyPresence(known.value, beat.snapshot_collected_at, now)) return this.deps.presence.record(beat.agent_id, now);
     const result = await this.deps.agents.update(beat.agent_id, (r) => (this.wellShaped(r, beat.agent_id) ? beaten(r, beat, now, this.deps.clock.now()) : null), undefined, known);
     if (result === null || !isAgentRecord(result.value)) throw new Refused("unknown_agent", "no such agent: say hello first");
+    if (!result.changed && result.value.status !== "online" && dwelling(result.value, now)) {
+      throw new Refused("unavailable", `went offline less than ${MIN_OFFLINE_DWELL_MS / 1000} s ago; send the heartbeat again`);
+    }
     await this.flush(result.value);
   }
 

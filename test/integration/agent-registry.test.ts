@@ -198,7 +198,7 @@ test("an agent flapping bye/heartbeat makes one disconnect and one reconnect per
   const beat = () => ask(AGENT_SUBJECTS.heartbeat("flap-1"), { agent_id: "flap-1", snapshot_collected_at: null });
   const bye = () => ask(AGENT_SUBJECTS.bye("flap-1"), { agent_id: "flap-1" });
   for (let i = 0; i < 20; i++) {
-    t.same(await beat(), { ok: true });
+    t.match(await beat(), i === 0 ? { ok: true } : { ok: false, error: { code: "unavailable" } }, i === 0 ? "online" : "within the dwell: send it again");
     t.same(await bye(), { ok: true });
     time.ms += 100;
   }
@@ -211,6 +211,20 @@ test("an agent flapping bye/heartbeat makes one disconnect and one reconnect per
   t.equal((await rt.agents.get("flap-1"))?.value.status, "online", "back online once the dwell has passed");
   await eventually(async () => (events.length === 4 ? true : undefined), 2_000, 20);
   t.equal(events[3], "events.agent.connected");
+});
+
+test("an agent restarted within the dwell is ready only once the registry holds it online", async (t) => {
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const first = agent("restart-1");
+  await first.start();
+  await first.stop(); // a bye: offline at once, for the dwell
+  t.equal((await rt.agents.get("restart-1"))?.value.status, "offline");
+  const again = agent("restart-1");
+  t.teardown(() => again.stop());
+  await again.start();
+  t.equal((await rt.agents.get("restart-1"))?.value.status, "online", "ready means online");
 });
 
 test("an agent provisions nothing: on an empty server it creates no stream or bucket while it waits", async (t) => {
