@@ -1412,7 +1412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Validation error */
+            /** @description Validation error, or a question and scope too large to store together */
             400: {
                 headers: {
                     [name: string]: unknown;

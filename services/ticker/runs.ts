@@ -4,7 +4,7 @@
 // run's trigger id, so a ticker that crashed between trigger and bookkeeping (or two leaders at once)
 // ends with the one investigation of that run.
 import type { Clock } from "../../shared/clock.js";
-import { CURIOSITY_IDEMPOTENCY_SCOPE, runTriggerId, type CuriosityRecord, type InFlightRun } from "../../shared/curiosity/record.js";
+import { CURIOSITY_IDEMPOTENCY_SCOPE, runContext, runTriggerId, type CuriosityRecord, type InFlightRun } from "../../shared/curiosity/record.js";
 import { isDue, nextAction } from "../../shared/curiosity/schedule.js";
 import type { CuriosityStore } from "../../shared/curiosity/store.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
@@ -33,6 +33,7 @@ export type StepOutcome =
   | { kind: "retry"; at: number };
 
 const CONFLICT_RETRY_MS = 30_000;
+const TOO_LARGE_RETRY_MS = 3_600_000;
 
 export async function advanceItem(deps: RunDeps, id: string, again = true): Promise<StepOutcome> {
   const now = deps.clock.now();
@@ -73,13 +74,7 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
     ownerKeyId: record.internal.owner_key_id,
     // The run compares its findings with the item's previous completed run (the item records it only when a run
     // ends, so it is the same now as while this run executes): the runner reads it from here, not the item.
-    context: {
-      trigger_source: "curiosity",
-      trigger_id: triggerId,
-      curiosity_id: record.id,
-      inbound_endpoint_id: null,
-      previous_investigation_id: record.internal.last_completed_investigation_id,
-    },
+    context: runContext(record.id, run.run, record.internal.last_completed_investigation_id),
   });
   const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
   switch (outcome.kind) {
@@ -94,6 +89,11 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
       // Cannot happen while the claimed request is replayed as stored; say so loudly rather than fire twice.
       log.error("idempotency record of this run holds another request; not triggering");
       return { kind: "not_queued", outcome: { kind: "retry", at: deps.clock.now() + CONFLICT_RETRY_MS } };
+    case "too_large":
+      // The API refuses such an item (and a PATCH making it one): only an item stored before it did gets here. Its
+      // claimed run keeps the request it was claimed with, so it waits for good: say so once an hour.
+      log.error({ reason: outcome.detail.message }, "this item's question and scope are too large to trigger; not triggering");
+      return { kind: "not_queued", outcome: { kind: "retry", at: deps.clock.now() + TOO_LARGE_RETRY_MS } };
     default:
       return assertNever(outcome, "outcome");
   }

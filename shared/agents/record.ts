@@ -1,6 +1,6 @@
 // The agent registry record (docs/api.md#agents), kept in the agents KV bucket under the agent id.
 import { Type } from "typebox";
-import type { Scope } from "../schemas/common.js";
+import { AGENT_ID_PATTERN, type Scope } from "../schemas/common.js";
 import { EventEnvelope as WireEnvelope, type EventEnvelope } from "../schemas/events.js";
 import { checker } from "../validate.js";
 
@@ -85,7 +85,7 @@ export function agentView(a: AgentRecord): Omit<AgentRecord, "registered_at" | "
   };
 }
 
-const AGENT_ID_RE = /^[A-Za-z0-9_-]{1,128}$/;
+const AGENT_ID_RE = new RegExp(AGENT_ID_PATTERN);
 
 /** Agent ids travel in subject tokens (agents.<id>.plan, snapshots.<id>): letters, digits, _ and - only. */
 export function assertAgentId(id: string): void {

@@ -1,6 +1,9 @@
 // The stored curiosity item: the public item (docs/api.md#curiosity) plus the ticker's bookkeeping, never shown.
 import type { TriggerRequest } from "../investigations/trigger.js";
+import { triggerTooLarge } from "../investigations/trigger-bounds.js";
 import type { Depth, Scope } from "../schemas/common.js";
+import type { Context } from "../schemas/investigation.js";
+import type { ValidationDetail } from "../validate.js";
 import type { CuriosityItem } from "./schemas.js";
 
 /** The run a ticker has claimed and not yet finished. */
@@ -62,6 +65,20 @@ export function toItem(r: CuriosityRecord): CuriosityItem {
 /** docs/api.md#curiosity: `context.trigger_id` of run `run` (from 1) of item `id`. */
 export function runTriggerId(id: string, run: number): string {
   return `${id}:${run}`;
+}
+
+/** The investigation `context` of run `run` of item `id`; `previous`: the item's last completed run, compared with. */
+export function runContext(id: string, run: number, previous: string | null): Context {
+  return { trigger_source: "curiosity", trigger_id: runTriggerId(id, run), curiosity_id: id, inbound_endpoint_id: null, previous_investigation_id: previous };
+}
+
+/**
+ * Why the runs of item `id` with this question and scope could not be triggered (too large to store, see
+ * trigger-bounds.ts), or null: checked when the item is created or changed, so that every run it claims can start.
+ */
+export function runsTooLarge(id: string, request: { query: string; scope: Scope | null }): ValidationDetail | null {
+  // The largest context a run has: a run number of the most digits, a previous run to compare with.
+  return triggerTooLarge({ ...request, context: runContext(id, Number.MAX_SAFE_INTEGER, `inv_${"0".repeat(26)}`) });
 }
 
 /** The run number a curiosity run's `context.trigger_id` names (runTriggerId's inverse). */

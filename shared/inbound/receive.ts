@@ -166,6 +166,8 @@ async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpr
       return { kind: "not_queued", reason: `rate_limited: too many investigations are waiting; retry in ${outcome.retryAfterSeconds} s` };
     case "conflict":
       return { kind: "not_queued", reason: "idempotency_conflict: this idempotency_key was used with a different body in the last 24 hours" };
+    case "too_large":
+      return { kind: "invalid", message: outcome.detail.message, path: outcome.detail.path };
     default:
       return assertNever(outcome);
   }

@@ -16,6 +16,8 @@ import type { Depth, Mode, Scope } from "../schemas/common.js";
 import type { Context, Freshness } from "../schemas/investigation.js";
 import { computeFreshness, type FreshnessPlanner } from "./freshness.js";
 import { eventData, type InvestigationRecord } from "./record.js";
+import { triggerTooLarge } from "./trigger-bounds.js";
+import type { ValidationDetail } from "../validate.js";
 
 export interface TriggerRequest {
   query: string;
@@ -42,7 +44,9 @@ export type TriggerOutcome =
    */
   | { kind: "queued"; investigationId: string; body: string | Record<string, unknown>; replayed: boolean }
   | { kind: "conflict" }
-  | { kind: "rate_limited"; retryAfterSeconds: number };
+  | { kind: "rate_limited"; retryAfterSeconds: number }
+  /** What the trigger would store of its own is over its bytes (trigger-bounds.ts): nothing was written. */
+  | { kind: "too_large"; detail: ValidationDetail };
 
 export interface IdempotencyRecord {
   request_hash: string;
@@ -87,6 +91,9 @@ async function beforeQueueing<T>(work: () => Promise<T>): Promise<T> {
  * `queued`, whatever fails after it (see ensureQueued).
  */
 export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInput): Promise<TriggerOutcome> {
+  // Before anything is read or written: a record this large could not be stored with the run's results.
+  const tooLarge = triggerTooLarge({ query: input.request.query, scope: input.request.scope, context: input.context, seeds: input.seeds });
+  if (tooLarge) return { kind: "too_large", detail: tooLarge };
   const idemKey = input.idempotencyKey === undefined ? null : `${sanitize(input.idempotencyScope)}.${sha256Hex(input.idempotencyKey)}`;
   // Only a keyed request is compared with an earlier one (canonical JSON and a digest: about 2 % of a POST).
   const requestHash = idemKey === null ? "" : sha256Hex(canonicalJson(input.request));

@@ -130,4 +130,7 @@ test("long fields still give a query within 2000 characters", async (t) => {
   t.ok(result.query.endsWith("?"));
   t.equal(result.trigger_id.length, 255, "trigger id bounded");
   t.equal(result.seeds?.[1], long.cmdline, "seeds keep the full command line");
+  const huge = delivery({ ...alert, cmdline: `cmd ${"a".repeat(700_000)}` });
+  const cut = asTrigger(t, edrProvider.interpret(huge.req, huge.body, endpoint, "rcp_2"));
+  t.equal(cut.seeds?.[1], `cmd ${"a".repeat(8188)}`, "up to 8192 characters: the record carries the seeds");
 });

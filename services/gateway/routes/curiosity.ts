@@ -1,7 +1,7 @@
 // /v1/curiosity (docs/api.md#curiosity): standing questions the ticker runs on a schedule.
 import type { Clock } from "../../../shared/clock.js";
 import type { CuriosityRecord } from "../../../shared/curiosity/record.js";
-import { toItem } from "../../../shared/curiosity/record.js";
+import { runsTooLarge, toItem } from "../../../shared/curiosity/record.js";
 import { checkFirstRunAt, checkInterval, newRecord } from "../../../shared/curiosity/schedule.js";
 import { CuriosityCreate, CuriosityItem, CuriosityList, CuriosityListQuery, CuriosityPatch } from "../../../shared/curiosity/schemas.js";
 import type { CuriosityStore } from "../../../shared/curiosity/store.js";
@@ -68,7 +68,10 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         const problem = intervalProblem(body.interval) ?? firstRunAtProblem(body.first_run_at);
         if (problem) return problem;
         const now = deps.clock.now();
-        const record = newRecord(newId("cur", now), body, ctx.auth?.id ?? null, now);
+        const id = newId("cur", now);
+        const tooLarge = runsTooLarge(id, { query: body.query, scope: body.scope ?? null });
+        if (tooLarge) return invalid([tooLarge], "the request body is not valid");
+        const record = newRecord(id, body, ctx.auth?.id ?? null, now);
         await deps.store.create(record);
         return ok(toItem(record), 201);
       },
@@ -105,6 +108,14 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         const problem = intervalProblem(body.interval) ?? firstRunAtProblem(body.first_run_at);
         if (problem) return problem;
         const id = ctx.params.id;
+        if (body.query !== undefined || body.scope !== undefined) {
+          // Checked against the item as it is now (a concurrent PATCH of the other field could still combine with
+          // this one; the ticker then logs the item instead of triggering it).
+          const current = await deps.store.get(id);
+          if (!current) return notFound("curiosity item");
+          const tooLarge = runsTooLarge(id, { query: body.query ?? current.query, scope: body.scope !== undefined ? body.scope : current.scope });
+          if (tooLarge) return invalid([tooLarge], "the request body is not valid");
+        }
         const outcome = await deps.store.patch(id, body, deps.clock.now());
         return outcome.kind === "gone" ? notFound("curiosity item") : ok(toItem(outcome.record));
       },

@@ -9,6 +9,11 @@ import type { Provider } from "./types.js";
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 const MAX_TRIGGER_ID_CHARS = 255;
+/**
+ * A seed (hash, command line, user) is kept whole up to this many characters (a report's text bound): the record
+ * carries the seeds, and a command line of 700 KB made it too large to store with the run's results.
+ */
+const MAX_SEED_CHARS = 8192;
 
 /** `edr_` + the first 32 hex characters of SHA-256(raw body): stable across provider retries of the same alert. */
 export function edrBodyTriggerId(rawBody: Buffer): string {
@@ -73,7 +78,7 @@ export const edrProvider: Provider<"edr"> = {
       evidence.length > 0 ? `It involves ${evidence.join("; ")}.` : "",
     ];
     const compositeId = text(body["composite_id"]);
-    const seeds = [sha256, cmdline, user].filter((v): v is string => v !== undefined);
+    const seeds = [sha256, cmdline, user].filter((v): v is string => v !== undefined).map((v) => v.slice(0, MAX_SEED_CHARS));
 
     return {
       kind: "trigger",

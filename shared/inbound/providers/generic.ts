@@ -2,7 +2,7 @@
 // idempotency_key?}`; no signature scheme (the URL key is the credential). docs/api.md#inbound.
 
 import { Type } from "typebox";
-import { Scope } from "../../schemas/common.js";
+import { AgentId, MAX_SCOPE_AGENT_IDS, Scope } from "../../schemas/common.js";
 import { checker, type ValidationDetail } from "../../validate.js";
 import { DEPTHS, MODES } from "./types.js";
 import type { Depth, Interpretation, Mode, Provider } from "./types.js";
@@ -13,10 +13,10 @@ const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 /** Longest detail path or message echoed back (a path may carry a client's tag name of any length). */
 const MAX_DETAIL_CHARS = 300;
 
-/** The investigations API's own scope schema: tag key pattern and count, value and agent id lengths and counts. */
+/** The investigations API's own scope schema: tag key pattern and count, value lengths, agent ids and their count. */
 const scopeChecker = checker(Scope);
-/** Top-level `agent_ids`: the same bounds as `scope.filter.agent_ids` (1..1000 ids of 1..128 characters). */
-const agentIdsChecker = checker(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: 1000 }));
+/** Top-level `agent_ids`: the same bounds as `scope.filter.agent_ids` (1..1000 agent ids). */
+const agentIdsChecker = checker(Type.Array(AgentId, { minItems: 1, maxItems: MAX_SCOPE_AGENT_IDS }));
 
 type Field<T> = { ok: true; value: T | undefined } | { ok: false; invalid: Interpretation };
 
@@ -46,17 +46,11 @@ const TAG_KEY = /^[A-Za-z0-9_.:/-]{1,128}$/;
 
 const pointerToken = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");
 
-/** Agent ids that passed the schema must also not be blank. */
-function blankId(ids: readonly string[], base: string): { ok: false; invalid: Interpretation } | null {
-  const at = ids.findIndex((id) => id.trim() === "");
-  return at < 0 ? null : invalid(`${base}/${at}`, "agent ids must be non-empty strings");
-}
-
 function readAgentIds(value: unknown): Field<string[]> {
   if (value === undefined) return { ok: true, value: undefined };
   const checked = agentIdsChecker.check(value);
-  if (!checked.ok) return failed("/agent_ids", "agent_ids must be an array of 1..1000 agent ids of 1..128 characters", checked.details);
-  return blankId(checked.value, "/agent_ids") ?? { ok: true, value: [...checked.value] };
+  if (!checked.ok) return failed("/agent_ids", "agent_ids must be an array of 1..1000 agent ids (1..128 of A-Z a-z 0-9 _ -)", checked.details);
+  return { ok: true, value: [...checked.value] };
 }
 
 function readScope(value: unknown): Field<Scope> {
@@ -77,8 +71,6 @@ function readScope(value: unknown): Field<Scope> {
   }
   if (agent_ids !== undefined) {
     if (agent_ids.length === 0) return invalid("/scope/filter/agent_ids", "scope.filter.agent_ids must name at least one agent");
-    const blank = blankId(agent_ids, "/scope/filter/agent_ids");
-    if (blank) return blank;
     filter.agent_ids = [...agent_ids];
   }
   return { ok: true, value: { type: "selector", filter } };
