@@ -1,6 +1,7 @@
 // How fresh the cached telemetry is for a question, and whether a live re-run is the better next step
 // (docs/engine.md#modes-and-freshness).
 import type { AgentRecord } from "../agents/record.js";
+import { MAX_SCOPE_AGENT_IDS } from "../schemas/common.js";
 import type { Freshness } from "../schemas/investigation.js";
 
 export interface FreshnessPlanner {
@@ -36,13 +37,19 @@ export function computeFreshness(agents: AgentRecord[], tables: string[], ttlSec
   if (missing.length > 0) reasons.push(`${missing.length} agent(s) have no snapshot`);
   if (reasons.length === 0) reasons.push("every in-scope agent has a snapshot within the time to live of the tables this question needs");
   if (rerun.length === 0 && stale.length + missing.length > 0) reasons.push("none of them is online, so a live re-run would not help now");
+  // The recommended scope is one a client sends back, and the record stores it: it names what a scope may, not the
+  // whole fleet (30,000 ids made a record over max_payload, and every trigger without a scope failed).
+  const recommended = rerun.slice(0, MAX_SCOPE_AGENT_IDS);
+  if (recommended.length < rerun.length) {
+    reasons.push(`the recommended scope names the first ${recommended.length} of the ${rerun.length} agents to re-run (a scope names ${MAX_SCOPE_AGENT_IDS} at most)`);
+  }
   return {
     data_age_seconds: oldest,
     stale_agents: stale.length,
     agents_without_snapshot: missing.length,
     recommendation: {
       should_rerun_live: rerun.length > 0,
-      recommended_scope: rerun.length > 0 ? { type: "selector", filter: { agent_ids: rerun } } : null,
+      recommended_scope: recommended.length > 0 ? { type: "selector", filter: { agent_ids: recommended } } : null,
       reason: reasons.join("; "),
     },
   };

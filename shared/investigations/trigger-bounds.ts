@@ -2,16 +2,15 @@
 // the base the run's end adds its results to, and the whole must fit one NATS message (max_payload, 1 MiB):
 //
 //   the trigger's question, scope, context and seeds   ≤ 160 KiB  (MAX_TRIGGER_BYTES, checked here)
-//   freshness                                          a few KiB and the ids of agents to re-run (freshness.ts)
+//   freshness (its recommended scope: ≤ 1,000 ids)     ≤ 130 KiB  (freshness.ts)
 //   findings the record carries                        ≤ 256 KiB  (DEFAULT_FINDINGS_BOUNDS.inlineBytes)
 //   the engine's report                                ≤ 256 KiB  (DEFAULT_REPORT_BOUNDS.maxBytes)
 //   the summary's copy of the narrative                ≤  48 KiB  (8,192 characters)
 //   status, times, progress, error, bookkeeping        a few KiB
 //
-// about 730 KiB and the freshness's ids. Each field has its own bound (a 2,000-character question, 1,000 agent ids,
-// 32 tags of 256 characters), but JSON escapes a control character as 6 bytes and inbound bodies reach 1 MiB, so the
-// fields are also held to one budget together: a trigger over it is refused as invalid (400) before anything is
-// written.
+// about 860 KiB at most. Each field has its own bound (a 2,000-character question, 1,000 agent ids, 32 tags of 256
+// characters), but JSON escapes a control character as 6 bytes and inbound bodies reach 1 MiB, so the fields are
+// also held to one budget together: a trigger over it is refused as invalid (400) before anything is written.
 import type { Scope } from "../schemas/common.js";
 import type { Context } from "../schemas/investigation.js";
 import type { ValidationDetail } from "../validate.js";
