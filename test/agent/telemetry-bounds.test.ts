@@ -146,3 +146,73 @@ test("shell history: a huge history of short lines does not exhaust the agent's 
   if (run.status !== 0) return;
   t.match(JSON.parse(run.stdout), { rows: 5_000, last: { command: "a" } });
 });
+
+/** Runs collectLinux(tables) over `root` in a child with `heapMb` of heap; its exit status and the rows' counts. */
+function collectInChild(root: string, tables: string[], heapMb: number): { status: number | null; signal: string | null; stderr: string; counts?: Record<string, number>; capped?: string[] } {
+  const linux = pathToFileURL(path.join(REPO, "dist/services/agent/telemetry/linux.js")).href;
+  const script = `const { collectLinux } = await import(${JSON.stringify(linux)});
+    const capped = [];
+    const result = await collectLinux(${JSON.stringify(tables)}, { root: ${JSON.stringify(root)}, onCapped: (t) => capped.push(t) });
+    process.stdout.write(JSON.stringify({ counts: Object.fromEntries(Object.entries(result).map(([t, rows]) => [t, rows.length])), capped }));`;
+  const run = spawnSync(process.execPath, [`--max-old-space-size=${heapMb}`, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
+  const out = run.status === 0 ? (JSON.parse(run.stdout) as { counts: Record<string, number>; capped: string[] }) : {};
+  return { status: run.status, signal: run.signal, stderr: run.stderr, ...out };
+}
+
+const heapError = (stderr: string): string => stderr.split("\n").find((l) => /heap|memory/i.test(l)) ?? stderr.slice(0, 200);
+
+/**
+ * A collector's share of the agent's heap (256 MB as deployed, for every table of a scan and the message being built):
+ * one user's file must not take most of it.
+ */
+const COLLECTOR_HEAP_MB = 64;
+
+test("authorized_keys: a huge file of short lines is read up to a bound, within a collector's share of the heap, and named", async (t) => {
+  const { root, at } = fakeRoot(t);
+  fs.mkdirSync(at("home/m/.ssh"), { recursive: true });
+  // 16 MiB of one-letter lines (8 million), then the key a user appended last.
+  const fd = fs.openSync(at("home/m/.ssh/authorized_keys"), "w");
+  const chunk = Buffer.alloc(1024 * 1024, "a\n");
+  for (let i = 0; i < 16; i++) fs.writeSync(fd, chunk);
+  fs.writeSync(fd, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBackdoorKeyOnTheLastLine attacker@evil\n");
+  fs.closeSync(fd);
+  const run = collectInChild(root, ["authorized_keys"], COLLECTOR_HEAP_MB);
+  t.equal(run.status, 0, `the collection finished in ${COLLECTOR_HEAP_MB} MB of heap (signal ${run.signal}; ${heapError(run.stderr)})`);
+  if (run.status !== 0) return;
+  t.same(run.counts, { authorized_keys: 1 }, "the last key, where keys are appended, is read");
+  t.same(run.capped, ["authorized_keys"], "the file was not read whole: the table says so");
+});
+
+test("user unit files: a huge unit is read up to a bound, within a collector's share of the heap, and named", async (t) => {
+  const { root, at } = fakeRoot(t);
+  fs.mkdirSync(at("home/m/.config/systemd/user"), { recursive: true });
+  // 2 MiB of ExecStartPre lines of a thousand one-letter arguments each: augeas makes a row of each argument.
+  const line = `ExecStartPre=/bin/true${" a".repeat(1_000)}\n`;
+  fs.writeFileSync(at("home/m/.config/systemd/user/x.service"), `[Unit]\nDescription=x\n[Service]\n${line.repeat(Math.ceil((2 * 1024 * 1024) / line.length))}`);
+  const run = collectInChild(root, ["augeas"], COLLECTOR_HEAP_MB);
+  t.equal(run.status, 0, `the collection finished in ${COLLECTOR_HEAP_MB} MB of heap (signal ${run.signal}; ${heapError(run.stderr)})`);
+  if (run.status !== 0) return;
+  t.equal(run.counts?.augeas, 5_000, "augeas rows of the unit read, to the table's cap");
+  t.ok(run.capped?.includes("augeas"), "augeas says its rows are partial");
+});
+
+test("unit files: one longer than what is read of it names the tables that read it", async (t) => {
+  const { root, at } = fakeRoot(t);
+  fs.mkdirSync(at("home/m/.config/systemd/user"), { recursive: true });
+  fs.mkdirSync(at("etc/systemd/system"), { recursive: true });
+  // A directive past the bound, after a long comment: not read, and the tables say a unit was not read whole.
+  const padding = "# padding\n".repeat(Math.ceil((1.5 * 1024 * 1024) / 10));
+  const unit = (name: string) => `[Unit]\nDescription=${name}\n[Service]\nExecStart=/bin/ok\n${padding}ExecStartPost=/tmp/evil\n`;
+  fs.writeFileSync(at("home/m/.config/systemd/user/y.service"), unit("y"));
+  const users: string[] = [];
+  const result = await collectLinux(["augeas"], { root, onCapped: (table) => users.push(table) });
+  t.same(result.augeas?.filter((r) => r.label === "command").map((r) => r.value), ["/bin/ok"], "the start of the user's unit is read");
+  t.same(users, ["augeas"], "augeas says a unit was not read whole");
+
+  fs.rmSync(at("home/m/.config"), { recursive: true });
+  fs.writeFileSync(at("etc/systemd/system/z.service"), unit("z"));
+  const system: string[] = [];
+  const units = await collectLinux(["systemd_units"], { root, onCapped: (table) => system.push(table) });
+  t.same(units.systemd_units?.map((r) => r.description), ["z"], "a system unit's summary is read from its start");
+  t.same(system, ["systemd_units"], "systemd_units says so too");
+});

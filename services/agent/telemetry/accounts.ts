@@ -1,6 +1,6 @@
 // Account tables: users, authorized_keys, shell_history, sudoers.
 import * as path from "node:path";
-import { homes, readDir, readLines, statOf, userFileLines, userFileTail, type Ctx, type Row } from "./util.js";
+import { homes, readDir, readLines, statOf, userFileTail, type Ctx, type Row } from "./util.js";
 
 export async function users(ctx: Ctx): Promise<Row[]> {
   return (await ctx.passwd()).slice(0, ctx.max).map((u) => ({
@@ -43,13 +43,22 @@ export function parseAuthorizedKey(line: string): { options: string; algorithm: 
   return { options, algorithm, key, comment: comment.join(" ") };
 }
 
+/**
+ * What is read of each authorized_keys file: its end, where keys are appended (ssh-copy-id, `>>`). The file is its
+ * user's to fill; read whole (16 MiB of it), one of short lines held millions of strings at once, most of the agent's
+ * heap. 1 MiB holds thousands of keys; a longer file names the table in truncated.
+ */
+export const AUTHORIZED_KEYS_TAIL_BYTES = 1024 * 1024;
+
 export async function authorizedKeys(ctx: Ctx): Promise<Row[]> {
   const rows: Row[] = [];
   for (const user of await homes(ctx)) {
     for (const name of ["authorized_keys", "authorized_keys2"]) {
       const keyFile = path.posix.join(user.directory, ".ssh", name);
       // Only the user's own: the agent reads as root, and a user could point the file (or ~/.ssh) at anything root may read.
-      for (const line of await userFileLines(ctx, user, keyFile)) {
+      const { lines, cut } = await userFileTail(ctx, user, keyFile, AUTHORIZED_KEYS_TAIL_BYTES);
+      if (cut) ctx.cut();
+      for (const line of lines) {
         const parsed = parseAuthorizedKey(line);
         if (parsed === undefined) continue;
         rows.push({ uid: user.uid, ...parsed, key_file: keyFile });

@@ -1,11 +1,16 @@
 // systemd unit files on disk: a small INI reader shared by systemd_units (disk fallback) and augeas
 // (the Exec* directives, shaped as osquery's augeas table returns them with the Systemd lens).
 import * as path from "node:path";
-import { homes, lstatOf, readDir, readLines, readLink, realPath, statOf, type Ctx, type Row } from "./util.js";
+import { homes, lstatOf, readDir, readHeadLines, readLink, realPath, statOf, type Ctx, type Row } from "./util.js";
 
 export const SYSTEM_UNIT_DIRS = ["/etc/systemd/system", "/run/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"];
 export const UNIT_SUFFIX = /\.(service|socket|timer|target|path|mount|automount|swap|slice|scope|device)$/;
-const UNIT_FILE_CAP = 1024 * 1024;
+/**
+ * What is read of a unit file: its start, as systemd reads it. Units are a few KiB; a user's own
+ * (~/.config/systemd/user) are the user's to fill, and augeas makes a row of every ExecStart argument, so a unit read
+ * to 1 MiB made half a million rows at once. A longer file names the table in truncated.
+ */
+export const UNIT_FILE_BYTES = 256 * 1024;
 /** The lens' entry_command_kw: ExecStart, ExecStartPre, ExecStop, ExecReload, ... */
 const EXEC_KEY = /^Exec[A-Za-z][A-Za-z0-9._-]+$/;
 
@@ -70,13 +75,15 @@ function augeasRow(node: string, label: string, value: string, file: string): Ro
 /** augeas rows for the Exec* directives of one unit file, as the Systemd lens builds the tree:
  *  .../Service/ExecStart (no value) with children ignoreexit ("-" prefix), arg0 ("@"), command,
  *  and arguments (no value) whose children 1, 2, ... hold the arguments. Repeated directives in one
- *  section are numbered ExecStart[1], ExecStart[2], as aug_match prints them. */
-export function augeasExecRows(file: string, entries: readonly UnitEntry[]): Row[] {
+ *  section are numbered ExecStart[1], ExecStart[2], as aug_match prints them. The first `max` rows
+ *  only: the rest are never made. */
+export function augeasExecRows(file: string, entries: readonly UnitEntry[], max = Infinity): Row[] {
   const counts = new Map<string, number>();
   for (const e of entries) if (EXEC_KEY.test(e.key)) counts.set(`${e.section}/${e.key}`, (counts.get(`${e.section}/${e.key}`) ?? 0) + 1);
   const seen = new Map<string, number>();
   const rows: Row[] = [];
   for (const e of entries) {
+    if (rows.length >= max) break;
     if (!EXEC_KEY.test(e.key)) continue;
     const id = `${e.section}/${e.key}`;
     const index = (seen.get(id) ?? 0) + 1;
@@ -97,13 +104,16 @@ export function augeasExecRows(file: string, entries: readonly UnitEntry[]): Row
     rows.push(augeasRow(`${base}/command`, "command", command, file));
     if (args.length === 0) continue;
     rows.push(augeasRow(`${base}/arguments`, "arguments", "", file));
-    args.forEach((arg, i) => rows.push(augeasRow(`${base}/arguments/${i + 1}`, String(i + 1), arg, file)));
+    for (let i = 0; i < args.length && rows.length < max; i++) rows.push(augeasRow(`${base}/arguments/${i + 1}`, String(i + 1), args[i] as string, file));
   }
-  return rows;
+  return rows.slice(0, max);
 }
 
+/** A unit file's entries, from its first UNIT_FILE_BYTES (a longer file: the table is named in truncated). */
 export async function readUnitEntries(ctx: Ctx, logical: string): Promise<UnitEntry[]> {
-  return parseUnitEntries(await readLines(ctx.at(logical), UNIT_FILE_CAP));
+  const { lines, cut } = await readHeadLines(ctx.at(logical), UNIT_FILE_BYTES);
+  if (cut) ctx.cut();
+  return parseUnitEntries(lines);
 }
 
 /** Unit directories, system ones first, then each home's ~/.config/systemd/user; aliases walked once. */
@@ -170,7 +180,7 @@ export async function augeas(ctx: Ctx): Promise<Row[]> {
     .map((u) => u.file);
   for (const file of [...files, ...(await dropIns(ctx, true))]) {
     // Symlinked units are read through the link (an alias, or a unit planted elsewhere and linked in).
-    for (const row of augeasExecRows(file, await readUnitEntries(ctx, file))) {
+    for (const row of augeasExecRows(file, await readUnitEntries(ctx, file), ctx.max - rows.length)) {
       rows.push(row);
       if (rows.length >= ctx.max) return rows;
     }

@@ -115,6 +115,15 @@ export async function readTail(file: string, maxBytes: number, opts: OpenOptions
   }
 }
 
+/** The lines of the first `maxBytes` of a file ([] when unreadable); `cut` when there was more (its last, partial, line is then dropped). */
+export async function readHeadLines(file: string, maxBytes: number, opts: OpenOptions = {}): Promise<{ lines: string[]; cut: boolean }> {
+  const buf = await readBuf(file, maxBytes + 1, opts);
+  if (buf === undefined) return { lines: [], cut: false };
+  const cut = buf.length > maxBytes;
+  const lines = buf.subarray(0, maxBytes).toString("utf8").split(/\r?\n/);
+  return { lines: cut ? lines.slice(0, -1) : lines, cut };
+}
+
 export async function readText(file: string, cap?: number, opts?: OpenOptions): Promise<string | undefined> {
   const buf = await readBuf(file, cap, opts);
   return buf?.toString("utf8");
@@ -192,19 +201,12 @@ export async function realPath(file: string): Promise<string | undefined> {
 }
 
 /**
- * A file in `user`'s home, read as the agent reads it (root) only if it is the user's own: its directory, every
- * symlink resolved, is inside the home (a ~/.ssh symlinked to /root/.ssh is not), the file itself is no symlink,
- * and it is owned by the user or root with one link. Returns its lines ([] otherwise). The directory check and
- * the open are two steps: a user racing to swap a directory between them is not stopped.
- */
-export async function userFileLines(ctx: Ctx, user: Pick<PasswdEntry, "uid" | "directory">, file: string): Promise<string[]> {
-  if (!(await inHome(ctx, user, file))) return [];
-  return readLines(ctx.at(file), undefined, { noFollow: true, owners: [user.uid, 0] });
-}
-
-/**
- * The lines of the last `maxBytes` of a file in `user`'s home, checked as userFileLines checks it; `cut` when the file
- * is longer (its first, partial, line is then dropped). For files that only grow at their end, such as a history.
+ * The lines of the last `maxBytes` of a file in `user`'s home; `cut` when the file is longer (its first, partial, line
+ * is then dropped). For files that grow at their end, such as a history or authorized_keys. The file is read as the
+ * agent reads it (root) only if it is the user's own: its directory, every symlink resolved, is inside the home (a
+ * ~/.ssh symlinked to /root/.ssh is not), the file itself is no symlink, and it is owned by the user or root with one
+ * link ([] otherwise). The directory check and the open are two steps: a user racing to swap a directory between them
+ * is not stopped.
  */
 export async function userFileTail(ctx: Ctx, user: Pick<PasswdEntry, "uid" | "directory">, file: string, maxBytes: number): Promise<{ lines: string[]; cut: boolean }> {
   const tail = (await inHome(ctx, user, file)) ? await readTail(ctx.at(file), maxBytes, { noFollow: true, owners: [user.uid, 0] }) : undefined;
