@@ -10,6 +10,7 @@ import { FDS_PER_PROCESS, FDS_TOTAL } from "../../services/agent/telemetry/conte
 import { collectLinux } from "../../services/agent/telemetry/linux.js";
 import { HISTORY_TAIL_BYTES } from "../../services/agent/telemetry/accounts.js";
 import { DOCKER_SOCKET } from "../../services/agent/telemetry/containers.js";
+import { fairShares } from "../../services/agent/telemetry/fair-shares.js";
 import { hangingDocker } from "../helpers/hanging-docker.js";
 import { REPO } from "../helpers/services.js";
 
@@ -215,4 +216,71 @@ test("unit files: one longer than what is read of it names the tables that read 
   const units = await collectLinux(["systemd_units"], { root, onCapped: (table) => system.push(table) });
   t.same(units.systemd_units?.map((r) => r.description), ["z"], "a system unit's summary is read from its start");
   t.same(system, ["systemd_units"], "systemd_units says so too");
+});
+
+test("shell history: each user's newest commands get a fair share of the table's cap, not only the first user's", async (t) => {
+  const { root, at } = fakeRoot(t);
+  const uid = process.getuid?.() ?? 1000;
+  // root is listed first with more commands than the cap; m has a few, n many. All are the test's uid, so their own.
+  fs.writeFileSync(at("etc/passwd"), [`root:x:${uid}:0::/root:/bin/bash`, `m:x:${uid}:1000::/home/m:/bin/bash`, `n:x:${uid}:1001::/home/n:/bin/zsh`].join("\n") + "\n");
+  fs.mkdirSync(at("root"));
+  fs.mkdirSync(at("home/n"));
+  const history = (who: string, n: number) => `${Array.from({ length: n }, (_, i) => `${who}-${i}`).join("\n")}\n`;
+  fs.writeFileSync(at("root/.bash_history"), history("root", 6_000));
+  fs.writeFileSync(at("home/m/.bash_history"), history("m", 10));
+  fs.writeFileSync(at("home/n/.bash_history"), history("n-bash", 100));
+  fs.writeFileSync(at("home/n/.zsh_history"), history("n-zsh", 3_000).replace(/^/gm, ": 1700000000:0;").replace(/: 1700000000:0;$/, ""));
+  const capped: string[] = [];
+  const { shell_history } = await collectLinux(["shell_history"], { root, onCapped: (table) => capped.push(table) });
+  const rows = shell_history ?? [];
+  const of = (file: string) => rows.filter((r) => r.history_file === file).map((r) => r.command);
+  t.equal(rows.length, 5_000, "the table's cap");
+  t.same(of("/home/m/.bash_history"), Array.from({ length: 10 }, (_, i) => `m-${i}`), "a user with few commands keeps them all");
+  const rootRows = of("/root/.bash_history");
+  const nRows = [...of("/home/n/.bash_history"), ...of("/home/n/.zsh_history")];
+  t.equal(rootRows.length, 2_495, "root and n share what m leaves (4,990) equally");
+  t.equal(nRows.length, 2_495);
+  t.equal(rootRows.at(-1), "root-5999", "root's newest commands, in order");
+  t.equal(rootRows[0], "root-3505");
+  t.equal(of("/home/n/.bash_history").length, 100, "within n's share, the short file is kept whole");
+  t.equal(of("/home/n/.zsh_history").at(-1), "n-zsh-2999", "and the long one's newest commands fill the rest");
+  t.same(capped, ["shell_history"], "the table is named: older commands were left out");
+});
+
+test("shell history: many users' long histories are read within a collector's share of the heap", async (t) => {
+  const { root, at } = fakeRoot(t);
+  const uid = process.getuid?.() ?? 1000;
+  // 100 users with 1 MiB histories: each keeps its newest 50 commands, which must not keep the whole text they came from.
+  const users = Array.from({ length: 100 }, (_, i) => `u${i}`);
+  fs.writeFileSync(at("etc/passwd"), users.map((u) => `${u}:x:${uid}:1000::/home/${u}:/bin/bash`).join("\n") + "\n");
+  const text = `${`make -C /srv/build ${"x".repeat(80)}\n`.repeat(Math.floor((1024 * 1024) / 100))}`;
+  for (const u of users) {
+    fs.mkdirSync(at(`home/${u}`));
+    fs.writeFileSync(at(`home/${u}/.bash_history`), text);
+  }
+  const run = collectInChild(root, ["shell_history"], COLLECTOR_HEAP_MB);
+  t.equal(run.status, 0, `the collection finished in ${COLLECTOR_HEAP_MB} MB of heap (signal ${run.signal}; ${heapError(run.stderr)})`);
+  t.same(run.counts, { shell_history: 5_000 });
+});
+
+test("fairShares: all or an equal share, what is left over goes to the rest, and a share never grows as parties are added", async (t) => {
+  t.same(fairShares([6_000, 10, 3_100], 5_000), [2_495, 10, 2_495]);
+  t.same(fairShares([3, 3, 3], 10), [3, 3, 3], "under the cap: everything");
+  t.same(fairShares([5, 5, 5], 10), [4, 3, 3], "the remainder to the first");
+  t.same(fairShares([0, 7], 5), [0, 5]);
+  t.same(fairShares([4, 4], 0), [0, 0]);
+  let seed = 7;
+  const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+  for (let round = 0; round < 200; round++) {
+    const counts = Array.from({ length: 1 + random(12) }, () => random(40));
+    const cap = random(150);
+    const all = fairShares(counts, cap);
+    const total = counts.reduce((a, b) => a + b, 0);
+    if (all.reduce((a, b) => a + b, 0) !== Math.min(cap, total) || all.some((s, i) => s > (counts[i] ?? 0))) return t.fail(`shares ${all} of ${counts} within ${cap}`);
+    for (let k = 1; k < counts.length; k++) {
+      const before = fairShares(counts.slice(0, k), cap);
+      if (before.some((s, i) => s < (all[i] ?? 0))) return t.fail(`a share grew when parties were added: ${counts} within ${cap}`);
+    }
+  }
+  t.pass("sums, bounds and monotony hold over random cases");
 });

@@ -1,6 +1,7 @@
 // Account tables: users, authorized_keys, shell_history, sudoers.
 import * as path from "node:path";
-import { homes, readDir, readLines, statOf, userFileTail, type Ctx, type Row } from "./util.js";
+import { fairShares } from "./fair-shares.js";
+import { detached, homes, readDir, readLines, statOf, userFileTail, type Ctx, type Row } from "./util.js";
 
 export async function users(ctx: Ctx): Promise<Row[]> {
   return (await ctx.passwd()).slice(0, ctx.max).map((u) => ({
@@ -95,23 +96,54 @@ export function parseHistory(lines: readonly string[]): Array<{ time: number; co
  */
 export const HISTORY_TAIL_BYTES = 1024 * 1024;
 
+const HISTORY_FILES = [".bash_history", ".zsh_history"];
+
+/** One history file's entries (oldest first) as far as its share keeps them, and how many it had. */
+interface History {
+  uid: number;
+  file: string;
+  count: number;
+  entries: Array<{ time: number; command: string }>;
+}
+
+/**
+ * Every user's histories are read, and each user keeps its newest commands within a fair share of the table's cap
+ * (fairShares; its files then share the user's share the same way). Read user by user against one cap, a first user
+ * (root) with that many recent commands left no row for any other. A share never grows as later users are read, so
+ * each user's entries are cut to their share at once and what is held stays near the cap.
+ */
 export async function shellHistory(ctx: Ctx): Promise<Row[]> {
-  const rows: Row[] = [];
+  const users: History[][] = [];
   for (const user of await homes(ctx)) {
-    for (const name of [".bash_history", ".zsh_history"]) {
-      const historyFile = path.posix.join(user.directory, name);
+    const files: History[] = [];
+    for (const name of HISTORY_FILES) {
+      const file = path.posix.join(user.directory, name);
       // History files are user-writable: never follow a link planted there (e.g. to /etc/shadow, or another user's history).
-      const { lines, cut } = await userFileTail(ctx, user, historyFile, HISTORY_TAIL_BYTES);
+      const { lines, cut } = await userFileTail(ctx, user, file, HISTORY_TAIL_BYTES);
       if (cut) ctx.cut();
-      // Near the table's cap, a file's newest commands are the ones kept.
       const entries = parseHistory(lines);
-      for (const entry of entries.slice(Math.max(0, entries.length - (ctx.max - rows.length)))) {
-        rows.push({ uid: user.uid, time: entry.time, command: entry.command, history_file: historyFile });
-      }
-      if (rows.length >= ctx.max) return rows;
+      if (entries.length > 0) files.push({ uid: user.uid, file, count: entries.length, entries });
     }
+    if (files.length === 0) continue;
+    users.push(files);
+    keepShares(users, ctx.max);
+    // What is kept outlives the file's text: copied, so the text (up to HISTORY_TAIL_BYTES a file) is not held with it.
+    for (const f of files) f.entries = f.entries.map((e) => ({ time: e.time, command: detached(e.command) }));
   }
-  return rows;
+  // Over the cap, the rows number the cap exactly, so the table is named in truncated.
+  return users.flatMap((files) => files.flatMap((f) => f.entries.map((e): Row => ({ uid: f.uid, time: e.time, command: e.command, history_file: f.file }))));
+}
+
+/** Cuts every history to its newest entries within its user's share of `cap`, and its own share of that. */
+function keepShares(users: History[][], cap: number): void {
+  const shares = fairShares(users.map((files) => files.reduce((n, f) => n + f.count, 0)), cap);
+  users.forEach((files, u) => {
+    const fileShares = fairShares(files.map((f) => f.count), shares[u] ?? 0);
+    files.forEach((f, i) => {
+      const share = fileShares[i] ?? 0;
+      if (f.entries.length > share) f.entries = f.entries.slice(f.entries.length - share);
+    });
+  });
 }
 
 const INCLUDE = /^(#|@)(include|includedir)\s+(.+)$/;

@@ -233,6 +233,14 @@ export async function streamFile(file: string, maxBytes: number, onChunk: (chunk
   });
 }
 
+/**
+ * A copy of `text` that holds no reference to the string it was cut from: V8 keeps a substring's whole parent alive (a
+ * line of a file read as text holds the whole text), so a value kept from a large file is copied.
+ */
+export function detached(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
+}
+
 /** Run `fn` over `items` with at most `limit` in flight; results keep input order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
