@@ -284,3 +284,19 @@ test("fairShares: all or an equal share, what is left over goes to the rest, and
   }
   t.pass("sums, bounds and monotony hold over random cases");
 });
+
+test("authorized_keys: many users' long files are read within a collector's share of the heap", async (t) => {
+  const { root, at } = fakeRoot(t);
+  const uid = process.getuid?.() ?? 1000;
+  // 100 users with 1 MiB authorized_keys, a key last in each: the key's row must not keep the whole text it came from.
+  const users = Array.from({ length: 100 }, (_, i) => `u${i}`);
+  fs.writeFileSync(at("etc/passwd"), users.map((u) => `${u}:x:${uid}:1000::/home/${u}:/bin/bash`).join("\n") + "\n");
+  const text = `${`# ${"x".repeat(97)}\n`.repeat(Math.floor((1024 * 1024) / 100))}ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKeyOfThisUser user@host\n`;
+  for (const u of users) {
+    fs.mkdirSync(at(`home/${u}/.ssh`), { recursive: true });
+    fs.writeFileSync(at(`home/${u}/.ssh/authorized_keys`), text);
+  }
+  const run = collectInChild(root, ["authorized_keys"], COLLECTOR_HEAP_MB);
+  t.equal(run.status, 0, `the collection finished in ${COLLECTOR_HEAP_MB} MB of heap (signal ${run.signal}; ${heapError(run.stderr)})`);
+  t.same(run.counts, { authorized_keys: 100 });
+});

@@ -62,7 +62,9 @@ export async function authorizedKeys(ctx: Ctx): Promise<Row[]> {
       for (const line of lines) {
         const parsed = parseAuthorizedKey(line);
         if (parsed === undefined) continue;
-        rows.push({ uid: user.uid, ...parsed, key_file: keyFile });
+        // Copied: a row kept from the file's text would hold all of it (1 MiB a file) until the snapshot is sent.
+        const { options, algorithm, key, comment } = parsed;
+        rows.push({ uid: user.uid, options: detached(options), algorithm: detached(algorithm), key: detached(key), comment: detached(comment), key_file: keyFile });
         if (rows.length >= ctx.max) return rows;
       }
     }
