@@ -80,7 +80,7 @@ export async function collect(deps: CollectDeps, req: CollectRequest, sink: Coll
   try {
     await Promise.all([
       forEachLimited(live, LIVE_IN_FLIGHT, async (a) => settle(a, await livePlan(deps.nc, a, req, deadlineAt, cancelled.promise))),
-      forEachLimited(cached, CACHED_IN_FLIGHT, async (a) => settle(a, await latestSnapshot(deps.jsm, a, req.tables))),
+      forEachLimited(cached, CACHED_IN_FLIGHT, async (a) => settle(a, await cachedAnswer(deps, a, req, deadlineAt, cancelled.promise))),
     ]);
   } finally {
     cancelled.release();
@@ -105,6 +105,17 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
   } catch (err) {
     return isNoResponders(err) ? "offline (no agent answered)" : isTimeout(err) ? "timed out" : `plan failed: ${err instanceof Error ? err.message : String(err)}`;
   }
+}
+
+/**
+ * The agent's latest snapshot; in auto mode, an online agent whose snapshot the stream does not hold is asked live.
+ * Its heartbeat said when it took one, but agents publish snapshots without JetStream's ack (an ack goes to a reply
+ * subject the publisher names: docs/architecture.md, agent protocol), so a snapshot lost before it was stored is not known to it.
+ */
+async function cachedAnswer(deps: CollectDeps, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<CollectedHost | string> {
+  const snapshot = await latestSnapshot(deps.jsm, agent, req.tables);
+  if (snapshot === "no snapshot" && req.mode === "auto" && agent.status === "online") return livePlan(deps.nc, agent, req, deadlineAt, cancelled);
+  return snapshot;
 }
 
 async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables: string[]): Promise<CollectedHost | string> {

@@ -110,6 +110,36 @@ test("a cancel ends every pending plan at once", async (t) => {
   t.equal(getEventListeners(controller.signal, "abort").length, 0);
 });
 
+test("auto: an online agent whose snapshot the stream does not hold (published without an ack, lost) is asked live", async (t) => {
+  const { openRuntime } = await import("../../shared/runtime.js");
+  await openRuntime(nc, { replicas: 1 }); // the snapshots stream, empty
+  const said = { ...agent("lost-snap"), snapshot_collected_at: new Date().toISOString() };
+  const offline = { ...agent("gone-snap"), status: "offline" as const, snapshot_collected_at: new Date().toISOString() };
+  let asked = 0;
+  const sub = nc.subscribe(SUBJECTS.plan(said.agent_id), {
+    callback: (_e, m) => {
+      asked++;
+      m.respond(JSON.stringify({ agent_id: said.agent_id, collected_at: new Date().toISOString(), tables: { processes: [] } }));
+    },
+  });
+  t.teardown(() => sub.unsubscribe());
+  await nc.flush();
+  const jsm = await jetstreamManager(nc);
+  const run = (mode: "auto" | "cached") =>
+    collect(
+      { nc, jsm },
+      { investigationId: `inv_lost_${mode}`, agents: [said, offline], tables: ["processes"], mode, deadlineMs: 2_000, signal: new AbortController().signal },
+      { responded: () => {}, unreachable: () => {} },
+    );
+  const auto = await run("auto");
+  t.equal(auto.responded, 1, "auto: the online agent answered live");
+  t.same(auto.unreachable.map((u) => [u.agent_id, u.reason]), [["gone-snap", "no snapshot"]], "an offline one is not asked");
+  t.equal(asked, 1);
+  const cached = await run("cached");
+  t.equal(cached.responded, 0, "cached: snapshots only");
+  t.equal(asked, 1, "no plan in cached mode");
+});
+
 test("teardown", async () => {
   await nc.close();
   await nats.stop();
