@@ -47,9 +47,10 @@ export class DeliveryConsumer implements Component {
   private readonly limiter: KeyLimiter;
 
   constructor(private readonly deps: DeliveryConsumerDeps, private readonly opts: DeliveryConsumerOptions) {
-    // One subscription may hold at most half of the dispatcher's jobs (running or queued), and a few of them even
-    // in a small pool; and never more than the pool has left free (`total`), so that subscriptions whose endpoints
-    // hang, however many of their jobs wait, leave room for the others' (two of half each used to fill it).
+    // One subscription may hold at most half of the dispatcher's jobs (running or queued), and never more than the
+    // pool has left free (`total`), so that subscriptions whose endpoints hang, however many of their jobs wait,
+    // leave room for the others' (two of half each used to fill it). In a pool smaller than twice the
+    // per-subscription concurrency, a lone subscription therefore runs at most half the pool's jobs at once.
     const half = Math.floor(opts.concurrency / 2);
     const running = Math.max(opts.perSubscription, Math.min(opts.perSubscription * JOBS_PER_REQUEST_SLOT, half - opts.perSubscription));
     this.limiter = new KeyLimiter({
