@@ -138,6 +138,22 @@ function sameIdentity(a: AgentRecord, b: AgentRecord): boolean {
 
 // ---- the component --------------------------------------------------------------------------------
 
+const OK: Ack = { ok: true };
+
+interface ReceivedBeat {
+  kind: "heartbeat";
+  beat: Heartbeat;
+  /** When it arrived. */
+  now: number;
+  /** The record as the live copy holds it, if it does. */
+  known: Versioned<AgentRecord> | undefined;
+  /** It only says "still here" (onlyPresence). */
+  presence: boolean;
+}
+
+/** A message checked against its schema, as the registry applies it. */
+type Received = { kind: "hello"; hello: Hello } | ReceivedBeat | { kind: "bye"; agentId: string };
+
 class Refused extends Error {
   constructor(readonly code: RegistryErrorCode, message: string) {
     super(message);
@@ -168,8 +184,12 @@ export class AgentRegistry implements Component {
               this.deps.log.error({ err }, "agent registry: subscription error");
               return;
             }
-            const work = this.handle(kind, msg).finally(() => this.inFlight.delete(work));
-            this.inFlight.add(work);
+            try {
+              this.receive(kind, msg);
+            } catch (err) {
+              // Not expected: receive answers every failure itself. Nothing thrown may reach the client's reader.
+              this.deps.log.error({ err, subject: msg.subject }, "agent registry: could not take a message");
+            }
           },
         }),
       );
@@ -177,59 +197,101 @@ export class AgentRegistry implements Component {
     await this.deps.nc.flush(); // the server knows the subscriptions before the runner says it is ready
   }
 
+  /** Heartbeats waiting for their presence batch are answered when it is stored: the writer stops after the registry. */
   async stop(): Promise<void> {
     await Promise.allSettled(this.subs.map((s) => s.drain()));
     this.subs = [];
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async handle(kind: RegistryMessageKind, msg: Msg): Promise<void> {
-    let ack: Ack;
-    const agentId = subjectAgentId(msg.subject);
+  /**
+   * One message, taken apart at once: past here only its contents and where to answer are kept, not the message. A
+   * heartbeat that goes to presence then waits for its batch with its reply subject alone, no handler of its own.
+   */
+  private receive(kind: RegistryMessageKind, msg: Msg): void {
+    const subject = msg.subject;
+    const agentId = subjectAgentId(subject);
+    const reply = this.replyTo(msg, agentId);
+    let message: Received;
     try {
       if (agentId === null) throw new Refused("invalid_message", "the subject carries no valid agent id");
-      switch (kind) {
-        case "hello":
-          await this.hello(this.checked(helloChecker, msg, agentId));
-          break;
-        case "heartbeat":
-          await this.heartbeat(this.checked(heartbeatChecker, msg, agentId));
-          break;
-        case "bye":
-          await this.bye(this.checked(byeChecker, msg, agentId).agent_id);
-          break;
-        default:
-          return assertNever(kind, "message kind");
-      }
-      ack = { ok: true };
+      message = this.parsed(kind, msg, agentId);
     } catch (err) {
-      if (err instanceof Refused) {
-        // Neither is the agent's fault: a registry that lost its record, a heartbeat within the offline dwell.
-        if (err.code !== "unknown_agent" && err.code !== "unavailable") this.deps.log.warn({ subject: msg.subject, code: err.code }, `agent registry refused a message: ${err.message}`);
-        ack = { ok: false, error: { code: err.code, message: err.message } };
-      } else {
-        if (isUnavailable(err)) this.deps.log.warn({ err, subject: msg.subject }, "agent registry: NATS unavailable; the agent sends it again");
-        else this.deps.log.error({ err, subject: msg.subject }, "agent registry: could not apply a message");
-        ack = { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
-      }
+      this.answer(reply, this.failure(err, subject));
+      return;
     }
-    this.answer(msg, agentId, ack);
+    if (message.kind === "heartbeat" && message.presence && this.deps.presence) {
+      this.deps.presence.record(agentId, message.now, (err) => this.answer(reply, err === undefined ? OK : this.failure(err, subject)));
+      return;
+    }
+    const work = this.apply(message)
+      .then(() => OK, (err: unknown) => this.failure(err, subject))
+      .then((ack) => this.answer(reply, ack))
+      .finally(() => this.inFlight.delete(work));
+    this.inFlight.add(work);
+  }
+
+  /** The message checked (else refused), a heartbeat with what it says as the record would take it. */
+  private parsed(kind: RegistryMessageKind, msg: Msg, agentId: string): Received {
+    switch (kind) {
+      case "hello":
+        return { kind, hello: this.checked(helloChecker, msg, agentId) };
+      case "heartbeat":
+        return { kind, ...this.received(this.checked(heartbeatChecker, msg, agentId)) };
+      case "bye":
+        return { kind, agentId: this.checked(byeChecker, msg, agentId).agent_id };
+      default:
+        return assertNever(kind, "message kind");
+    }
+  }
+
+  private apply(message: Received): Promise<void> {
+    switch (message.kind) {
+      case "hello":
+        return this.hello(message.hello);
+      case "heartbeat":
+        return this.heartbeat(message);
+      case "bye":
+        return this.bye(message.agentId);
+      default:
+        return assertNever(message, "message");
+    }
+  }
+
+  /** The answer to a message that could not be applied: refused, or `unavailable` (the agent sends it again). */
+  private failure(err: unknown, subject: string): Ack {
+    if (err instanceof Refused) {
+      // Neither is the agent's fault: a registry that lost its record, a heartbeat within the offline dwell.
+      if (err.code !== "unknown_agent" && err.code !== "unavailable") this.deps.log.warn({ subject, code: err.code }, `agent registry refused a message: ${err.message}`);
+      return { ok: false, error: { code: err.code, message: err.message } };
+    }
+    if (isUnavailable(err)) this.deps.log.warn({ err, subject }, "agent registry: NATS unavailable; the agent sends it again");
+    else this.deps.log.error({ err, subject }, "agent registry: could not apply a message");
+    return { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
   }
 
   /**
-   * The ack, published to the message's reply subject when that is the agent's own inbox. Anywhere else it would be
-   * a publish the agent chose and the registry made: an ack written over another agent's record in the agents
-   * bucket, a cancel on ctl.investigations.<id>.cancel. The agent's message was handled all the same, as one sent
-   * without a reply subject is.
+   * Where the answer goes: the message's reply subject when that is the agent's own inbox, else nowhere. Anywhere else
+   * it would be a publish the agent chose and the registry made: an ack written over another agent's record in the
+   * agents bucket, a cancel on ctl.investigations.<id>.cancel. The agent's message is handled all the same, as one
+   * sent without a reply subject is.
    */
-  private answer(msg: Msg, agentId: string | null, ack: Ack): void {
-    if (!msg.reply) return;
-    if (agentId !== null && isAgentInbox(agentId, msg.reply)) {
-      msg.respond(encodeJson(ack));
-      return;
-    }
+  private replyTo(msg: Msg, agentId: string | null): string | null {
+    const reply = msg.reply;
+    if (!reply) return null;
+    if (agentId !== null && isAgentInbox(agentId, reply)) return reply;
     this.deps.droppedReplies?.inc();
-    this.misdirected.note({ subject: msg.subject, reply: msg.reply.slice(0, 200) }, this.deps.clock.now());
+    this.misdirected.note({ subject: msg.subject, reply: reply.slice(0, 200) }, this.deps.clock.now());
+    return null;
+  }
+
+  private answer(reply: string | null, ack: Ack): void {
+    if (reply === null) return;
+    try {
+      this.deps.nc.publish(reply, encodeJson(ack));
+    } catch (err) {
+      this.deps.log.warn({ err }, "agent registry: could not answer an agent (the connection is closing); it sends its message again");
+    }
   }
 
   /** The message, valid against its schema, from the agent its subject names (else refused). */
@@ -256,12 +318,19 @@ export class AgentRegistry implements Component {
     return this.flush((await this.deps.agents.update(hello.agent_id, (r) => (this.wellShaped(r, hello.agent_id) ? reintroduced(r, hello) : fresh)))?.value);
   }
 
-  private async heartbeat(claimed: Heartbeat): Promise<void> {
+  /**
+   * A heartbeat as the record would take it, when it arrived, and whether it only says "still here" (it then goes to
+   * presence, when the registry has one, instead of the record).
+   */
+  private received(claimed: Heartbeat): Omit<ReceivedBeat, "kind"> {
     const now = this.deps.clock.now();
     const beat: Heartbeat = { ...claimed, snapshot_collected_at: claimedSnapshotTime(claimed.snapshot_collected_at, now) };
     if (beat.snapshot_collected_at === null && claimed.snapshot_collected_at !== null) this.ahead.note({ agent_id: beat.agent_id, snapshot_collected_at: claimed.snapshot_collected_at }, now);
     const known = this.deps.known?.(beat.agent_id);
-    if (this.deps.presence && known && onlyPresence(known.value, beat.snapshot_collected_at, now)) return this.deps.presence.record(beat.agent_id, now);
+    return { beat, now, known, presence: known !== undefined && onlyPresence(known.value, beat.snapshot_collected_at, now) };
+  }
+
+  private async heartbeat({ beat, now, known }: ReceivedBeat): Promise<void> {
     const result = await this.deps.agents.update(beat.agent_id, (r) => (this.wellShaped(r, beat.agent_id) ? beaten(r, beat, now, this.deps.clock.now()) : null), undefined, known);
     if (result === null || !isAgentRecord(result.value)) throw new Refused("unknown_agent", "no such agent: say hello first");
     if (!result.changed && result.value.status !== "online" && dwelling(result.value, now)) {
