@@ -13,7 +13,7 @@ import { loadRunnerConfig } from "./config.js";
 import { routeQuery } from "./engine-adapter.js";
 import { EnginePool } from "./engine-pool.js";
 import { LivenessMonitor } from "./liveness.js";
-import { agentMetrics, droppedReplyMetric, investigationMetrics, phaseMetrics } from "./metrics.js";
+import { agentMetrics, droppedReplyMetric, investigationMetrics, phaseMetrics, refusedMessageMetric } from "./metrics.js";
 import { AgentRegistry } from "./registry.js";
 import { Runner } from "./runner.js";
 
@@ -60,7 +60,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
   const presence = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock });
   const beats = new PresenceWriter(rt.js);
   const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), presence, js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
-  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), presence: beats, droppedReplies: droppedReplyMetric(metrics), clock, log });
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), presence: beats, droppedReplies: droppedReplyMetric(metrics), refused: refusedMessageMetric(metrics), clock, log });
   agentMetrics(metrics, () => agents.list());
   const ops = opsComponents({ config, nc, rt, life, log, registry: metrics, streams: coreStreams, consumers: [CONSUMERS.runner] });
   await life.start([...ops, agents, presence, engine, beats, registry, liveness, runner]);

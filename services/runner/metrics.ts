@@ -4,6 +4,7 @@ import type { AgentRecord } from "../../shared/agents/record.js";
 import type { InvestigationRecord } from "../../shared/investigations/record.js";
 import type { Counter, Registry } from "../../shared/ops/metrics.js";
 import type { RunPhases } from "./execute.js";
+import { REFUSALS } from "./registry-limits.js";
 
 /** Seconds from the trigger to the end: a quick cached run to a deep live one waiting for its plans. */
 const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
@@ -47,5 +48,15 @@ export function agentMetrics(registry: Registry, list: () => AgentRecord[]): voi
 export function droppedReplyMetric(registry: Registry): Counter {
   const c = registry.counter("inquest_agent_replies_dropped_total", "Answers to agents' messages not sent because the reply subject was not the agent's own inbox (a misbehaving or compromised agent).");
   c.inc({}, 0); // 0 from the start, so increase() counts the first
+  return c;
+}
+
+/** Agents' messages and record writes the agent registry refused, by reason (registry-limits.ts). */
+export function refusedMessageMetric(registry: Registry): Counter {
+  const c = registry.counter(
+    "inquest_agent_messages_refused_total",
+    "Agents' messages the agent registry refused at once, by reason: busy (its handlers at their bound), agent_busy (the agent had too many messages in hand), writes (the agent changed its record too often; a heartbeat is still acknowledged, its new snapshot time left for a later beat).",
+  );
+  for (const reason of REFUSALS) c.inc({ reason }, 0); // 0 from the start, so increase() counts the first
   return c;
 }

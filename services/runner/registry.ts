@@ -5,11 +5,13 @@
 // record alone, its lifecycle event in the same write (shared/agents/outbox.ts). Every runner runs one, in one
 // queue group: each message is handled once, and concurrent writes to one record settle by compare-and-set.
 // A message is acknowledged only once its write is done, so an agent that heard "ok" is registered, and only in
-// the agent's own inbox: the reply subject is the agent's to choose, the registry's user may publish anywhere.
+// the agent's own inbox: the reply subject is the agent's to choose, the registry's user may publish anywhere. An
+// agent may flood its own subjects, so how much of the registry it takes is bounded (registry-limits.ts).
 import type { JetStreamClient } from "@nats-io/jetstream";
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
 import {
+  AGENT_SUBJECTS,
   byeChecker,
   heartbeatChecker,
   helloChecker,
@@ -34,6 +36,7 @@ import type { Counter } from "../../shared/ops/metrics.js";
 import { SparseWarning } from "../../shared/sparse-warning.js";
 import type { Checked } from "../../shared/validate.js";
 import { assertNever } from "../../shared/never.js";
+import { DEFAULT_REGISTRY_LIMITS, OverLimit, RegistryLimits, type RegistryLimitOptions } from "./registry-limits.js";
 
 export interface RegistryDeps {
   nc: NatsConnection;
@@ -52,6 +55,10 @@ export interface RegistryDeps {
   presence?: Pick<PresenceWriter, "record">;
   /** Counts the answers not sent because their reply subject was not the agent's own inbox (metrics.ts). */
   droppedReplies?: Pick<Counter, "inc">;
+  /** How much of the registry one agent may take (registry-limits.ts); DEFAULT_REGISTRY_LIMITS when absent. */
+  limits?: RegistryLimitOptions;
+  /** Counts the messages refused by those limits, by `reason` (metrics.ts). */
+  refused?: Pick<Counter, "inc">;
   clock: Clock;
   log: Logger;
 }
@@ -140,19 +147,12 @@ function sameIdentity(a: AgentRecord, b: AgentRecord): boolean {
 
 const OK: Ack = { ok: true };
 
-interface ReceivedBeat {
-  kind: "heartbeat";
-  beat: Heartbeat;
-  /** When it arrived. */
-  now: number;
-  /** The record as the live copy holds it, if it does. */
-  known: Versioned<AgentRecord> | undefined;
-  /** It only says "still here" (onlyPresence). */
-  presence: boolean;
+/** A message checked against its schema: how to apply it, and for a beat that only says "still here" when it came. */
+interface Received {
+  apply(): Promise<void>;
+  /** When it came, if it may go to presence instead. */
+  presenceAt?: number;
 }
-
-/** A message checked against its schema, as the registry applies it. */
-type Received = { kind: "hello"; hello: Hello } | ReceivedBeat | { kind: "bye"; agentId: string };
 
 class Refused extends Error {
   constructor(readonly code: RegistryErrorCode, message: string) {
@@ -167,8 +167,12 @@ export class AgentRegistry implements Component {
   private readonly misdirected: SparseWarning;
   private readonly misshapen: SparseWarning;
   private readonly ahead: SparseWarning;
+  private readonly overLimit: SparseWarning;
+  private readonly limits: RegistryLimits;
 
   constructor(private readonly deps: RegistryDeps) {
+    this.limits = new RegistryLimits(deps.limits ?? DEFAULT_REGISTRY_LIMITS);
+    this.overLimit = new SparseWarning(deps.log, "agent registry: an agent sent more than its share (registry-limits.ts); answered unavailable");
     this.misdirected = new SparseWarning(deps.log, "agent registry: an agent asked for its answer outside its own inbox; not answered (the message itself was handled)");
     this.misshapen = new SparseWarning(deps.log, "agent registry: the agent's key holds a value that is not an agent record; its hello replaces it");
     this.ahead = new SparseWarning(deps.log, `agent registry: a heartbeat's snapshot time is more than ${SNAPSHOT_CLOCK_SKEW_MS / 1000} s ahead of this clock; not recorded (the host's clock is off, or the agent is lying)`);
@@ -212,54 +216,54 @@ export class AgentRegistry implements Component {
     const subject = msg.subject;
     const agentId = subjectAgentId(subject);
     const reply = this.replyTo(msg, agentId);
+    if (agentId === null) return this.answer(reply, this.failure(new Refused("invalid_message", "the subject carries no valid agent id"), subject));
+    if (!this.limits.enter(agentId)) return this.answer(reply, this.failure(new OverLimit("agent_busy"), subject));
+    const done = (ack: Ack): void => {
+      this.limits.leave(agentId);
+      this.answer(reply, ack);
+    };
     let message: Received;
     try {
-      if (agentId === null) throw new Refused("invalid_message", "the subject carries no valid agent id");
       message = this.parsed(kind, msg, agentId);
     } catch (err) {
-      this.answer(reply, this.failure(err, subject));
+      return done(this.failure(err, subject));
+    }
+    if (message.presenceAt !== undefined && this.deps.presence) {
+      this.deps.presence.record(agentId, message.presenceAt, (err) => done(err === undefined ? OK : this.failure(err, subject)));
       return;
     }
-    if (message.kind === "heartbeat" && message.presence && this.deps.presence) {
-      this.deps.presence.record(agentId, message.now, (err) => this.answer(reply, err === undefined ? OK : this.failure(err, subject)));
-      return;
-    }
-    const work = this.apply(message)
+    if (this.inFlight.size >= this.limits.opts.handlers) return done(this.failure(new OverLimit("busy"), subject));
+    const work = message
+      .apply()
       .then(() => OK, (err: unknown) => this.failure(err, subject))
-      .then((ack) => this.answer(reply, ack))
+      .then(done)
       .finally(() => this.inFlight.delete(work));
     this.inFlight.add(work);
   }
 
-  /** The message checked (else refused), a heartbeat with what it says as the record would take it. */
+  /** The message checked (else refused). */
   private parsed(kind: RegistryMessageKind, msg: Msg, agentId: string): Received {
     switch (kind) {
-      case "hello":
-        return { kind, hello: this.checked(helloChecker, msg, agentId) };
+      case "hello": {
+        const hello = this.checked(helloChecker, msg, agentId);
+        return { apply: () => this.hello(hello) };
+      }
       case "heartbeat":
-        return { kind, ...this.received(this.checked(heartbeatChecker, msg, agentId)) };
+        return this.received(this.checked(heartbeatChecker, msg, agentId));
       case "bye":
-        return { kind, agentId: this.checked(byeChecker, msg, agentId).agent_id };
+        this.checked(byeChecker, msg, agentId);
+        return { apply: () => this.bye(agentId) };
       default:
         return assertNever(kind, "message kind");
     }
   }
 
-  private apply(message: Received): Promise<void> {
-    switch (message.kind) {
-      case "hello":
-        return this.hello(message.hello);
-      case "heartbeat":
-        return this.heartbeat(message);
-      case "bye":
-        return this.bye(message.agentId);
-      default:
-        return assertNever(message, "message");
-    }
-  }
-
   /** The answer to a message that could not be applied: refused, or `unavailable` (the agent sends it again). */
   private failure(err: unknown, subject: string): Ack {
+    if (err instanceof OverLimit) {
+      this.limited(err, subject);
+      return { ok: false, error: { code: "unavailable", message: err.message } };
+    }
     if (err instanceof Refused) {
       // Neither is the agent's fault: a registry that lost its record, a heartbeat within the offline dwell.
       if (err.code !== "unknown_agent" && err.code !== "unavailable") this.deps.log.warn({ subject, code: err.code }, `agent registry refused a message: ${err.message}`);
@@ -268,6 +272,11 @@ export class AgentRegistry implements Component {
     if (isUnavailable(err)) this.deps.log.warn({ err, subject }, "agent registry: NATS unavailable; the agent sends it again");
     else this.deps.log.error({ err, subject }, "agent registry: could not apply a message");
     return { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
+  }
+
+  private limited(err: OverLimit, subject: string): void {
+    this.deps.refused?.inc({ reason: err.reason });
+    this.overLimit.note({ subject, reason: err.reason }, this.deps.clock.now());
   }
 
   /**
@@ -315,22 +324,35 @@ export class AgentRegistry implements Component {
     const now = this.deps.clock.now();
     const fresh = registered(hello, now);
     if ((await this.deps.agents.create(hello.agent_id, fresh)) !== null) return this.flush(fresh);
-    return this.flush((await this.deps.agents.update(hello.agent_id, (r) => (this.wellShaped(r, hello.agent_id) ? reintroduced(r, hello) : fresh)))?.value);
+    const paid = this.charged(hello.agent_id);
+    return this.flush((await this.deps.agents.update(hello.agent_id, (r) => paid(this.wellShaped(r, hello.agent_id) ? reintroduced(r, hello) : fresh)))?.value);
   }
 
-  /**
-   * A heartbeat as the record would take it, when it arrived, and whether it only says "still here" (it then goes to
-   * presence, when the registry has one, instead of the record).
-   */
-  private received(claimed: Heartbeat): Omit<ReceivedBeat, "kind"> {
+  /** A heartbeat as the record would take it, and when it came if it may go to presence instead. */
+  private received(claimed: Heartbeat): Received {
     const now = this.deps.clock.now();
     const beat: Heartbeat = { ...claimed, snapshot_collected_at: claimedSnapshotTime(claimed.snapshot_collected_at, now) };
     if (beat.snapshot_collected_at === null && claimed.snapshot_collected_at !== null) this.ahead.note({ agent_id: beat.agent_id, snapshot_collected_at: claimed.snapshot_collected_at }, now);
     const known = this.deps.known?.(beat.agent_id);
-    return { beat, now, known, presence: known !== undefined && onlyPresence(known.value, beat.snapshot_collected_at, now) };
+    return { apply: () => this.heartbeat(beat, now, known), presenceAt: this.toPresence(beat, known, now) ? now : undefined };
   }
 
-  private async heartbeat({ beat, now, known }: ReceivedBeat): Promise<void> {
+  /**
+   * Whether the beat goes to presence: it only says "still here". A new snapshot time is the one record write a beat
+   * makes at the agent's will (coming online waits out the dwell, the refresh comes once a minute), so it draws on the
+   * agent's writes; past them the beat counts as presence only, and the time is recorded from a later beat, which
+   * carries it again.
+   */
+  private toPresence(beat: Heartbeat, known: Versioned<AgentRecord> | undefined, now: number): boolean {
+    if (known === undefined) return false;
+    if (onlyPresence(known.value, beat.snapshot_collected_at, now)) return true;
+    if (!this.deps.presence || !onlyPresence(known.value, known.value.snapshot_collected_at, now)) return false;
+    if (this.limits.takeWrite(beat.agent_id, now)) return false;
+    this.limited(new OverLimit("writes"), AGENT_SUBJECTS.heartbeat(beat.agent_id));
+    return true;
+  }
+
+  private async heartbeat(beat: Heartbeat, now: number, known: Versioned<AgentRecord> | undefined): Promise<void> {
     const result = await this.deps.agents.update(beat.agent_id, (r) => (this.wellShaped(r, beat.agent_id) ? beaten(r, beat, now, this.deps.clock.now()) : null), undefined, known);
     if (result === null || !isAgentRecord(result.value)) throw new Refused("unknown_agent", "no such agent: say hello first");
     if (!result.changed && result.value.status !== "online" && dwelling(result.value, now)) {
@@ -340,7 +362,22 @@ export class AgentRegistry implements Component {
   }
 
   private async bye(agentId: string): Promise<void> {
-    await this.flush((await this.deps.agents.update(agentId, (r) => (this.wellShaped(r, agentId) ? departed(r, this.deps.clock.now()) : null)))?.value);
+    const paid = this.charged(agentId);
+    await this.flush((await this.deps.agents.update(agentId, (r) => paid(this.wellShaped(r, agentId) ? departed(r, this.deps.clock.now()) : null)))?.value);
+  }
+
+  /**
+   * For a compare-and-set's `mutate`: a write the agent causes at will draws on its writes, once per message however
+   * often the compare-and-set is tried again; with none left the message is refused (OverLimit) and nothing written.
+   */
+  private charged(agentId: string): <T>(next: T | null) => T | null {
+    let paid = false;
+    return (next) => {
+      if (next === null || paid) return next;
+      if (!this.limits.takeWrite(agentId, this.deps.clock.now())) throw new OverLimit("writes");
+      paid = true;
+      return next;
+    };
   }
 
   private wellShaped(value: AgentRecord, agentId: string): boolean {
