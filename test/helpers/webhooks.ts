@@ -1,10 +1,13 @@
 // Outbound-webhook test helpers: subscriptions over the API, events straight onto the public EVENTS stream
 // (docs/api.md#public-subjects: other systems may publish and read `events.<type>`), and polling of delivery records.
 import { randomUUID } from "node:crypto";
-import { jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { openRuntime } from "../../shared/runtime.js";
-import { openWebhookStores, type WebhookStores } from "../../shared/webhooks/catalog.js";
+import { STREAMS } from "../../shared/nats/catalog.js";
+import { openWebhookStores, WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
+import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { connectTo, startNats, type NatsServer } from "./nats.js";
 import { api, eventually, type Stack } from "./stack.js";
 
@@ -82,4 +85,21 @@ export async function webhookBus(): Promise<{ server: NatsServer; nc: NatsConnec
   const nc = await connectTo(server.url);
   await openRuntime(nc, { replicas: 1 });
   return { server, nc, stores: await openWebhookStores(nc, await jetstreamManager(nc), jetstream(nc), 1) };
+}
+
+/** Every delivery record of the subscription, read from the bucket. */
+export async function deliveriesOf(stores: WebhookStores, sub: SubscriptionRecord): Promise<DeliveryRecord[]> {
+  const out: DeliveryRecord[] = [];
+  for (const key of await stores.deliveries.keys()) {
+    const d = (await stores.deliveries.get(key))?.value;
+    if (d?.subscription_id === sub.id) out.push(d);
+  }
+  return out;
+}
+
+/** The fan-out's durable has acknowledged everything in the EVENTS stream (for `eventually`). */
+export async function fanoutSettled(jsm: JetStreamManager): Promise<true | undefined> {
+  const last = (await jsm.streams.info(STREAMS.events.name)).state.last_seq;
+  const info = await jsm.consumers.info(STREAMS.events.name, WEBHOOK_CONSUMERS.fanout.durable).catch(() => null);
+  return info !== null && info.ack_floor.stream_seq >= last ? true : undefined;
 }

@@ -7,10 +7,8 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
 import { systemClock } from "../../shared/clock.js";
-import { STREAMS } from "../../shared/nats/catalog.js";
 import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
-import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
-import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { WebhookStores } from "../../shared/webhooks/catalog.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import type { RecoveryRecord } from "../../shared/webhooks/recovery.js";
 import { requestRecovery } from "../../shared/webhooks/recovery-request.js";
@@ -19,7 +17,7 @@ import { FanoutConsumer } from "../../services/dispatcher/fanout-consumer.js";
 import { runRecovery } from "../../services/dispatcher/recovery-run.js";
 import type { NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
-import { makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
+import { deliveriesOf, fanoutSettled, makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
 
 const masterKey = Buffer.alloc(32, 9);
 const log = pino({ level: "silent" });
@@ -57,21 +55,6 @@ async function recover(sub: SubscriptionRecord): Promise<RecoveryRecord> {
   return (await stores.recoveries.get(id))?.value as RecoveryRecord;
 }
 
-async function deliveriesOf(sub: SubscriptionRecord): Promise<DeliveryRecord[]> {
-  const out: DeliveryRecord[] = [];
-  for (const key of await stores.deliveries.keys()) {
-    const d = (await stores.deliveries.get(key))?.value;
-    if (d?.subscription_id === sub.id) out.push(d);
-  }
-  return out;
-}
-
-/** The fan-out's durable has acknowledged everything in the EVENTS stream. */
-async function settled(): Promise<true | undefined> {
-  const last = (await jsm.streams.info(STREAMS.events.name)).state.last_seq;
-  const info = await jsm.consumers.info(STREAMS.events.name, WEBHOOK_CONSUMERS.fanout.durable).catch(() => null);
-  return info !== null && info.ack_floor.stream_seq >= last ? true : undefined;
-}
 
 test("a recovery that runs before the fan-out got to the events leaves them to it: each is delivered once", async (t) => {
   const sub = await subscription(1, true, Date.now() - 60_000);
@@ -83,13 +66,13 @@ test("a recovery that runs before the fan-out got to the events leaves them to i
   t.equal(early.status, "completed");
   t.equal(early.resent_missed, 0, "nothing counted as missed");
   t.equal(early.events_left_to_fanout, events.length, "the result says how many events it left to the fan-out");
-  t.same(await deliveriesOf(sub), [], "nothing sent by the recovery");
+  t.same(await deliveriesOf(stores, sub), [], "nothing sent by the recovery");
 
   const fan = fanout([sub]);
   await fan.start();
   t.teardown(() => fan.stop());
-  await eventually(settled, 15_000);
-  const made = await deliveriesOf(sub);
+  await eventually(() => fanoutSettled(jsm), 15_000);
+  const made = await deliveriesOf(stores, sub);
   t.same(made.map((d) => d.event_id).sort(), events.map((e) => e.event_id).sort(), "one delivery per event, the fan-out's");
 });
 
@@ -101,13 +84,13 @@ test("once the fan-out has settled the events, a recovery finds the ones a pause
   t.teardown(() => fan.stop());
   const events = [0, 1].map((i) => makeEvent("agent.registered", { agent_id: `paused-${i}`, hostname: `p${i}`, tags: {}, status: "online" }));
   for (const e of events) await publish(nc, e);
-  await eventually(settled, 15_000);
-  t.same(await deliveriesOf(paused), [], "the fan-out skipped the paused subscription");
+  await eventually(() => fanoutSettled(jsm), 15_000);
+  t.same(await deliveriesOf(stores, paused), [], "the fan-out skipped the paused subscription");
 
   const done = await recover(paused);
   t.equal(done.resent_missed, events.length, "every missed event re-sent");
   t.equal(done.events_left_to_fanout, 0, "nothing left to the fan-out");
-  const resent = await deliveriesOf(paused);
+  const resent = await deliveriesOf(stores, paused);
   t.same(resent.map((d) => d.event_id).sort(), events.map((e) => e.event_id).sort());
 });
 

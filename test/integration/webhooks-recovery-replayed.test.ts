@@ -7,10 +7,8 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
 import { systemClock } from "../../shared/clock.js";
-import { STREAMS } from "../../shared/nats/catalog.js";
 import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
-import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
-import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { WebhookStores } from "../../shared/webhooks/catalog.js";
 import type { DeliveryStatus } from "../../shared/webhooks/schemas.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { replayDelivery, type ManageDeps } from "../../shared/webhooks/manage.js";
@@ -21,7 +19,7 @@ import { FanoutConsumer } from "../../services/dispatcher/fanout-consumer.js";
 import { runRecovery } from "../../services/dispatcher/recovery-run.js";
 import type { NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
-import { makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
+import { deliveriesOf, fanoutSettled, makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
 
 const masterKey = Buffer.alloc(32, 11);
 const log = pino({ level: "silent" });
@@ -35,21 +33,6 @@ test("setup", async () => {
   jsm = await jetstreamManager(nc);
 });
 
-async function deliveriesOf(sub: SubscriptionRecord): Promise<DeliveryRecord[]> {
-  const out: DeliveryRecord[] = [];
-  for (const key of await stores.deliveries.keys()) {
-    const d = (await stores.deliveries.get(key))?.value;
-    if (d?.subscription_id === sub.id) out.push(d);
-  }
-  return out;
-}
-
-/** The fan-out's durable has acknowledged everything in the EVENTS stream. */
-async function settled(): Promise<true | undefined> {
-  const last = (await jsm.streams.info(STREAMS.events.name)).state.last_seq;
-  const info = await jsm.consumers.info(STREAMS.events.name, WEBHOOK_CONSUMERS.fanout.durable).catch(() => null);
-  return info !== null && info.ack_floor.stream_seq >= last ? true : undefined;
-}
 
 /** What the delivery's job would have written: `status` after its attempts. */
 async function ended(id: string, status: DeliveryStatus): Promise<void> {
@@ -65,8 +48,8 @@ test("a dead letter replayed by hand is re-sent by a recovery only if the replay
   const names = ["replay-delivered", "replay-pending", "replay-failed", "replay-failed-then-replayed", "not-replayed"] as const;
   const events = names.map((name) => makeEvent("agent.registered", { agent_id: name, hostname: name, tags: {}, status: "online" }));
   for (const e of events) await publish(nc, e);
-  await eventually(settled, 15_000);
-  const originals = new Map((await deliveriesOf(sub)).map((d) => [d.event_id, d.delivery_id]));
+  await eventually(() => fanoutSettled(jsm), 15_000);
+  const originals = new Map((await deliveriesOf(stores, sub)).map((d) => [d.event_id, d.delivery_id]));
   t.equal(originals.size, events.length, "the fan-out made one delivery per event");
   for (const id of originals.values()) await ended(id, "failed_permanent");
 
@@ -89,7 +72,7 @@ test("a dead letter replayed by hand is re-sent by a recovery only if the replay
       replayed = r.deliveryId;
     }
   }
-  const before = new Set((await deliveriesOf(sub)).map((d) => d.delivery_id));
+  const before = new Set((await deliveriesOf(stores, sub)).map((d) => d.delivery_id));
 
   const asked = await requestRecovery({ stores, masterKey, clock: systemClock, deadLetters: async () => originals.size }, sub.id, { since: new Date(Date.now() - 60_000).toISOString() });
   if (asked.kind !== "accepted") return t.fail(`recovery: ${asked.kind}`);
@@ -97,7 +80,7 @@ test("a dead letter replayed by hand is re-sent by a recovery only if the replay
   t.equal(await runRecovery(deps, asked.recovery.recovery_id, asked.recovery.run, 1), "finished");
   const done = (await stores.recoveries.get(asked.recovery.recovery_id))?.value as RecoveryRecord;
 
-  const resent = (await deliveriesOf(sub)).filter((d) => !before.has(d.delivery_id));
+  const resent = (await deliveriesOf(stores, sub)).filter((d) => !before.has(d.delivery_id));
   const resentFor = new Set(resent.map((d) => (d.envelope.data as { agent_id: string }).agent_id));
   t.same([...resentFor].sort(), ["not-replayed", "replay-failed"], "re-sent: the dead letter nobody replayed, and the one whose replay failed too");
   t.equal(done.resent_dead_letters, 2);
