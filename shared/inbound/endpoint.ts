@@ -3,6 +3,10 @@
 import { Type, type Static } from "typebox";
 import { Depth, literalUnion, NextCursor, Scope, Timestamp } from "../schemas/common.js";
 import { INBOUND_PROVIDERS, type InboundProvider } from "./catalog.js";
+import { MAX_QUERY_CHARS } from "./providers/payload.js";
+import { triggerSource } from "./providers/registry.js";
+import { MAX_TRIGGER_BYTES, triggerBytes } from "../investigations/trigger-bounds.js";
+import type { ValidationDetail } from "../validate.js";
 
 export interface InboundEndpointRecord {
   id: string;
@@ -73,4 +77,31 @@ export function endpointView(r: InboundEndpointRecord): EndpointView {
 /** `<public url>/v1/webhooks/incoming/<provider>/<key>`. */
 export function receiverUrl(publicUrl: string, provider: InboundProvider, key: string): string {
   return `${publicUrl}/v1/webhooks/incoming/${provider}/${key}`;
+}
+
+/** The longest trigger id the providers keep of an event (generic's idempotency_key, edr's composite_id). */
+const MAX_INBOUND_TRIGGER_ID_CHARS = 255;
+
+/**
+ * Why an endpoint with this default scope could not trigger an ordinary alert (trigger-bounds.ts), or null. Every
+ * alert that falls back to the default scope stores it with its own question and context, so a scope that leaves
+ * no room for a question at the contract's 2,000 characters and the longest trigger id would make each of them a
+ * 400: it is refused when the endpoint is created instead. What an alert adds beyond that (its seeds, control
+ * characters in its text) is still its own to answer for.
+ */
+export function defaultScopeTooLarge(provider: InboundProvider, scope: Scope | null): ValidationDetail | null {
+  if (scope === null) return null;
+  const bytes = triggerBytes({
+    query: "q".repeat(MAX_QUERY_CHARS),
+    scope,
+    context: { trigger_source: triggerSource(provider), trigger_id: "t".repeat(MAX_INBOUND_TRIGGER_ID_CHARS), curiosity_id: null, inbound_endpoint_id: `iep_${"0".repeat(26)}` },
+  });
+  if (bytes <= MAX_TRIGGER_BYTES) return null;
+  const scopeBytes = Buffer.byteLength(JSON.stringify(scope));
+  return {
+    path: "/default_scope",
+    message:
+      `the default scope takes ${scopeBytes} bytes as stored (JSON, where a control character takes 6); with an alert's question ` +
+      `(${MAX_QUERY_CHARS} characters) and context that is ${bytes} bytes, over the ${MAX_TRIGGER_BYTES} a trigger may store`,
+  };
 }

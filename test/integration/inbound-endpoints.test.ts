@@ -81,6 +81,26 @@ test("create: 400 on bad provider, scope, depth, unknown fields; 415 without JSO
   t.equal(text.status, 415);
 });
 
+test("create: 400 when the default scope leaves no room for an alert's trigger (trigger-bounds.ts), not a 400 on every alert", async (t) => {
+  // Each field within its own bound (1,000 ids of 128 characters, 32 tags of 256), but a control character takes
+  // 6 bytes of JSON: together over the 160 KiB a trigger stores of its own.
+  const ids = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, "0")}${"a".repeat(124)}`);
+  const tags = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, "\u0001".repeat(256)]));
+  const extreme = { type: "selector", filter: { tags, agent_ids: ids } };
+  for (const provider of ["generic", "edr", "ci"]) {
+    const r = await api(stack.baseUrl, "POST", ENDPOINTS, { key: stack.key, body: { provider, default_scope: extreme } });
+    t.equal(r.status, 400, `${provider}: ${r.text.slice(0, 300)}`);
+    t.equal(r.json?.error?.code, "validation_failed");
+    t.type(r.json?.error?.message, "string");
+    t.ok((r.json?.error?.details as Array<{ path: string }> | undefined)?.some((d) => d.path === "/default_scope"), "names /default_scope");
+  }
+  // The largest scope that still leaves room for an alert is kept, and an alert posted to it is queued.
+  const roomy = await createEndpoint(stack, { provider: "generic", default_scope: { type: "selector", filter: { agent_ids: ids } } });
+  const alert = await deliver(stack, roomy.path, JSON.stringify({ query: "q".repeat(2000) }));
+  t.equal(alert.status, 202, alert.text.slice(0, 300));
+  t.type(alert.json.investigation_id, "string");
+});
+
 test("list: no URL secrets, the contract's fields, cursor pagination", async (t) => {
   const made = await Promise.all([createEndpoint(stack, { provider: "edr", provider_signing_secret: "edr-secret" }), createEndpoint(stack, { provider: "generic" })]);
   const r = await api(stack.baseUrl, "GET", ENDPOINTS, { key: stack.key });

@@ -8,6 +8,7 @@ import { newId } from "../../../shared/ids.js";
 import { INBOUND_BODY_LIMIT, INBOUND_PROVIDERS, isInboundProvider } from "../../../shared/inbound/catalog.js";
 import {
   CreateEndpointRequest,
+  defaultScopeTooLarge,
   EndpointCreated,
   EndpointList,
   endpointView,
@@ -102,6 +103,9 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         if (secret !== undefined && NO_SIGNATURE_SCHEME.has(body.provider)) {
           return invalid([{ path: "/provider_signing_secret", message: `the ${body.provider} provider has no signature scheme; the URL key is its credential` }]);
         }
+        // A scope no alert could be stored with would make each of them a 400 (there is no update: this is the one check).
+        const tooLarge = defaultScopeTooLarge(body.provider, body.default_scope ?? null);
+        if (tooLarge) return invalid([tooLarge], "the default scope is too large for an alert's investigation to be stored");
         for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
           const now = deps.clock.now();
           const issued = newInboundKey();
