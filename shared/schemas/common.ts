@@ -24,7 +24,9 @@ export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 // Tag names are checked through the pattern (JSON Schema applies a record key schema as patternProperties,
 // so the length lives in the pattern and other names are refused by additionalProperties: false).
 const TagKey = Type.String({ pattern: "^[A-Za-z0-9_.:/-]{1,128}$" });
-const TagValue = Type.String({ maxLength: 256 });
+/** Characters of a tag value at most (a CI repository tag is its full name: shared/inbound/providers/ci.ts). */
+export const MAX_TAG_VALUE_CHARS = 256;
+const TagValue = Type.String({ maxLength: MAX_TAG_VALUE_CHARS });
 
 /** Agent ids travel in NATS subject tokens (agents.<id>.plan, snapshots.<id>): 1 to 128 of A-Z a-z 0-9 _ - (docs/api.md#agents). */
 export const AGENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$";

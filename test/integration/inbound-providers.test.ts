@@ -103,6 +103,31 @@ test("ci: ping and unrecognised events are 202 ignored; nothing queued", async (
   t.equal((await investigationIds(stack)).length, before);
 });
 
+test("ci: a repository.full_name longer than a tag value (256) is 400 validation_failed, nothing queued; one of 256 queues a valid trigger", async (t) => {
+  const payload = example("workflow_run", (e) => e.action === "completed");
+  const withName = (full_name: string) => JSON.stringify({ ...payload, repository: { ...(payload.repository as object), full_name } });
+  const before = (await investigationIds(stack)).length;
+  for (const length of [1950, 257]) {
+    const raw = withName(`octo-org/${"r".repeat(length - 9)}`);
+    const r = await deliver(stack, ci.path, raw, await githubHeaders(CI_SECRET, raw, "workflow_run", randomUUID()));
+    t.equal(r.status, 400, `${length} characters: ${r.text.slice(0, 200)}`);
+    t.equal(r.json?.error?.code, "validation_failed");
+    t.ok((r.json?.error?.details as Array<{ path: string }> | undefined)?.some((d) => d.path === "/repository/full_name"), "names /repository/full_name");
+  }
+  t.equal((await investigationIds(stack)).length, before, "nothing queued");
+
+  for (const event of ["workflow_run", "repository_advisory"]) {
+    const name = `octo-org/${"r".repeat(256 - 9)}`;
+    const base = event === "workflow_run" ? payload : { action: "published", repository: {}, repository_advisory: { ghsa_id: "GHSA-xxxx-xxxx-xxxx", summary: "s" } };
+    const raw = JSON.stringify({ ...base, repository: { ...(base.repository as object), full_name: name } });
+    const r = await deliver(stack, ci.path, raw, await githubHeaders(CI_SECRET, raw, event, randomUUID()));
+    t.equal(r.status, 202, r.text);
+    const inv = await investigation(stack, r.json.investigation_id);
+    t.ok(inv.query.length <= 2000, `${event}: query within 2000 characters (${inv.query.length})`);
+    t.same(inv.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: name } } });
+  }
+});
+
 test("ci: a bad, missing or foreign signature is 401 and nothing is queued", async (t) => {
   const before = (await investigationIds(stack)).length;
   const raw = JSON.stringify(example("workflow_run", (e) => e.action === "completed"));

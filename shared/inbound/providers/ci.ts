@@ -1,6 +1,7 @@
 // `ci`: GitHub-compatible webhooks, so a real GitHub repository or organisation hook can point here (docs/api.md#inbound).
 // Signature `X-Hub-Signature-256`; event from `X-GitHub-Event`; trigger id from `X-GitHub-Delivery`.
 
+import { MAX_TAG_VALUE_CHARS } from "../../schemas/common.js";
 import { verifyGithubSignature } from "../../signing.js";
 import { at, clip, composeQuery, isObject, text, textOrNumber } from "./payload.js";
 import type { JsonObject } from "./payload.js";
@@ -35,6 +36,12 @@ function repositoryOf(body: JsonObject, event: string): { ok: true; name: string
   const name = text(at(body, "repository", "full_name"));
   if (name === undefined) {
     return { ok: false, invalid: { kind: "invalid", path: "/repository/full_name", message: `${event} payload has no repository.full_name` } };
+  }
+  // The name is the runners' `repository` tag, so it must be a tag value; cut, it would name another repository's
+  // runners. Within it the name also leaves the question room in its 2,000 characters (GitHub's are at most 140).
+  if (name.length > MAX_TAG_VALUE_CHARS) {
+    const message = `${event} payload's repository.full_name has ${name.length} characters; a repository tag holds at most ${MAX_TAG_VALUE_CHARS}`;
+    return { ok: false, invalid: { kind: "invalid", path: "/repository/full_name", message } };
   }
   return { ok: true, name };
 }
