@@ -1,6 +1,6 @@
 // Runner wiring: engine worker threads, work-queue consumer, agent registry and liveness, shutdown.
 import { AgentDirectory } from "../../shared/agents/directory.js";
-import { PresenceFollower, PresenceWriter } from "../../shared/agents/presence.js";
+import { DEFAULT_PRESENCE_WRITER, PresenceFollower, PresenceWriter } from "../../shared/agents/presence.js";
 import { systemClock } from "../../shared/clock.js";
 import { previousRunFindings } from "../../shared/curiosity/previous.js";
 import { DEFAULT_FINDINGS_BOUNDS, FindingsStore } from "../../shared/investigations/findings.js";
@@ -58,7 +58,7 @@ await runService("runner", process.env.LOG_LEVEL, async (log, register) => {
     { concurrency: config.INQUEST_RUNNER_CONCURRENCY, ackWaitMs: config.INQUEST_RUNNER_ACK_WAIT },
   );
   const presence = new PresenceFollower({ nc, js: rt.js, jsm: rt.jsm, log, clock });
-  const beats = new PresenceWriter(rt.js);
+  const beats = new PresenceWriter(rt.js, DEFAULT_PRESENCE_WRITER, log);
   const liveness = new LivenessMonitor({ agents: rt.agents, listAgents: () => agents.list(), presence, js: rt.js, clock, log }, config.INQUEST_LIVENESS_INTERVAL);
   const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, known: (id) => agents.versioned(id), presence: beats, droppedReplies: droppedReplyMetric(metrics), refused: refusedMessageMetric(metrics), clock, log });
   agentMetrics(metrics, () => agents.list());

@@ -146,6 +146,8 @@ function sameIdentity(a: AgentRecord, b: AgentRecord): boolean {
 // ---- the component --------------------------------------------------------------------------------
 
 const OK: Ack = { ok: true };
+/** A heartbeat whose presence batch was not stored: the agent sends it again. */
+const PRESENCE_NOT_STORED: Ack = { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
 
 /** A message checked against its schema: how to apply it, and for a beat that only says "still here" when it came. */
 interface Received {
@@ -229,7 +231,8 @@ export class AgentRegistry implements Component {
       return done(this.failure(err, subject));
     }
     if (message.presenceAt !== undefined && this.deps.presence) {
-      this.deps.presence.record(agentId, message.presenceAt, (err) => done(err === undefined ? OK : this.failure(err, subject)));
+      // A batch that was not stored is logged once by the writer, not here once per beat.
+      this.deps.presence.record(agentId, message.presenceAt, (err) => done(err === undefined ? OK : PRESENCE_NOT_STORED));
       return;
     }
     if (this.inFlight.size >= this.limits.opts.handlers) return done(this.failure(new OverLimit("busy"), subject));

@@ -13,6 +13,7 @@ import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
 import { STREAMS, SUBJECTS } from "../nats/catalog.js";
 import { encodeJson, tryDecodeJson } from "../nats/kvjson.js";
+import { isUnavailable } from "../nats/errors.js";
 import { patiently } from "../nats/provision.js";
 import { checker } from "../validate.js";
 import type { AgentRecord } from "./record.js";
@@ -59,8 +60,8 @@ export interface PresenceWriterOptions {
 export const DEFAULT_PRESENCE_WRITER: PresenceWriterOptions = { flushMs: 200, maxBeats: 4_000 };
 
 /**
- * Told once the batch holding a beat was stored (no argument), or could not be (the publish's error). It must not
- * throw: the other beats of its batch are told after it.
+ * Told once the batch holding a beat was stored (no argument), or could not be (the publish's error, which the
+ * writer has logged once for the whole batch). It must not throw: the other beats of its batch are told after it.
  */
 export type BeatStored = (err?: unknown) => void;
 
@@ -76,7 +77,12 @@ export class PresenceWriter implements Component {
   private timer: NodeJS.Timeout | null = null;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly js: JetStreamClient, private readonly opts: PresenceWriterOptions = DEFAULT_PRESENCE_WRITER) {}
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly opts: PresenceWriterOptions = DEFAULT_PRESENCE_WRITER,
+    /** Told once per batch that was not stored (its beats are each answered, not logged). */
+    private readonly log?: Logger,
+  ) {}
 
   async start(): Promise<void> {}
 
@@ -103,7 +109,13 @@ export class PresenceWriter implements Component {
     this.waiters = [];
     const publish = this.js.publish(SUBJECTS.presence, encodeJson({ beats })).then(
       () => tell(waiters),
-      (err: unknown) => tell(waiters, err ?? new Error("the presence batch was not stored")),
+      (err: unknown) => {
+        // One line for the batch: a line per beat was up to maxBeats lines for one failed publish.
+        const count = waiters.length;
+        if (isUnavailable(err)) this.log?.warn({ err, beats: count }, `presence: NATS unavailable; a batch of ${count} heartbeats was not stored, each agent sends it again`);
+        else this.log?.error({ err, beats: count }, `presence: a batch of ${count} heartbeats could not be stored; each agent sends it again`);
+        tell(waiters, err ?? new Error("the presence batch was not stored"));
+      },
     );
     const tracked = publish.finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);

@@ -3,15 +3,15 @@
 // needs to answer. At 10,000 agents beating every 5 s a few thousand beats wait for their batch at once; each one
 // holding its whole message and an async frame showed as ~4,000 Msg objects in a heap snapshot of a busy runner.
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { connect, type Msg, type NatsConnection, type SubscriptionOptions } from "@nats-io/transport-node";
+import { connect, TimeoutError, type Msg, type NatsConnection, type SubscriptionOptions } from "@nats-io/transport-node";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { pino } from "pino";
 import { test } from "tap";
 import { AgentRegistry } from "../../services/runner/registry.js";
 import { PresenceWriter } from "../../shared/agents/presence.js";
 import { AGENT_SUBJECTS, type Ack } from "../../shared/agents/protocol.js";
 import type { AgentRecord } from "../../shared/agents/record.js";
-import { createLogger } from "../../shared/log.js";
 import { STREAMS } from "../../shared/nats/catalog.js";
 import { decodeJson, encodeJson } from "../../shared/nats/kvjson.js";
 import { FLEET_INBOX_PREFIX } from "../../shared/nats/permissions.js";
@@ -19,7 +19,9 @@ import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { startNats, type NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
 
-const log = createLogger("test", "silent");
+/** What the registry and the writer log (warnings and worse), parsed. */
+const logged: Array<{ level: number; msg: string; beats?: number }> = [];
+const log = pino({ level: "warn" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
 const clock = { now: () => Date.now() };
 const AGENTS = 100;
 
@@ -39,8 +41,12 @@ const gate = {
     this.held = false;
     for (const w of this.waiting.splice(0)) w.resolve();
   },
-  fail(): void {
-    for (const w of this.waiting.splice(0)) w.reject(new Error("JetStream did not take the batch"));
+  failed: 0,
+  fail(err: Error = new Error("JetStream did not take the batch")): void {
+    for (const w of this.waiting.splice(0)) {
+      this.failed++;
+      w.reject(err);
+    }
   },
 };
 const gatedJs = {
@@ -73,7 +79,7 @@ test("setup", async () => {
   nats = await startNats();
   nc = await connect({ servers: nats.url, inboxPrefix: FLEET_INBOX_PREFIX });
   rt = await openRuntime(nc, { replicas: 1 });
-  writer = new PresenceWriter(gatedJs, { flushMs: 20, maxBeats: 1_000 });
+  writer = new PresenceWriter(gatedJs, { flushMs: 20, maxBeats: 1_000 }, log);
   registry = new AgentRegistry({ nc: watchedConnection(nc), js: rt.js, agents: rt.agents, known: (id) => known.get(id), presence: writer, clock, log });
   await registry.start();
   // Online agents whose next beats only say "still here": each goes to presence.
@@ -135,6 +141,26 @@ test("a batch the stream did not take answers each of its beats `unavailable`", 
   clearInterval(failing);
   t.same(new Set(results.map((r) => (r.ack.ok ? "ok" : r.ack.error.code))), new Set(["unavailable"]), "every beat told to send it again");
   gate.open();
+});
+
+test("a batch that failed because NATS is unavailable is logged once, with its count, not once per beat", async (t) => {
+  gate.held = true;
+  gate.failed = 0;
+  logged.length = 0;
+  const acks = beatAll();
+  const failing = setInterval(() => gate.fail(new TimeoutError()), 10);
+  const results = await Promise.all(acks);
+  clearInterval(failing);
+  gate.open();
+  t.ok(results.every((r) => !r.ack.ok && r.ack.error.code === "unavailable"), "every beat still answered unavailable");
+  t.ok(gate.failed > 0 && gate.failed < AGENTS, `${gate.failed} batches failed`);
+  const warnings = logged.filter((l) => /unavailable/i.test(l.msg));
+  t.equal(warnings.length, gate.failed, `one line per failed batch: ${warnings.length} lines for ${gate.failed} batches`);
+  t.equal(
+    warnings.reduce((sum, l) => sum + (l.beats ?? 0), 0),
+    AGENTS,
+    "the lines count every beat",
+  );
 });
 
 test("teardown", async () => {
