@@ -21,6 +21,7 @@ import type { CoverageInput, EngineFinding, RoutePlan } from "../../shared/engin
 import type { Evaluation } from "./engine-protocol.js";
 import { EvaluationAbortedError, EvaluationTimeoutError, type EngineSession } from "./engine-pool.js";
 import { holdsLease, keepLease, leaseView, newLeaseToken, withLease, type LeaseView } from "./lease.js";
+import { handedBackMessage } from "./give-up.js";
 import { startProgressFlusher } from "./progress.js";
 import { evaluationEncoding, withResults, type RunResults } from "./results.js";
 
@@ -126,13 +127,13 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
     const outcome = await workRun(attempt, { record: claimed.record, token, plan, agents, progress }, run);
     if (outcome.kind === "handed_back") {
       await keeper.stop();
-      await releaseLease(attempt, id, token);
+      await releaseLease(attempt, id, token, "shutdown");
     }
     return outcome;
   } catch (err) {
     // The message goes back for a retry: hand the run over at once rather than when the lease would expire.
     await keeper.stop();
-    await releaseLease(attempt, id, token).catch(() => {});
+    await releaseLease(attempt, id, token, "error").catch(() => {});
     throw err;
   } finally {
     await keeper.stop();
@@ -140,10 +141,12 @@ export async function executeInvestigation(deps: ExecuteDeps, id: string, run: A
 }
 
 /** Hands the run back (an error, a shutdown): no lease, and one more attempt that stopped and handed it back (not a crash). */
-async function releaseLease(deps: ExecuteDeps, id: string, token: string): Promise<void> {
-  await deps.investigations.update(id, (r) =>
-    r.status === "running" && holdsLease(r, token) ? { ...r, internal: { ...r.internal, lease: null, handed_back: (r.internal.handed_back ?? 0) + 1 } } : null,
-  );
+async function releaseLease(deps: ExecuteDeps, id: string, token: string, why: "error" | "shutdown"): Promise<void> {
+  await deps.investigations.update(id, (r) => {
+    if (r.status !== "running" || !holdsLease(r, token)) return null;
+    const internal = { ...r.internal, lease: null, handed_back: (r.internal.handed_back ?? 0) + 1 };
+    return { ...r, internal: why === "shutdown" ? { ...internal, shutdowns: (r.internal.shutdowns ?? 0) + 1 } : internal };
+  });
 }
 
 /** Starts the run for this attempt (queued or abandoned -> running, with our lease), or says why not. */
@@ -183,7 +186,7 @@ async function claimRun(deps: ExecuteDeps, id: string, token: string, work: Work
     return { kind: "done" };
   }
   if (seen.erred) {
-    await failInvestigation(deps, id, "run_failed", `the run stopped on an error ${deps.maxErrors} times (each is in the runner's log); giving up`);
+    await failInvestigation(deps, id, "run_failed", handedBackMessage(started.value.internal, deps.maxErrors));
     return { kind: "done" };
   }
   // A live attempt works it. A second work message (a trigger replayed after the duplicate window) is done with;

@@ -37,6 +37,11 @@ export interface InvestigationRecord {
      */
     handed_back?: number;
     /**
+     * How many of the handed_back attempts were stopped by their runner shutting down (SIGTERM, a rolling restart)
+     * rather than by an error: still counted toward the limit, but named apart when the run is given up (absent: none).
+     */
+    shutdowns?: number;
+    /**
      * The runner working on it: a token per run attempt, renewed while it works (absent on records written
      * before leases). A running record whose lease has not expired belongs to that attempt and no other.
      */
