@@ -218,6 +218,18 @@ test("generic: query, agent_ids and depth from the body; idempotency_key dedupes
   t.not(elsewhere.json.investigation_id, first.json.investigation_id, "keys are per endpoint");
 });
 
+test("generic with a signing secret: unsigned or wrongly signed posts are 401 and queue nothing; signed ones are taken", async (t) => {
+  const signed = await createEndpoint(stack, { provider: "generic", provider_signing_secret: "generic-secret" });
+  const raw = JSON.stringify({ query: "signed generic alert", idempotency_key: `sig-${randomUUID()}` });
+  t.equal((await deliver(stack, signed.path, raw)).status, 401, "unsigned");
+  const wrong = await githubHeaders("not-the-secret", raw, "generic", randomUUID());
+  t.equal((await deliver(stack, signed.path, raw, { "x-hub-signature-256": wrong["x-hub-signature-256"] as string })).status, 401, "another secret");
+  const right = await githubHeaders("generic-secret", raw, "generic", randomUUID());
+  const r = await deliver(stack, signed.path, raw, { "x-hub-signature-256": right["x-hub-signature-256"] as string });
+  t.equal(r.status, 202, r.text);
+  t.equal((await investigation(stack, r.json.investigation_id)).query, "signed generic alert");
+});
+
 test("generic: a scope or agent_ids outside the shared Scope schema is 400 validation_failed with details; nothing queued", async (t) => {
   const before = (await investigationIds(stack)).length;
   const huge = { type: "selector", filter: { tags: { "big": "v".repeat(600_000) } } };

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { test, type Test } from "tap";
 import { genericProvider } from "../../shared/inbound/providers/generic.js";
 import type { InboundEndpointView, InboundRequest, Interpretation, Scope } from "../../shared/inbound/providers/types.js";
@@ -21,8 +22,12 @@ function asTrigger(t: Test, result: Interpretation) {
   return result;
 }
 
-test("generic has no signature scheme", async (t) => {
-  t.equal(genericProvider.verify(request({ query: "x" }), "any-secret"), "ok");
+test("with a signing secret, generic verifies X-Hub-Signature-256 over the raw body", async (t) => {
+  const signed = request({ query: "x" });
+  const signature = `sha256=${createHmac("sha256", "s3cret").update(signed.rawBody).digest("hex")}`;
+  t.equal(genericProvider.verify({ ...signed, headers: { ...signed.headers, "x-hub-signature-256": signature } }, "s3cret"), "ok");
+  t.equal(genericProvider.verify(signed, "s3cret"), "bad_signature", "unsigned");
+  t.equal(genericProvider.verify({ ...signed, headers: { ...signed.headers, "x-hub-signature-256": signature } }, "other"), "bad_signature", "another secret");
 });
 
 test("a query alone uses the endpoint defaults and the receipt id", async (t) => {

@@ -44,7 +44,6 @@ export interface InboundRouteDeps {
 }
 
 const err = (description: string) => ({ description, schema: ErrorBody });
-const NO_SIGNATURE_SCHEME = new Set<string>(["generic"]);
 const CREATE_ATTEMPTS = 3;
 
 const Receipt202 = Type.Union([
@@ -100,9 +99,6 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
       async handle(ctx) {
         const body = ctx.body;
         const secret = body.provider_signing_secret;
-        if (secret !== undefined && NO_SIGNATURE_SCHEME.has(body.provider)) {
-          return invalid([{ path: "/provider_signing_secret", message: `the ${body.provider} provider has no signature scheme; the URL key is its credential` }]);
-        }
         // A scope no alert could be stored with would make each of them a 400 (there is no update: this is the one check).
         const tooLarge = defaultScopeTooLarge(body.provider, body.default_scope ?? null);
         if (tooLarge) return invalid([tooLarge], "the default scope is too large for an alert's investigation to be stored");

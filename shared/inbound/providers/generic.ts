@@ -1,8 +1,11 @@
 // `generic`: the caller says what to investigate. Body `{query, agent_ids?, scope?, depth?, mode?,
-// idempotency_key?}`; no signature scheme (the URL key is the credential). docs/api.md#inbound.
+// idempotency_key?}`. The URL key is the credential; an endpoint created with a signing secret also verifies
+// `X-Hub-Signature-256` (HMAC-SHA256 of the raw body, the ci provider's scheme), which any poster can compute.
+// docs/api.md#inbound.
 
 import { Type } from "typebox";
 import { AgentId, MAX_SCOPE_AGENT_IDS, Scope } from "../../schemas/common.js";
+import { verifyGithubSignature } from "../../signing.js";
 import { checker, type ValidationDetail } from "../../validate.js";
 import { DEPTHS, MODES } from "./types.js";
 import type { Depth, Interpretation, Mode, Provider } from "./types.js";
@@ -107,8 +110,8 @@ function resolveScope(body: JsonObject, endpointDefault: Scope | null): Field<Sc
 export const genericProvider: Provider<"generic"> = {
   name: "generic",
 
-  verify() {
-    return "ok";
+  verify(req, signingSecret) {
+    return verifyGithubSignature(signingSecret, req.rawBody, req.headers["x-hub-signature-256"]) ? "ok" : "bad_signature";
   },
 
   interpret(_req, body, endpoint, receiptId) {
