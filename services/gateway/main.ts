@@ -47,10 +47,12 @@ import { deadLettersIn, deliveryIndex, pendingDeliveryIds } from "./delivery-ind
 import { webhookRoutes } from "./routes/webhooks.js";
 import { recoveryRoutes } from "./routes/webhook-recovery.js";
 import { subscriptionIndex } from "./subscription-index.js";
+import { useCursorKey } from "./http/pagination.js";
 
 await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadGatewayConfig(process.env);
   const masterKey = parseMasterKey(config.INQUEST_MASTER_KEY);
+  useCursorKey(masterKey);
   const clock = systemClock;
   const { nc, life, rt } = await connectService("gateway", config, log, register);
 

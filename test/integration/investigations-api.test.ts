@@ -123,6 +123,27 @@ test("a cursor from one filter is refused under another", async (t) => {
   t.equal(wrong.json.error.code, "invalid_cursor");
 });
 
+test("a cursor the list did not issue is refused, however well formed: hand-made keys, a changed key, an empty signature", async (t) => {
+  const page = await api(stack.baseUrl, "GET", "/v1/investigations?limit=1", { key: stack.key });
+  const issued: string = page.json.next_cursor;
+  const [body, signature] = issued.split(".");
+  const key = JSON.parse(Buffer.from(body ?? "", "base64url").toString("utf8")) as unknown[];
+  const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString("base64url");
+  const forged = [
+    b64(["all", "x", "inv_1"]), // unsigned, as cursors once were
+    `${b64([...key.slice(0, -1), "inv_0"])}.${signature}`, // another key under the issued signature
+    `${body}.`,
+    `${body}.${"A".repeat(22)}`,
+  ];
+  for (const cursor of forged) {
+    const r = await api(stack.baseUrl, "GET", `/v1/investigations?limit=1&cursor=${encodeURIComponent(cursor)}`, { key: stack.key });
+    t.equal(r.status, 400, cursor);
+    t.equal(r.json.error.code, "invalid_cursor");
+  }
+  const next = await api(stack.baseUrl, "GET", `/v1/investigations?limit=1&cursor=${encodeURIComponent(issued)}`, { key: stack.key });
+  t.equal(next.status, 200, "the issued one still pages");
+});
+
 test("cancel: a queued run becomes cancelled; repeating is harmless; unknown ids are 404", async (t) => {
   const id = (await post({ query: "to cancel" })).json.investigation_id;
   const first = await api(stack.baseUrl, "DELETE", `/v1/investigations/${id}`, { key: stack.key });
