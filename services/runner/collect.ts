@@ -21,6 +21,8 @@ const planReply = checker(PlanReply);
 const LIVE_IN_FLIGHT = 1_000;
 const CACHED_IN_FLIGHT = 256;
 const snapshotMsg = checker(Snapshot);
+/** The reason of a plan a cancel ended. */
+const CANCELLED = "cancelled";
 
 export interface CollectDeps {
   nc: NatsConnection;
@@ -33,7 +35,7 @@ export interface CollectResult {
   unreachable: Array<{ agent_id: string; hostname: string; reason: string }>;
 }
 
-/** Where the collection goes as it happens: each host's checked answer, and each agent that gave none. */
+/** Where the collection goes as it happens: each host's checked answer, and each agent that gave none (but for a cancel). */
 export interface CollectSink {
   responded(host: CollectedHost): void;
   unreachable(): void;
@@ -66,7 +68,9 @@ export async function collect(deps: CollectDeps, req: CollectRequest, sink: Coll
   const settle = (agent: AgentRecord, r: CollectedHost | string): void => {
     if (typeof r === "string") {
       unreachable.push({ agent_id: agent.agent_id, hostname: agent.hostname, reason: r });
-      sink.unreachable();
+      // A plan a cancel ended is neither completed nor a sign the agent is unreachable: progress stays as the cancel
+      // found it (the report still lists the agent, "cancelled").
+      if (r !== CANCELLED) sink.unreachable();
     } else {
       responded++;
       sink.responded(r);
@@ -90,13 +94,13 @@ export async function collect(deps: CollectDeps, req: CollectRequest, sink: Coll
 }
 
 async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<CollectedHost | string> {
-  if (req.signal.aborted) return "cancelled";
+  if (req.signal.aborted) return CANCELLED;
   const left = deadlineAt - Date.now();
   if (left <= 0) return "timed out";
   const plan: PlanRequest = { investigation_id: req.investigationId, tables: req.tables, deadline_ms: left };
   try {
     const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: left }), cancelled]);
-    if (msg === null) return "cancelled";
+    if (msg === null) return CANCELLED;
     const text = decodeText(msg.data);
     const reply = planReply.check(JSON.parse(text));
     if (!reply.ok) return "invalid plan answer";

@@ -105,7 +105,7 @@ test("a cancel ends every pending plan at once", async (t) => {
   setTimeout(() => controller.abort("cancelled"), 200);
   const result = await run;
   t.equal(result.unreachable.length, 12);
-  t.equal(settled, 12, "each told to the sink");
+  t.equal(settled, 0, "none told to the sink as unreachable: the progress a cancel leaves is what was done before it");
   t.ok(result.unreachable.every((u) => u.reason === "cancelled"), "each pending plan ends as cancelled");
   t.equal(getEventListeners(controller.signal, "abort").length, 0);
 });
