@@ -61,6 +61,35 @@ test("one failing endpoint's ordinary retry schedule does not trip InquestRedeli
   t.same(firing, [], "no alert for a retry schedule doing its job");
 });
 
+test("delivery jobs no dispatcher takes trip InquestWebhookDeliveriesBacklog; the retries waiting out their delay do not", async (t) => {
+  const PENDING = "inquest_consumer_pending_messages";
+  const jsm = await jetstreamManager(nc);
+  const registry = new Registry();
+  const metrics = new RuntimeMetrics(registry, nc, jsm, [WEBHOOK_CONSUMERS.deliveries], log, 100);
+  await metrics.start();
+  t.teardown(() => metrics.stop());
+  const expr = alertExpr("InquestWebhookDeliveriesBacklog");
+  const pendingNow = () => gaugeSamples(registry.render(), PENDING);
+  // The first test's 60 jobs wait out their retry delay: taken, so not pending.
+  const retrying = await eventually(async () => {
+    const s = pendingNow();
+    return s.some((x) => x.labels.consumer === WEBHOOK_CONSUMERS.deliveries.durable) ? s : undefined;
+  }, 5_000, 50);
+  const waiting = retrying.find((x) => x.labels.consumer === WEBHOOK_CONSUMERS.deliveries.durable)?.value;
+  t.equal(waiting, 0, "jobs waiting out a retry delay were taken: none counts as pending, however many there are");
+  // No dispatcher runs now: jobs published stay untaken.
+  const sub = `sub_${"UNTAKEN".padEnd(26, "0")}`;
+  for (let i = 0; i < 1_001; i++) {
+    const id = `dlv_UNTAKEN${String(i).padStart(19, "0")}`;
+    await stores.js.publish(WEBHOOK_SUBJECTS.job(sub), JSON.stringify({ delivery_id: id, subscription_id: sub }), { msgID: id });
+  }
+  const piled = await eventually(async () => {
+    const s = pendingNow();
+    return s.some((x) => x.labels.consumer === WEBHOOK_CONSUMERS.deliveries.durable && x.value > 1_000) ? s : undefined;
+  }, 5_000, 50);
+  t.equal(evaluate(expr, PENDING, piled).length, 1, "fires once over the threshold");
+});
+
 test("the work queues' redeliveries (crashes, runs handed back on errors) still trip it", async (t) => {
   const expr = alertExpr("InquestRedeliveriesPiling");
   const on = (stream: string, consumer: string, value: number) => ({ labels: { stream, consumer }, value });
