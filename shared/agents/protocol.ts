@@ -10,13 +10,11 @@
 //   agents.<id>.plan       request  PlanRequest -> PlanReply | PlanError   (the runner asks, the agent answers)
 //   snapshots.<id>         JetStream Snapshot            the latest telemetry, kept one per agent
 import { Type, type Static } from "typebox";
-import { literalUnion } from "../schemas/common.js";
+import { AGENT_ID_PATTERN, AgentId, literalUnion } from "../schemas/common.js";
 import { checker } from "../validate.js";
 
-/** Agent ids travel in subject tokens: letters, digits, _ and - only. */
-export const AGENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$";
-
-const AgentId = Type.String({ pattern: AGENT_ID_PATTERN });
+/** Agent ids travel in subject tokens: letters, digits, _ and - only (one pattern for the API and the protocol). */
+export { AGENT_ID_PATTERN };
 
 /** When rows were collected: copied into every evidence row of a finding and into the record, so a date, not any text. */
 const CollectedAt = Type.String({ format: "date-time", maxLength: 40 });

@@ -1,6 +1,6 @@
 // The agent registry record (docs/api.md#agents), kept in the agents KV bucket under the agent id.
 import { Type } from "typebox";
-import { AGENT_ID_PATTERN, type Scope } from "../schemas/common.js";
+import { AGENT_ID_PATTERN, AgentId, type Scope } from "../schemas/common.js";
 import { EventEnvelope as WireEnvelope, type EventEnvelope } from "../schemas/events.js";
 import { checker } from "../validate.js";
 
@@ -30,7 +30,7 @@ export interface AgentRecord {
  * are checked where they come in, and a record from before that check is still a record.
  */
 const AgentRecordShape = Type.Object({
-  agent_id: Type.String({ pattern: "^[A-Za-z0-9_-]{1,128}$" }),
+  agent_id: AgentId,
   hostname: Type.String(),
   tags: Type.Record(Type.String(), Type.String()),
   edr_device_id: Type.Union([Type.String(), Type.Null()]),
