@@ -146,8 +146,8 @@ function sameIdentity(a: AgentRecord, b: AgentRecord): boolean {
 // ---- the component --------------------------------------------------------------------------------
 
 const OK: Ack = { ok: true };
-/** A heartbeat whose presence batch was not stored: the agent sends it again. */
-const PRESENCE_NOT_STORED: Ack = { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
+/** A message the registry could not record (NATS failing, a presence batch not stored): the agent sends it again. */
+const NOT_RECORDED: Ack = { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
 
 /** A message checked against its schema: how to apply it, and for a beat that only says "still here" when it came. */
 interface Received {
@@ -232,7 +232,7 @@ export class AgentRegistry implements Component {
     }
     if (message.presenceAt !== undefined && this.deps.presence) {
       // A batch that was not stored is logged once by the writer, not here once per beat.
-      this.deps.presence.record(agentId, message.presenceAt, (err) => done(err === undefined ? OK : PRESENCE_NOT_STORED));
+      this.deps.presence.record(agentId, message.presenceAt, (err) => done(err === undefined ? OK : NOT_RECORDED));
       return;
     }
     if (this.inFlight.size >= this.limits.opts.handlers) return done(this.failure(new OverLimit("busy"), subject));
@@ -274,7 +274,7 @@ export class AgentRegistry implements Component {
     }
     if (isUnavailable(err)) this.deps.log.warn({ err, subject }, "agent registry: NATS unavailable; the agent sends it again");
     else this.deps.log.error({ err, subject }, "agent registry: could not apply a message");
-    return { ok: false, error: { code: "unavailable", message: "the registry could not record this; send it again" } };
+    return NOT_RECORDED;
   }
 
   private limited(err: OverLimit, subject: string): void {
