@@ -5,7 +5,7 @@ import { MAX_TAG_VALUE_CHARS } from "../../schemas/common.js";
 import { verifyGithubSignature } from "../../signing.js";
 import { at, clip, composeQuery, isObject, text, textOrNumber } from "./payload.js";
 import type { JsonObject } from "./payload.js";
-import type { InboundEndpointView, Interpretation, Provider, Scope, Target } from "./types.js";
+import type { InboundEndpointView, InboundRequest, Interpretation, Provider, Scope, Target, Verification } from "./types.js";
 
 const MAX_PACKAGES = 10;
 
@@ -192,14 +192,17 @@ const HANDLERS: ReadonlyMap<string, EventHandler> = new Map([
   ["security_advisory", securityAdvisory],
 ]);
 
+/** GitHub's `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(secret, raw body)>`: ci's scheme, and generic's with a secret. */
+export function verifyHubSignature(req: InboundRequest, signingSecret: string): Verification {
+  return verifyGithubSignature(signingSecret, req.rawBody, req.headers["x-hub-signature-256"]) ? "ok" : "bad_signature";
+}
+
 export const ciProvider: Provider<"ci"> = {
   name: "ci",
   // A GitHub webhook left on its default content type posts a form (the signature covers the form's bytes).
   formField: "payload",
 
-  verify(req, signingSecret) {
-    return verifyGithubSignature(signingSecret, req.rawBody, req.headers["x-hub-signature-256"]) ? "ok" : "bad_signature";
-  },
+  verify: verifyHubSignature,
 
   interpret(req, body, endpoint, receiptId) {
     const event = text(req.headers["x-github-event"]);

@@ -5,10 +5,10 @@
 
 import { Type } from "typebox";
 import { AgentId, MAX_SCOPE_AGENT_IDS, Scope } from "../../schemas/common.js";
-import { verifyGithubSignature } from "../../signing.js";
 import { checker, type ValidationDetail } from "../../validate.js";
 import { DEPTHS, MODES } from "./types.js";
 import type { Depth, Interpretation, Mode, Provider } from "./types.js";
+import { verifyHubSignature } from "./ci.js";
 import { isObject, MAX_QUERY_CHARS } from "./payload.js";
 import type { JsonObject } from "./payload.js";
 
@@ -110,9 +110,7 @@ function resolveScope(body: JsonObject, endpointDefault: Scope | null): Field<Sc
 export const genericProvider: Provider<"generic"> = {
   name: "generic",
 
-  verify(req, signingSecret) {
-    return verifyGithubSignature(signingSecret, req.rawBody, req.headers["x-hub-signature-256"]) ? "ok" : "bad_signature";
-  },
+  verify: verifyHubSignature,
 
   interpret(_req, body, endpoint, receiptId) {
     if (!isObject(body)) return { kind: "invalid", message: "body must be a JSON object with a query" };
