@@ -3,10 +3,10 @@
 // and the delivery consumer's retry schedule, paused subscriptions and per-subscription back-off are all nak(delay):
 // a real consumer and the real lag metric show what one failing endpoint's ordinary retries read as, and the rule is
 // evaluated over it.
-import { jetstreamManager } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
-import { test } from "tap";
+import { test, type Test } from "tap";
 import { Registry } from "../../shared/ops/metrics.js";
 import { RuntimeMetrics } from "../../shared/ops/runtime-metrics.js";
 import { WEBHOOK_CONSUMERS, WEBHOOK_SUBJECTS, type WebhookStores } from "../../shared/webhooks/catalog.js";
@@ -28,6 +28,15 @@ test("setup", async () => {
   ({ server, nc, stores } = await webhookBus());
 });
 
+/** The runtime metrics of the deliveries consumer, sampled every 100 ms while the test runs. */
+async function deliveriesMetrics(t: Test, jsm: JetStreamManager): Promise<Registry> {
+  const registry = new Registry();
+  const metrics = new RuntimeMetrics(registry, nc, jsm, [WEBHOOK_CONSUMERS.deliveries], log, 100);
+  await metrics.start();
+  t.teardown(() => metrics.stop());
+  return registry;
+}
+
 test("one failing endpoint's ordinary retry schedule does not trip InquestRedeliveriesPiling", async (t) => {
   const JOBS = 60;
   const seen = new Map<string, number>();
@@ -40,10 +49,7 @@ test("one failing endpoint's ordinary retry schedule does not trip InquestRedeli
   const consumer = new DeliveryConsumer({ js: stores.js, jsm, log, deliver }, { concurrency: 256, perSubscription: 16, ackWaitMs: 15_000 });
   await consumer.start();
   t.teardown(() => consumer.stop());
-  const registry = new Registry();
-  const metrics = new RuntimeMetrics(registry, nc, jsm, [WEBHOOK_CONSUMERS.deliveries], log, 100);
-  await metrics.start();
-  t.teardown(() => metrics.stop());
+  const registry = await deliveriesMetrics(t, jsm);
 
   const sub = `sub_${"FAILING".padEnd(26, "0")}`;
   for (let i = 0; i < JOBS; i++) {
@@ -64,10 +70,7 @@ test("one failing endpoint's ordinary retry schedule does not trip InquestRedeli
 test("delivery jobs no dispatcher takes trip InquestWebhookDeliveriesBacklog; the retries waiting out their delay do not", async (t) => {
   const PENDING = "inquest_consumer_pending_messages";
   const jsm = await jetstreamManager(nc);
-  const registry = new Registry();
-  const metrics = new RuntimeMetrics(registry, nc, jsm, [WEBHOOK_CONSUMERS.deliveries], log, 100);
-  await metrics.start();
-  t.teardown(() => metrics.stop());
+  const registry = await deliveriesMetrics(t, jsm);
   const expr = alertExpr("InquestWebhookDeliveriesBacklog");
   const pendingNow = () => gaugeSamples(registry.render(), PENDING);
   // The first test's 60 jobs wait out their retry delay: taken, so not pending.
