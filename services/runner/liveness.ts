@@ -2,10 +2,11 @@
 // runners may do this at once: the state change and its event are one compare-and-set on the agent's record
 // (only one runner wins), and the event leaves through the record's outbox, so a crash never loses it.
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { flushOutbox, withEvent } from "../../shared/agents/outbox.js";
+import { flushOutbox } from "../../shared/agents/outbox.js";
 import { lastSeenMs, type PresenceFollower } from "../../shared/agents/presence.js";
 import { isAgentRecord, type AgentRecord } from "../../shared/agents/record.js";
-import { iso, type Clock } from "../../shared/clock.js";
+import type { Clock } from "../../shared/clock.js";
+import { departed } from "./registry.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
@@ -80,7 +81,7 @@ export class LivenessMonitor implements Component {
     const overdue = (r: AgentRecord): boolean => isAgentRecord(r) && isOverdue(r, now, presenceMs);
     const late = overdue(a);
     if (late) {
-      const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? withEvent({ ...cur, status: "offline", offline_since: iso(now) }, "agent.disconnected", now) : null));
+      const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? departed(cur, now) : null));
       if (result?.changed) this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
     }
     // Also publishes events a crashed agent or runner left behind in the record.

@@ -125,7 +125,7 @@ export function claimedSnapshotTime(claimed: string | null, receivedMs: number):
   return Number.isNaN(at) || at > receivedMs + SNAPSHOT_CLOCK_SKEW_MS ? null : iso(at);
 }
 
-/** A clean stop: offline at once with `agent.disconnected`; null when it was not online. */
+/** Offline at once with `agent.disconnected` (a bye, or missed heartbeats: liveness.ts); null when it was not online. */
 export function departed(current: AgentRecord, nowMs: number): AgentRecord | null {
   return current.status === "online" ? withEvent({ ...current, status: "offline", offline_since: iso(nowMs) }, "agent.disconnected", nowMs) : null;
 }
