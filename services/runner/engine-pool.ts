@@ -17,6 +17,7 @@ import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { RoutePlan } from "../../shared/engine/types.js";
 import type { FindingsChunk } from "../../shared/investigations/findings.js";
+import { EvaluationAbortedError, EvaluationFailedError, EvaluationTimeoutError } from "./engine-errors.js";
 import { WorkQueue, type WorkUnit } from "./engine-work.js";
 import { packHosts, type CollectedHost, type EngineReply, type EngineRequest, type Evaluation, type FinishInput, type WorkerReady } from "./engine-protocol.js";
 
@@ -41,33 +42,6 @@ export interface EnginePoolOptions {
 
 /** How long an extra worker may sit idle before it is stopped. */
 export const IDLE_WORKER_MS = 60_000;
-
-/** An evaluation stopped by its signal (a cancel, or the run lost its lease) before it ended. */
-export class EvaluationAbortedError extends Error {
-  readonly code = "evaluation_aborted";
-  constructor() {
-    super("the evaluation was aborted");
-    this.name = "EvaluationAbortedError";
-  }
-}
-
-/** An evaluation's work (a batch of its hosts, or its finish) ran past the pool's time limit; its worker was stopped. */
-export class EvaluationTimeoutError extends Error {
-  readonly code = "evaluation_timeout";
-  constructor(readonly limitMs: number) {
-    super(`the engine's evaluation ran over its limit of ${Math.round(limitMs / 1000)} s and was stopped`);
-    this.name = "EvaluationTimeoutError";
-  }
-}
-
-/** The engine threw, or its worker died, while evaluating. */
-export class EvaluationFailedError extends Error {
-  readonly code = "evaluation_failed";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "EvaluationFailedError";
-  }
-}
 
 /**
  * Each worker's young generation at most, in MiB. A worker's objects either die within the evaluation or are its
