@@ -61,6 +61,11 @@ export interface EngineSession {
   finish(input: FinishInput, signal?: AbortSignal): Promise<Evaluation>;
   /** Frees the worker of a session that will not be finished (a run given up); nothing once it has finished. */
   close(): void;
+  /**
+   * Aborts, its reason the error `finish` rejects with, once the session can no longer be finished (its worker was
+   * stopped past the time limit or died, the pool stopped): the run stops collecting for it then.
+   */
+  readonly failed: AbortSignal;
 }
 
 interface Session {
@@ -71,8 +76,9 @@ interface Session {
   /** Answers not yet sent. */
   pending: CollectedHost[];
   state: "open" | "finishing" | "ended";
-  /** Why an open session can no longer be finished (its worker died, the pool stopped). */
+  /** Why an open session can no longer be finished (its worker died, the pool stopped), told through `failed`. */
   failure: Error | null;
+  failed: AbortController;
   /** The finish asked for before the session had a worker. */
   finishInput: FinishInput | null;
   /** The chunks of findings received so far for its finish. */
@@ -131,13 +137,14 @@ export class EnginePool implements Component {
 
   /** Opens an evaluation of `plan` on a worker, to be fed hosts as they are collected. */
   open(plan: RoutePlan): EngineSession {
-    const session: Session = { id: this.nextId++, plan, slot: null, pending: [], state: "open", failure: null, finishInput: null, chunks: [], resolve: () => {}, reject: () => {} };
-    if (this.stopped) session.failure = new EvaluationAbortedError();
+    const session: Session = { id: this.nextId++, plan, slot: null, pending: [], state: "open", failure: null, failed: new AbortController(), finishInput: null, chunks: [], resolve: () => {}, reject: () => {} };
+    if (this.stopped) this.fail(session, new EvaluationAbortedError());
     else this.place(session);
     return {
       add: (host) => this.add(session, host),
       finish: (input, signal) => this.finish(session, input, signal),
       close: () => this.close(session),
+      failed: session.failed.signal,
     };
   }
 
@@ -233,7 +240,10 @@ export class EnginePool implements Component {
     if (session.state === "finishing") {
       session.state = "ended";
       session.reject(err);
-    } else if (session.state === "open") session.failure = err;
+    } else if (session.state === "open") {
+      session.failure = err;
+      session.failed.abort(err);
+    }
   }
 
   private spawn(): Slot | null {

@@ -220,9 +220,13 @@ async function workRun(deps: ExecuteDeps, claimed: ClaimedRun, run: AbortControl
   // The engine gets each host's rows as they arrive, and runs its detections while the other agents answer.
   const engine = deps.engine.open(plan);
   try {
+    // A session that fails while the run collects (its worker stalled on a batch past the time limit, or died) can
+    // no longer be finished: the collection stops then rather than at its deadline, and the finish below fails the
+    // run as it would have after it.
+    const collecting = AbortSignal.any([run.signal, engine.failed]);
     const collected = await collect(
       { nc: deps.nc, jsm: deps.jsm },
-      { investigationId: id, agents, tables: plan.tables, mode: record.mode, deadlineMs: deps.deadlines[record.depth], signal: run.signal },
+      { investigationId: id, agents, tables: plan.tables, mode: record.mode, deadlineMs: deps.deadlines[record.depth], signal: collecting },
       {
         responded: (host) => {
           engine.add(host);

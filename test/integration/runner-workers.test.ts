@@ -17,7 +17,7 @@ import { ensureQueued } from "../../shared/investigations/trigger.js";
 import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { routeQuery } from "../../services/runner/engine-adapter.js";
-import { EnginePool } from "../../services/runner/engine-pool.js";
+import { EnginePool, HOST_BATCH } from "../../services/runner/engine-pool.js";
 import { failInvestigation, type ExecuteDeps } from "../../services/runner/execute.js";
 import { Runner, type RunnerOptions } from "../../services/runner/runner.js";
 
@@ -64,10 +64,11 @@ async function startRunner(
   opts: Partial<RunnerOptions> = {},
   limits: Partial<Pick<ExecuteDeps, "maxAttempts" | "maxErrors">> = {},
   timeLimitMs?: number,
+  stallHost?: string,
 ): Promise<TestRunner> {
   const conn = await connectTo(nats.url);
   const own = await openRuntime(conn, { replicas: 1 });
-  const engine = new EnginePool({ size: 1, workerUrl: SLOW_WORKER, workerData: { spinMs }, log, ...(timeLimitMs !== undefined ? { timeLimitMs } : {}) });
+  const engine = new EnginePool({ size: 1, workerUrl: SLOW_WORKER, workerData: { spinMs, stallHost }, log, ...(timeLimitMs !== undefined ? { timeLimitMs } : {}) });
   await engine.start();
   const deps: ExecuteDeps = {
     nc: conn,
@@ -234,6 +235,23 @@ test("an evaluation over the engine's time limit fails the run as evaluation_tim
   t.equal(done.internal.run_attempts, 1, "not retried: the same answers would stall it again");
   t.ok((await eventsOf(id)).includes("investigation.failed"));
   await eventually(async () => (r.runner.load.running === 0 && r.engine.workers === 1 ? true : undefined), 10_000);
+});
+
+test("an engine stalled on a batch while the run still collects fails the run at once, not at the plan deadline", async (t) => {
+  // A full batch of answers reaches the worker while one agent has not answered; a host in it stalls the worker.
+  const fleet = Array.from({ length: HOST_BATCH }, (_, i) => `stall-${i}`);
+  for (const id of fleet) serveAgent(id, 0);
+  nc.subscribe(SUBJECTS.plan("stall-silent"), { callback: () => {} }); // asked, never answers
+  const r = await startRunner([...fleet, "stall-silent"].map(agent), 0, {}, {}, 500, "stall-0.lab");
+  t.teardown(() => r.stop());
+  const id = await queue([...fleet, "stall-silent"]);
+  const done = await until(id, (x) => x.status === "failed", 30_000);
+  t.equal(done.error?.code, "evaluation_timeout", "the error the run would have got at its end");
+  const tookMs = Date.parse(done.completed_at ?? "") - Date.parse(done.running_at ?? "");
+  t.ok(tookMs < 5_000, `failed ${tookMs} ms after it started, not after the 10 s plan deadline`);
+  t.equal(done.internal.run_attempts, 1, "not retried");
+  t.equal(done.progress?.agents_responded, HOST_BATCH, "the answers it had");
+  await eventually(async () => ((await workPending()) === 0 && r.runner.load.running === 0 ? true : undefined), 10_000);
 });
 
 test("errors that hand the run back are retried with a growing delay and are not crashes: a run outlives more of them than maxAttempts, then completes", async (t) => {

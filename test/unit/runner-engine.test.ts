@@ -277,7 +277,9 @@ test("a worker that dies fails every session it held, finishing or still collect
   t.teardown(() => pool.stop());
   const collecting = pool.open(PLAN);
   collecting.add(backdoored("a-1"));
+  t.notOk(collecting.failed.aborted, "the one still collecting can still be finished");
   await t.rejects(evaluate(pool, input()), EvaluationFailedError, "the finishing one");
+  t.ok(collecting.failed.reason instanceof EvaluationFailedError, "the one still collecting is told at once (failed), with its finish's error");
   collecting.add(backdoored("a-2"));
   await t.rejects(collecting.finish({ coverage: input().coverage, depth: "quick" }), EvaluationFailedError, "the one still collecting, when it finishes");
 });
