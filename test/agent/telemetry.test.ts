@@ -440,6 +440,41 @@ test("a symlinked authorized_keys is not read: the agent reads as root, the link
   t.notMatch(JSON.stringify(result.authorized_keys), /Hunter2|abc123/);
 });
 
+test("user unit files are read only when the user could read them: no link to a root file outside the unit directories", { skip: process.getuid?.() !== 0 && "needs root (files of another owner)" }, async (t) => {
+  const { root: hostile, at } = hostileRoot(t, "inquest-telemetry-units-");
+  const secret = "[Service]\nExecStart=/usr/bin/backup --token=abc123\n";
+  fs.mkdirSync(at("root/secrets/x.service.d"), { recursive: true });
+  fs.writeFileSync(at("root/secrets/shadow.service"), secret, { mode: 0o600 });
+  fs.writeFileSync(at("root/secrets/x.service.d/token.conf"), secret, { mode: 0o600 });
+  fs.mkdirSync(at("root/.config/systemd/user"), { recursive: true });
+  fs.writeFileSync(at("root/.config/systemd/user/r.service"), secret, { mode: 0o600 });
+  fs.mkdirSync(at("usr/lib/systemd/user"), { recursive: true });
+  fs.writeFileSync(at("usr/lib/systemd/user/pkg.service"), "[Service]\nExecStart=/usr/bin/pkg\n");
+  fs.mkdirSync(at("srv/m"), { recursive: true });
+  fs.writeFileSync(at("srv/m/mine.service"), "[Service]\nExecStart=/srv/m/mine\n");
+  fs.chownSync(at("srv/m/mine.service"), 1000, 1000);
+  const units = at("home/m/.config/systemd/user");
+  fs.mkdirSync(units, { recursive: true });
+  fs.symlinkSync(at("root/secrets/shadow.service"), path.join(units, "leak.service")); // a link to a root-only file
+  fs.symlinkSync(at("root/secrets/x.service.d"), path.join(units, "x.service.d")); // a drop-in directory linked out
+  fs.linkSync(at("root/secrets/shadow.service"), path.join(units, "hard.service")); // a hard link to it
+  fs.symlinkSync(at("usr/lib/systemd/user/pkg.service"), path.join(units, "alias.service")); // an alias of a packaged unit
+  fs.symlinkSync(at("srv/m/mine.service"), path.join(units, "linked.service")); // systemctl --user link of the user's own file
+  fs.writeFileSync(path.join(units, "own.service"), "[Service]\nExecStart=/home/m/bin/own\n");
+  fs.mkdirSync(at("home/v/.config/systemd"), { recursive: true });
+  fs.symlinkSync(at("root/.config/systemd/user"), at("home/v/.config/systemd/user")); // a whole unit directory linked to root's
+  fs.writeFileSync(at("etc/passwd"), "v:x:1001:1001::/home/v:/bin/bash\nm:x:1000:1000::/home/m:/bin/bash\nroot:x:0:0::/root:/bin/bash\n");
+  const { augeas } = await collectLinux(["augeas"], { root: hostile });
+  const commands = (augeas ?? []).filter((r) => r.label === "command").map((r) => [r.path, r.value]);
+  t.same(commands, [
+    ["/home/m/.config/systemd/user/alias.service", "/usr/bin/pkg"],
+    ["/home/m/.config/systemd/user/linked.service", "/srv/m/mine"],
+    ["/home/m/.config/systemd/user/own.service", "/home/m/bin/own"],
+    ["/root/.config/systemd/user/r.service", "/usr/bin/backup"],
+  ], "m's own units, the alias of a packaged one, and root's units as root's only");
+  t.notMatch(JSON.stringify((augeas ?? []).filter((r) => !r.path?.startsWith("/root/"))), /abc123/, "no root-only file is reported as m's or v's");
+});
+
 // ---- the real machine --------------------------------------------------------------------------
 
 test("real root: processes include this test process; sockets parse", { skip: process.platform !== "linux" }, async (t) => {

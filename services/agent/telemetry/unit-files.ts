@@ -1,9 +1,12 @@
 // systemd unit files on disk: a small INI reader shared by systemd_units (disk fallback) and augeas
 // (the Exec* directives, shaped as osquery's augeas table returns them with the Systemd lens).
 import * as path from "node:path";
-import { homes, lstatOf, readDir, readHeadLines, readLink, realPath, statOf, type Ctx, type Row } from "./util.js";
+import { homes, lstatOf, openUserFile, readDir, readHeadLines, readLink, realPath, statOf, type Ctx, type PasswdEntry, type Row } from "./util.js";
 
 export const SYSTEM_UNIT_DIRS = ["/etc/systemd/system", "/run/systemd/system", "/usr/lib/systemd/system", "/lib/systemd/system"];
+/** Where the system keeps units for users' managers: a user's unit may be an alias of one (a link to it). */
+const SYSTEM_USER_UNIT_DIRS = ["/etc/systemd/user", "/run/systemd/user", "/usr/lib/systemd/user", "/lib/systemd/user"];
+const USER_UNIT_DIR = ".config/systemd/user";
 export const UNIT_SUFFIX = /\.(service|socket|timer|target|path|mount|automount|swap|slice|scope|device)$/;
 /**
  * What is read of a unit file: its start, as systemd reads it. Units are a few KiB; a user's own
@@ -109,24 +112,46 @@ export function augeasExecRows(file: string, entries: readonly UnitEntry[], max 
   return rows.slice(0, max);
 }
 
-/** A unit file's entries, from its first UNIT_FILE_BYTES (a longer file: the table is named in truncated). */
-export async function readUnitEntries(ctx: Ctx, logical: string): Promise<UnitEntry[]> {
-  const { lines, cut } = await readHeadLines(ctx.at(logical), UNIT_FILE_BYTES);
+/**
+ * A unit file's entries, from its first UNIT_FILE_BYTES (a longer file: the table is named in truncated). One found in
+ * a user's unit directory (`user` set) is read only if that user could read it (openUserFile): the agent reads as root,
+ * and the directory is the user's to fill, so a link there to /etc/shadow or to root's files was read and reported.
+ */
+export async function readUnitEntries(ctx: Ctx, logical: string, user?: PasswdEntry): Promise<UnitEntry[]> {
+  const file =
+    user === undefined
+      ? ctx.at(logical)
+      : await openUserFile(ctx, user, path.posix.join(user.directory, USER_UNIT_DIR), logical, [...SYSTEM_UNIT_DIRS, ...SYSTEM_USER_UNIT_DIRS]);
+  if (file === undefined) return [];
+  const { lines, cut } = await readHeadLines(file, UNIT_FILE_BYTES);
   if (cut) ctx.cut();
   return parseUnitEntries(lines);
 }
 
-/** Unit directories, system ones first, then each home's ~/.config/systemd/user; aliases walked once. */
-async function unitDirs(ctx: Ctx, withUser: boolean): Promise<string[]> {
-  const dirs = [...SYSTEM_UNIT_DIRS];
-  if (withUser) for (const u of await homes(ctx)) dirs.push(path.posix.join(u.directory, ".config/systemd/user"));
+/** A unit directory, and the user whose it is (undefined for the system's). */
+interface UnitDir {
+  dir: string;
+  user: PasswdEntry | undefined;
+}
+
+/**
+ * Unit directories, system ones first, then each home's ~/.config/systemd/user; aliases walked once. A user's directory
+ * that is a system one is skipped; one linked to another user's is walked for each (as each user's, whose files are
+ * then read only if that user could read them), so a link cannot take the other user's units out of the table.
+ */
+async function unitDirs(ctx: Ctx, withUser: boolean): Promise<UnitDir[]> {
+  const dirs: UnitDir[] = SYSTEM_UNIT_DIRS.map((dir) => ({ dir, user: undefined }));
+  if (withUser) for (const user of await homes(ctx)) dirs.push({ dir: path.posix.join(user.directory, USER_UNIT_DIR), user });
+  const system = new Set<string>();
   const seen = new Set<string>();
-  const out: string[] = [];
-  for (const dir of dirs) {
-    const real = await realPath(ctx.at(dir));
-    if (real === undefined || seen.has(real)) continue;
-    seen.add(real);
-    out.push(dir);
+  const out: UnitDir[] = [];
+  for (const d of dirs) {
+    const real = await realPath(ctx.at(d.dir));
+    const key = `${d.user?.uid ?? ""}:${real}`;
+    if (real === undefined || system.has(real) || seen.has(key)) continue;
+    if (d.user === undefined) system.add(real);
+    seen.add(key);
+    out.push(d);
   }
   return out;
 }
@@ -137,6 +162,8 @@ export interface UnitFileRef {
   file: string;
   /** The symlink target when the entry is a link (resolved against its directory), else undefined. */
   link: string | undefined;
+  /** The user whose unit directory it is in, undefined for the system's. */
+  user: PasswdEntry | undefined;
 }
 
 /** Unit files (not .wants/ links) in the search path. `first` keeps only the first of each id
@@ -144,7 +171,7 @@ export interface UnitFileRef {
 export async function unitFiles(ctx: Ctx, opts: { withUser: boolean; first: boolean }): Promise<UnitFileRef[]> {
   const out: UnitFileRef[] = [];
   const ids = new Set<string>();
-  for (const dir of await unitDirs(ctx, opts.withUser)) {
+  for (const { dir, user } of await unitDirs(ctx, opts.withUser)) {
     for (const id of await readDir(ctx.at(dir))) {
       if (!UNIT_SUFFIX.test(id) || (opts.first && ids.has(id))) continue;
       const file = path.posix.join(dir, id);
@@ -152,21 +179,22 @@ export async function unitFiles(ctx: Ctx, opts: { withUser: boolean; first: bool
       if (st === undefined || st.isDirectory()) continue;
       const target = st.isSymbolicLink() ? await readLink(ctx.at(file)) : undefined;
       ids.add(id);
-      out.push({ id, file, link: target === undefined ? undefined : path.posix.resolve(dir, target) });
+      out.push({ id, file, link: target === undefined ? undefined : path.posix.resolve(dir, target), user });
     }
   }
   return out;
 }
 
 /** Drop-in files (<dir>/<unit>.d/*.conf): the lens parses them too, and they can replace ExecStart. */
-async function dropIns(ctx: Ctx, withUser: boolean): Promise<string[]> {
-  const out: string[] = [];
-  for (const dir of await unitDirs(ctx, withUser)) {
+async function dropIns(ctx: Ctx, withUser: boolean): Promise<Array<{ file: string; user: PasswdEntry | undefined }>> {
+  const out: Array<{ file: string; user: PasswdEntry | undefined }> = [];
+  for (const { dir, user } of await unitDirs(ctx, withUser)) {
     for (const name of await readDir(ctx.at(dir))) {
       if (!name.endsWith(".d") || !UNIT_SUFFIX.test(name.slice(0, -2))) continue;
       const sub = path.posix.join(dir, name);
       for (const conf of await readDir(ctx.at(sub))) {
-        if (conf.endsWith(".conf") && (await statOf(ctx.at(path.posix.join(sub, conf))))?.isFile()) out.push(path.posix.join(sub, conf));
+        const file = path.posix.join(sub, conf);
+        if (conf.endsWith(".conf") && (await statOf(ctx.at(file)))?.isFile()) out.push({ file, user });
       }
     }
   }
@@ -175,12 +203,11 @@ async function dropIns(ctx: Ctx, withUser: boolean): Promise<string[]> {
 
 export async function augeas(ctx: Ctx): Promise<Row[]> {
   const rows: Row[] = [];
-  const files = (await unitFiles(ctx, { withUser: true, first: false }))
-    .filter((u) => u.link !== "/dev/null")
-    .map((u) => u.file);
-  for (const file of [...files, ...(await dropIns(ctx, true))]) {
-    // Symlinked units are read through the link (an alias, or a unit planted elsewhere and linked in).
-    for (const row of augeasExecRows(file, await readUnitEntries(ctx, file), ctx.max - rows.length)) {
+  const files = (await unitFiles(ctx, { withUser: true, first: false })).filter((u) => u.link !== "/dev/null");
+  for (const { file, user } of [...files, ...(await dropIns(ctx, true))]) {
+    // Symlinked units are read through the link (an alias, or a unit planted elsewhere and linked in); a user's only
+    // to what the user could read.
+    for (const row of augeasExecRows(file, await readUnitEntries(ctx, file, user), ctx.max - rows.length)) {
       rows.push(row);
       if (rows.length >= ctx.max) return rows;
     }

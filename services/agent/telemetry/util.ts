@@ -72,7 +72,11 @@ export async function openRegular(file: string, opts: OpenOptions = {}): Promise
 /** Whole file (up to `cap` bytes) or undefined on any error. */
 export async function readBuf(file: string, cap = DEFAULT_READ_CAP, opts: OpenOptions = {}): Promise<Buffer | undefined> {
   const fh = await openRegular(file, opts);
-  if (fh === undefined) return undefined;
+  return fh === undefined ? undefined : readOpened(fh, cap);
+}
+
+/** Up to `cap` bytes of an open file from where it stands, or undefined on any error; closes it. */
+async function readOpened(fh: fsp.FileHandle, cap: number): Promise<Buffer | undefined> {
   try {
     // /proc files report size 0, so read in chunks until EOF rather than trusting stat.
     const chunks: Buffer[] = [];
@@ -115,9 +119,9 @@ export async function readTail(file: string, maxBytes: number, opts: OpenOptions
   }
 }
 
-/** The lines of the first `maxBytes` of a file ([] when unreadable); `cut` when there was more (its last, partial, line is then dropped). */
-export async function readHeadLines(file: string, maxBytes: number, opts: OpenOptions = {}): Promise<{ lines: string[]; cut: boolean }> {
-  const buf = await readBuf(file, maxBytes + 1, opts);
+/** The lines of the first `maxBytes` of a file, or of one opened (closed after) ([] when unreadable); `cut` when there was more (its last, partial, line is then dropped). */
+export async function readHeadLines(file: string | fsp.FileHandle, maxBytes: number, opts: OpenOptions = {}): Promise<{ lines: string[]; cut: boolean }> {
+  const buf = typeof file === "string" ? await readBuf(file, maxBytes + 1, opts) : await readOpened(file, maxBytes + 1);
   if (buf === undefined) return { lines: [], cut: false };
   const cut = buf.length > maxBytes;
   const lines = buf.subarray(0, maxBytes).toString("utf8").split(/\r?\n/);
@@ -219,6 +223,43 @@ export async function userFileTail(ctx: Ctx, user: Pick<PasswdEntry, "uid" | "di
 async function inHome(ctx: Ctx, user: Pick<PasswdEntry, "directory">, file: string): Promise<boolean> {
   const [home, dir] = await Promise.all([realPath(ctx.at(user.directory)), realPath(ctx.at(path.posix.dirname(file)))]);
   return home !== undefined && dir !== undefined && (dir === home || dir.startsWith(`${home}/`));
+}
+
+/**
+ * A file found in `user`'s directory `found` (e.g. ~/.config/systemd/user), opened for the agent (root) to read only if
+ * the user could read it anyway, or undefined. Links are followed, as the user's own programs follow them (systemd's
+ * user manager loads a linked or aliased unit), but the file is judged as opened (fstat, and where it is from
+ * /proc/self/fd), so a link or directory swapped meanwhile changes nothing. Read: a file the user owns, wherever a link
+ * leads; one root owns with a single link inside `found` and the home, every link resolved (put there by root; a hard
+ * link to a root file has two); one root owns under a directory of `shared` (where the system keeps files every user
+ * may read, e.g. the unit directories). Not read: a link to /etc/shadow, or to root's or another user's files.
+ */
+export async function openUserFile(
+  ctx: Ctx,
+  user: Pick<PasswdEntry, "uid" | "directory">,
+  found: string,
+  file: string,
+  shared: readonly string[] = [],
+): Promise<fsp.FileHandle | undefined> {
+  const fh = await openRegular(ctx.at(file));
+  if (fh === undefined) return undefined;
+  try {
+    const st = await fh.stat();
+    if (st.uid === user.uid) return fh;
+    const where = st.uid === 0 ? await readLink(`/proc/self/fd/${fh.fd}`) : undefined;
+    if (where !== undefined) {
+      const under = async (dir: string) => {
+        const real = await realPath(ctx.at(dir));
+        return real !== undefined && where.startsWith(`${real}/`);
+      };
+      if (st.nlink === 1 && (await under(user.directory)) && (await under(found))) return fh;
+      for (const dir of shared) if (await under(dir)) return fh;
+    }
+  } catch {
+    // refused below
+  }
+  await fh.close().catch(() => undefined);
+  return undefined;
 }
 
 /** Stream up to `maxBytes` of a regular file into `onChunk`; false on any read error. */
