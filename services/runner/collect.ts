@@ -10,7 +10,9 @@ import { isNoResponders, isNotFound, isTimeout } from "../../shared/nats/errors.
 import type { Mode } from "../../shared/schemas/common.js";
 import { checker } from "../../shared/validate.js";
 import { forEachLimited } from "../../shared/concurrency.js";
+import { iso } from "../../shared/clock.js";
 import { collectedHost, type CollectedHost } from "./engine-protocol.js";
+import { claimedSnapshotTime } from "./registry.js";
 
 const planReply = checker(PlanReply);
 /**
@@ -48,6 +50,18 @@ export interface CollectRequest {
   mode: Mode;
   deadlineMs: number;
   signal: AbortSignal;
+}
+
+/**
+ * When an answer's rows were collected, as every evidence row of a finding carries it (UTC, milliseconds): the agent's
+ * word, unless it is more than the registry's skew (SNAPSHOT_CLOCK_SKEW_MS) ahead of the answer's arrival or names no
+ * instant (23:59:60), as the registry judges a heartbeat's snapshot time (claimedSnapshotTime). Rows are not newer
+ * than their arrival, so that is taken instead: the runner's receipt of a plan answer, the stream's storage of a
+ * snapshot. Not refused: an honest agent on a fast clock would never be heard. A snapshot's storage time is fixed, so
+ * a snapshot from the future does not look fresh in every later run either.
+ */
+export function answeredAt(claimed: string, arrivedMs: number): string {
+  return claimedSnapshotTime(claimed, arrivedMs) ?? iso(arrivedMs);
 }
 
 /** Which agents get a live plan: every agent in live mode, agents without a snapshot in auto mode. */
@@ -101,11 +115,12 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
   try {
     const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: left }), cancelled]);
     if (msg === null) return CANCELLED;
+    const arrivedMs = Date.now();
     const text = decodeText(msg.data);
     const reply = planReply.check(JSON.parse(text));
     if (!reply.ok) return "invalid plan answer";
     if (!rowsWithinDepth(reply.value.tables)) return `invalid plan answer (row values nested over ${MAX_ROW_DEPTH} deep)`;
-    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: reply.value.collected_at }, text, reply.value.tables, req.tables, reply.value.truncated);
+    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: answeredAt(reply.value.collected_at, arrivedMs) }, text, reply.value.tables, req.tables, reply.value.truncated);
   } catch (err) {
     return isNoResponders(err) ? "offline (no agent answered)" : isTimeout(err) ? "timed out" : `plan failed: ${err instanceof Error ? err.message : String(err)}`;
   }
@@ -130,7 +145,7 @@ async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables:
     const snap = snapshotMsg.check(JSON.parse(text));
     if (!snap.ok) return "unreadable snapshot";
     if (!rowsWithinDepth(snap.value.tables)) return `unreadable snapshot (row values nested over ${MAX_ROW_DEPTH} deep)`;
-    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: snap.value.collected_at }, text, snap.value.tables, tables, snap.value.truncated);
+    return collectedHost({ agent_id: agent.agent_id, hostname: agent.hostname, tags: agent.tags, collected_at: answeredAt(snap.value.collected_at, stored.time.getTime()) }, text, snap.value.tables, tables, snap.value.truncated);
   } catch (err) {
     return isNotFound(err) ? "no snapshot" : `snapshot unreadable: ${err instanceof Error ? err.message : String(err)}`;
   }

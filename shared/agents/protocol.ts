@@ -16,7 +16,10 @@ import { checker } from "../validate.js";
 /** Agent ids travel in subject tokens: letters, digits, _ and - only (one pattern for the API and the protocol). */
 export { AGENT_ID_PATTERN };
 
-/** When rows were collected: copied into every evidence row of a finding and into the record, so a date, not any text. */
+/**
+ * When rows were collected: copied into every evidence row of a finding and into the record, so a date, not any text.
+ * The runner keeps it in UTC, and replaces one ahead of the answer's arrival by that arrival (services/runner/collect.ts answeredAt).
+ */
 const CollectedAt = Type.String({ format: "date-time", maxLength: 40 });
 
 export const AGENT_SUBJECTS = {

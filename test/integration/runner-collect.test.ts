@@ -7,7 +7,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
 import type { AgentRecord } from "../../shared/agents/record.js";
-import { SUBJECTS } from "../../shared/nats/catalog.js";
+import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { collect } from "../../services/runner/collect.js";
 
 let nats: NatsServer;
@@ -138,6 +138,42 @@ test("auto: an online agent whose snapshot the stream does not hold (published w
   const cached = await run("cached");
   t.equal(cached.responded, 0, "cached: snapshots only");
   t.equal(asked, 1, "no plan in cached mode");
+});
+
+test("a collected_at ahead of the answer's arrival (or naming no instant) is replaced by the arrival: the runner's receipt of a plan answer, the stream's storage of a snapshot", async (t) => {
+  const { openRuntime } = await import("../../shared/runtime.js");
+  await openRuntime(nc, { replicas: 1 });
+  const soon = new Date(Date.now() + 10_000).toISOString();
+  const claims: Record<string, string> = {
+    "plan-ahead": "2999-01-01T00:00:00Z",
+    "plan-leap": "2026-12-31T23:59:60Z", // a date-time by RFC 3339, but no instant
+    "plan-offset": "2026-01-01T00:00:00+14:00",
+    "plan-soon": soon, // a fast clock within the skew
+  };
+  const live = Object.keys(claims).map(agent);
+  const subs = live.map((a) => nc.subscribe(SUBJECTS.plan(a.agent_id), { callback: (_e, m) => void m.respond(JSON.stringify({ agent_id: a.agent_id, collected_at: claims[a.agent_id], tables: { last: [] } })) }));
+  t.teardown(() => subs.forEach((s) => s.unsubscribe()));
+  const stored = { ...agent("snap-ahead"), snapshot_collected_at: new Date().toISOString() };
+  nc.publish(SUBJECTS.snapshot(stored.agent_id), JSON.stringify({ agent_id: stored.agent_id, hostname: stored.hostname, collected_at: "2999-01-01T00:00:00Z", tables: { last: [] } }));
+  await nc.flush();
+  const jsm = await jetstreamManager(nc);
+  const storedAt = (await jsm.streams.getMessage(STREAMS.snapshots.name, { last_by_subj: SUBJECTS.snapshot(stored.agent_id) }))?.time.getTime();
+  const at: Record<string, string> = {};
+  const before = Date.now();
+  for (const [mode, agents] of [["live", live], ["cached", [stored]]] as const) {
+    await collect(
+      { nc, jsm },
+      { investigationId: `inv_ahead_${mode}`, agents: [...agents], tables: ["last"], mode, deadlineMs: 5_000, signal: new AbortController().signal },
+      { responded: (host) => void (at[host.agent_id] = host.collected_at), unreachable: () => t.fail("every answer is kept") },
+    );
+  }
+  const after = Date.now();
+  const received = (id: string) => Date.parse(at[id] ?? "") >= before && Date.parse(at[id] ?? "") <= after && at[id] === new Date(Date.parse(at[id] ?? "")).toISOString();
+  t.ok(received("plan-ahead"), `a plan answer from 2999: the runner's receipt time (${at["plan-ahead"]})`);
+  t.ok(received("plan-leap"), `23:59:60: the receipt time (${at["plan-leap"]})`);
+  t.equal(at["plan-offset"], "2025-12-31T10:00:00.000Z", "a time in the past is kept, in UTC with milliseconds");
+  t.equal(at["plan-soon"], soon, "10 s ahead is within the skew: kept");
+  t.equal(at["snap-ahead"], new Date(storedAt ?? NaN).toISOString(), "a snapshot from 2999: when the stream stored it");
 });
 
 test("teardown", async () => {
