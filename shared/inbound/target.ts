@@ -4,11 +4,13 @@
 //   `role=ci-runner`, `repository=<full_name>`) whose `hostname` equals the runner's name.
 // Agents declare their device id and hostname themselves, with nothing making them unique: when several claim
 // the one named, all of them are investigated (never the first to register, which could be an impersonator hiding
-// the real host) and a sentence in the query says so. When nothing matches, the investigation falls back to the
-// provider's scope (the endpoint's default for a device, the repository's CI runners for a runner) with a
-// sentence in the query saying so (docs/api.md#inbound).
+// the real host) and a sentence in the query says so. When nothing matches, or more agents match than a scope may
+// name (MAX_SCOPE_AGENT_IDS: a scope the API itself would refuse), the investigation falls back to the provider's
+// scope (the endpoint's default for a device, the repository's CI runners for a runner) with a sentence in the
+// query saying so (docs/api.md#inbound).
 import type { AgentRecord } from "../agents/record.js";
 import { matchesScope } from "../agents/record.js";
+import { MAX_SCOPE_AGENT_IDS } from "../schemas/common.js";
 import { clip, MAX_QUERY_CHARS } from "./providers/payload.js";
 import type { Scope, TriggerInterpretation } from "./providers/types.js";
 import { assertNever } from "../never.js";
@@ -26,6 +28,9 @@ export interface AgentLookup {
   byHostname(hostname: string): AgentRecord[];
 }
 
+/** Why a target that matched falls back all the same: its agents could not be named in a scope the API accepts. */
+const overBound = `(more than the ${MAX_SCOPE_AGENT_IDS} agents a scope may name)`;
+
 export function resolveTarget(interpretation: TriggerInterpretation, agents: AgentLookup): ResolvedTarget {
   const target = interpretation.target;
   switch (target.kind) {
@@ -33,26 +38,25 @@ export function resolveTarget(interpretation: TriggerInterpretation, agents: Age
       return { scope: interpretation.scope, query: interpretation.query };
     case "edr_device": {
       const ids = idsOf(agents.byEdrDevice(target.device_id).filter((a) => a.edr_device_id === target.device_id));
-      if (ids.length > 0) {
-        const claimed = `${ids.length} agents claim EDR device id ${clip(target.device_id, 100)} (${idList(ids)}), so this investigation covers all of them.`;
+      const device = clip(target.device_id, 100);
+      if (ids.length > 0 && ids.length <= MAX_SCOPE_AGENT_IDS) {
+        const claimed = `${ids.length} agents claim EDR device id ${device} (${idList(ids)}), so this investigation covers all of them.`;
         return targeted(ids, claimed, interpretation.query);
       }
-      const note =
-        `No agent is registered with EDR device id ${clip(target.device_id, 100)}, so this investigation covers ` +
-        `${describeScope(interpretation.scope)} instead.`;
+      const found = ids.length === 0 ? `No agent is registered with EDR device id ${device}` : `${ids.length} agents claim EDR device id ${device} ${overBound}`;
+      const note = `${found}, so this investigation covers ${describeScope(interpretation.scope)} instead.`;
       return { scope: interpretation.scope, query: withNote(note, interpretation.query) };
     }
     case "ci_runner": {
       const ids = idsOf(agents.byHostname(target.hostname).filter((a) => a.hostname === target.hostname && matchesScope(a, interpretation.scope)));
-      if (ids.length > 0) {
-        const claimed =
-          `${ids.length} CI runner agents of ${clip(target.repository, 200)} have hostname "${clip(target.hostname, 100)}" ` +
-          `(${idList(ids)}), so this investigation covers all of them.`;
+      const repository = clip(target.repository, 200);
+      const hostname = clip(target.hostname, 100);
+      if (ids.length > 0 && ids.length <= MAX_SCOPE_AGENT_IDS) {
+        const claimed = `${ids.length} CI runner agents of ${repository} have hostname "${hostname}" (${idList(ids)}), so this investigation covers all of them.`;
         return targeted(ids, claimed, interpretation.query);
       }
-      const note =
-        `No CI runner agent of ${clip(target.repository, 200)} has hostname "${clip(target.hostname, 100)}", so this ` +
-        `investigation covers ${describeSelector(interpretation.scope)} instead.`;
+      const found = ids.length === 0 ? `No CI runner agent of ${repository} has hostname "${hostname}"` : `${ids.length} CI runner agents of ${repository} have hostname "${hostname}" ${overBound}`;
+      const note = `${found}, so this investigation covers ${describeSelector(interpretation.scope)} instead.`;
       return { scope: interpretation.scope, query: withNote(note, interpretation.query) };
     }
     default:

@@ -1,0 +1,69 @@
+// What an inbound event triggers is an investigation the API itself would accept (docs/api.md#inbound): the
+// receiver's own choices (a device or runner resolved through the agent directory) never make a record that
+// POST /v1/investigations would refuse. Real HTTP to the gateway's receiver; real agents registered from a fleet.
+import { randomUUID } from "node:crypto";
+import { test } from "tap";
+import { checker } from "../../shared/validate.js";
+import { InvestigationRequest } from "../../shared/schemas/investigation.js";
+import { createEndpoint, deliver, edrHeaders, githubHeaders, investigation, type CreatedEndpoint } from "../helpers/inbound.js";
+import { startStack, type Stack } from "../helpers/stack.js";
+
+const EDR_SECRET = "edr-secret";
+const CI_SECRET = "ci-secret";
+const DEVICE = "crowded-device";
+const RUNNER = "crowded-runner";
+const REPO = "octo-org/crowded";
+/** One more agent than a scope may name (MAX_SCOPE_AGENT_IDS). */
+const CLAIMANTS = 1001;
+const PROD = { type: "selector", filter: { tags: { env: "prod" } } };
+const apiRequest = checker(InvestigationRequest);
+
+let stack: Stack;
+let edr: CreatedEndpoint;
+let ci: CreatedEndpoint;
+
+test("setup", async () => {
+  const agents = Array.from({ length: CLAIMANTS }, (_, i) => ({
+    agent_id: `claimant-${String(i).padStart(4, "0")}`,
+    hostname: RUNNER,
+    tags: { role: "ci-runner", repository: REPO },
+    edr_device_id: DEVICE,
+    online: false,
+  }));
+  stack = await startStack({ services: ["gateway", "runner", "agent"], fleet: { agents } });
+  edr = await createEndpoint(stack, { provider: "edr", provider_signing_secret: EDR_SECRET, default_scope: PROD });
+  ci = await createEndpoint(stack, { provider: "ci", provider_signing_secret: CI_SECRET });
+});
+
+/** The stored investigation as a trigger request: what POST /v1/investigations would have been sent to make it. */
+async function asApiRequest(id: string): Promise<{ inv: any; problems: unknown }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const inv = await investigation(stack, id);
+  const checked = apiRequest.check({ query: inv.query, depth: inv.depth, mode: inv.mode, scope: inv.scope });
+  return { inv, problems: checked.ok ? null : checked.details };
+}
+
+test(`edr: a device id claimed by ${CLAIMANTS} agents (more than a scope names) falls back to the default scope`, async (t) => {
+  const raw = JSON.stringify({ device_id: DEVICE, description: "Credential dumping" });
+  const r = await deliver(stack, edr.path, raw, edrHeaders(EDR_SECRET, raw));
+  t.equal(r.status, 202, r.text.slice(0, 300));
+  t.type(r.json?.investigation_id, "string", "queued");
+  const { inv, problems } = await asApiRequest(r.json.investigation_id);
+  t.equal(problems, null, "the API would accept this investigation's request");
+  t.same(inv.scope, PROD, "the endpoint's default scope");
+  t.match(inv.query, new RegExp(`^${CLAIMANTS} agents claim EDR device id ${DEVICE}`), "the question says why");
+});
+
+test(`ci: a runner hostname shared by ${CLAIMANTS} of the repository's runners falls back to all its runners`, async (t) => {
+  const raw = JSON.stringify({ action: "completed", repository: { full_name: REPO }, workflow_job: { name: "build", runner_name: RUNNER } });
+  const r = await deliver(stack, ci.path, raw, await githubHeaders(CI_SECRET, raw, "workflow_job", randomUUID()));
+  t.equal(r.status, 202, r.text.slice(0, 300));
+  t.type(r.json?.investigation_id, "string", "queued");
+  const { inv, problems } = await asApiRequest(r.json.investigation_id);
+  t.equal(problems, null, "the API would accept this investigation's request");
+  t.same(inv.scope, { type: "selector", filter: { tags: { role: "ci-runner", repository: REPO } } }, "the repository's runners");
+  t.match(inv.query, new RegExp(`^${CLAIMANTS} CI runner agents of ${REPO} have hostname "${RUNNER}"`), "the question says why");
+});
+
+test("teardown", async () => {
+  await stack.stop();
+});
