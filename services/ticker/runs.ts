@@ -89,10 +89,10 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
       // Cannot happen while the claimed request is replayed as stored; say so loudly rather than fire twice.
       log.error("idempotency record of this run holds another request; not triggering");
       return { kind: "not_queued", outcome: { kind: "retry", at: deps.clock.now() + CONFLICT_RETRY_MS } };
-    case "too_large":
+    case "invalid":
       // The API refuses such an item (and a PATCH making it one): only an item stored before it did gets here. Its
       // claimed run keeps the request it was claimed with, so it waits for good: say so once an hour.
-      log.error({ reason: outcome.detail.message }, "this item's question and scope are too large to trigger; not triggering");
+      log.error({ details: outcome.details }, "this item's question and scope cannot be triggered (invalid, or too large to store); not triggering");
       return { kind: "not_queued", outcome: { kind: "retry", at: deps.clock.now() + TOO_LARGE_RETRY_MS } };
     default:
       return assertNever(outcome, "outcome");

@@ -166,11 +166,19 @@ async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpr
       return { kind: "not_queued", reason: `rate_limited: too many investigations are waiting; retry in ${outcome.retryAfterSeconds} s` };
     case "conflict":
       return { kind: "not_queued", reason: "idempotency_conflict: this idempotency_key was used with a different body in the last 24 hours" };
-    case "too_large":
-      return { kind: "invalid", message: outcome.detail.message, path: outcome.detail.path };
+    case "invalid":
+      // What the event asks for is not an investigation the API would accept (trigger-request.ts), or is too large to store.
+      return { kind: "invalid", message: describeInvalid(outcome.details), details: outcome.details };
     default:
       return assertNever(outcome);
   }
+}
+
+/** The first problem, for the answer's message and the receipt's reason: "/query: must ...", or a whole-request one as it is. */
+function describeInvalid(details: ValidationDetail[]): string {
+  const first = details[0];
+  if (first === undefined) return "the investigation this request asks for is not valid";
+  return first.path === "/" ? first.message : `${first.path}: ${first.message}`;
 }
 
 /** The JSON in one field of a form-encoded body (the first if repeated). */

@@ -17,6 +17,7 @@ import type { Context, Freshness } from "../schemas/investigation.js";
 import { computeFreshness, type FreshnessPlanner } from "./freshness.js";
 import { eventData, type InvestigationRecord } from "./record.js";
 import { triggerTooLarge } from "./trigger-bounds.js";
+import { triggerRequestInvalid } from "./trigger-request.js";
 import type { ValidationDetail } from "../validate.js";
 
 export interface TriggerRequest {
@@ -45,8 +46,11 @@ export type TriggerOutcome =
   | { kind: "queued"; investigationId: string; body: string | Record<string, unknown>; replayed: boolean }
   | { kind: "conflict" }
   | { kind: "rate_limited"; retryAfterSeconds: number }
-  /** What the trigger would store of its own is over its bytes (trigger-bounds.ts): nothing was written. */
-  | { kind: "too_large"; detail: ValidationDetail };
+  /**
+   * A request the API would refuse (trigger-request.ts), or one whose own fields are over their bytes together
+   * (trigger-bounds.ts): nothing was written. `details` as the API's validation answers them.
+   */
+  | { kind: "invalid"; details: ValidationDetail[] };
 
 export interface IdempotencyRecord {
   request_hash: string;
@@ -91,9 +95,12 @@ async function beforeQueueing<T>(work: () => Promise<T>): Promise<T> {
  * `queued`, whatever fails after it (see ensureQueued).
  */
 export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInput): Promise<TriggerOutcome> {
-  // Before anything is read or written: a record this large could not be stored with the run's results.
+  // Before anything is read or written: the request as the API checks it, then the bytes a record this large could
+  // not be stored with the run's results in.
+  const invalid = triggerRequestInvalid(input.request);
+  if (invalid) return { kind: "invalid", details: invalid };
   const tooLarge = triggerTooLarge({ query: input.request.query, scope: input.request.scope, context: input.context, seeds: input.seeds });
-  if (tooLarge) return { kind: "too_large", detail: tooLarge };
+  if (tooLarge) return { kind: "invalid", details: [tooLarge] };
   const idemKey = input.idempotencyKey === undefined ? null : `${sanitize(input.idempotencyScope)}.${sha256Hex(input.idempotencyKey)}`;
   // Only a keyed request is compared with an earlier one (canonical JSON and a digest: about 2 % of a POST).
   const requestHash = idemKey === null ? "" : sha256Hex(canonicalJson(input.request));

@@ -73,8 +73,8 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
             return { status: 202, raw: queuedResponseBody(outcome.body, deps.publicUrl), headers: { location: `${deps.publicUrl}/v1/investigations/${outcome.investigationId}` } };
           case "conflict":
             return fail(409, "idempotency_conflict", "this idempotency key was used with a different body in the last 24 hours");
-          case "too_large":
-            return invalid([outcome.detail], "the request body is not valid");
+          case "invalid":
+            return invalid(outcome.details, "the request body is not valid");
           case "rate_limited":
             return fail(429, "rate_limited", "too many investigations are waiting; retry later", undefined, { "retry-after": String(outcome.retryAfterSeconds) });
           default:
