@@ -1310,9 +1310,13 @@ export interface operations {
     getInvestigations: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 status?: "queued" | "running" | "completed" | "failed" | "cancelled";
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 trigger_source?: "api" | "curiosity" | "inbound:generic" | "inbound:edr" | "inbound:ci";
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;
@@ -1631,7 +1635,9 @@ export interface operations {
     getAgents: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;
@@ -1719,9 +1725,13 @@ export interface operations {
     getInvestigationsByIdFindings: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 severity?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 agent_id?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;
@@ -1786,8 +1796,11 @@ export interface operations {
     getWebhooksIncomingEndpointsByIdReceipts: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 outcome?: "triggered" | "ignored" | "rejected";
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;
@@ -1923,7 +1936,9 @@ export interface operations {
     getWebhooksIncomingEndpoints: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;
@@ -2234,7 +2249,9 @@ export interface operations {
     getCuriosity: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;
@@ -2660,7 +2677,9 @@ export interface operations {
     getWebhooksSubscriptions: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;
@@ -3205,10 +3224,15 @@ export interface operations {
     getWebhooksDeliveries: {
         parameters: {
             query?: {
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 status?: "pending" | "delivered" | "failed_permanent";
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 subscription_id?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 event_id?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 cursor?: string;
+                /** @description One value: a parameter given more than once is 400 validation_failed (details name it). */
                 limit?: number;
             };
             header?: never;

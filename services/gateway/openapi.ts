@@ -90,11 +90,19 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** Query parameters; a digits-only string (limit) is documented as the integer it is parsed as. */
+/** Query parameters; a digits-only string (limit) is documented as the integer it is parsed as. Each takes one value (http/query.ts). */
 function queryParams(schema: TSchema, ref: (s: TSchema) => unknown): unknown[] {
   const props = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
-  return Object.entries(props).map(([name, s]) => ({ name, in: "query", required: false, schema: name === "limit" || isDigits(s) ? limitSchema(name) : ref(s) }));
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: "query",
+    required: false,
+    description: ONE_VALUE,
+    schema: name === "limit" || isDigits(s) ? limitSchema(name) : ref(s),
+  }));
 }
+
+const ONE_VALUE = "One value: a parameter given more than once is 400 validation_failed (details name it).";
 
 function isDigits(s: TSchema): boolean {
   const x = s as { type?: unknown; pattern?: unknown };

@@ -1,7 +1,7 @@
-// The request pipeline, in the contract's order: route (404/405), API key (401), scope (403),
-// media type (415), size (413), JSON (400), schema (400), handler. Unexpected errors become 503 when
-// NATS is unreachable (saying "nothing was changed" only when the operation decided so, see BusUnavailableError)
-// and 500 otherwise, never a stack trace.
+// The request pipeline, in the contract's order: route (404/405), API key (401), scope (403), id shape (404),
+// repeated query parameter (400), media type (415), size (413), JSON (400), schema (400), handler. Unexpected errors
+// become 503 when NATS is unreachable (saying "nothing was changed" only when the operation decided so, see
+// BusUnavailableError) and 500 otherwise, never a stack trace.
 import { Type } from "typebox";
 import type { ApiKeyRecord } from "../../../shared/auth/keys.js";
 import { BusUnavailableError, LocalStoreUnavailableError } from "../../../shared/errors.js";
@@ -10,6 +10,7 @@ import type { Logger } from "../../../shared/log.js";
 import { mediaTypeOf } from "../../../shared/media-type.js";
 import { isUnavailable } from "../../../shared/nats/errors.js";
 import { checker } from "../../../shared/validate.js";
+import { readQuery } from "./query.js";
 import { fail } from "./reply.js";
 import type { Match, Router } from "./router.js";
 import type { RawRequest, Reply, Route } from "./types.js";
@@ -91,7 +92,8 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   for (const [name, prefix] of Object.entries(route.ids ?? {})) {
     if (!isId(params[name] ?? "", prefix)) return fail(404, "not_found", `no ${name} ${JSON.stringify(params[name] ?? "")}: ids look like ${prefix}_<26 characters>`);
   }
-  const query = new URLSearchParams(req.query);
+  const query = readQuery(req.query, route.query);
+  if (!(query instanceof URLSearchParams)) return query;
   if (route.rawBody) {
     // The route answers 413 itself: the inbound receiver checks its provider (404) and URL key (401) first (docs/api.md#inbound).
     return route.handle({ params, query, headers: req.headers, body: undefined, rawBody: req.body, bodyTooLarge: req.bodyTooLarge, auth });
