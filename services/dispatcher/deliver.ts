@@ -7,6 +7,7 @@ import type { JsonKv, Versioned } from "../../shared/nats/kvjson.js";
 import { signatureHeaders } from "../../shared/signing.js";
 import { owesAnnouncements, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { abandonDelivery, classify, precheck, recordAttempt, type AttemptResult, type JobAction } from "../../shared/webhooks/delivery-state.js";
+import type { ResumedFrom } from "../../shared/webhooks/catalog.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { announceOwed, isGone, withAnnouncementsOwed } from "./announcements.js";
 import type { AttemptObserver } from "./metrics.js";
@@ -60,6 +61,8 @@ export interface Job {
   deliveryCount: number;
   /** The record to create when there is none yet (`recordFromJob`); null for a job without a seed. */
   seed: DeliveryRecord | null;
+  /** A resumed subscription's held job published again (resume.ts): the job it takes the delivery over from. */
+  resumes?: ResumedFrom;
 }
 
 /**
@@ -116,8 +119,23 @@ async function loadRecord(deps: DeliverDeps, job: Job): Promise<Versioned<Delive
   return deps.deliveries.get(job.deliveryId);
 }
 
+/**
+ * A resumed copy of a held job (resume.ts) becomes the delivery's owner, so the held job, when it comes back from
+ * its wait, finds it owned by another and is dropped. Only while the held job still owns it (or no job does) and has
+ * made no attempt since the copy was published; otherwise the copy has nothing to do ("yield").
+ */
+async function takeOver(deps: DeliverDeps, job: Job, loaded: Versioned<DeliveryRecord> | null): Promise<Versioned<DeliveryRecord> | null | "yield"> {
+  const from = job.resumes;
+  if (!from || !loaded || loaded.value.internal.job_seq === job.seq) return loaded;
+  const heldStill = (d: DeliveryRecord) => d.status === "pending" && d.attempt_count === from.attempts && (d.internal.job_seq === null || d.internal.job_seq === from.seq);
+  if (!heldStill(loaded.value)) return "yield";
+  const r = await deps.deliveries.update(loaded.value.delivery_id, (d) => (heldStill(d) ? { ...d, internal: { ...d.internal, job_seq: job.seq } } : null), undefined, loaded);
+  return r?.value.internal.job_seq === job.seq ? r : "yield";
+}
+
 export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction> {
-  const loaded = await loadRecord(deps, job);
+  const loaded = await takeOver(deps, job, await loadRecord(deps, job));
+  if (loaded === "yield") return { kind: "ack" };
   const record = loaded?.value ?? null;
   // An attempt recorded with its announcements still owed (their publish failed, or the dispatcher stopped): they
   // are published now, and the attempt is not made again (its record is terminal).
@@ -238,8 +256,8 @@ export async function postAttempt(deps: DeliverDeps, current: DeliveryRecord): P
  * The wait of a job whose subscription is off: half of how long it has been off (since its last change, which is no
  * later than the pause), between `pausedRecheckMs` and `pausedRecheckMaxMs`. A job comes back every couple of seconds
  * after a pause, then less and less often: a long pause costs a bounded number of looks per minute instead of one
- * every `pausedRecheckMs` for as long as it lasts, and a resumed subscription's deliveries go out within half as long
- * as it was off, at most `pausedRecheckMaxMs`.
+ * every `pausedRecheckMs` for as long as it lasts. A resumed subscription's jobs are published again at once
+ * (resume.ts); this wait only bounds how late they go out when no dispatcher saw the resume.
  */
 export function pausedWait(deps: Pick<DeliverDeps, "clock" | "pausedRecheckMs" | "pausedRecheckMaxMs">, sub: SubscriptionRecord): number {
   const offForMs = deps.clock.now() - Date.parse(sub.updated_at);

@@ -127,7 +127,13 @@ export function jobFromMessage(msg: Pick<JsMsg, "data" | "seq" | "info">, nowMs:
   const parsed = deliveryJob.check(tryDecodeJson(msg.data));
   if (!parsed.ok) return null;
   return {
-    job: { deliveryId: parsed.value.delivery_id, seq: msg.seq, deliveryCount: msg.info.deliveryCount, seed: recordFromJob(parsed.value, nowMs) },
+    job: {
+      deliveryId: parsed.value.delivery_id,
+      seq: msg.seq,
+      deliveryCount: msg.info.deliveryCount,
+      seed: recordFromJob(parsed.value, nowMs),
+      ...(parsed.value.resumes ? { resumes: parsed.value.resumes } : {}),
+    },
     subscriptionId: parsed.value.subscription_id,
   };
 }

@@ -20,11 +20,13 @@ import { KeySlots } from "./key-slots.js";
 import { createSender } from "./sender.js";
 import { RateGate } from "./rate-gate.js";
 import { RecoveryConsumer } from "./recovery-consumer.js";
+import { onResumed } from "./resume.js";
 import { SubscriptionCache } from "./subscription-cache.js";
 
 /**
  * A paused subscription's jobs look again after this long at first, then half as long as it has been paused, at
- * most the second (no attempt is spent while it stays paused): on resume, its deliveries go out within a minute.
+ * most the second (no attempt is spent while it stays paused). On resume they are published again at once
+ * (resume.ts); the wait only bounds how late they go out when that fails (no dispatcher running at the resume).
  */
 const PAUSED_RECHECK_MS = 2_000;
 const PAUSED_RECHECK_MAX_MS = 60_000;
@@ -52,6 +54,8 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
   const stores = await openWebhookStores(nc, rt.jsm, rt.js, rt.replicas);
 
   const subscriptions = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);
+  // A resumed subscription's held jobs are published again at once instead of waiting out their pausedWait.
+  subscriptions.whenResumed(onResumed({ js: rt.js, jsm: rt.jsm, deliveries: stores.deliveries, log }));
   const registry = new Registry();
   const observe = deliveryMetrics(registry);
   const rateLimited = rateLimitedMetric(registry);

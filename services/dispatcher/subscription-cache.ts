@@ -44,6 +44,9 @@ export class SubscriptionCache implements Component {
   /** performance.now() at which the newest completed check started. */
   private verifiedAt = -Infinity;
   private check: { startedAt: number; promise: Promise<void> } | null = null;
+  /** Subscriptions the copy holds turned off (paused or disabled), for `whenResumed`. */
+  private readonly off = new Set<string>();
+  private resumed: (id: string) => void = () => {};
 
   constructor(
     kv: KV,
@@ -53,10 +56,18 @@ export class SubscriptionCache implements Component {
     private readonly secretCache: SecretCacheOptions = DEFAULT_SECRET_CACHE,
   ) {
     // A changed or deleted subscription's opened secret goes at once (a rotated secret is never served stale).
-    this.mirror = new BucketMirror<SubscriptionRecord>(kv, log, (id) => {
+    this.mirror = new BucketMirror<SubscriptionRecord>(kv, log, (id, sub) => {
       this.secrets.delete(id);
       this.headers.delete(id);
+      const wasOff = this.off.delete(id);
+      if (sub && !sub.active) this.off.add(id);
+      if (wasOff && sub?.active) this.resumed(id);
     });
+  }
+
+  /** Calls `listener` with the id of each subscription the copy sees turned on again after being off (resume.ts). */
+  whenResumed(listener: (id: string) => void): void {
+    this.resumed = listener;
   }
 
   start(): Promise<void> {

@@ -82,8 +82,21 @@ export const DeliverySeed = Type.Object({
 });
 export type DeliverySeed = Static<typeof DeliverySeed>;
 
-/** `seed` is absent only in jobs published before jobs carried it. */
-export const DeliveryJob = Type.Object({ delivery_id: Type.String(), subscription_id: Type.String(), seed: Type.Optional(DeliverySeed) });
+/**
+ * The job a resumed subscription's held job is published again as (services/dispatcher/resume.ts): the held job's
+ * stream sequence and the attempts its delivery had then. The copy takes the delivery over only if that job still
+ * owns it (or none does) and has made no attempt since.
+ */
+export const ResumedFrom = Type.Object({ seq: Type.Integer({ minimum: 1 }), attempts: Type.Integer({ minimum: 0 }) });
+export type ResumedFrom = Static<typeof ResumedFrom>;
+
+/** `seed` is absent only in jobs published before jobs carried it; `resumes` only in a resumed copy. */
+export const DeliveryJob = Type.Object({
+  delivery_id: Type.String(),
+  subscription_id: Type.String(),
+  seed: Type.Optional(DeliverySeed),
+  resumes: Type.Optional(ResumedFrom),
+});
 export type DeliveryJob = Static<typeof DeliveryJob>;
 
 export interface WebhookStores {

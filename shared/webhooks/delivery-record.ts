@@ -9,9 +9,10 @@ export interface DeliveryRecord extends DeliveryView {
   /** Not shown. */
   internal: {
     /**
-     * Stream sequence of the job that owns this delivery, set with its first recorded attempt. A second job
-     * for the same delivery (a republish after a crash, outside the duplicate window) sees another owner and
-     * is dropped, so attempts are never counted twice.
+     * Stream sequence of the job that owns this delivery, set with its first recorded attempt, or when a resumed
+     * subscription's copy of a held job takes it over (services/dispatcher/resume.ts). A second job for the same
+     * delivery (a republish after a crash, outside the duplicate window; a held job after such a takeover) sees
+     * another owner and is dropped, so attempts are never counted twice.
      */
     job_seq: number | null;
     /** What each attempt's answer said, index for index with `attempts` (absent on records written before it). */
