@@ -1,21 +1,23 @@
 // One run of a bulk recovery (docs/api.md#recovery): read the EVENTS stream over the window, and for each event the
 // subscription was owed, look up the delivery the fan-out made of it; a dead letter or a missing delivery is sent
-// again as a new delivery (one id per recovery, run and event), a dead letter replayed by hand only if no replay of it
-// is delivered or pending. The cursor and the counters are saved together in the recovery record every few hundred
+// again as a new delivery (one id per recovery, run and event), a dead letter only if no re-send of it (a replay by
+// hand, another recovery's) is delivered or pending, and only by the one recovery that claims it (`claimDeadLetter`).
+// The cursor and the counters are saved together in the recovery record every few hundred
 // events, so a run that stops (kill -9, shutdown) resumes after the last saved event; events after it are looked at again, and their re-sends, having the same ids, are not made twice.
 // The scan ends at the last event the fan-out has settled (`settledSeq`): past it, "no delivery" may only mean the
 // fan-out has not recorded it yet, and sending it would make the subscriber get it twice.
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import { iso } from "../../shared/clock.js";
+import { ConflictError } from "../../shared/errors.js";
 import type { Logger } from "../../shared/log.js";
 import { STREAMS } from "../../shared/nats/catalog.js";
 import { isNotFound } from "../../shared/nats/errors.js";
-import { tryDecodeJson } from "../../shared/nats/kvjson.js";
+import { tryDecodeJson, type Versioned } from "../../shared/nats/kvjson.js";
 import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
 import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
-import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import { enqueueDelivery, newDeliveryRecord, noteReplay, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
 import { deliveryIdFor } from "../../shared/webhooks/fanout.js";
 import { isFinished, recoveryAction, resendIdFor, wasOwed, type RecoveryRecord } from "../../shared/webhooks/recovery.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
@@ -154,42 +156,74 @@ async function handleEvent(deps: RecoveryRunDeps, record: RecoveryRecord, sub: S
   const storedAtMs = msg.time.getTime();
   if (!wasOwed(sub, event, storedAtMs)) return "skip";
   const originalId = deliveryIdFor(event, sub.id, storedAtMs, deps.deliveryIdKey);
-  const original = (await deps.stores.deliveries.get(originalId))?.value ?? null;
-  const action = recoveryAction(original);
+  const original = await deps.stores.deliveries.get(originalId);
+  const action = recoveryAction(original?.value ?? null);
   if (action === "skip") return action;
-  // Replayed by hand (POST .../replay): the event was sent again, and is delivered or on its way, unless every replay
-  // was dead-lettered too. Re-sending it would make the subscriber get it twice.
-  if (original !== null && (await replayStands(deps, original))) return "skip";
   // An earlier run of the same window re-sent it already: left alone unless that re-send was dead-lettered too.
   for (let run = 1; run < record.run; run++) {
     const earlier = (await deps.stores.deliveries.get(resendIdFor(record.recovery_id, run, event, deps.deliveryIdKey)))?.value;
     if (earlier && earlier.status !== "failed_permanent") return "skip";
   }
-  const resend = newDeliveryRecord({
-    deliveryId: resendIdFor(record.recovery_id, record.run, event, deps.deliveryIdKey),
-    subscriptionId: sub.id,
-    envelope: event,
-    nowMs: deps.clock.now(),
-    replayOf: original === null ? null : originalId,
-  });
+  const ownId = resendIdFor(record.recovery_id, record.run, event, deps.deliveryIdKey);
+  // A dead letter is claimed first: another recovery or a replay by hand may be sending it again at the same moment.
+  const send = original !== null ? await claimDeadLetter(deps, original, ownId) : { id: ownId, replayOf: null };
+  if (send === null) return "skip";
+  const resend = newDeliveryRecord({ deliveryId: send.id, subscriptionId: sub.id, envelope: event, nowMs: deps.clock.now(), replayOf: send.replayOf });
   // recheck: an event looked at again after a restart is not published twice once its re-send has started.
   await enqueueDelivery(deps.stores, resend, { recheck: true });
-  return action;
+  // A re-send noted by another (whose enqueue had not happened yet, or failed) is enqueued under its id, and counted by it.
+  return send.id === ownId ? action : "skip";
 }
 
-/** How many replays of replays deep `replayStands` looks (a dead letter replayed, that replay replayed, ...). */
+/** How many times a claim reads the dead letter again after another writer noted something on it first. */
+const CLAIM_ATTEMPTS = 10;
+
+/**
+ * Claims a dead letter for the run's re-send `ownId`: noted in its record (`internal.replays`, as a replay by hand is)
+ * by compare-and-set against the revision whose noted re-sends were found not to stand. Of two recoveries (two
+ * dispatchers) or a recovery and a replay finding it at once, one notes first; the other's write fails, and it reads
+ * the record again and finds that re-send. What to send (the id and the delivery it replays), or null: a re-send
+ * of it is delivered or pending.
+ */
+async function claimDeadLetter(deps: RecoveryRunDeps, read: Versioned<DeliveryRecord>, ownId: string): Promise<{ id: string; replayOf: string } | null> {
+  const originalId = read.value.delivery_id;
+  for (let i = 0; i < CLAIM_ATTEMPTS; i++) {
+    const found = i === 0 ? read : await deps.stores.deliveries.get(originalId);
+    if (!found || found.value.status !== "failed_permanent") return null;
+    // Claimed by this run already (an event looked at again after a restart): its re-send is enqueued (again).
+    if (found.value.internal.replays?.includes(ownId)) return { id: ownId, replayOf: originalId };
+    const standing = await resendStanding(deps, found.value);
+    if (standing === "stands") return null;
+    if (standing !== null) return standing;
+    if ((await deps.stores.deliveries.replace(originalId, noteReplay(found.value, ownId), found.revision)) !== null) return { id: ownId, replayOf: originalId };
+  }
+  throw new ConflictError(`dead letter ${originalId} kept changing while a recovery claimed it`);
+}
+
+/** How many replays of replays deep `resendStanding` looks (a dead letter replayed, that replay replayed, ...). */
 const REPLAY_DEPTH = 4;
 
-/** Whether a replay made of the delivery by hand (or of such a replay, a few deep) is delivered or still pending. */
-async function replayStands(deps: RecoveryRunDeps, record: DeliveryRecord, depth = 0): Promise<boolean> {
+/**
+ * Whether a re-send of the delivery noted in its record (a replay by hand, a recovery's; or of such a re-send, a few
+ * deep) is delivered or still pending ("stands"): the subscriber got the event or is getting it, and sending it again
+ * would make it twice. Else one noted but without a record (its enqueue has not happened yet, or failed: nothing
+ * reached the subscriber), which is sent under its own id, so that it is sent once whether or not its enqueue comes;
+ * null when every one was dead-lettered too.
+ */
+async function resendStanding(deps: RecoveryRunDeps, record: DeliveryRecord, depth = 0): Promise<"stands" | { id: string; replayOf: string } | null> {
+  let unsent: { id: string; replayOf: string } | null = null;
   for (const id of record.internal.replays ?? []) {
     const replay = (await deps.stores.deliveries.get(id))?.value;
-    // None: its enqueue failed after the note (or it expired); it got nothing to the subscriber.
-    if (!replay) continue;
-    if (replay.status !== "failed_permanent") return true;
-    if (depth < REPLAY_DEPTH && (await replayStands(deps, replay, depth + 1))) return true;
+    if (!replay) {
+      unsent = { id, replayOf: record.delivery_id }; // the newest such
+      continue;
+    }
+    if (replay.status !== "failed_permanent") return "stands";
+    const deeper = depth < REPLAY_DEPTH ? await resendStanding(deps, replay, depth + 1) : null;
+    if (deeper === "stands") return deeper;
+    unsent = deeper ?? unsent;
   }
-  return false;
+  return unsent;
 }
 
 /** Progress since the last save: counts to add, and where the scan stands. */

@@ -60,6 +60,16 @@ export class JsonKv<T> {
     }
   }
 
+  /** Writes `value` if the key is still at `revision` (a compare-and-set); null when it was written since. */
+  async replace(key: string, value: T, revision: number): Promise<number | null> {
+    try {
+      return await this.kv.update(key, encodeJson(value), revision);
+    } catch (err) {
+      if (isCasConflict(err)) return null;
+      throw err;
+    }
+  }
+
   async put(key: string, value: T): Promise<number> {
     return this.kv.put(key, encodeJson(value));
   }

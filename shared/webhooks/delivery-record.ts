@@ -24,9 +24,10 @@ export interface DeliveryRecord extends DeliveryView {
      */
     announce_pending?: Announcement[];
     /**
-     * Ids of the replays made of this delivery by hand (POST .../replay), the newest last, at most
-     * `MAX_REPLAYS_NOTED`; noted before the replay is enqueued. A bulk recovery leaves a dead letter alone while one
-     * of them is delivered or pending (docs/api.md#recovery). Absent: never replayed (or before this was kept).
+     * Ids of the deliveries made again of this one, by hand (POST .../replay) or by a bulk recovery, the newest
+     * last, at most `MAX_REPLAYS_NOTED`; each noted before it is enqueued (a recovery's by compare-and-set: its
+     * claim). A bulk recovery leaves a dead letter alone while one of them is delivered or pending, and enqueues one
+     * noted without a record under its id (docs/api.md#recovery). Absent: never sent again (or before this was kept).
      */
     replays?: string[];
   };

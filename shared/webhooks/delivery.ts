@@ -44,10 +44,10 @@ export function isTerminalDelivery(status: DeliveryStatus): boolean {
   return status !== "pending";
 }
 
-/** Replays of one delivery its record keeps the ids of (`internal.replays`): the newest, which a recovery looks at. */
+/** Re-sends of one delivery its record keeps the ids of (`internal.replays`): the newest, which a recovery looks at. */
 export const MAX_REPLAYS_NOTED = 16;
 
-/** The delivery's record with a replay made of it noted (`internal.replays`); the view does not change. */
+/** The delivery's record with a replay (or a recovery's re-send) made of it noted (`internal.replays`); the view does not change. */
 export function noteReplay(r: DeliveryRecord, replayId: string): DeliveryRecord {
   const replays = [...(r.internal.replays ?? []), replayId].slice(-MAX_REPLAYS_NOTED);
   return { ...r, internal: { ...r.internal, replays } };

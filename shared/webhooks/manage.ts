@@ -109,8 +109,8 @@ export async function replayDelivery(deps: ManageDeps, id: string): Promise<Queu
   const original = found.value;
   const record = newDeliveryRecord({ deliveryId: newId("dlv", now), subscriptionId: original.subscription_id, envelope: original.envelope, nowMs: now, replayOf: original.delivery_id });
   // Noted on the replayed delivery first, so a bulk recovery that finds it dead-lettered knows the event was sent
-  // again (docs/api.md#recovery); a noted replay that never got enqueued (a failure below) has no record, and the
-  // recovery re-sends the dead letter as if it had not been replayed.
+  // again (docs/api.md#recovery). A recovery that finds it noted without a record (this enqueue not done yet, or
+  // failed) enqueues it itself under this id: the event is sent again once, whichever of the two enqueues first.
   if (!(await deps.stores.deliveries.update(id, (d) => noteReplay(d, record.delivery_id)))) return { kind: "not_found" };
   await enqueueDelivery(deps.stores, record);
   return { kind: "queued", deliveryId: record.delivery_id, status: record.status };
