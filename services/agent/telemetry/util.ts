@@ -50,6 +50,11 @@ export interface OpenOptions {
    * the user does not own (another user's history, where protected_hardlinks is off) is refused.
    */
   owners?: readonly number[];
+  /**
+   * Accept only a file that, as opened, lies inside this directory (a real path, every link resolved): where the
+   * descriptor leads (/proc/self/fd), so a directory on the way swapped after any check of the path changes nothing.
+   */
+  within?: string;
 }
 
 /** Open a regular file for reading, or undefined. O_NONBLOCK keeps a planted FIFO from
@@ -61,7 +66,9 @@ export async function openRegular(file: string, opts: OpenOptions = {}): Promise
     const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (opts.noFollow ? constants.O_NOFOLLOW : 0);
     fh = await fsp.open(file, flags);
     const st = await fh.stat();
-    if (st.isFile() && (opts.owners === undefined || (opts.owners.includes(st.uid) && st.nlink === 1))) return fh;
+    if (st.isFile() && (opts.owners === undefined || (opts.owners.includes(st.uid) && st.nlink === 1))) {
+      if (opts.within === undefined || inside(await readLink(`/proc/self/fd/${fh.fd}`), opts.within)) return fh;
+    }
   } catch {
     // fall through
   }
@@ -207,22 +214,24 @@ export async function realPath(file: string): Promise<string | undefined> {
 /**
  * The lines of the last `maxBytes` of a file in `user`'s home; `cut` when the file is longer (its first, partial, line
  * is then dropped). For files that grow at their end, such as a history or authorized_keys. The file is read as the
- * agent reads it (root) only if it is the user's own: its directory, every symlink resolved, is inside the home (a
- * ~/.ssh symlinked to /root/.ssh is not), the file itself is no symlink, and it is owned by the user or root with one
- * link ([] otherwise). The directory check and the open are two steps: a user racing to swap a directory between them
- * is not stopped.
+ * agent reads it (root) only if it is the user's own: inside the home, every symlink resolved (a ~/.ssh symlinked to
+ * /root/.ssh is not), the file itself no symlink, owned by the user or root with one link ([] otherwise). Where it lies
+ * is judged twice: its directory's path before the open, and the file as opened (where its descriptor leads, against
+ * the home resolved before the open), so a user who swaps ~/.ssh or a parent for a link to root's between the two
+ * gets nothing, not root's file reported as theirs.
  */
 export async function userFileTail(ctx: Ctx, user: Pick<PasswdEntry, "uid" | "directory">, file: string, maxBytes: number): Promise<{ lines: string[]; cut: boolean }> {
-  const tail = (await inHome(ctx, user, file)) ? await readTail(ctx.at(file), maxBytes, { noFollow: true, owners: [user.uid, 0] }) : undefined;
+  const [home, dir] = await Promise.all([realPath(ctx.at(user.directory)), realPath(ctx.at(path.posix.dirname(file)))]);
+  const ok = home !== undefined && dir !== undefined && (dir === home || inside(dir, home));
+  const tail = ok ? await readTail(ctx.at(file), maxBytes, { noFollow: true, owners: [user.uid, 0], within: home }) : undefined;
   if (tail === undefined) return { lines: [], cut: false };
   const lines = tail.buf.toString("utf8").split(/\r?\n/);
   return { lines: tail.cut ? lines.slice(1) : lines, cut: tail.cut };
 }
 
-/** Whether `file`'s directory, every symlink resolved, is `user`'s home or inside it. */
-async function inHome(ctx: Ctx, user: Pick<PasswdEntry, "directory">, file: string): Promise<boolean> {
-  const [home, dir] = await Promise.all([realPath(ctx.at(user.directory)), realPath(ctx.at(path.posix.dirname(file)))]);
-  return home !== undefined && dir !== undefined && (dir === home || dir.startsWith(`${home}/`));
+/** Whether the real path `where` lies inside the real directory `dir` ("/" included). */
+function inside(where: string | undefined, dir: string): boolean {
+  return where !== undefined && where.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
 }
 
 /**
