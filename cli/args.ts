@@ -15,7 +15,8 @@ export interface FlagSpec {
 /**
  * A flag the spec does not name, a value flag without its value (at the end, or followed by another flag), or a
  * boolean given a value is a UsageError: ignored, `up --clustr` started a single node and a trailing `--scopes`
- * was quietly unset. `--` ends the flags (a question may then start with `--`).
+ * was quietly unset. Flags are long only (`-h` aside): a single-dash option is a UsageError too, since taken as a
+ * positional `investigate "q" -d deep` asked "q -d deep". `--` ends the flags (a question may then start with `-`).
  */
 export function parseArgs(argv: readonly string[], spec: FlagSpec = {}): Args {
   const values = new Set(spec.values ?? []);
@@ -33,10 +34,11 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec = {}): Args {
       help = true;
       continue;
     }
-    if (!a.startsWith("--")) {
+    if (!a.startsWith("-") || a === "-") {
       positionals.push(a);
       continue;
     }
+    if (!a.startsWith("--")) throw new UsageError(`unknown flag ${a} (flags are spelled --name; a question that starts with - goes after --)`);
     const eq = a.indexOf("=");
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
     if (booleans.has(name)) {

@@ -56,3 +56,19 @@ test("a flag that takes a value, given none, is refused (it was taken as unset)"
   t.equal(booleanWithValue.status, 2);
   t.match(booleanWithValue.stderr, /--fleet takes no value/);
 });
+
+test("a single-dash option is refused, not folded into the question (flags are spelled --name)", async (t) => {
+  // With a key and a gateway that is not there, a run would fail reaching it (exit 1); a usage error is exit 2.
+  const env = { INQUEST_KEY: "inq_unused", INQUEST_URL: "http://127.0.0.1:1" };
+  const short = cli(["investigate", "any cryptominers?", "-d", "deep"], env);
+  t.equal(short.status, 2, short.stderr);
+  t.match(short.stderr, /unknown flag -d\b/);
+  t.match(short.stderr, /usage: inquest investigate/);
+  const glued = cli(["investigate", "-mode=live", "q"], env);
+  t.equal(glued.status, 2, glued.stderr);
+  t.match(glued.stderr, /unknown flag -mode=live/);
+  t.equal(cli(["keys", "list", "-x"]).status, 2, "every command");
+  t.equal(cli(["investigate", "-h"]).status, 0, "-h is still help");
+  const afterDashes = cli(["investigate", "--", "-rf in shell history?"], env);
+  t.not(afterDashes.status, 2, `a question starting with - goes after --: ${afterDashes.stderr}`);
+});
