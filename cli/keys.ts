@@ -8,16 +8,33 @@ import { openRuntime } from "../shared/runtime.js";
 import { flag, UsageError, type Args } from "./args.js";
 import { natsReplicas, resolveNatsUrl } from "./nats-url.js";
 
+const USAGE = "usage: inquest keys create --scopes a,b [--name n] [--nats URL] | keys list [--nats URL] | keys revoke <id> [--nats URL]";
+
+/**
+ * What each subcommand takes: its positional arguments and flags. Anything else is a usage error: ignored, `keys list
+ * --scopes x` or `keys revoke key_1 key_2` looked as if they had done what they said.
+ */
+const SUBCOMMANDS = {
+  create: { args: 0, flags: ["scopes", "name", "nats"] },
+  list: { args: 0, flags: ["nats"] },
+  revoke: { args: 1, flags: ["nats"] },
+} as const;
+
 export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<number> {
-  const [, sub, id] = args.positionals;
+  const [, sub, ...rest] = args.positionals;
   const log = createLogger("cli", "warn");
-  if (sub !== "create" && sub !== "list" && sub !== "revoke") throw new UsageError("usage: inquest keys create --scopes a,b [--name n] | keys list | keys revoke <id>");
+  if (sub !== "create" && sub !== "list" && sub !== "revoke") throw new UsageError(USAGE);
+  const takes = SUBCOMMANDS[sub];
+  if (takes.args === 0 && rest.length > 0) throw new UsageError(`keys ${sub} takes no arguments, got ${JSON.stringify(rest[0])}\n${USAGE}`);
+  if (takes.args === 1 && rest.length !== 1) throw new UsageError(`keys ${sub} takes one key id, got ${rest.length}\n${USAGE}`);
+  const stray = [...args.flags.keys()].find((f) => !(takes.flags as readonly string[]).includes(f));
+  if (stray !== undefined) throw new UsageError(`--${stray} is not a flag of keys ${sub}\n${USAGE}`);
+  const id = rest[0];
   let scopes: ReturnType<typeof parseScopes> = [];
   if (sub === "create") {
     scopes = parseScopes(flag(args, "scopes") ?? "");
     if (typeof scopes === "string") throw new UsageError(scopes);
   }
-  if (sub === "revoke" && !id) throw new UsageError("usage: inquest keys revoke <key id>");
   const replicas = natsReplicas(env);
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000, nkeySeedFile: env.NATS_NKEY_SEED_FILE });
   try {

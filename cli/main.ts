@@ -20,6 +20,7 @@ async function main(argv: string[]): Promise<number> {
   let args;
   try {
     args = parseArgs(rest, command);
+    if (command.noArguments && args.positionals.length > 0 && !args.help) throw new UsageError(`inquest ${name} takes no arguments, got ${JSON.stringify(args.positionals[0])}`);
   } catch (err) {
     if (err instanceof UsageError) throw new UsageError(`${err.message}\n${commandUsage(command)}`);
     throw err;

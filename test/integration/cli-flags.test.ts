@@ -72,3 +72,26 @@ test("a single-dash option is refused, not folded into the question (flags are s
   const afterDashes = cli(["investigate", "--", "-rf in shell history?"], env);
   t.not(afterDashes.status, 2, `a question starting with - goes after --: ${afterDashes.stderr}`);
 });
+
+test("keys list and keys revoke refuse stray arguments and the flags of keys create; other commands stray arguments", async (t) => {
+  // NATS that is not there: a command that ran would fail connecting, saying so; the usage error comes first.
+  const nats = ["--nats", "nats://127.0.0.1:1"];
+  const { env: upEnvironment, started } = upEnv(t);
+  const cases: Array<[string[], RegExp]> = [
+    [["keys", "list", "stray", ...nats], /keys list takes no arguments, got "stray"/],
+    [["keys", "list", "--scopes", "investigations:read", ...nats], /--scopes is not a flag of keys list/],
+    [["keys", "revoke", "key_1", "key_2", ...nats], /keys revoke takes one key id, got 2/],
+    [["keys", "revoke", "key_1", "--name", "x", ...nats], /--name is not a flag of keys revoke/],
+    [["keys", "create", "stray", "--scopes", "investigations:read", ...nats], /keys create takes no arguments, got "stray"/],
+    [["up", "now"], /inquest up takes no arguments, got "now"/],
+    [["fleet", "fleet.json", ...nats], /inquest fleet takes no arguments, got "fleet.json"/],
+  ];
+  for (const [argv, message] of cases) {
+    const r = cli(argv, argv[0] === "up" ? upEnvironment : {});
+    t.equal(r.status, 2, `${argv.join(" ")}: ${r.stderr}`);
+    t.match(r.stderr, message, argv.join(" "));
+    t.match(r.stderr, /usage: inquest /, `${argv.join(" ")} shows the usage`);
+    t.notMatch(r.stderr, /cannot reach NATS/, `${argv.join(" ")} is refused before connecting`);
+  }
+  t.notOk(started(), "up with a stray argument started nothing");
+});
