@@ -1,6 +1,7 @@
 // inquest investigate "<question>": triggers, shows progress until done, then prints the report.
 import type { components, paths } from "./api-types.js";
 import { flag, UsageError, type Args } from "./args.js";
+import { callGateway, jsonBody } from "./gateway-call.js";
 
 // The API's own types, generated from openapi.json (cli/api-types.ts, docs/api.md#openapi).
 type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
@@ -30,8 +31,8 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
     body.scope = { type: "selector", filter: { tags } };
   }
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const res = await fetch(`${url}/v1/investigations`, { method: "POST", headers, body: JSON.stringify(body) });
-  const answer = (await res.json()) as Partial<Created> & Partial<ErrorBody>;
+  const res = await callGateway("POST", `${url}/v1/investigations`, headers, JSON.stringify(body));
+  const answer = jsonBody<Partial<Created> & Partial<ErrorBody>>(res);
   if (res.status !== 202 || !answer.investigation_id) {
     process.stderr.write(`inquest: ${res.status} ${answer.error?.message ?? "unexpected answer"}\n`);
     return 1;
@@ -39,13 +40,13 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
   const id = answer.investigation_id;
   process.stderr.write(`investigation ${id}\n`);
   for (;;) {
-    const r = await fetch(`${url}/v1/investigations/${id}`, { headers });
+    const r = await callGateway("GET", `${url}/v1/investigations/${id}`, headers);
     if (r.status !== 200) {
-      const e = (await r.json().catch(() => ({}))) as Partial<ErrorBody>;
+      const e = (r.body ?? {}) as Partial<ErrorBody>;
       process.stderr.write(`\ninquest: cannot follow ${id}: ${r.status} ${e.error?.message ?? ""} (the key needs investigations:read)\n`);
       return 1;
     }
-    const d = (await r.json()) as Detail;
+    const d = jsonBody<Detail>(r);
     drawProgress(d);
     if (["completed", "failed", "cancelled"].includes(d.status)) {
       process.stderr.write("\n");

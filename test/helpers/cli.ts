@@ -1,5 +1,5 @@
 // Running the compiled CLI as an operator would.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DIST } from "./services.js";
 
@@ -17,4 +17,20 @@ export function issueKey(natsUrl: string, scopes: string[]): string {
   const r = cli(["keys", "create", "--scopes", scopes.join(","), "--name", "test", "--nats", natsUrl]);
   if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`);
   return r.stdout.trim();
+}
+
+/** The CLI as a child process that does not block this one (for a test that serves what the CLI calls). */
+export function cliAsync(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(DIST, "cli", "main.js"), ...args], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  return new Promise((resolve) =>
+    child.once("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    }),
+  );
 }
