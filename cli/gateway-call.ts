@@ -7,6 +7,8 @@ const CALL_TIMEOUT_MS = 30_000;
 
 export interface Answer {
   status: number;
+  /** The wait a 429 or 503 asks for (Retry-After, seconds or an HTTP date), or null. */
+  retryAfterMs: number | null;
   /** The parsed JSON body, or undefined when the body is not JSON. */
   body: unknown;
   /** Why `body` is undefined: the answer described for the error message. */
@@ -38,7 +40,7 @@ export async function callGateway(method: "GET" | "POST", url: string, headers: 
     const type = res.headers.get("content-type") ?? "no content type";
     notJson = `${method} ${url} answered ${res.status} with a body that is not JSON (${type}): ${text.slice(0, 200).replace(/\s+/g, " ").trim() || "(empty)"}`;
   }
-  return { status: res.status, body: parsed, notJson };
+  return { status: res.status, retryAfterMs: retryAfter(res.headers.get("retry-after")), body: parsed, notJson };
 }
 
 /** The answer's JSON body, or an Error saying what came instead. */
@@ -57,4 +59,11 @@ function reason(err: unknown): string {
     return [...new Set(inner.map((e) => e.message || (e as NodeJS.ErrnoException).code || String(e)))].join("; ");
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+function retryAfter(header: string | null): number | null {
+  if (header === null) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }

@@ -1,7 +1,7 @@
 // inquest investigate "<question>": triggers, shows progress until done, then prints the report.
 import type { components, paths } from "./api-types.js";
 import { flag, UsageError, type Args } from "./args.js";
-import { callGateway, jsonBody } from "./gateway-call.js";
+import { callGateway, jsonBody, UnreachableError, type Answer } from "./gateway-call.js";
 
 // The API's own types, generated from openapi.json (cli/api-types.ts, docs/api.md#openapi).
 type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
@@ -39,13 +39,32 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
   }
   const id = answer.investigation_id;
   process.stderr.write(`investigation ${id}\n`);
+  let retries = 0;
   for (;;) {
-    const r = await callGateway("GET", `${url}/v1/investigations/${id}`, headers);
+    let r: Answer;
+    try {
+      r = await callGateway("GET", `${url}/v1/investigations/${id}`, headers);
+    } catch (err) {
+      if (!(err instanceof UnreachableError)) throw err;
+      if (retries >= FOLLOW_RETRIES) {
+        process.stderr.write(`\ninquest: cannot follow ${id}: ${err.message}\n`);
+        return 1;
+      }
+      await pause(err.message, null, ++retries);
+      continue;
+    }
     if (r.status !== 200) {
       const e = (r.body ?? {}) as Partial<ErrorBody>;
-      process.stderr.write(`\ninquest: cannot follow ${id}: ${r.status} ${e.error?.message ?? ""} (the key needs investigations:read)\n`);
+      const said = `${r.status} ${e.error?.message ?? r.notJson ?? ""}`;
+      if (PASSING.has(r.status) && retries < FOLLOW_RETRIES) {
+        await pause(said, r.retryAfterMs, ++retries);
+        continue;
+      }
+      // Only a 403 is about the key's scopes; a 401 (unknown or revoked key) or 404 has nothing to do with them.
+      process.stderr.write(`\ninquest: cannot follow ${id}: ${said}${r.status === 403 ? " (the key needs investigations:read)" : ""}\n`);
       return 1;
     }
+    retries = 0;
     const d = jsonBody<Detail>(r);
     drawProgress(d);
     if (["completed", "failed", "cancelled"].includes(d.status)) {
@@ -55,6 +74,24 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
     }
     await new Promise((r2) => setTimeout(r2, 300));
   }
+}
+
+/**
+ * Answers that pass (rate limited, unavailable while NATS reconnects, a proxy between gateway replicas) and a
+ * connection that fails are retried this many times in a row while following: the run goes on in the service, so
+ * one 503 during a rolling restart should not end the follow.
+ */
+const FOLLOW_RETRIES = 5;
+const PASSING = new Set([429, 502, 503, 504]);
+/** The wait without a Retry-After doubles from this; a Retry-After is honoured up to the cap (and at least the floor). */
+const RETRY_BASE_MS = 500;
+const RETRY_FLOOR_MS = 250;
+const RETRY_CAP_MS = 30_000;
+
+async function pause(why: string, retryAfterMs: number | null, attempt: number): Promise<void> {
+  const ms = Math.min(RETRY_CAP_MS, Math.max(RETRY_FLOOR_MS, retryAfterMs ?? RETRY_BASE_MS * 2 ** (attempt - 1)));
+  process.stderr.write(`\ninquest: ${why}; retrying in ${ms >= 1000 ? `${Math.round(ms / 1000)}s` : `${ms}ms`} (${attempt} of ${FOLLOW_RETRIES})\n`);
+  await new Promise((r) => setTimeout(r, ms));
 }
 
 function drawProgress(d: Detail): void {

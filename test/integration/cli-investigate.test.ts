@@ -27,6 +27,10 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 };
 const queued = json(202, { investigation_id: "inv_1", status: "queued" });
+const detail = (status: string) => ({
+  investigation_id: "inv_1", status, query: "q", progress: { phase: "collecting", plans_total: 1, plans_completed: status === "completed" ? 1 : 0 },
+  summary: status === "completed" ? { narrative: "all quiet", severity: "info", verdict: "benign", findings_count: 0 } : null, findings: [], error: null,
+});
 const investigate = (url: string) => cliAsync(["investigate", "any cryptominers?"], { INQUEST_URL: url, INQUEST_KEY: "inq_test" });
 
 test("a gateway that cannot be reached is named, with the reason", async (t) => {
@@ -48,4 +52,42 @@ test("an answer that is not JSON is a clear error naming the status, not a JSON 
   const f = await investigate(follow.url);
   t.equal(f.status, 1, f.stderr);
   t.match(f.stderr, /GET .*\/v1\/investigations\/inv_1 answered 200 with a body that is not JSON \(text\/plain\): ok/);
+});
+
+test("a passing 503 or a dropped connection while following is waited out, honoring Retry-After", async (t) => {
+  const unavailable = json(503, { error: { code: "unavailable", message: "NATS unreachable" } }, { "retry-after": "1" });
+  const drop: Handler = (req) => req.socket.destroy();
+  const gw = await scriptedGateway(t, queued, [unavailable, drop, json(200, detail("running")), json(200, detail("completed"))]);
+  const r = await investigate(gw.url);
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, /verdict: benign/, "the report, once the gateway is back");
+  t.match(r.stderr, /503 NATS unreachable; retrying in 1s/);
+  t.ok((gw.getTimes[1] as number) - (gw.getTimes[0] as number) >= 950, `Retry-After: 1 waited (${(gw.getTimes[1] as number) - (gw.getTimes[0] as number)} ms)`);
+  t.notMatch(r.stderr, /investigations:read/);
+});
+
+test("a gateway that stays unavailable is given up on after a few tries, without the scope hint", async (t) => {
+  const unavailable = json(503, { error: { code: "unavailable", message: "NATS unreachable" } }, { "retry-after": "0" });
+  const gw = await scriptedGateway(t, queued, Array.from({ length: 10 }, () => unavailable));
+  const r = await investigate(gw.url);
+  t.equal(r.status, 1, r.stderr);
+  t.equal(gw.getTimes.length, 6, "the first call and five retries");
+  t.match(r.stderr, /cannot follow inv_1: 503 NATS unreachable/);
+  t.notMatch(r.stderr, /investigations:read/);
+});
+
+test("only a 403 gets the scope hint; other refusals are reported as they are, at once", async (t) => {
+  const refusal = (status: number, code: string) => json(status, { error: { code, message: `${code} here` } });
+  const forbidden = await scriptedGateway(t, queued, [refusal(403, "forbidden")]);
+  const f = await investigate(forbidden.url);
+  t.equal(f.status, 1);
+  t.match(f.stderr, /cannot follow inv_1: 403 forbidden here \(the key needs investigations:read\)/);
+  for (const [status, code] of [[401, "unauthorized"], [404, "not_found"]] as const) {
+    const gw = await scriptedGateway(t, queued, [refusal(status, code)]);
+    const r = await investigate(gw.url);
+    t.equal(r.status, 1, r.stderr);
+    t.match(r.stderr, `cannot follow inv_1: ${status} ${code} here`);
+    t.notMatch(r.stderr, /investigations:read/, `no scope hint on ${status}`);
+    t.equal(gw.getTimes.length, 1, `${status} is not retried`);
+  }
 });
