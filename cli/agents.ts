@@ -4,7 +4,7 @@ import { systemClock } from "../shared/clock.js";
 import { Lifecycle } from "../shared/lifecycle.js";
 import { createLogger } from "../shared/log.js";
 import { connectNats } from "../shared/nats/connect.js";
-import { parseDuration } from "../shared/durations.js";
+import { ConfigError } from "../shared/errors.js";
 import { agentEnv } from "../services/agent/config.js";
 import { loadFleetFile } from "../services/agent/fleet.js";
 import { parseTags } from "../services/agent/host.js";
@@ -14,8 +14,13 @@ import { flag, UsageError, type Args } from "./args.js";
 import { resolveNatsUrl } from "./nats-url.js";
 
 export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: NodeJS.ProcessEnv): Promise<number> {
-  const heartbeatMs = parseDuration(flag(args, "heartbeat") ?? "5s");
-  if (heartbeatMs === null) throw new UsageError("--heartbeat takes a duration such as 5s");
+  // Held to what the registry accepts, as the agent service holds INQUEST_HEARTBEAT_INTERVAL, before connecting.
+  let heartbeatMs: number;
+  try {
+    heartbeatMs = agentEnv.INQUEST_HEARTBEAT_INTERVAL.parse(flag(args, "heartbeat"), "--heartbeat");
+  } catch (err) {
+    throw err instanceof ConfigError ? new UsageError(err.message) : err;
+  }
   const scanBudgetMs = agentEnv.INQUEST_SCAN_BUDGET.parse(env.INQUEST_SCAN_BUDGET, "INQUEST_SCAN_BUDGET");
   let fleet = null;
   let tags: Record<string, string> = {};

@@ -49,11 +49,15 @@ export const bool = (def: boolean, doc = ""): Field<boolean> => ({
   },
 });
 
-/** A duration above zero (periods, timeouts and waits: zero would spin). */
-export const duration = (def: string, doc = ""): Field<number> => ({
+/** A duration above zero (periods, timeouts and waits: zero would spin), and within `range` when one is given. */
+export const duration = (def: string, doc = "", range?: readonly [min: string, max: string]): Field<number> => ({
   doc,
   parse(raw, name) {
     const ms = parseDuration(raw === undefined || raw === "" ? def : raw);
+    if (range) {
+      const [min, max] = range.map((d) => parseDuration(d) as number) as [number, number];
+      if (ms === null || ms < min || ms > max) return fail(name, `expected a duration from ${range[0]} to ${range[1]}, got ${JSON.stringify(raw)}`);
+    }
     if (ms === null || ms <= 0) return fail(name, `expected a duration above zero such as 500ms, 30s, 2m, 1h, got ${JSON.stringify(raw)}`);
     return ms;
   },

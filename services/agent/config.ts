@@ -1,3 +1,4 @@
+import { HEARTBEAT_RANGE } from "../../shared/agents/protocol.js";
 import { commonEnv, duration, loadConfig, optStr } from "../../shared/config.js";
 
 /**
@@ -13,7 +14,7 @@ export const agentEnv = {
   INQUEST_AGENT_ID: optStr("host agent id (default: hostname + machine id)"),
   INQUEST_AGENT_TAGS: optStr("host agent tags, k=v,k2=v2"),
   INQUEST_EDR_DEVICE_ID: optStr("the EDR's device id for this host"),
-  INQUEST_HEARTBEAT_INTERVAL: duration("5s", "agent heartbeat period; offline after three missed"),
+  INQUEST_HEARTBEAT_INTERVAL: duration("5s", "agent heartbeat period, 100ms to 1h; offline after three missed", HEARTBEAT_RANGE),
   INQUEST_SNAPSHOT_INTERVAL: duration("5m", "how often the host agent publishes a telemetry snapshot"),
   INQUEST_SCAN_BUDGET: duration("60s", "longest one telemetry scan of the host agent may take; past it, what was read is sent and the rest named in truncated"),
 };

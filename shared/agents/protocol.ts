@@ -12,6 +12,7 @@
 import { Type, type Static } from "typebox";
 import { AGENT_ID_PATTERN, AgentId, literalUnion } from "../schemas/common.js";
 import { checker } from "../validate.js";
+import { parseDuration } from "../durations.js";
 
 /** Agent ids travel in subject tokens: letters, digits, _ and - only (one pattern for the API and the protocol). */
 export { AGENT_ID_PATTERN };
@@ -44,13 +45,20 @@ export function subjectAgentId(subject: string): string | null {
 
 // ---- registration -------------------------------------------------------------------------------
 
+/**
+ * The heartbeat periods a hello may promise. INQUEST_HEARTBEAT_INTERVAL and `inquest agent|fleet --heartbeat` are
+ * held to them at start: outside them the agent connected, its hello was refused, and only then did it fail.
+ */
+export const HEARTBEAT_RANGE = ["100ms", "1h"] as const;
+const [HEARTBEAT_MIN_MS, HEARTBEAT_MAX_MS] = HEARTBEAT_RANGE.map((d) => parseDuration(d) as number) as [number, number];
+
 export const Hello = Type.Object({
   agent_id: AgentId,
   hostname: Type.String({ minLength: 1, maxLength: 255 }),
   tags: Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.String({ maxLength: 256 }), { maxProperties: 64 }),
   edr_device_id: Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()]),
   /** How often the agent promises to heartbeat; it is marked offline after three missed beats. */
-  heartbeat_interval_ms: Type.Integer({ minimum: 100, maximum: 3_600_000 }),
+  heartbeat_interval_ms: Type.Integer({ minimum: HEARTBEAT_MIN_MS, maximum: HEARTBEAT_MAX_MS }),
 });
 export type Hello = Static<typeof Hello>;
 

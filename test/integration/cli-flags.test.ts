@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test, type Test } from "tap";
 import { cli } from "../helpers/cli.js";
-import { tempDir } from "../helpers/services.js";
+import { REPO, tempDir } from "../helpers/services.js";
 
 /** An environment in which `up`, were it to start, would leave a trace (nats.url) and fail fast (no NATS there). */
 function upEnv(t: Test): { env: Record<string, string>; started: () => boolean } {
@@ -94,4 +94,20 @@ test("keys list and keys revoke refuse stray arguments and the flags of keys cre
     t.notMatch(r.stderr, /cannot reach NATS/, `${argv.join(" ")} is refused before connecting`);
   }
   t.notOk(started(), "up with a stray argument started nothing");
+});
+
+test("agent and fleet hold --heartbeat to what the registry accepts (100ms..1h), before connecting", async (t) => {
+  // No NATS anywhere (an empty data dir, no --nats): a heartbeat that passes gets as far as looking for NATS.
+  const dir = tempDir("inquest-cli-flags-");
+  t.teardown(() => dir.remove());
+  const env = { INQUEST_DATA_DIR: dir.path };
+  for (const [command, ...rest] of [["agent"], ["fleet", "--file", join(REPO, "examples", "fleet.json")]] as string[][]) {
+    for (const bad of ["0s", "50ms", "2h", "soon"]) {
+      const r = cli([command as string, ...rest, "--heartbeat", bad], env);
+      t.equal(r.status, 2, `${command} --heartbeat ${bad}: ${r.stderr}`);
+      t.match(r.stderr, /--heartbeat: expected a duration from 100ms to 1h/, `${command} --heartbeat ${bad}`);
+      t.notMatch(r.stderr, /no NATS server/, `${command} --heartbeat ${bad} is refused before looking for NATS`);
+    }
+    for (const good of ["100ms", "1h"]) t.match(cli([command as string, ...rest, "--heartbeat", good], env).stderr, /no NATS server/, `${command} --heartbeat ${good} is taken`);
+  }
 });

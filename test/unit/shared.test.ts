@@ -4,6 +4,7 @@ import { canonicalJson } from "../../shared/canonical.js";
 import { ConfigError } from "../../shared/errors.js";
 import { duration, durationList, int, loadConfig, oneOf, optStr, optUrl, required, withDefault } from "../../shared/config.js";
 import { parseDuration } from "../../shared/durations.js";
+import { loadAgentConfig } from "../../services/agent/config.js";
 import { derivedId, idKey, isId, newId, ulid } from "../../shared/ids.js";
 import { matchesScope, resolveScope, type AgentRecord } from "../../shared/agents/record.js";
 import { computeFreshness } from "../../shared/investigations/freshness.js";
@@ -173,6 +174,14 @@ test("config: durations must be above zero; URLs must be absolute http(s) withou
   t.same(loadConfig(spec, {}), { U: "http://127.0.0.1:8080" });
   t.same(loadConfig(spec, { U: "https://inquest.example.com/" }), { U: "https://inquest.example.com" });
   for (const bad of ["notaurl", "ftp://x", "https://user:pw@x.example", "https://x.example/?a=1"]) t.throws(() => loadConfig(spec, { U: bad }), /U:/, bad);
+});
+
+test("config: the agent's heartbeat is held at start to the periods the registry accepts in a hello (100ms..1h)", async (t) => {
+  const heartbeat = (raw?: string) => loadAgentConfig({ NATS_URL: "nats://127.0.0.1:4222", INQUEST_HEARTBEAT_INTERVAL: raw }).INQUEST_HEARTBEAT_INTERVAL;
+  for (const bad of ["0s", "50ms", "99ms", "2h", "61m"]) t.throws(() => heartbeat(bad), /INQUEST_HEARTBEAT_INTERVAL: expected a duration from 100ms to 1h/, bad);
+  t.equal(heartbeat("100ms"), 100);
+  t.equal(heartbeat("1h"), 3_600_000);
+  t.equal(heartbeat(), 5_000);
 });
 
 test("a finding.discovered event built around a finding's JSON is byte for byte the envelope encoded whole", async (t) => {
