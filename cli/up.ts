@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { SERVICE_NAMES, serviceArgs, type ServiceName } from "../shared/launch.js";
 import { freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
+import { SCOPES } from "../shared/auth/scopes.js";
 import { startEmbeddedNats, type NatsNode } from "./embedded-nats.js";
 import { stopChild } from "./stop-child.js";
 import { writeNatsAuth, type NatsAuth } from "../shared/nats/credentials.js";
@@ -131,6 +132,18 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     const gatewayUrl = gatewayUrls[0] as string;
     // Running means every service answers: the agents are registered, the runner consumes, the gateway serves.
     await Promise.all(ready);
+    // The key is registered again at every start, but a revoked one stays revoked (the gateway only logs that): ask
+    // the gateway once, so a key that answers 401 is not printed as the key to use.
+    const revoked = await keyRevoked(gatewayUrl, apiKey);
+    const kept = env.INQUEST_BOOTSTRAP_KEY ? "INQUEST_BOOTSTRAP_KEY" : `the key kept in ${join(data, "dev-api-key")}`;
+    const keyLines = revoked
+      ? [
+          `  API key:   none usable: ${kept} was revoked (it stays revoked at every start).`,
+          `             Issue one: npx inquest keys create --scopes ${SCOPES.join(",")} --name dev`,
+          `             ${env.INQUEST_BOOTSTRAP_KEY ? "or set INQUEST_BOOTSTRAP_KEY to a new value" : "or delete that file and restart for a new one"}`,
+        ]
+      : [`  API key:   ${apiKey}`];
+    const exampleKey = revoked ? "$INQUEST_KEY" : apiKey;
     process.stdout.write(
       [
         "",
@@ -139,11 +152,11 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
         `  NATS URL:  ${natsUrl.split(",").map(redactCredentials).join(",")}${natsNote}`,
         ...(auth ? [`  NATS auth: nkey users (${auth.conf}); CLI: NATS_NKEY_SEED_FILE=${auth.services}`] : []),
         ...(opsPorts.length > 0 ? [`  ops ports: ${opsPorts.join(", ")}`] : []),
-        `  API key:   ${apiKey}`,
+        ...keyLines,
         `  fleet:     ${fleetFile} (simulated agents)`,
         "  note:      INQUEST_ALLOW_PRIVATE_TARGETS=true here, so webhooks may target localhost",
         "",
-        `  try: curl -s -X POST ${gatewayUrl}/v1/investigations -H 'Authorization: Bearer ${apiKey}' \\`,
+        `  try: curl -s -X POST ${gatewayUrl}/v1/investigations -H "Authorization: Bearer ${exampleKey}" \\`,
         `         -H 'Content-Type: application/json' -d '{"query":"are any prod hosts running processes that listen on unexpected ports?","mode":"live"}'`,
         "  Ctrl-C stops everything.",
         "",
@@ -155,6 +168,17 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     // A start that fails half-way (a NATS node that never came up, a port not found) leaves nothing running.
     if (!stopping) await stopEverything();
     throw err;
+  }
+}
+
+/** Whether the gateway refuses the key (401): revoked. Any other answer, or none, leaves the key shown as before. */
+async function keyRevoked(baseUrl: string, key: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${baseUrl}/v1/auth/whoami`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(5_000) });
+    await res.body?.cancel();
+    return res.status === 401;
+  } catch {
+    return false;
   }
 }
 
