@@ -67,6 +67,14 @@ export async function advanceItem(deps: RunDeps, id: string, again = true): Prom
 
 async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightRun): Promise<{ kind: "queued"; investigationId: string } | { kind: "not_queued"; outcome: StepOutcome }> {
   const triggerId = runTriggerId(record.id, run.run);
+  const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
+  // The run's investigation exists: a ticker triggered it and stopped before recording it on the item (then perhaps
+  // a pause held the run for longer than the idempotency record lives). Recorded as it is, not triggered again.
+  const reserved = run.reserved_investigation_id;
+  if (reserved !== undefined && (await deps.investigations.get(reserved))) {
+    log.info({ investigation_id: reserved }, "curiosity run was triggered already");
+    return { kind: "queued", investigationId: reserved };
+  }
   const outcome = await triggerInvestigation(deps.trigger, {
     request: run.request,
     idempotencyKey: triggerId,
@@ -75,8 +83,9 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
     // The run compares its findings with the item's previous completed run (the item records it only when a run
     // ends, so it is the same now as while this run executes): the runner reads it from here, not the item.
     context: runContext(record.id, run.run, record.internal.last_completed_investigation_id),
+    // Absent its idempotency record (expired), a retried trigger still makes the one investigation of this run.
+    investigationId: reserved,
   });
-  const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
   switch (outcome.kind) {
     case "queued":
       if (!outcome.replayed) deps.metrics?.triggered.inc();

@@ -15,6 +15,12 @@ export interface InFlightRun {
   request: TriggerRequest;
   /** Null until the trigger answered (a ticker that crashed in between retries with the same key). */
   investigation_id: string | null;
+  /**
+   * The id its investigation gets, fixed when the run is claimed: a trigger retried at any time later (after a
+   * crash, a pause, the idempotency record's 24 h expiry) finds or makes that one investigation, never a second.
+   * Absent in runs claimed before it was kept.
+   */
+  reserved_investigation_id?: string;
   /** A PATCH of first_run_at during the run pins next_run_at: the end of the run leaves it alone. */
   keep_next_run_at: boolean;
 }

@@ -146,10 +146,20 @@ export function runRequest(r: Pick<CuriosityRecord, "query" | "depth" | "scope">
   return r.scope ? { query: r.query, depth: r.depth, scope: r.scope } : { query: r.query, depth: r.depth };
 }
 
-/** Claims the next run of a due item (null: not due, paused, or a run is already in flight). */
-export function claimRun(r: CuriosityRecord, now: number): CuriosityRecord | null {
+/**
+ * Claims the next run of a due item (null: not due, paused, or a run is already in flight); `investigationId` is
+ * the id its investigation will have.
+ */
+export function claimRun(r: CuriosityRecord, now: number, investigationId: string): CuriosityRecord | null {
   if (!isDue(r, now)) return null;
-  const run: InFlightRun = { run: r.run_count + 1, claimed_at: iso(now), request: runRequest(r), investigation_id: null, keep_next_run_at: false };
+  const run: InFlightRun = {
+    run: r.run_count + 1,
+    claimed_at: iso(now),
+    request: runRequest(r),
+    investigation_id: null,
+    reserved_investigation_id: investigationId,
+    keep_next_run_at: false,
+  };
   return { ...r, internal: { ...r.internal, in_flight: run } };
 }
 

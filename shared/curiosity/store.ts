@@ -2,6 +2,7 @@
 // schedule.ts, so the API, a ticker and a second ticker (during a leadership change) never overwrite each
 // other: exactly one of them claims a given run.
 import type { KV } from "@nats-io/kv";
+import { newId } from "../ids.js";
 import { JsonKv } from "../nats/kvjson.js";
 import type { CuriosityRecord } from "./record.js";
 import { applyPatch, attachInvestigation, claimRun, finishRun, type RunEnd } from "./schedule.js";
@@ -35,9 +36,10 @@ export class CuriosityStore {
     return this.change(id, (r) => applyPatch(r, patch, now));
   }
 
-  /** Claims the next run if the item is due (and still active, with no run in flight) at `now`. */
+  /** Claims the next run if the item is due (and still active, with no run in flight) at `now`, with its investigation's id. */
   claim(id: string, now: number): Promise<Changed> {
-    return this.change(id, (r) => claimRun(r, now));
+    const investigationId = newId("inv", now);
+    return this.change(id, (r) => claimRun(r, now, investigationId));
   }
 
   attach(id: string, run: number, investigationId: string): Promise<Changed> {

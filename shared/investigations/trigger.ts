@@ -36,6 +36,12 @@ export interface TriggerInput {
   ownerKeyId: string | null;
   context: Context;
   seeds?: string[];
+  /**
+   * The id the investigation gets, fixed by a caller that must never make two of one thing however late it retries
+   * (a curiosity run's, fixed when the run is claimed); absent, a new one. An idempotency record still answers
+   * with the investigation it names.
+   */
+  investigationId?: string;
 }
 
 export type TriggerOutcome =
@@ -132,7 +138,7 @@ export async function triggerInvestigation(deps: TriggerDeps, input: TriggerInpu
 
 async function draft(deps: TriggerDeps, input: TriggerInput): Promise<{ record: InvestigationRecord; response: Record<string, unknown> }> {
   const now = deps.clock.now();
-  const id = newId("inv", now);
+  const id = input.investigationId ?? newId("inv", now);
   const depth = input.request.depth ?? "standard";
   const mode = input.request.mode ?? "auto";
   const scope = input.request.scope ?? null;

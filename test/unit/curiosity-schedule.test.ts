@@ -15,7 +15,7 @@ function item(overrides: Partial<Parameters<typeof newRecord>[1]> = {}, now = T0
 
 /** Claims, attaches and finishes one run ending at `end`; returns the record afterwards. */
 function runOnce(r: CuriosityRecord, now: number, end: number, completed = true): CuriosityRecord {
-  const claimed = claimRun(r, now);
+  const claimed = claimRun(r, now, "inv_next");
   if (!claimed) throw new Error("not due");
   const run = claimed.internal.in_flight?.run ?? 0;
   const attached = attachInvestigation(claimed, run, `inv_${run}`) ?? claimed;
@@ -69,25 +69,26 @@ test("due: active, nothing in flight, next_run_at reached (to the millisecond)",
   t.equal(msUntilDue(r, T0), 5 * S);
   t.equal(isDue(r, T0 + 5 * S), true);
   t.same(nextAction(r, T0 + 5 * S), { kind: "claim" });
-  t.equal(claimRun(r, T0), null, "not claimable early");
+  t.equal(claimRun(r, T0, "inv_next"), null, "not claimable early");
   const paused = { ...r, active: false };
   t.equal(isDue(paused, T0 + 10 * H), false, "a paused item is never due");
   t.equal(msUntilDue(paused, T0), null);
-  t.equal(claimRun(paused, T0 + 10 * H), null);
+  t.equal(claimRun(paused, T0 + 10 * H, "inv_next"), null);
 });
 
 test("claim: one run in flight; run numbers from 1; the request is what POST /v1/investigations would get", async (t) => {
   const r = item({ depth: "deep", scope: { type: "selector", filter: { tags: { env: "prod" } } } });
-  const claimed = claimRun(r, T0);
+  const claimed = claimRun(r, T0, "inv_next");
   t.ok(claimed);
   const f = claimed?.internal.in_flight;
   t.equal(f?.run, 1);
+  t.equal(f?.reserved_investigation_id, "inv_next", "its investigation's id is fixed at the claim");
   t.same(f?.request, { query: "any cryptominers?", depth: "deep", scope: { type: "selector", filter: { tags: { env: "prod" } } } });
   t.same(runRequest(item()), { query: "any cryptominers?", depth: "standard" }, "no scope: every agent");
   t.equal(runTriggerId(r.id, 1), `${r.id}:1`);
   t.same(nextAction(claimed as CuriosityRecord, T0), { kind: "trigger", run: f });
   t.same(nextAction({ ...(claimed as CuriosityRecord), active: false }, T0), { kind: "none" }, "paused: the claimed run is held");
-  t.equal(claimRun(claimed as CuriosityRecord, T0 + 10 * H), null, "a second claim while one run is in flight is refused");
+  t.equal(claimRun(claimed as CuriosityRecord, T0 + 10 * H, "inv_next"), null, "a second claim while one run is in flight is refused");
   const attached = attachInvestigation(claimed as CuriosityRecord, 1, "inv_a");
   t.same(nextAction(attached as CuriosityRecord, T0 + 10 * H), { kind: "watch", run: 1, investigationId: "inv_a" });
   t.equal(attachInvestigation(attached as CuriosityRecord, 1, "inv_a"), null, "attaching again changes nothing");
@@ -114,7 +115,7 @@ test("finish: next_run_at = end + interval; last_run_at, last_investigation_id, 
 test("downtime: an item overdue by many intervals runs once, then counts from that run's end", async (t) => {
   const r = item({ interval: "1m" });
   const late = T0 + 100 * M;
-  const claimed = claimRun(r, late);
+  const claimed = claimRun(r, late, "inv_next");
   t.equal(claimed?.internal.in_flight?.run, 1, "one run, not a backlog of 100");
   const done = runOnce(r, late, late + 2 * S);
   t.equal(done.next_run_at, at(late + 2 * S + M));
@@ -140,7 +141,7 @@ test("PATCH: interval and first_run_at recompute next_run_at; other fields leave
 });
 
 test("PATCH during a run: interval applies when it ends; first_run_at pins next_run_at", async (t) => {
-  const running = claimRun(item(), T0) as CuriosityRecord;
+  const running = claimRun(item(), T0, "inv_next") as CuriosityRecord;
   const withInterval = applyPatch(running, { interval: "3h" }, T0 + S);
   t.equal(withInterval.next_run_at, running.next_run_at, "unchanged while in flight");
   t.equal(finishRun(withInterval, 1, { investigationId: "i", endedAt: T0 + M, completed: true }, T0 + M)?.next_run_at, at(T0 + M + 3 * H));
@@ -162,7 +163,7 @@ test("pause and resume: a paused item keeps its schedule; resuming an overdue on
   t.equal(isDue(resumed, T0 + 30 * H), true);
   const early = applyPatch(paused, { active: true }, T0 + 3 * M);
   t.equal(early.next_run_at, r.next_run_at, "resumed before its time: schedule unchanged");
-  const runningPaused = applyPatch(claimRun(r, T0 + M + H) as CuriosityRecord, { active: false }, T0 + M + H);
+  const runningPaused = applyPatch(claimRun(r, T0 + M + H, "inv_next") as CuriosityRecord, { active: false }, T0 + M + H);
   const ended = finishRun(runningPaused, 2, { investigationId: "x", endedAt: T0 + 2 * H, completed: true }, T0 + 2 * H);
   t.equal(ended?.run_count, 2, "a run in flight when paused still finishes and is counted");
   t.equal(isDue(ended as CuriosityRecord, T0 + 10 * H), false, "and nothing more runs while paused");

@@ -1,0 +1,107 @@
+// The ticker's steps against what can happen between them, over a real nats-server with a fake clock: a run retried
+// after its idempotency record expired. Each step is driven directly (advanceItem).
+import { test } from "tap";
+import { TimeoutError, type NatsConnection } from "@nats-io/transport-node";
+import pino from "pino";
+import { sha256Hex } from "../../shared/canonical.js";
+import { type Clock } from "../../shared/clock.js";
+import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
+import { CURIOSITY_IDEMPOTENCY_SCOPE, runTriggerId, type CuriosityRecord } from "../../shared/curiosity/record.js";
+import { newRecord } from "../../shared/curiosity/schedule.js";
+import { CuriosityStore } from "../../shared/curiosity/store.js";
+import { newId } from "../../shared/ids.js";
+import type { InvestigationRecord } from "../../shared/investigations/record.js";
+import type { TriggerDeps } from "../../shared/investigations/trigger.js";
+import type { JsonKv } from "../../shared/nats/kvjson.js";
+import { openRuntime, type Runtime } from "../../shared/runtime.js";
+import { advanceItem, type RunDeps } from "../../services/ticker/runs.js";
+import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import { testTriggerDeps } from "../helpers/trigger.js";
+
+const T0 = Date.parse("2026-11-22T10:00:00.000Z");
+const S = 1000;
+const log = pino({ level: "silent" });
+
+let nats: NatsServer;
+let nc: NatsConnection;
+let rt: Runtime;
+let store: CuriosityStore;
+let now = T0;
+const clock: Clock = { now: () => now };
+
+const deps = (overrides: { store?: CuriosityStore; trigger?: Partial<TriggerDeps> } = {}): RunDeps => ({
+  store: overrides.store ?? store,
+  trigger: testTriggerDeps(rt, clock, overrides.trigger),
+  investigations: rt.investigations,
+  clock,
+  log,
+});
+
+async function createItem(): Promise<CuriosityRecord> {
+  const record = newRecord(newId("cur", now), { query: "any cryptominers?", interval: "10s" }, "key_test", now);
+  await store.create(record);
+  return record;
+}
+
+async function runsOf(curiosityId: string): Promise<InvestigationRecord[]> {
+  const all = await rt.investigations.values();
+  return all.filter((r) => r.context.curiosity_id === curiosityId).sort((a, b) => (a.context.trigger_id ?? "").localeCompare(b.context.trigger_id ?? ""));
+}
+
+test("setup", async () => {
+  nats = await startNats();
+  nc = await connectTo(nats.url);
+  rt = await openRuntime(nc, { replicas: 1 });
+  store = new CuriosityStore(await openCuriosityItems(nc, 1));
+});
+
+test("a run triggered, then held by a pause past its idempotency record's expiry, is the same investigation on resume", async (t) => {
+  now = T0 + 1000 * S;
+  const item = await createItem();
+  // The ticker dies after the trigger, before recording the investigation on the item.
+  const crashing = Object.create(store) as CuriosityStore;
+  crashing.attach = async () => {
+    throw new Error("injected: the ticker died before attaching");
+  };
+  await t.rejects(advanceItem(deps({ store: crashing }), item.id));
+  const [triggered] = await runsOf(item.id);
+  t.equal(triggered?.context.trigger_id, `${item.id}:1`, "the run was triggered");
+  await store.patch(item.id, { active: false }, now);
+  t.same(await advanceItem(deps(), item.id), { kind: "idle" }, "paused: the claimed run is held");
+  // A day later the run's idempotency record has expired (the bucket's 24 h TTL).
+  now += 25 * 3600 * S;
+  await rt.idempotency.kv.purge(`${CURIOSITY_IDEMPOTENCY_SCOPE}.${sha256Hex(runTriggerId(item.id, 1))}`);
+  await store.patch(item.id, { active: true }, now);
+  await advanceItem(deps(), item.id);
+  const runs = await runsOf(item.id);
+  t.same(runs.map((i) => i.investigation_id), [triggered?.investigation_id], "resumed: still the one investigation of run 1");
+  t.equal((await store.get(item.id))?.internal.in_flight?.investigation_id, triggered?.investigation_id, "and the item records it");
+});
+
+test("and so is one whose record was never written: the retried trigger makes the investigation under the claimed id", async (t) => {
+  now = T0 + 2000 * S;
+  const item = await createItem();
+  const crashing = Object.create(store) as CuriosityStore;
+  crashing.attach = async () => {
+    throw new Error("injected: the ticker died before attaching");
+  };
+  const investigations = Object.create(rt.investigations) as JsonKv<InvestigationRecord>;
+  investigations.createEncoded = async () => {
+    throw new TimeoutError();
+  };
+  await t.rejects(advanceItem(deps({ store: crashing, trigger: { investigations } }), item.id));
+  const claimed = (await store.get(item.id))?.internal.in_flight;
+  t.equal((await runsOf(item.id)).length, 0, "the work is queued, its record not written");
+  await store.patch(item.id, { active: false }, now);
+  now += 25 * 3600 * S;
+  await rt.idempotency.kv.purge(`${CURIOSITY_IDEMPOTENCY_SCOPE}.${sha256Hex(runTriggerId(item.id, 1))}`);
+  await store.patch(item.id, { active: true }, now);
+  await advanceItem(deps(), item.id);
+  const runs = await runsOf(item.id);
+  t.same(runs.map((i) => i.investigation_id), [claimed?.reserved_investigation_id], "one investigation, with the id its queued work carries");
+});
+
+test("teardown", async () => {
+  await nc.close();
+  await nats.stop();
+});
