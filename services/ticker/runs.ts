@@ -59,22 +59,29 @@ export async function advanceItem(deps: RunDeps, id: string, again = true): Prom
     action = nextAction(record, now);
   }
   if (action.kind !== "watch") return { kind: "idle" };
-  const watched = await watchRun(deps, id, action.run, action.investigationId);
+  const watched = await watchRun(deps, record, action.investigationId);
   // A run that ended long after its successor fell due: start that one now rather than on the next pass.
   if (watched.kind === "finished" && again && isDue(watched.record, deps.clock.now())) return advanceItem(deps, id, false);
   return watched;
 }
 
-async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightRun): Promise<{ kind: "queued"; investigationId: string } | { kind: "not_queued"; outcome: StepOutcome }> {
-  const triggerId = runTriggerId(record.id, run.run);
-  const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
+type Fired = { kind: "queued"; investigationId: string } | { kind: "not_queued"; outcome: StepOutcome };
+
+async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightRun): Promise<Fired> {
   // The run's investigation exists: a ticker triggered it and stopped before recording it on the item (then perhaps
   // a pause held the run for longer than the idempotency record lives). Recorded as it is, not triggered again.
   const reserved = run.reserved_investigation_id;
   if (reserved !== undefined && (await deps.investigations.get(reserved))) {
-    log.info({ investigation_id: reserved }, "curiosity run was triggered already");
+    deps.log.info({ curiosity_id: record.id, trigger_id: runTriggerId(record.id, run.run), investigation_id: reserved }, "curiosity run was triggered already");
     return { kind: "queued", investigationId: reserved };
   }
+  return fire(deps, record, run, reserved);
+}
+
+/** The trigger of a run, under its idempotency key and with `investigationId` when its id is fixed already. */
+async function fire(deps: RunDeps, record: CuriosityRecord, run: InFlightRun, investigationId: string | undefined): Promise<Fired> {
+  const triggerId = runTriggerId(record.id, run.run);
+  const log = deps.log.child({ curiosity_id: record.id, trigger_id: triggerId });
   const outcome = await triggerInvestigation(deps.trigger, {
     request: run.request,
     idempotencyKey: triggerId,
@@ -84,7 +91,7 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
     // ends, so it is the same now as while this run executes): the runner reads it from here, not the item.
     context: runContext(record.id, run.run, record.internal.last_completed_investigation_id),
     // Absent its idempotency record (expired), a retried trigger still makes the one investigation of this run.
-    investigationId: reserved,
+    investigationId,
   });
   switch (outcome.kind) {
     case "queued":
@@ -108,15 +115,26 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
   }
 }
 
-async function watchRun(deps: RunDeps, id: string, run: number, investigationId: string): Promise<StepOutcome> {
+async function watchRun(deps: RunDeps, record: CuriosityRecord, investigationId: string): Promise<StepOutcome> {
+  const run = record.internal.in_flight;
+  if (!run) return { kind: "idle" };
   const found = await deps.investigations.get(investigationId);
-  const inv = found?.value ?? null;
-  if (inv && !isTerminal(inv.status)) return { kind: "running", investigationId };
-  if (!inv) deps.log.warn({ curiosity_id: id, investigation_id: investigationId }, "the investigation of a curiosity run is gone; counting the run as ended now");
+  const inv = found?.value;
+  // No record: the trigger answered queued, so its work is in the work stream (kept until a runner takes it) and
+  // the runner writes the record from it; only the trigger's own write failed (a timeout after the work was
+  // acknowledged). The run is still queued, not over. Its trigger is repeated under the same key and id: that
+  // writes the record from the idempotency record (or drafts it again under the same id once that expired) and
+  // re-queues the work (the stream drops a duplicate within its window; past it the runner finds the run taken), so
+  // a record lost for good cannot hold the item forever either.
+  if (!inv) {
+    deps.log.warn({ curiosity_id: record.id, investigation_id: investigationId }, "the investigation of a curiosity run has no record; triggering it again under its id");
+    const again = await fire(deps, record, run, investigationId);
+    return again.kind === "queued" ? { kind: "running", investigationId } : again.outcome;
+  }
+  if (!isTerminal(inv.status)) return { kind: "running", investigationId };
   const now = deps.clock.now();
-  const endedAt = inv?.completed_at ? Date.parse(inv.completed_at) : now;
-  const finished = await deps.store.finish(id, run, { investigationId, endedAt, completed: inv?.status === "completed" }, now);
+  const endedAt = inv.completed_at ? Date.parse(inv.completed_at) : now;
+  const finished = await deps.store.finish(record.id, run.run, { investigationId, endedAt, completed: inv.status === "completed" }, now);
   if (finished.kind === "gone") return { kind: "gone" };
   return { kind: "finished", record: finished.record };
 }
-

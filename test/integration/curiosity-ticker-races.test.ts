@@ -1,10 +1,11 @@
-// The ticker's steps against what can happen between them, over a real nats-server with a fake clock: a run retried
-// after its idempotency record expired. Each step is driven directly (advanceItem).
+// The ticker's steps against what can happen between them, over a real nats-server with a fake clock: a run whose
+// investigation record is not written yet, and a run retried after its idempotency record expired. Each step is
+// driven directly (advanceItem).
 import { test } from "tap";
 import { TimeoutError, type NatsConnection } from "@nats-io/transport-node";
 import pino from "pino";
 import { sha256Hex } from "../../shared/canonical.js";
-import { type Clock } from "../../shared/clock.js";
+import { iso, type Clock } from "../../shared/clock.js";
 import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
 import { CURIOSITY_IDEMPOTENCY_SCOPE, runTriggerId, type CuriosityRecord } from "../../shared/curiosity/record.js";
 import { newRecord } from "../../shared/curiosity/schedule.js";
@@ -53,6 +54,53 @@ test("setup", async () => {
   nc = await connectTo(nats.url);
   rt = await openRuntime(nc, { replicas: 1 });
   store = new CuriosityStore(await openCuriosityItems(nc, 1));
+});
+
+test("a run whose investigation record is not written yet (the write timed out after the work was queued) is still in flight", async (t) => {
+  now = T0;
+  // The record write after the acknowledged work publish times out once: the trigger answers queued, as designed
+  // (the runner writes the record from the work message when it takes it).
+  let failed = false;
+  const investigations = Object.create(rt.investigations) as JsonKv<InvestigationRecord>;
+  investigations.createEncoded = async (key, bytes) => {
+    if (!failed) {
+      failed = true;
+      throw new TimeoutError();
+    }
+    return rt.investigations.createEncoded(key, bytes);
+  };
+  const d = deps({ trigger: { investigations } });
+  const item = await createItem();
+  // The step triggers, records the investigation on the item and looks at it at once: no record there.
+  const first = await advanceItem(d, item.id);
+  t.ok(failed, "its record write failed");
+  t.equal(first.kind, "running", "the run is in flight, not ended for want of a record");
+  let r = await store.get(item.id);
+  const run1 = r?.internal.in_flight?.investigation_id as string;
+  t.ok(run1, "its investigation is recorded on the item");
+  t.equal(r?.run_count, 0, "not counted as finished");
+
+  now += 60 * S;
+  const again = await advanceItem(d, item.id);
+  t.same(again, { kind: "running", investigationId: run1 }, "still in flight, long past its interval");
+  r = await store.get(item.id);
+  t.equal(r?.run_count, 0);
+  t.equal(r?.internal.in_flight?.run, 1);
+  const runs = await runsOf(item.id);
+  t.same(runs.map((i) => [i.investigation_id, i.status]), [[run1, "queued"]], "no second run; the run's record is written after all, queued");
+
+  const end = now + 5 * S;
+  now = end;
+  await rt.investigations.update(run1, (i) => ({ ...i, status: "completed", completed_at: iso(end) }));
+  await advanceItem(d, item.id);
+  r = await store.get(item.id);
+  t.equal(r?.run_count, 1, "it ends when its investigation ends");
+  t.equal(r?.next_run_at, iso(end + 10 * S), "at end + interval");
+  now = end + 10 * S;
+  await advanceItem(d, item.id);
+  const second = (await runsOf(item.id))[1];
+  t.equal(second?.context.trigger_id, `${item.id}:2`);
+  t.equal(second?.context.previous_investigation_id, run1, "and the next run compares with it");
 });
 
 test("a run triggered, then held by a pause past its idempotency record's expiry, is the same investigation on resume", async (t) => {
