@@ -75,7 +75,14 @@ async function triggerRun(deps: RunDeps, record: CuriosityRecord, run: InFlightR
     deps.log.info({ curiosity_id: record.id, trigger_id: runTriggerId(record.id, run.run), investigation_id: reserved }, "curiosity run was triggered already");
     return { kind: "queued", investigationId: reserved };
   }
-  return fire(deps, record, run, reserved);
+  // A DELETE or a pause answered since the item was read (by the claim, say) wins over the trigger: read it again
+  // right before. One landing while the trigger itself runs (a few round trips) is concurrent with it; the run then
+  // counts as triggered first, and is left alone like any other.
+  const current = await deps.store.get(record.id);
+  if (!current) return { kind: "not_queued", outcome: { kind: "gone" } };
+  const still = nextAction(current, deps.clock.now());
+  if (still.kind !== "trigger" || still.run.run !== run.run) return { kind: "not_queued", outcome: { kind: "idle" } };
+  return fire(deps, current, still.run, reserved);
 }
 
 /** The trigger of a run, under its idempotency key and with `investigationId` when its id is fixed already. */

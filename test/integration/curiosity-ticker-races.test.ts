@@ -1,6 +1,6 @@
 // The ticker's steps against what can happen between them, over a real nats-server with a fake clock: a run whose
-// investigation record is not written yet, and a run retried after its idempotency record expired. Each step is
-// driven directly (advanceItem).
+// investigation record is not written yet, a run retried after its idempotency record expired, and a DELETE or a
+// pause landing between the claim and the trigger. Each step is driven directly (advanceItem).
 import { test } from "tap";
 import { TimeoutError, type NatsConnection } from "@nats-io/transport-node";
 import pino from "pino";
@@ -47,6 +47,17 @@ async function createItem(): Promise<CuriosityRecord> {
 async function runsOf(curiosityId: string): Promise<InvestigationRecord[]> {
   const all = await rt.investigations.values();
   return all.filter((r) => r.context.curiosity_id === curiosityId).sort((a, b) => (a.context.trigger_id ?? "").localeCompare(b.context.trigger_id ?? ""));
+}
+
+/** The store as it is, but `hook` runs right after each claim this step makes (something landing in between). */
+function claimThen(hook: (id: string) => Promise<unknown>): CuriosityStore {
+  const wrapped = Object.create(store) as CuriosityStore;
+  wrapped.claim = async (id, at) => {
+    const claimed = await store.claim(id, at);
+    await hook(id);
+    return claimed;
+  };
+  return wrapped;
 }
 
 test("setup", async () => {
@@ -147,6 +158,31 @@ test("and so is one whose record was never written: the retried trigger makes th
   await advanceItem(deps(), item.id);
   const runs = await runsOf(item.id);
   t.same(runs.map((i) => i.investigation_id), [claimed?.reserved_investigation_id], "one investigation, with the id its queued work carries");
+});
+
+test("a DELETE landing between the claim and the trigger wins: no run starts", async (t) => {
+  now = T0 + 3000 * S;
+  const item = await createItem();
+  let deleted = false;
+  const outcome = await advanceItem(deps({ store: claimThen(async (id) => (deleted = await store.remove(id))) }), item.id);
+  t.ok(deleted, "the DELETE found the item (204)");
+  t.same(outcome, { kind: "gone" });
+  t.equal(await store.get(item.id), null, "the item stays deleted");
+  t.same(await runsOf(item.id), [], "and triggered nothing");
+});
+
+test("a pause landing between the claim and the trigger holds the claimed run; resuming triggers it once", async (t) => {
+  now = T0 + 4000 * S;
+  const item = await createItem();
+  const outcome = await advanceItem(deps({ store: claimThen((id) => store.patch(id, { active: false }, now)) }), item.id);
+  t.same(outcome, { kind: "idle" }, "paused: nothing to do");
+  t.same(await runsOf(item.id), [], "the claimed run is not triggered");
+  t.equal((await store.get(item.id))?.internal.in_flight?.run, 1, "it is held");
+  now += 60 * S;
+  await store.patch(item.id, { active: true }, now);
+  await advanceItem(deps(), item.id);
+  await advanceItem(deps(), item.id);
+  t.same((await runsOf(item.id)).map((i) => i.context.trigger_id), [`${item.id}:1`], "resumed: that run, once");
 });
 
 test("teardown", async () => {
