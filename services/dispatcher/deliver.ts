@@ -33,6 +33,11 @@ export interface DeliverDeps {
    * more than INQUEST_SUBSCRIPTION_CONCURRENCY requests from this dispatcher in flight. Absent: no limit.
    */
   requestSlot?(subscriptionId: string, post: () => Promise<Posted>): Promise<Posted>;
+  /**
+   * performance.now() at which this dispatcher last saw the subscription turned on again (subscription-cache.ts:
+   * resumedAt), -Infinity if never. Absent: never (no resumed copies to yield to).
+   */
+  resumedAt?(subscriptionId: string): number;
   /** Admits a POST under the subscription's per-second limit: 0 to go, else ms to wait (rate-gate.ts). */
   rateGate?(subscriptionId: string, limit: number): Promise<number>;
   /** The old secret while a rotation's grace period lasts at `nowMs`, else null. */
@@ -133,7 +138,32 @@ async function takeOver(deps: DeliverDeps, job: Job, loaded: Versioned<DeliveryR
   return r?.value.internal.job_seq === job.seq ? r : "yield";
 }
 
+/**
+ * How long after a dispatcher saw a resume its jobs of that subscription still look at their record again before
+ * their POST: the copies (resume.ts) are published by a scan right after the resume and handed out at once, so one
+ * can take over a delivery whose job was loaded a little after the resume (as long as it has made no attempt yet).
+ */
+export const RESUME_SETTLE_MS = 60_000;
+
+/**
+ * Whether the job still owns the delivery right before its POST. Read again only when the subscription was resumed
+ * after (or shortly before) the job loaded its record: a resumed copy may have taken the delivery over meanwhile
+ * while the job waited for its request slot. Otherwise nothing else takes over a delivery between the load and the
+ * POST without an attempt the record write would catch, and the normal path adds no read.
+ */
+async function stillOwned(deps: DeliverDeps, job: Job, current: DeliveryRecord, loadedAtMs: number): Promise<boolean> {
+  if (!deps.resumedAt || deps.resumedAt(current.subscription_id) < loadedAtMs - RESUME_SETTLE_MS) return true;
+  const d = (await deps.deliveries.get(current.delivery_id))?.value;
+  return !!d && ownsAttempt(d, current, job);
+}
+
+/** The record `d` still has the attempt this job read in `current` to make, and no other job owns it. */
+function ownsAttempt(d: DeliveryRecord, current: DeliveryRecord, job: Job): boolean {
+  return d.status === "pending" && d.attempt_count === current.attempt_count && (d.internal.job_seq === null || d.internal.job_seq === job.seq);
+}
+
 export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction> {
+  const loadedAtMs = performance.now();
   const loaded = await takeOver(deps, job, await loadRecord(deps, job));
   if (loaded === "yield") return { kind: "ack" };
   const record = loaded?.value ?? null;
@@ -160,9 +190,16 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
   const current = record as DeliveryRecord;
 
   // The subscription is looked at once a request slot is ours, right before the POST: a job that waited for the
-  // slot never posts to a subscription deleted or paused meanwhile.
-  const post = () => postAttempt(deps, current);
+  // slot never posts to a subscription deleted or paused meanwhile, nor a delivery a resumed copy took over.
+  let lost = false;
+  const owned = async () => {
+    lost = !(await stillOwned(deps, job, current, loadedAtMs));
+    return !lost;
+  };
+  const post = () => postAttempt(deps, current, owned);
   const posted = deps.requestSlot ? await deps.requestSlot(current.subscription_id, post) : await post();
+  // Another job owns the delivery now (or it is done): this one is dropped, as in `takeOver`.
+  if (lost) return { kind: "ack" };
   if (posted.kind === "deleted") {
     const r = await deps.deliveries.update(current.delivery_id, (d) =>
       precheck(d, job.seq, deps.clock.now()).kind === "done" ? null : abandonDelivery(d, deps.clock.now(), "subscription_deleted"),
@@ -179,7 +216,7 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
     (d) => {
       // Only the job that read this state may record its attempt (a concurrent copy of the job or a deletion in
       // between leaves the record as the other writer made it).
-      if (d.status !== "pending" || d.attempt_count !== current.attempt_count || (d.internal.job_seq !== null && d.internal.job_seq !== job.seq)) return null;
+      if (!ownsAttempt(d, current, job)) return null;
       const next = recordAttempt(d, { startedMs, endedMs, result, retryDelaysMs: deps.retryDelaysMs, jobSeq: job.seq });
       step.action = next.action;
       return withAnnouncementsOwed(deps, result, next.record);
@@ -225,13 +262,16 @@ export async function afterRecording(deps: DeliverDeps, posted: Sent, recorded: 
 }
 
 /**
- * The attempt's POST, if the subscription still exists, is on, and its rate limit admits it (else why not): what
- * holds one of the subscription's request slots, so a slot is never held for the record's reads and writes.
+ * The attempt's POST, if the subscription still exists, is on, the job still `owned` the delivery, and its rate limit
+ * admits it (else why not; not owned: wait 0, the caller knows): what holds one of the subscription's request slots,
+ * so a slot is never held for the record's reads and writes (but the rare one of `stillOwned`).
  */
-export async function postAttempt(deps: DeliverDeps, current: DeliveryRecord): Promise<Posted> {
+export async function postAttempt(deps: DeliverDeps, current: DeliveryRecord, owned?: () => Promise<boolean>): Promise<Posted> {
   const sub = await deps.subscription(current.subscription_id);
   if (!sub) return { kind: "deleted" };
   if (!sub.active) return { kind: "wait", delayMs: pausedWait(deps, sub) };
+  // After the subscription was found on: by then this dispatcher has seen its resume, if any (`stillOwned`).
+  if (owned && !(await owned())) return { kind: "wait", delayMs: 0 };
   const limit = sub.rate_limit_per_second ?? null;
   if (limit !== null && deps.rateGate) {
     const waitMs = await deps.rateGate(sub.id, limit);

@@ -74,6 +74,7 @@ await runService("dispatcher", process.env.LOG_LEVEL, async (log, register) => {
     disableGone: (sub, record) => disable(failing, sub, record, "endpoint_gone"),
     noteOutcome: (sub, record, delivered, at) => noteOutcome(failing, sub, record, delivered, at),
     subscription: (id) => subscriptions.get(id),
+    resumedAt: (id) => subscriptions.resumedAt(id),
     secretOf: (sub) => subscriptions.secretOf(sub),
     headersOf: (sub) => subscriptions.headersOf(sub),
     rateGate: async (id, limit) => {

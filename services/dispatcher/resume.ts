@@ -2,8 +2,10 @@
 // jobs is handed back for up to a minute at a time (deliver.ts: pausedWait), and JetStream cannot call a handed-back
 // message in early. So when a dispatcher sees the subscription turned on again, it publishes each held job again:
 // a copy that takes the delivery over (deliver.ts: takeOver) and is handed out at once. The held job, when its wait
-// ends, finds the delivery owned by the copy (or done) and is dropped, so the delivery is still sent once; a held job
-// already sending when the copy takes over can make one POST more, with the same delivery id and event id.
+// ends, finds the delivery owned by the copy (or done) and is dropped. A job of the subscription in a dispatcher's
+// hands at the resume (waiting for a request slot) reads its record again before its POST and is dropped likewise
+// (deliver.ts: stillOwned). What can still be sent twice: a POST already in flight when its copy takes over (it
+// loses its record write, and the copy POSTs again), with the same delivery id and event id.
 // The jobs stream is a work queue: the jobs still in it for the subscription's subject are exactly those not done,
 // read one by one by subject without a consumer (a work queue allows one consumer per subject, the dispatchers').
 import type { JetStreamClient, JetStreamManager, MsgRequest } from "@nats-io/jetstream";

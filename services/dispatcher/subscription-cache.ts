@@ -46,6 +46,8 @@ export class SubscriptionCache implements Component {
   private check: { startedAt: number; promise: Promise<void> } | null = null;
   /** Subscriptions the copy holds turned off (paused or disabled), for `whenResumed`. */
   private readonly off = new Set<string>();
+  /** performance.now() at which the copy last saw each subscription turned on again (`resumedAt`). */
+  private readonly resumedAtMs = new Map<string, number>();
   private resumed: (id: string) => void = () => {};
 
   constructor(
@@ -61,13 +63,26 @@ export class SubscriptionCache implements Component {
       this.headers.delete(id);
       const wasOff = this.off.delete(id);
       if (sub && !sub.active) this.off.add(id);
-      if (wasOff && sub?.active) this.resumed(id);
+      if (!sub) this.resumedAtMs.delete(id);
+      // Noted in the same step as the copy takes the active record, so a job that finds it on sees the resume too.
+      if (wasOff && sub?.active) {
+        this.resumedAtMs.set(id, performance.now());
+        this.resumed(id);
+      }
     });
   }
 
   /** Calls `listener` with the id of each subscription the copy sees turned on again after being off (resume.ts). */
   whenResumed(listener: (id: string) => void): void {
     this.resumed = listener;
+  }
+
+  /**
+   * performance.now() at which this copy last saw the subscription turned on again, -Infinity if never: a job whose
+   * delivery may have been taken over by a resumed copy meanwhile reads its record again before its POST (deliver.ts).
+   */
+  resumedAt(id: string): number {
+    return this.resumedAtMs.get(id) ?? -Infinity;
   }
 
   start(): Promise<void> {
