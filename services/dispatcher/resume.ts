@@ -46,6 +46,10 @@ export async function resendHeld(deps: ResumeDeps, subscriptionId: string): Prom
     const record = (await deps.deliveries.get(parsed.value.delivery_id))?.value;
     // Done, not created yet, or owned by another job (this one is a leftover copy): its own job takes care of it.
     if (!record || record.status !== "pending" || (record.internal.job_seq !== null && record.internal.job_seq !== held.seq)) continue;
+    // A copy that took the delivery over and has made no attempt since was handed out at once, not held: it may be
+    // POSTing right now (another replica's scan of this same resume), and a copy of it would take over and POST again.
+    const from = parsed.value.resumes;
+    if (from && record.internal.job_seq === held.seq && record.attempt_count === from.attempts) continue;
     const copy: DeliveryJob = { ...parsed.value, resumes: { seq: held.seq, attempts: record.attempt_count } };
     await deps.js.publish(subject, encodeJson(copy), { msgID: `${record.delivery_id}.${held.seq}` });
     published++;

@@ -1,5 +1,6 @@
 // A resumed subscription's copies (resume.ts) against jobs that were not held but in a dispatcher's hands at the
-// resume: one waiting for its request slot. Each delivery must be POSTed once. Real nats-server, the real subscription cache; the far side is a fake `send`.
+// resume: one waiting for its request slot, and a first copy taking its attempt when a second scan reads it. Each
+// delivery must be POSTed once. Real nats-server, the real subscription cache; the far side is a fake `send`.
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
@@ -112,6 +113,32 @@ test("jobs waiting for a request slot when their copies take over do not POST af
   t.same(await waitingBefore, { kind: "ack" }, "the job that waited through the resume is dropped");
   t.same(await waitingAfter, { kind: "ack" }, "so is the one loaded just after it");
   t.same([...sent].sort(), [before.id, after.id].sort(), "each POSTed once, by its copy");
+});
+
+test("a second scan does not copy a copy that is taking its attempt; a copy held again after an attempt is copied", async (t) => {
+  const sub = await makeSub(2, true);
+  const d = await makeDelivery(sub, 3);
+  const resume = { js, jsm, deliveries: stores.deliveries, log };
+  t.equal(await resendHeld(resume, sub.id), 1, "the first scan copies the held job");
+  const copy = (await copiesAfter(d.seq))[0] as Job;
+  const sent: string[] = [];
+  let answer!: (r: AttemptResult) => void;
+  const answered = new Promise<AttemptResult>((r) => (answer = r));
+  const first = deliverJob(deps(sent, { answer: () => answered }), copy);
+  await eventually(async () => (sent.length === 1 ? true : undefined));
+  // The other replica (or a second resume) scans while the copy's POST is in flight.
+  t.equal(await resendHeld(resume, sub.id), 0, "the copy mid-POST is not copied");
+  const copiesOfCopy = await copiesAfter(copy.seq);
+  t.same(copiesOfCopy, [], "nothing published");
+  // Were one published, it would take the delivery over from the copy mid-POST and POST again.
+  for (const c of copiesOfCopy) await deliverJob(deps(sent), c);
+  answer({ kind: "response", status: 503, body: "busy", durationMs: 1 });
+  t.equal((await first).kind, "nak", "its attempt failed: a retry is due");
+  t.equal(sent.length, 1, "one POST");
+  // The copy now owns a delivery with an attempt made, like any held job: a later resume copies it.
+  t.equal(await resendHeld(resume, sub.id), 1, "a later scan copies it");
+  const again = (await copiesAfter(copy.seq))[0];
+  t.same(again?.resumes, { seq: copy.seq, attempts: 1 });
 });
 
 test("teardown", async () => {
