@@ -10,12 +10,23 @@ export interface Whoami {
 
 export class ApiError extends Error {
   constructor(
+    /** 0 when no answer came (the connection failed). */
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The answer's Retry-After, in seconds (null when absent or unreadable). */
+    readonly retryAfter: number | null = null,
   ) {
     super(message);
   }
+}
+
+/** Retry-After as seconds from now: delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */
+function retryAfterSeconds(value: string | null): number | null {
+  if (value === null) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 export const session = {
@@ -33,7 +44,13 @@ export async function call<T>(method: string, path: string, body?: unknown, key 
   const headers: Record<string, string> = { accept: "application/json" };
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+  } catch {
+    // fetch says only "Failed to fetch": no answer came (the gateway down or restarting, the network gone).
+    throw new ApiError(0, "network_error", "the gateway could not be reached (no answer)");
+  }
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -45,7 +62,7 @@ export async function call<T>(method: string, path: string, body?: unknown, key 
     const err = (json as { error?: { code?: string; message?: string; details?: Array<{ path: string; message: string }> } } | null)?.error;
     if (res.status === 401) onUnauthorized();
     const details = (err?.details ?? []).map((d) => `${d.path || "body"}: ${d.message}`).join("; ");
-    throw new ApiError(res.status, err?.code ?? "http_error", `${err?.message ?? `HTTP ${res.status}`}${details ? ` (${details})` : ""}`);
+    throw new ApiError(res.status, err?.code ?? "http_error", `${err?.message ?? `HTTP ${res.status}`}${details ? ` (${details})` : ""}`, retryAfterSeconds(res.headers.get("retry-after")));
   }
   return json as T;
 }

@@ -1,6 +1,6 @@
 // The console's shell: sign-in, navigation and a hash router (#/ask, #/investigations/<id>, ...). Each page
 // renders into <main> and may return a stop function (its polling ends when the page is left).
-import { call, session, who, whenUnauthorized, type Whoami } from "./api.js";
+import { ApiError, call, session, who, whenUnauthorized, type Whoami } from "./api.js";
 import { clear, field, h, notice } from "./dom.js";
 import { agentsPage } from "./pages/agents.js";
 import { askPage } from "./pages/ask.js";
@@ -126,15 +126,72 @@ whenUnauthorized(() => {
   signIn("The API key was refused (unknown or revoked). Sign in again.");
 });
 
-const saved = session.key();
-if (saved) {
+/** Seconds before asking again when the answer named no Retry-After: 1, 2, 4 … then every 30. */
+const backoff = (attempt: number): number => Math.min(30, 2 ** attempt);
+
+/**
+ * Signs in again with the key this tab kept. Only a 401 means the key is unusable (whoami takes any valid key, so
+ * it has no 403), and `whenUnauthorized` then asks for it again, saying why. Anything else (a 503 while the bus or
+ * the gateway's read model is away, no answer at all) is the service, not the key: the key is kept, the page says
+ * so and asks again.
+ */
+function resume(attempt = 0): void {
+  const key = session.key();
   call<Whoami>("GET", "/v1/auth/whoami").then(
     (me) => {
+      if (session.key() !== key) return; // signed out while waiting
       who.set(me);
       shell();
     },
-    () => signIn(),
+    (err: unknown) => {
+      if ((err instanceof ApiError && err.status === 401) || session.key() !== key) return;
+      unavailable(err, attempt);
+    },
   );
-} else {
-  signIn();
 }
+
+/** The service's answer and a countdown to the next try (Retry-After when it gave one); Retry now, Sign out. */
+function unavailable(err: unknown, attempt: number): void {
+  let left = err instanceof ApiError && err.retryAfter !== null ? Math.max(1, err.retryAfter) : backoff(attempt);
+  // role=timer: read on request, not announced every second.
+  const countdown = h("p", { class: "muted", role: "timer" }, `Retrying in ${left} s…`);
+  const now = h("button", { type: "button", class: "primary" }, "Retry now");
+  const out = h("button", { type: "button", class: "ghost" }, "Sign out");
+  const retry = (): void => {
+    clearInterval(timer);
+    countdown.textContent = "Retrying…";
+    now.disabled = true;
+    resume(attempt + 1);
+  };
+  const timer = setInterval(() => {
+    left -= 1;
+    if (left > 0) countdown.textContent = `Retrying in ${left} s…`;
+    else retry();
+  }, 1000);
+  now.addEventListener("click", retry);
+  out.addEventListener("click", () => {
+    clearInterval(timer);
+    session.clear();
+    signIn();
+  });
+  const reason = err instanceof Error ? err.message : String(err);
+  clear(
+    app,
+    h(
+      "main",
+      { id: "main", class: "signin-wrap" },
+      h(
+        "div",
+        { class: "card signin" },
+        h("h1", {}, "Inquest console"),
+        notice(`The service is unavailable: ${reason}`, "error"),
+        h("p", { class: "muted" }, "Your API key is kept; the console signs in as soon as the service answers."),
+        countdown,
+        h("div", { class: "actions" }, now, out),
+      ),
+    ),
+  );
+}
+
+if (session.key()) resume();
+else signIn();
