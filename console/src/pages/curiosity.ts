@@ -1,7 +1,8 @@
 // Curiosity: recurring questions with their next run and the history of their runs; create, pause, delete.
 import { call, enc, qs, who } from "../api.js";
 import { ago, buildScope, parseTags, scopeText, type Scope } from "../format.js";
-import { badge, clear, confirmButton, field, h, notice, select, table } from "../dom.js";
+import { badge, clear, confirmButton, field, h, notice, onClickOneAtATime, select, table } from "../dom.js";
+import { BOUND, count, PAGE, pagedList, readPages } from "../paged.js";
 import type { Investigation } from "../types.js";
 
 interface Item {
@@ -19,19 +20,15 @@ interface Item {
 
 export async function curiosityPage(root: HTMLElement): Promise<void> {
   const canWrite = who.can("curiosity:write");
-  const list = h("div", {});
   const history = h("div", { "aria-live": "polite" });
   const status = h("div", { "aria-live": "polite" });
-  const load = async (): Promise<void> => {
-    const items: Item[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { items: Item[]; next_cursor: string | null } = await call("GET", `/v1/curiosity${qs({ cursor, limit: 200 })}`);
-      items.push(...page.items);
-      cursor = page.next_cursor;
-    } while (cursor !== null && items.length < 1000);
-    clear(
-      list,
+  const { el: list, load } = pagedList<Item>(
+    "curiosity items",
+    async (cursor) => {
+      const page = await call<{ items: Item[]; next_cursor: string | null }>("GET", `/v1/curiosity${qs({ cursor, limit: PAGE })}`);
+      return { items: page.items, next: page.next_cursor };
+    },
+    (items): HTMLElement =>
       items.length
         ? table(
             ["Question", "Every", "Scope", "State", "Next run", "Last run", "Runs", ""],
@@ -50,8 +47,7 @@ export async function curiosityPage(root: HTMLElement): Promise<void> {
             ]),
           )
         : notice("No curiosity items yet.", "info"),
-    );
-  };
+  );
   root.append(h("h1", {}, "Curiosity"), h("p", { class: "muted" }, "Questions Inquest asks again on a schedule; each run is an investigation marked with what is new since the last one."));
   if (canWrite) root.append(createForm(status, load));
   root.append(list, history);
@@ -67,39 +63,52 @@ function pauseButton(it: Item, reload: () => Promise<void>): HTMLButtonElement {
   return b;
 }
 
+/**
+ * An item's runs: curiosity investigations, newest first, whose context names the item. The list has no filter by
+ * item, so the history reads the curiosity runs BOUND at a time and says how far back it has searched; "Search
+ * older runs" reads the next BOUND.
+ */
 function historyButton(it: Item, out: HTMLElement): HTMLButtonElement {
   const b = h("button", { type: "button", class: "ghost" }, "History");
   b.addEventListener("click", () => {
-    void runsOf(it.id).then((runs) => {
-      clear(
-        out,
-        h(
-          "section",
-          { class: "block", "aria-label": "Run history" },
-          h("h2", {}, `Runs of “${it.query}”`),
-          runs.length
-            ? table(["Run", "Status", "Verdict", "Findings", "Started"], runs.map((r) => [h("a", { href: `#/investigations/${r.investigation_id}` }, r.investigation_id), badge(r.status), r.summary ? badge(r.summary.verdict) : "—", r.summary ? String(r.summary.findings_count) : "—", ago(r.started_at)]))
-            : notice("No runs yet.", "info"),
-        ),
-      );
+    if (!who.can("investigations:read")) return showHistory(it, out, [], null, 0);
+    void runsOf(it.id, null).then(({ runs, next, scanned }) => {
+      showHistory(it, out, runs, next, scanned);
       out.scrollIntoView({ block: "nearest" });
     });
   });
   return b;
 }
 
-/** The item's runs: curiosity investigations, newest first, whose context names the item. */
-async function runsOf(id: string): Promise<Investigation[]> {
-  if (!who.can("investigations:read")) return [];
-  const runs: Investigation[] = [];
-  let cursor: string | null = null;
-  for (let pages = 0; pages < 5 && runs.length < 50; pages++) {
-    const page: { investigations: Investigation[]; next_cursor: string | null } = await call("GET", `/v1/investigations${qs({ trigger_source: "curiosity", cursor, limit: 200 })}`);
-    runs.push(...page.investigations.filter((i) => i.context.curiosity_id === id));
-    cursor = page.next_cursor;
-    if (cursor === null) break;
-  }
-  return runs;
+function showHistory(it: Item, out: HTMLElement, runs: Investigation[], next: string | null, scanned: number): void {
+  const older = h("button", { type: "button", class: "ghost", hidden: next === null }, "Search older runs");
+  onClickOneAtATime(older, async () => {
+    const more = await runsOf(it.id, next);
+    showHistory(it, out, [...runs, ...more.runs], more.next, scanned + more.scanned);
+  });
+  const reach = next === null ? `all ${count(scanned)} curiosity runs` : `the latest ${count(scanned)} curiosity runs (of every item); older ones are not searched yet`;
+  clear(
+    out,
+    h(
+      "section",
+      { class: "block", "aria-label": "Run history" },
+      h("h2", {}, `Runs of “${it.query}”`),
+      who.can("investigations:read") ? h("p", { class: "muted" }, `${count(runs.length)} run(s) found among ${reach}.`) : notice("Reading runs needs investigations:read.", "info"),
+      runs.length
+        ? table(["Run", "Status", "Verdict", "Findings", "Started"], runs.map((r) => [h("a", { href: `#/investigations/${r.investigation_id}` }, r.investigation_id), badge(r.status), r.summary ? badge(r.summary.verdict) : "—", r.summary ? String(r.summary.findings_count) : "—", ago(r.started_at)]))
+        : who.can("investigations:read") ? notice("No runs yet.", "info") : null,
+      older,
+    ),
+  );
+}
+
+/** BOUND curiosity runs from `cursor` on, and those of them that are the item's. */
+async function runsOf(id: string, cursor: string | null): Promise<{ runs: Investigation[]; next: string | null; scanned: number }> {
+  const page = await readPages(async (c) => {
+    const p = await call<{ investigations: Investigation[]; next_cursor: string | null }>("GET", `/v1/investigations${qs({ trigger_source: "curiosity", cursor: c, limit: PAGE })}`);
+    return { items: p.investigations, next: p.next_cursor };
+  }, BOUND, cursor);
+  return { runs: page.items.filter((i) => i.context.curiosity_id === id), next: page.next, scanned: page.items.length };
 }
 
 function createForm(status: HTMLElement, reload: () => Promise<void>): HTMLElement {

@@ -3,6 +3,7 @@
 import { call, enc, qs } from "../api.js";
 import { ago, when } from "../format.js";
 import { badge, clear, confirmButton, field, h, notice, onClickOneAtATime, select, table } from "../dom.js";
+import { PAGE, pagedList } from "../paged.js";
 
 const EVENTS = ["investigation.queued", "investigation.started", "investigation.completed", "investigation.failed", "investigation.cancelled", "finding.discovered", "agent.registered", "agent.connected", "agent.disconnected"];
 
@@ -70,16 +71,18 @@ function secretBox(label: string, value: string): HTMLElement {
 }
 
 async function subscriptionsSection(el: HTMLElement, deliveries: () => Promise<void>): Promise<void> {
-  const list = h("div", {});
   const shown = h("div", { "aria-live": "polite" });
-  const load = async (): Promise<void> => {
-    const page = await call<{ subscriptions: Subscription[] }>("GET", `/v1/webhooks/subscriptions${qs({ limit: 200 })}`);
-    clear(
-      list,
-      page.subscriptions.length
+  const { el: list, load } = pagedList<Subscription>(
+    "subscriptions",
+    async (cursor) => {
+      const page = await call<{ subscriptions: Subscription[]; next_cursor: string | null }>("GET", `/v1/webhooks/subscriptions${qs({ limit: PAGE, cursor })}`);
+      return { items: page.subscriptions, next: page.next_cursor };
+    },
+    (subscriptions): HTMLElement =>
+      subscriptions.length
         ? table(
             ["URL", "Events", "Min severity", "State", "Created", ""],
-            page.subscriptions.map((s) => [
+            subscriptions.map((s) => [
               h("code", { class: "url" }, s.url),
               h("span", { class: "chips" }, ...s.events.map((e) => h("span", { class: "chip" }, e))),
               s.filters.min_severity ?? "—",
@@ -92,8 +95,7 @@ async function subscriptionsSection(el: HTMLElement, deliveries: () => Promise<v
             ]),
           )
         : notice("No subscriptions yet.", "info"),
-    );
-  };
+  );
   const url = h("input", { type: "url", name: "url", required: true, placeholder: "https://example.com/hooks/inquest" });
   const boxes = EVENTS.map((e) => h("input", { type: "checkbox", name: "events", value: e, checked: e === "investigation.completed" }));
   const minSev = select("min_severity", [["", "Any"], ["low", "Low"], ["medium", "Medium"], ["high", "High"], ["critical", "Critical"]]);
@@ -233,16 +235,18 @@ function replayButton(d: Delivery, reload: () => Promise<void>): HTMLButtonEleme
 }
 
 async function inboundSection(el: HTMLElement): Promise<void> {
-  const list = h("div", {});
   const shown = h("div", { "aria-live": "polite" });
-  const load = async (): Promise<void> => {
-    const page = await call<{ endpoints: Endpoint[] }>("GET", `/v1/webhooks/incoming/endpoints${qs({ limit: 200 })}`);
-    clear(
-      list,
-      page.endpoints.length
+  const { el: list, load } = pagedList<Endpoint>(
+    "inbound endpoints",
+    async (cursor) => {
+      const page = await call<{ endpoints: Endpoint[]; next_cursor: string | null }>("GET", `/v1/webhooks/incoming/endpoints${qs({ limit: PAGE, cursor })}`);
+      return { items: page.endpoints, next: page.next_cursor };
+    },
+    (endpoints): HTMLElement =>
+      endpoints.length
         ? table(
             ["Provider", "Key prefix", "Depth", "Signature", "State", "Created", ""],
-            page.endpoints.map((e) => [
+            endpoints.map((e) => [
               e.provider,
               h("code", {}, e.url_key_prefix),
               e.default_depth,
@@ -256,8 +260,7 @@ async function inboundSection(el: HTMLElement): Promise<void> {
             ]),
           )
         : notice("No inbound endpoints yet.", "info"),
-    );
-  };
+  );
   const provider = select("provider", [["generic", "Generic (JSON with a query)"], ["edr", "EDR (CrowdStrike-style)"], ["ci", "CI (GitHub-compatible)"]]);
   const secret = h("input", { type: "password", name: "provider_signing_secret", autocomplete: "off", placeholder: "optional for edr and ci" });
   const depth = select("default_depth", [["quick", "Quick"], ["standard", "Standard"], ["deep", "Deep"]], "standard");
