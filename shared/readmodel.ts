@@ -90,28 +90,15 @@ export class ReadModel<T, S = T> {
       this.clear();
     }
     this.applied.reset(this.meta.get("checkpoint") ?? 0);
-    const info = (await patiently(() => this.kv.status())).streamInfo;
-    const created = Date.parse(info.created);
-    const copied = this.meta.get("created");
-    if (this.applied.current > info.state.last_seq || (this.applied.current > 0 && copied !== undefined && copied !== created)) {
-      // Not the bucket this copy was made from (recreated, or a new NATS store), whatever its head: rebuild.
-      this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head: info.state.last_seq }, "read model is of another bucket; rebuilding");
+    const head = await patiently(() => this.applied.head());
+    if (this.applied.current > head) {
+      // The bucket is younger than our copy (a new NATS store): rebuild from scratch.
+      this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head }, "read model ahead of its bucket; rebuilding");
       this.clear();
     }
-    if (this.meta.get("layout") !== LAYOUT || this.meta.get("created") !== created) {
-      await this.store.write(() => this.meta.transaction(() => {
-        inTransaction(this.meta.put("layout", LAYOUT));
-        inTransaction(this.meta.put("created", created));
-      }));
-    }
+    if (this.meta.get("layout") !== LAYOUT) await this.store.write(() => this.meta.put("layout", LAYOUT));
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => void this.apply(key, revision, value), {
       resumeFromRevision: this.applied.current > 0 ? this.applied.current + 1 : 0,
-      // Recreated while running: dropped now, rebuilt by the watch; the new creation time is kept at next start.
-      onReset: () => {
-        this.clear();
-        this.firstFailed = null;
-        void this.store.write(() => this.meta.put("layout", LAYOUT)).catch(() => undefined);
-      },
     });
     await this.follower.ready;
     const expiry = this.spec.expiry;

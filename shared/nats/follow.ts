@@ -37,14 +37,7 @@ export async function followBucket<T>(
   kv: KV,
   log: Logger,
   onEntry: (key: string, revision: number, value: T | null) => void,
-  opts: {
-    resumeFromRevision?: number;
-    /**
-     * The bucket was recreated under the follower (its stream's creation time changed, or its head went below what
-     * was delivered: a new NATS store): the copy must forget everything; the watch starts over from the first entry.
-     */
-    onReset?: () => void;
-  } = {},
+  opts: { resumeFromRevision?: number } = {},
 ): Promise<Follower> {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((r) => (markReady = r));
@@ -58,20 +51,8 @@ export async function followBucket<T>(
   // The open watch; null between its end and a reopen that succeeded (a stopped iterator cannot be iterated again).
   let iter: Watch | null = await patiently(() => kv.watch(first > 0 ? { resumeFromRevision: first } : {}));
 
-  let created = status.streamInfo.created;
   /** Whether the bucket holds entries after the last one delivered (false: a head it never shows, e.g. purged). */
-  const entriesLeft = async (): Promise<boolean> => {
-    const info = (await kv.status()).streamInfo;
-    if (info.created !== created || info.state.last_seq < lastRevision) {
-      log.warn({ bucket: status.bucket, revision: lastRevision, head: info.state.last_seq }, "bucket was recreated; its copy starts over");
-      created = info.created;
-      lastRevision = 0;
-      opts.onReset?.();
-      iter?.stop(); // reopened from the first entry
-      return true;
-    }
-    return !nothingToReplay(info.state, 1, lastRevision + 1);
-  };
+  const entriesLeft = async (): Promise<boolean> => !nothingToReplay((await kv.status()).streamInfo.state, 1, lastRevision + 1);
   const reopen = (why: string): void => {
     if (stopped || !iter) return; // being reopened already
     log.warn({ bucket: status.bucket, revision: lastRevision }, `bucket watch stalled (${why}); reopening it`);
@@ -189,15 +170,6 @@ export class BucketMirror<T> {
       }
       this.applied.advance(revision);
       this.onChange(key, value);
-    }, {
-      onReset: () => {
-        // A wiped store: every key this copy holds is gone (a revoked key must not stay accepted).
-        const keys = [...this.entries.keys()];
-        this.entries.clear();
-        this.revisions.clear();
-        this.applied.reset(0);
-        for (const key of keys) this.onChange(key, null);
-      },
     });
     await this.follower.ready;
   }
