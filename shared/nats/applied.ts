@@ -2,17 +2,6 @@
 // the bucket's head: read-your-writes for copies that follow a bucket through a watch.
 import type { KV } from "@nats-io/kv";
 
-/** The watch feeding a copy, as a catch-up that timed out asks it (followBucket's Follower). */
-export interface WatchProbe {
-  /** The newest revision the watch delivered (applied, or skipped as not applicable). */
-  readonly delivered: number;
-  /**
-   * true when the watch has nothing left to deliver up to `head`; false when it is behind, after reopening it if it
-   * delivered nothing since it was at `deliveredBefore`.
-   */
-  stalled(head: number, deliveredBefore: number): Promise<boolean>;
-}
-
 export class AppliedRevision {
   private value = 0;
   private waiters: Array<{ revision: number; resolve: () => void }> = [];
@@ -39,30 +28,14 @@ export class AppliedRevision {
   }
 
   /**
-   * Waits until every write the bucket held at call time is applied; false when it is not. With the `watch` that
-   * feeds this copy, a wait that times out asks it why: when it has nothing left to deliver up to the head (the head
-   * was delivered but not applied, a document the copy could not take; or it is gone, purged or expired), the head
-   * counts as reached, so such a revision cannot stall every later call. Otherwise the watch is behind; stalled (its
-   * consumer lost with a node), it is reopened, and the wait goes on once more for `timeoutMs`: a head that was not
-   * applied is never adopted.
+   * Waits until every write the bucket held at call time is applied; false when `timeoutMs` passed first.
+   * With `adoptHeadOnTimeout` the head then counts as reached, so a revision a watch never shows (a purge
+   * marker) cannot stall every later call.
    */
-  async catchUp(timeoutMs: number, watch?: WatchProbe): Promise<boolean> {
+  async catchUp(timeoutMs: number, adoptHeadOnTimeout = false): Promise<boolean> {
     const head = await this.head();
     if (head <= this.value) return true;
-    const deliveredBefore = watch?.delivered ?? 0;
-    if (await this.reach(head, timeoutMs)) return true;
-    if (!watch) return false;
-    if (await watch.stalled(head, deliveredBefore)) {
-      this.advance(head);
-      return true;
-    }
-    return this.reach(head, timeoutMs);
-  }
-
-  /** Waits until `head` is applied; false when `timeoutMs` passed first. */
-  private reach(head: number, timeoutMs: number): Promise<boolean> {
-    if (head <= this.value) return Promise.resolve(true);
-    return new Promise<boolean>((resolve) => {
+    const caughtUp = await new Promise<boolean>((resolve) => {
       const waiter = {
         revision: head,
         resolve: () => {
@@ -77,6 +50,8 @@ export class AppliedRevision {
       }, timeoutMs);
       this.waiters.push(waiter);
     });
+    if (!caughtUp && adoptHeadOnTimeout) this.advance(head);
+    return caughtUp;
   }
 
   /** Waiters now (tests). */

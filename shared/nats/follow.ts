@@ -3,25 +3,18 @@
 // the watch ends or fails (a server restart, a consumer lost), it is opened again from the revision after the last
 // one seen, so a local copy never silently stops updating; an entry that is not JSON, or that `onEntry` throws on, is
 // skipped with a warning (and still counts as delivered).
-// A watch can also stall without ending: in a cluster, the node holding its ordered consumer dies while the
-// connection (to another node) stays up, and the library notices only after missed idle heartbeats (~90 s). So a
-// watchdog reads the bucket's head every WATCHDOG_MS and reopens a watch that has entries left to deliver and
-// delivered none since the previous check; a catch-up that waited its time out asks the same at once (`stalled`).
 import type { KV } from "@nats-io/kv";
 import type { Logger } from "../log.js";
-import { AppliedRevision, type WatchProbe } from "./applied.js";
+import { AppliedRevision } from "./applied.js";
 import { decodeJson } from "./kvjson.js";
 import { patiently } from "./provision.js";
-import { startPeriodic } from "../periodic.js";
 
-export interface Follower extends WatchProbe {
+export interface Follower {
   ready: Promise<void>;
   stop(): Promise<void>;
 }
 
 const REWATCH_DELAY_MS = 500;
-/** How often the watchdog reads the bucket's head (one stream info a period per follower, never per request). */
-export const WATCHDOG_MS = 2_000;
 
 /**
  * Whether a watch has no initial values to deliver, so `ready` cannot wait for the last of them: an empty bucket (a
@@ -47,31 +40,10 @@ export async function followBucket<T>(
   if (nothingToReplay(status.streamInfo.state, status.values, first)) markReady();
   let stopped = false;
   let lastRevision = first > 0 ? first - 1 : 0;
-  type Watch = Awaited<ReturnType<KV["watch"]>>;
-  // The open watch; null between its end and a reopen that succeeded (a stopped iterator cannot be iterated again).
-  let iter: Watch | null = await patiently(() => kv.watch(first > 0 ? { resumeFromRevision: first } : {}));
+  let iter = await patiently(() => kv.watch(first > 0 ? { resumeFromRevision: first } : {}));
 
-  /** Whether the bucket holds entries after the last one delivered (false: a head it never shows, e.g. purged). */
-  const entriesLeft = async (): Promise<boolean> => !nothingToReplay((await kv.status()).streamInfo.state, 1, lastRevision + 1);
-  const reopen = (why: string): void => {
-    if (stopped || !iter) return; // being reopened already
-    log.warn({ bucket: status.bucket, revision: lastRevision }, `bucket watch stalled (${why}); reopening it`);
-    iter.stop(); // the loop below opens it again from lastRevision + 1
-  };
-  // Behind at this delivered revision at the last check; still behind at the same one a period later: stalled.
-  let behindAt: number | null = null;
-  const watchdog = startPeriodic(
-    WATCHDOG_MS,
-    async () => {
-      if (!(await entriesLeft())) behindAt = null;
-      else if (behindAt !== lastRevision) behindAt = lastRevision;
-      else reopen(`no entry delivered for ${WATCHDOG_MS} ms while the bucket holds more`);
-    },
-    (err) => log.debug({ err, bucket: status.bucket }, "bucket watchdog cannot read the head yet"),
-  );
-
-  const drain = async (watch: Watch): Promise<void> => {
-    for await (const e of watch) {
+  const drain = async (): Promise<void> => {
+    for await (const e of iter) {
       lastRevision = e.revision;
       let value: T | null = null;
       try {
@@ -89,11 +61,10 @@ export async function followBucket<T>(
   const done = (async () => {
     while (!stopped) {
       try {
-        if (iter) await drain(iter);
+        await drain();
       } catch (err) {
         if (!stopped) log.warn({ err, bucket: status.bucket }, "bucket watch failed; reopening it");
       }
-      iter = null;
       if (stopped) break;
       await new Promise<void>((r) => {
         wakeEarly = r; // stop() ends the wait
@@ -114,19 +85,10 @@ export async function followBucket<T>(
 
   return {
     ready,
-    get delivered() {
-      return lastRevision;
-    },
-    async stalled(head: number, deliveredBefore: number) {
-      if (lastRevision >= head || !(await entriesLeft())) return true;
-      if (lastRevision === deliveredBefore) reopen(`a catch-up to revision ${head} timed out with no entry delivered`);
-      return false;
-    },
     async stop() {
       stopped = true;
-      await watchdog.stop();
       wakeEarly();
-      iter?.stop();
+      iter.stop();
       markReady();
       await done;
     },
@@ -204,6 +166,6 @@ export class BucketMirror<T> {
 
   /** Waits until every write the bucket held at call time is applied here (see AppliedRevision.catchUp). */
   catchUp(timeoutMs = 2_000): Promise<boolean> {
-    return this.applied.catchUp(timeoutMs, this.follower ?? undefined);
+    return this.applied.catchUp(timeoutMs, true);
   }
 }
