@@ -151,10 +151,10 @@ export const RESUME_SETTLE_MS = 60_000;
  * while the job waited for its request slot. Otherwise nothing else takes over a delivery between the load and the
  * POST without an attempt the record write would catch, and the normal path adds no read.
  */
-async function stillOwned(deps: DeliverDeps, job: Job, current: DeliveryRecord, loadedAtMs: number): Promise<boolean> {
-  if (!deps.resumedAt || deps.resumedAt(current.subscription_id) < loadedAtMs - RESUME_SETTLE_MS) return true;
-  const d = (await deps.deliveries.get(current.delivery_id))?.value;
-  return !!d && ownsAttempt(d, current, job);
+async function stillOwned(deps: DeliverDeps, job: Job, current: DeliveryRecord, loadedAtMs: number): Promise<{ owned: true } | { owned: false; record: DeliveryRecord | null }> {
+  if (!deps.resumedAt || deps.resumedAt(current.subscription_id) < loadedAtMs - RESUME_SETTLE_MS) return { owned: true };
+  const d = (await deps.deliveries.get(current.delivery_id))?.value ?? null;
+  return d && ownsAttempt(d, current, job) ? { owned: true } : { owned: false, record: d };
 }
 
 /** The record `d` still has the attempt this job read in `current` to make, and no other job owns it. */
@@ -191,15 +191,22 @@ export async function deliverJob(deps: DeliverDeps, job: Job): Promise<JobAction
 
   // The subscription is looked at once a request slot is ours, right before the POST: a job that waited for the
   // slot never posts to a subscription deleted or paused meanwhile, nor a delivery a resumed copy took over.
-  let lost = false;
+  let lost: { record: DeliveryRecord | null } | null = null;
   const owned = async () => {
-    lost = !(await stillOwned(deps, job, current, loadedAtMs));
-    return !lost;
+    const seen = await stillOwned(deps, job, current, loadedAtMs);
+    lost = seen.owned ? null : { record: seen.record };
+    return seen.owned;
   };
   const post = () => postAttempt(deps, current, owned);
   const posted = deps.requestSlot ? await deps.requestSlot(current.subscription_id, post) : await post();
-  // Another job owns the delivery now (or it is done): this one is dropped, as in `takeOver`.
-  if (lost) return { kind: "ack" };
+  // Another job owns the delivery now (or it is done): this one is dropped, as in `takeOver`. Still pending and
+  // this job's (another hand-out of this same job made an attempt meanwhile): it follows the record, as after any
+  // attempt, so the retry it owes keeps its job.
+  if (lost) {
+    const d = (lost as { record: DeliveryRecord | null }).record;
+    if (d && d.status === "pending" && (d.internal.job_seq === null || d.internal.job_seq === job.seq)) return followRecord(d, deps.clock.now());
+    return { kind: "ack" };
+  }
   if (posted.kind === "deleted") {
     const r = await deps.deliveries.update(current.delivery_id, (d) =>
       precheck(d, job.seq, deps.clock.now()).kind === "done" ? null : abandonDelivery(d, deps.clock.now(), "subscription_deleted"),
