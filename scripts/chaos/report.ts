@@ -21,7 +21,8 @@ export function summaryLine(r: ChaosResult): string {
   return (
     `chaos: ${r.faults.length} faults, ${lost(r)} lost, ${v.duplicateDeliveries} duplicates, ${r.load.violations.length} bad 5xx, ` +
     `${v.curiosityDoubled} curiosity runs doubled, ${v.curiositySkipped} skipped, ${r.load.accepted.size} investigations, ` +
-    `${v.deliveriesReceived} deliveries, ${v.ackedWritesLost.length} acknowledged NATS writes lost, settled in ${(v.settleMs / 1000).toFixed(1)} s`
+    `${v.deliveriesReceived} deliveries, ${v.ackedWritesLost.length} acknowledged NATS writes lost, settled in ${(v.settleMs / 1000).toFixed(1)} s` +
+    (v.curiosityListedLate > 0 ? `, ${v.curiosityListedLate} curiosity runs stored but not yet listed by the gateway` : "")
   );
 }
 

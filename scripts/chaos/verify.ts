@@ -26,6 +26,8 @@ export interface Verdict {
   curiosityRuns: number;
   curiosityDoubled: number;
   curiositySkipped: number;
+  /** Runs the investigations bucket holds that the gateway's list did not show when checked (its copy was late). */
+  curiosityListedLate: number;
   /**
    * Each item whose listed runs are doubled or have a gap: the run numbers the gateway lists and those the
    * investigations bucket holds, so a report tells a run the ticker never triggered from one the list missed.
@@ -81,6 +83,21 @@ export async function verify(input: VerifyInput): Promise<Verdict> {
   }
   const stored = irregular.length > 0 ? await curiosityRunsInBucket(input.nc).catch(() => [] as Run[]) : [];
   const curiosityGaps = irregular.map(({ id, listed }) => ({ id, listed, inBucket: numbersOf(stored, id) }));
+  // A run the bucket holds but the gateway's list lacks was not skipped: the list is late (its copy of the bucket
+  // missed the write; docs/nats.md#kv-watch). Skipped counts only runs in neither; the late ones are reported apart.
+  let listedLate = 0;
+  if (stored.length > 0) {
+    skipped = 0;
+    for (const id of input.curiosityIds) {
+      const listed = numbersOf(runs, id);
+      const held = new Set([...listed, ...numbersOf(stored, id)]);
+      const max = Math.max(0, ...held);
+      for (let n = 1; n <= max; n++) {
+        if (!held.has(n)) skipped++;
+        else if (!listed.includes(n)) listedLate++;
+      }
+    }
+  }
   return {
     investigationsAccepted: input.accepted.size,
     investigationsNotTerminal: pending.filter((id) => !announced.has(id)),
@@ -93,6 +110,7 @@ export async function verify(input: VerifyInput): Promise<Verdict> {
     curiosityRuns: runs.length,
     curiosityDoubled: doubled,
     curiositySkipped: skipped,
+    curiosityListedLate: listedLate,
     curiosityGaps,
     settleMs,
   };
