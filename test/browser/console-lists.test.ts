@@ -4,7 +4,7 @@
 // the lists are the page's own routes in front of it, paged as the API pages (by the request's limit and cursor).
 import tap, { test } from "tap";
 import type { Page } from "playwright-core";
-import { launchChromium, openPage, type Launched, type Watched } from "../helpers/browser.js";
+import { launchChromium, openPage, signIn, type Launched, type Watched } from "../helpers/browser.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 
 tap.setTimeout(180_000);
@@ -19,10 +19,7 @@ test("setup: a gateway and chromium", async () => {
 
 async function signedIn(): Promise<Watched> {
   const w = await openPage(chrome);
-  await w.page.goto(`${stack.baseUrl}/`);
-  await w.page.getByLabel("API key").fill(stack.key);
-  await w.page.getByRole("button", { name: "Sign in" }).click();
-  await w.page.getByRole("navigation", { name: "Main" }).waitFor();
+  await signIn(w, stack.baseUrl, stack.key);
   return w;
 }
 

@@ -5,7 +5,7 @@
 // routes in front of it.
 import tap, { test } from "tap";
 import type { Page } from "playwright-core";
-import { launchChromium, openPage, type Launched, type Watched } from "../helpers/browser.js";
+import { launchChromium, openPage, signIn, type Launched, type Watched } from "../helpers/browser.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 
 tap.setTimeout(180_000);
@@ -20,10 +20,7 @@ test("setup: a gateway and chromium", async () => {
 
 async function signedIn(): Promise<Watched> {
   const w = await openPage(chrome);
-  await w.page.goto(`${stack.baseUrl}/`);
-  await w.page.getByLabel("API key").fill(stack.key);
-  await w.page.getByRole("button", { name: "Sign in" }).click();
-  await w.page.getByRole("navigation", { name: "Main" }).waitFor();
+  await signIn(w, stack.baseUrl, stack.key);
   return w;
 }
 

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import tap, { test, type Test } from "tap";
 import type { Page } from "playwright-core";
-import { launchChromium, openPage, screenshot, screenshotOf, type Launched, type Watched } from "../helpers/browser.js";
+import { launchChromium, openPage, screenshot, signIn as signInAt, screenshotOf, type Launched, type Watched } from "../helpers/browser.js";
 import { issueKey } from "../helpers/cli.js";
 import { REPO, type ServiceName } from "../helpers/services.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
@@ -63,10 +63,7 @@ test("setup: stack with the demo fleet, a dispatcher with short retries, chromiu
 });
 
 async function signIn(w: Watched, key: string, base = stack.baseUrl): Promise<void> {
-  await w.page.goto(`${base}/`);
-  await w.page.getByLabel("API key").fill(key);
-  await w.page.getByRole("button", { name: "Sign in" }).click();
-  await w.page.getByRole("navigation", { name: "Main" }).waitFor();
+  await signInAt(w, base, key);
 }
 
 /** Nothing planted ran: no flag, no dialog, no element made from agent text, no CSP report, no page error. */

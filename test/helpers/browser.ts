@@ -70,3 +70,11 @@ export async function screenshotOf(locator: Locator, name: string): Promise<void
   mkdirSync(SCREENSHOTS, { recursive: true });
   await locator.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: "disabled" });
 }
+
+/** Signs in at the console of `baseUrl` with `key` and waits for its main navigation. */
+export async function signIn(w: Watched, baseUrl: string, key: string): Promise<void> {
+  await w.page.goto(`${baseUrl}/`);
+  await w.page.getByLabel("API key").fill(key);
+  await w.page.getByRole("button", { name: "Sign in" }).click();
+  await w.page.getByRole("navigation", { name: "Main" }).waitFor();
+}
