@@ -36,7 +36,7 @@ import { inboundEndpointIndex } from "./inbound-index.js";
 import { triggerInvestigation } from "../../shared/investigations/trigger.js";
 import { decryptSecret } from "../../shared/secrets.js";
 import { curiosityIndex } from "./curiosity-index.js";
-import { FindingsStore } from "../../shared/investigations/findings.js";
+import { FindingsStore } from "../../shared/investigations/findings-store.js";
 import { findingRoutes } from "./routes/findings.js";
 import { curiosityRoutes } from "./routes/curiosity.js";
 import { CURIOSITY_BUCKETS, openCuriosityItems } from "../../shared/curiosity/catalog.js";

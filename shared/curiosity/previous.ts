@@ -1,7 +1,7 @@
 // "New since last run" (docs/engine.md#standing-questions): the findings a curiosity run is compared with are those of the
 // item's latest completed run. The ticker names that run in the trigger context (`previous_investigation_id`)
 // when it triggers the next one, so the runner needs nothing but the investigations bucket.
-import type { FindingsStore } from "../investigations/findings.js";
+import type { FindingsStore } from "../investigations/findings-store.js";
 import type { InvestigationRecord } from "../investigations/record.js";
 import type { JsonKv } from "../nats/kvjson.js";
 import type { Finding } from "../schemas/investigation.js";

@@ -1,7 +1,8 @@
 // Two runners on one work queue never work one investigation twice: not when a runner misses its heartbeats (its
 // message is redelivered to the other while it still works), and not when an evaluation takes longer than ack_wait
 // (it runs on a worker thread, so the heartbeats go on). A cancel stops a run in the middle of its evaluation.
-import { DEFAULT_FINDINGS_BOUNDS, FindingsStore } from "../../shared/investigations/findings.js";
+import { DEFAULT_FINDINGS_BOUNDS } from "../../shared/investigations/findings.js";
+import { FindingsStore } from "../../shared/investigations/findings-store.js";
 import { test } from "tap";
 import pino from "pino";
 import type { NatsConnection } from "@nats-io/transport-node";

@@ -1,7 +1,7 @@
 // GET /v1/investigations/{id}/findings (docs/api.md#findings): every finding of an investigation, most severe
 // first, then in the engine's order; cursor pages like every list, filtered by severity and agent.
 import { Type } from "typebox";
-import { FindingsStore, matches, type FindingsFilter } from "../../../shared/investigations/findings.js";
+import { FindingsStore, matches, type FindingsFilter } from "../../../shared/investigations/findings-store.js";
 import type { InvestigationRecord } from "../../../shared/investigations/record.js";
 import type { JsonKv } from "../../../shared/nats/kvjson.js";
 import { ErrorBody, isOneOf, NextCursor } from "../../../shared/schemas/common.js";
