@@ -211,8 +211,9 @@ export class ReadModel<T, S = T> {
   /** Waits until every write the bucket held at call time is applied (bounded by `timeoutMs`). */
   async catchUp(timeoutMs = 2_000): Promise<void> {
     // A head revision this copy never applies (expired by the bucket's TTL before it was read, or skipped as a
-    // document the spec cannot take) counts as reached once waited out, so it cannot hold up every later list.
-    await this.applied.catchUp(timeoutMs, true);
+    // document the spec cannot take) counts as reached once waited out, so it cannot hold up every later list; a
+    // watch that stalled is reopened, and waited for once more (AppliedRevision.catchUp).
+    await this.applied.catchUp(timeoutMs, this.follower ?? undefined);
   }
 
   get(key: string): S | null {

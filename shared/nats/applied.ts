@@ -2,9 +2,20 @@
 // the bucket's head: read-your-writes for copies that follow a bucket through a watch.
 import type { KV } from "@nats-io/kv";
 
+/** The watch feeding a copy, as a catch-up that timed out asks it (followBucket's Follower). */
+export interface WatchProbe {
+  /** How many entries the watch has delivered so far (applied, or skipped as not applicable). */
+  readonly deliveries: number;
+  /**
+   * true when the watch has nothing left to deliver up to `head`; false when it is behind, after reopening it if it
+   * delivered nothing since it had made `deliveriesBefore` deliveries.
+   */
+  settled(head: number, deliveriesBefore: number): Promise<boolean>;
+}
+
 export class AppliedRevision {
   private value = 0;
-  private waiters: Array<{ revision: number; resolve: () => void }> = [];
+  private waiters: Array<{ revision: number; resolve: (reached: boolean) => void }> = [];
 
   constructor(private readonly kv: KV) {}
 
@@ -22,25 +33,41 @@ export class AppliedRevision {
     this.value = revision;
     this.waiters = this.waiters.filter((w) => {
       if (w.revision > this.value) return true;
-      w.resolve();
+      w.resolve(true);
       return false;
     });
   }
 
   /**
-   * Waits until every write the bucket held at call time is applied; false when `timeoutMs` passed first.
-   * With `adoptHeadOnTimeout` the head then counts as reached, so a revision a watch never shows (a purge
-   * marker) cannot stall every later call.
+   * Waits until every write the bucket held at call time is applied; false when it is not. With the `watch` that
+   * feeds this copy, a wait that times out asks it why: when it has nothing left to deliver up to the head (the head
+   * was delivered but not applied, a document the copy could not take; or it is gone, expired), the head counts as
+   * reached, so such a revision cannot stall every later call. Otherwise the watch is behind; stalled (its consumer
+   * lost with a node), it is reopened, and the wait goes on once more for `timeoutMs`: a head the watch has not
+   * delivered is never adopted.
    */
-  async catchUp(timeoutMs: number, adoptHeadOnTimeout = false): Promise<boolean> {
+  async catchUp(timeoutMs: number, watch?: WatchProbe): Promise<boolean> {
     const head = await this.head();
     if (head <= this.value) return true;
-    const caughtUp = await new Promise<boolean>((resolve) => {
+    const deliveriesBefore = watch?.deliveries ?? 0;
+    if (await this.reach(head, timeoutMs)) return true;
+    if (!watch) return false;
+    if (await watch.settled(head, deliveriesBefore)) {
+      this.advance(head);
+      return true;
+    }
+    return this.reach(head, timeoutMs);
+  }
+
+  /** Waits until `head` is applied; false when `timeoutMs` passed first. */
+  private reach(head: number, timeoutMs: number): Promise<boolean> {
+    if (head <= this.value) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
       const waiter = {
         revision: head,
-        resolve: () => {
+        resolve: (reached: boolean) => {
           clearTimeout(timer);
-          resolve(true);
+          resolve(reached);
         },
       };
       // A waiter that timed out leaves the list (kept, each list call would add one until the next write).
@@ -50,8 +77,6 @@ export class AppliedRevision {
       }, timeoutMs);
       this.waiters.push(waiter);
     });
-    if (!caughtUp && adoptHeadOnTimeout) this.advance(head);
-    return caughtUp;
   }
 
   /** Waiters now (tests). */
@@ -61,7 +86,7 @@ export class AppliedRevision {
 
   /** Lets every waiter go (shutdown). */
   release(): void {
-    for (const w of this.waiters.splice(0)) w.resolve();
+    for (const w of this.waiters.splice(0)) w.resolve(true);
   }
 
   /** The bucket's head revision now. */

@@ -3,18 +3,29 @@
 // the watch ends or fails (a server restart, a consumer lost), it is opened again from the revision after the last
 // one seen, so a local copy never silently stops updating; an entry that is not JSON, or that `onEntry` throws on, is
 // skipped with a warning (and still counts as delivered).
+// A watch can also stall without ending: in a cluster, the node holding its ordered consumer dies while the
+// connection (to another node) stays up, and the library notices only after missed idle heartbeats (~90 s). So a
+// watchdog reads the bucket's head every `watchdogMs` and reopens a watch that was behind it at two checks in a row
+// and delivered nothing meanwhile; a catch-up that waited its time out asks the same at once (`settled`).
+// Every watch opened is a generation: once it is stopped (reopened), what it still delivers from its buffer is
+// dropped, so nothing of a replaced watch reaches the copy after its replacement was decided.
 import type { KV } from "@nats-io/kv";
 import type { Logger } from "../log.js";
-import { AppliedRevision } from "./applied.js";
+import { AppliedRevision, type WatchProbe } from "./applied.js";
 import { decodeJson } from "./kvjson.js";
 import { patiently } from "./provision.js";
+import { startPeriodic } from "../periodic.js";
 
-export interface Follower {
+export interface Follower extends WatchProbe {
   ready: Promise<void>;
   stop(): Promise<void>;
 }
 
 const REWATCH_DELAY_MS = 500;
+/** How often the watchdog reads the bucket's head (one stream info a period per follower, never per request). */
+export const WATCHDOG_MS = 2_000;
+/** Checks in a row that must find the watch behind the head, with nothing delivered since the one before. */
+const STUCK_CHECKS = 2;
 
 /**
  * Whether a watch has no initial values to deliver, so `ready` cannot wait for the last of them: an empty bucket (a
@@ -26,11 +37,17 @@ export function nothingToReplay(state: { messages: number; first_seq: number; la
   return state.messages === 0 || state.last_seq < Math.max(first, state.first_seq);
 }
 
+export interface FollowOptions {
+  resumeFromRevision?: number;
+  /** How often the watchdog looks for a stalled watch (default WATCHDOG_MS; shorter in tests). */
+  watchdogMs?: number;
+}
+
 export async function followBucket<T>(
   kv: KV,
   log: Logger,
   onEntry: (key: string, revision: number, value: T | null) => void,
-  opts: { resumeFromRevision?: number } = {},
+  opts: FollowOptions = {},
 ): Promise<Follower> {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((r) => (markReady = r));
@@ -40,11 +57,56 @@ export async function followBucket<T>(
   if (nothingToReplay(status.streamInfo.state, status.values, first)) markReady();
   let stopped = false;
   let lastRevision = first > 0 ? first - 1 : 0;
-  let iter = await patiently(() => kv.watch(first > 0 ? { resumeFromRevision: first } : {}));
+  /** Entries delivered so far, by every generation (whether anything came between two looks). */
+  let deliveries = 0;
+  type Watch = Awaited<ReturnType<KV["watch"]>>;
+  /** The current watch's generation: bumped whenever a watch is given up, so its leftovers are dropped. */
+  let generation = 0;
+  // The open watch; null between its end and a reopen that succeeded (a stopped iterator cannot be iterated again).
+  let iter: Watch | null = await patiently(() => kv.watch(first > 0 ? { resumeFromRevision: first } : {}));
 
-  const drain = async (): Promise<void> => {
-    for await (const e of iter) {
+  /** Gives the current watch up: the loop below opens the next from lastRevision + 1. */
+  const reopen = (why: string): void => {
+    if (stopped || !iter) return; // being reopened already
+    log.warn({ bucket: status.bucket, revision: lastRevision }, `bucket watch stalled (${why}); reopening it`);
+    generation++;
+    iter.stop();
+  };
+
+  // The watchdog. Each check notes what was delivered *before* it reads the head: a revision delivered while the
+  // head is read must not make a watch that keeps up look behind.
+  let previous: { generation: number; deliveries: number } | null = null;
+  let stuckChecks = 0;
+  const watchdog = startPeriodic(
+    opts.watchdogMs ?? WATCHDOG_MS,
+    async () => {
+      const seen = { generation, deliveries, revision: lastRevision, open: iter !== null };
+      const state = (await kv.status()).streamInfo.state;
+      if (stopped || !seen.open || seen.generation !== generation) {
+        // Reopening, or reopened while the head was read: start counting again with the next watch.
+        previous = null;
+        stuckChecks = 0;
+        return;
+      }
+      const behind = !nothingToReplay(state, 1, seen.revision + 1);
+      const idle = previous !== null && previous.generation === seen.generation && previous.deliveries === seen.deliveries;
+      stuckChecks = behind && idle ? stuckChecks + 1 : 0;
+      previous = { generation: seen.generation, deliveries: seen.deliveries };
+      if (stuckChecks >= STUCK_CHECKS) {
+        stuckChecks = 0;
+        previous = null;
+        reopen(`behind the head at revision ${seen.revision} with nothing delivered at ${STUCK_CHECKS} checks in a row`);
+      }
+    },
+    (err) => log.debug({ err, bucket: status.bucket }, "bucket watchdog cannot read the head yet"),
+  );
+
+  const drain = async (watch: Watch, gen: number): Promise<void> => {
+    for await (const e of watch) {
+      // Left in a given-up watch's buffer: its replacement delivers it again (or, after a reset, not at all).
+      if (gen !== generation) break;
       lastRevision = e.revision;
+      deliveries++;
       let value: T | null = null;
       try {
         if (e.operation === "PUT" && e.value.length > 0) value = decodeJson<T>(e.value);
@@ -61,10 +123,12 @@ export async function followBucket<T>(
   const done = (async () => {
     while (!stopped) {
       try {
-        await drain();
+        if (iter) await drain(iter, generation);
       } catch (err) {
         if (!stopped) log.warn({ err, bucket: status.bucket }, "bucket watch failed; reopening it");
       }
+      iter?.stop();
+      iter = null;
       if (stopped) break;
       await new Promise<void>((r) => {
         wakeEarly = r; // stop() ends the wait
@@ -72,11 +136,13 @@ export async function followBucket<T>(
       });
       if (stopped) break;
       try {
+        generation++;
+        const gen = generation;
         // Everything up to lastRevision was applied; an empty bucket starts over with the current values.
         const reopened = await kv.watch(lastRevision > 0 ? { resumeFromRevision: lastRevision + 1 } : {});
         // Stopped while it opened: nobody would stop it (its consumer would live, queueing every change).
-        if (stopped) reopened.stop();
-        iter = reopened;
+        if (stopped || gen !== generation) reopened.stop();
+        else iter = reopened;
       } catch (err) {
         log.warn({ err, bucket: status.bucket }, "cannot reopen the bucket watch yet");
       }
@@ -85,10 +151,23 @@ export async function followBucket<T>(
 
   return {
     ready,
+    get deliveries() {
+      return deliveries;
+    },
+    async settled(head: number, deliveriesBefore: number) {
+      if (lastRevision >= head) return true;
+      const state = (await kv.status()).streamInfo.state;
+      // Nothing left in the bucket up to `head` (expired, or removed): the watch will not deliver it.
+      if (state.messages === 0 || state.first_seq > head) return true;
+      if (lastRevision >= head) return true;
+      if (deliveries === deliveriesBefore) reopen(`a catch-up to revision ${head} waited with nothing delivered`);
+      return false;
+    },
     async stop() {
       stopped = true;
+      await watchdog.stop();
       wakeEarly();
-      iter.stop();
+      iter?.stop();
       markReady();
       await done;
     },
@@ -115,6 +194,7 @@ export class BucketMirror<T> {
      * nothing, the key reads as absent (a value not of the shape this copy serves).
      */
     private readonly keep: (decoded: T, key: string) => T | null = (v) => v,
+    private readonly followOptions: Pick<FollowOptions, "watchdogMs"> = {},
   ) {
     this.applied = new AppliedRevision(kv);
   }
@@ -132,7 +212,7 @@ export class BucketMirror<T> {
       }
       this.applied.advance(revision);
       this.onChange(key, value);
-    });
+    }, this.followOptions);
     await this.follower.ready;
   }
 
@@ -166,6 +246,6 @@ export class BucketMirror<T> {
 
   /** Waits until every write the bucket held at call time is applied here (see AppliedRevision.catchUp). */
   catchUp(timeoutMs = 2_000): Promise<boolean> {
-    return this.applied.catchUp(timeoutMs, true);
+    return this.applied.catchUp(timeoutMs, this.follower ?? undefined);
   }
 }
