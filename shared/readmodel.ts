@@ -1,12 +1,14 @@
 // A local, rebuildable read model: follows a KV bucket (the source of truth) into LMDB with secondary
 // indexes, so lists are served locally with stable cursor pagination. Delete the LMDB directory and it is
 // rebuilt from the bucket at next start. `catchUp()` gives read-your-writes across replicas: it waits until
-// everything the bucket held when the read began has been applied here.
+// everything the bucket held when the read began has been applied here. A bucket deleted and created again (another
+// identity, shared/nats/bucket-identity.ts) is rebuilt from: at start, and when its follower finds it while running.
 import type { KV } from "@nats-io/kv";
 import type { Database, Key } from "lmdb";
 import { commitFailed, inTransaction, type LocalStore } from "./local-store.js";
 import type { Logger } from "./log.js";
 import { AppliedRevision } from "./nats/applied.js";
+import { identityOf } from "./nats/bucket-identity.js";
 import { IndexStore } from "./readmodel-index.js";
 import { followBucket, type Follower } from "./nats/follow.js";
 import { patiently } from "./nats/provision.js";
@@ -66,6 +68,8 @@ export class ReadModel<T, S = T> {
    * replays it (later entries replay too; applying an entry twice is a no-op).
    */
   private firstFailed: number | null = null;
+  /** Bumped when the bucket was found created again: writes of entries of the old one are dropped. */
+  private generation = 0;
 
   constructor(
     private readonly store: LocalStore,
@@ -90,15 +94,26 @@ export class ReadModel<T, S = T> {
       this.clear();
     }
     this.applied.reset(this.meta.get("checkpoint") ?? 0);
-    const head = await patiently(() => this.applied.head());
+    const info = (await patiently(() => this.kv.status())).streamInfo;
+    const head = info.state.last_seq;
+    const identity = identityOf(info.config);
     if (this.applied.current > head) {
       // The bucket is younger than our copy (a new NATS store): rebuild from scratch.
       this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head }, "read model ahead of its bucket; rebuilding");
       this.clear();
+    } else if (this.applied.current > 0 && (this.meta.get("identity") ?? null) !== identity) {
+      // Another bucket (deleted and created again, a new NATS store) whose head reached the checkpoint; or a model
+      // written before identities, rebuilt once.
+      this.log.warn({ model: this.spec.name, checkpoint: this.applied.current, head }, "read model of another bucket (created again); rebuilding");
+      this.clear();
     }
-    if (this.meta.get("layout") !== LAYOUT) await this.store.write(() => this.meta.put("layout", LAYOUT));
+    if (this.meta.get("layout") !== LAYOUT || (this.meta.get("identity") ?? null) !== identity) {
+      await this.store.write(() => this.meta.transaction(() => this.identify(identity)));
+    }
     this.follower = await followBucket<T>(this.kv, this.log, (key, revision, value) => void this.apply(key, revision, value), {
       resumeFromRevision: this.applied.current > 0 ? this.applied.current + 1 : 0,
+      identity,
+      onReset: (now) => this.startOver(now),
     });
     await this.follower.ready;
     const expiry = this.spec.expiry;
@@ -140,6 +155,32 @@ export class ReadModel<T, S = T> {
     this.applied.reset(0);
   }
 
+  /** Notes the layout and the identity of the bucket the model is of (in the caller's transaction). */
+  private identify(identity: number | null): void {
+    inTransaction(this.meta.put("layout", LAYOUT));
+    if (identity === null) inTransaction(this.meta.remove("identity"));
+    else inTransaction(this.meta.put("identity", identity));
+  }
+
+  /**
+   * The bucket was created again under the running model: everything goes now (writes of the old bucket's entries
+   * still queued become no-ops), and the follower delivers the new bucket from its first entry.
+   */
+  private startOver(identity: number | null): void {
+    this.generation++;
+    this.firstFailed = null;
+    this.applied.reset(0);
+    this.store
+      .write(async () => {
+        this.clear();
+        this.docs.transactionSync(() => {
+          this.meta.putSync("layout", LAYOUT);
+          if (identity !== null) this.meta.putSync("identity", identity);
+        });
+      })
+      .catch((err: unknown) => this.log.error({ err, model: this.spec.name }, "read model could not be emptied for its bucket created again; delete its directory"));
+  }
+
   /**
    * Applies one bucket entry; an older revision than the stored one is ignored (replicas may race).
    * Entries are written in asynchronous LMDB transactions, which lmdb batches into one commit per turn of the
@@ -152,7 +193,9 @@ export class ReadModel<T, S = T> {
     // it and goes on from the next entry.
     const stored = value === null ? null : this.spec.store ? this.spec.store(value) : (value as unknown as S);
     const after = stored === null ? [] : this.spec.indexKeys(stored);
-    return this.store.write(() => this.write(key, revision, stored, after)).catch((err: unknown) => {
+    const generation = this.generation;
+    return this.store.write(() => this.write(key, revision, stored, after, generation)).catch((err: unknown) => {
+      if (generation !== this.generation) return;
       // The write never started (the store is broken, or opening an index's database failed): as a failed commit.
       this.failed(revision);
       this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed; it is replayed at next start");
@@ -163,10 +206,11 @@ export class ReadModel<T, S = T> {
     this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
   }
 
-  private write(key: string, revision: number, stored: S | null, after: IndexKey[]): Promise<void> {
+  private write(key: string, revision: number, stored: S | null, after: IndexKey[], generation: number): Promise<void> {
     this.index.prepare(after);
     const failed = (): void => this.failed(revision);
     const committed = this.docs.transaction(() => {
+      if (generation !== this.generation) return; // of the bucket before it was created again
       try {
         const old = this.docs.get(key);
         if (!old || old.revision < revision) {
@@ -187,8 +231,11 @@ export class ReadModel<T, S = T> {
       }
     });
     return committed.then(
-      () => this.applied.advance(revision),
+      () => {
+        if (generation === this.generation) this.applied.advance(revision);
+      },
       (err: unknown) => {
+        if (generation !== this.generation) return commitFailed(err);
         // A failed commit (e.g. a full disk) fails every write batched into it, and batches whose callbacks ran
         // before it was known may have moved the checkpoint on: set it back (lmdb commits in order, so this
         // write lands after them).

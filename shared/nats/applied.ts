@@ -15,6 +15,8 @@ export interface WatchProbe {
 
 export class AppliedRevision {
   private value = 0;
+  /** Bumped by every reset: a wait for a head read before it waits for a revision of another bucket. */
+  private epoch = 0;
   private waiters: Array<{ revision: number; resolve: (reached: boolean) => void }> = [];
 
   constructor(private readonly kv: KV) {}
@@ -23,9 +25,14 @@ export class AppliedRevision {
     return this.value;
   }
 
-  /** Starts over from `revision` (a checkpoint, or 0 after a rebuild). */
+  /**
+   * Starts over from `revision` (a checkpoint, or 0 after a rebuild or when the bucket was created again): catch-ups
+   * under way read the head again.
+   */
   reset(revision: number): void {
     this.value = revision;
+    this.epoch++;
+    for (const w of this.waiters.splice(0)) w.resolve(false);
   }
 
   advance(revision: number): void {
@@ -47,16 +54,26 @@ export class AppliedRevision {
    * delivered is never adopted.
    */
   async catchUp(timeoutMs: number, watch?: WatchProbe): Promise<boolean> {
-    const head = await this.head();
-    if (head <= this.value) return true;
-    const deliveriesBefore = watch?.deliveries ?? 0;
-    if (await this.reach(head, timeoutMs)) return true;
-    if (!watch) return false;
-    if (await watch.settled(head, deliveriesBefore)) {
-      this.advance(head);
-      return true;
+    // A reset meanwhile (the copy started over on a bucket created again) makes the head read before it another
+    // bucket's: the wait starts again with the new head, a few times at most.
+    for (let round = 0; round < 3; round++) {
+      const epoch = this.epoch;
+      const head = await this.head();
+      if (epoch !== this.epoch) continue;
+      if (head <= this.value) return true;
+      const deliveriesBefore = watch?.deliveries ?? 0;
+      if (await this.reach(head, timeoutMs)) return true;
+      if (epoch !== this.epoch) continue;
+      if (!watch) return false;
+      const settled = await watch.settled(head, deliveriesBefore);
+      if (epoch !== this.epoch) continue;
+      if (settled) {
+        this.advance(head);
+        return true;
+      }
+      return this.reach(head, timeoutMs);
     }
-    return this.reach(head, timeoutMs);
+    return false;
   }
 
   /** Waits until `head` is applied; false when `timeoutMs` passed first. */

@@ -9,9 +9,14 @@
 // and delivered nothing meanwhile; a catch-up that waited its time out asks the same at once (`settled`).
 // Every watch opened is a generation: once it is stopped (reopened), what it still delivers from its buffer is
 // dropped, so nothing of a replaced watch reaches the copy after its replacement was decided.
+// A bucket deleted and created again (or a new NATS store) is another bucket: the watchdog and every reopen compare
+// its identity (shared/nats/bucket-identity.ts) and its head with what the copy follows, and when it is not the same
+// bucket the copy is told to forget everything (`onReset`) and the watch starts over from the first entry.
+import type { StreamInfo } from "@nats-io/jetstream";
 import type { KV } from "@nats-io/kv";
 import type { Logger } from "../log.js";
 import { AppliedRevision, type WatchProbe } from "./applied.js";
+import { identityOf } from "./bucket-identity.js";
 import { decodeJson } from "./kvjson.js";
 import { patiently } from "./provision.js";
 import { startPeriodic } from "../periodic.js";
@@ -41,6 +46,14 @@ export interface FollowOptions {
   resumeFromRevision?: number;
   /** How often the watchdog looks for a stalled watch (default WATCHDOG_MS; shorter in tests). */
   watchdogMs?: number;
+  /** The identity of the bucket the copy was made from (a read model's, from its checkpoint); default: the bucket's now. */
+  identity?: number | null;
+  /**
+   * The bucket is not the one the copy follows (another identity, or a head below what was delivered: recreated, a
+   * new NATS store): the copy must forget every entry at once; the watch starts over from the first entry, and
+   * nothing the old watch still had is delivered after this. `identity` is the new bucket's.
+   */
+  onReset?: (identity: number | null) => void;
 }
 
 export async function followBucket<T>(
@@ -51,9 +64,15 @@ export async function followBucket<T>(
 ): Promise<Follower> {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((r) => (markReady = r));
-  const first = opts.resumeFromRevision ?? 0;
   // A service (re)started while JetStream is unavailable (an election, a node restarting) waits for it here.
   const status = await patiently(() => kv.status());
+  let identity = identityOf(status.streamInfo.config);
+  let first = opts.resumeFromRevision ?? 0;
+  if (first > 0 && opts.identity !== undefined && opts.identity !== identity) {
+    // Created again between the copy's own look and this one: it starts over.
+    first = 0;
+    opts.onReset?.(identity);
+  }
   if (nothingToReplay(status.streamInfo.state, status.values, first)) markReady();
   let stopped = false;
   let lastRevision = first > 0 ? first - 1 : 0;
@@ -73,6 +92,26 @@ export async function followBucket<T>(
     iter.stop();
   };
 
+  /** Whether `info` is of another bucket than the one whose entries were delivered up to `delivered`. */
+  const recreated = (info: StreamInfo, delivered: number): boolean => {
+    const now = identityOf(info.config);
+    if (info.state.last_seq < delivered) return true;
+    // A bucket made before identities given one by a newer version: the same bucket.
+    if (identity === null && now !== null) identity = now;
+    return now !== identity;
+  };
+  let hurry = false;
+  /** Drops the copy and the watch: the loop below opens the next from the first entry, without the usual delay. */
+  const reset = (info: StreamInfo): void => {
+    log.warn({ bucket: status.bucket, revision: lastRevision, head: info.state.last_seq }, "the bucket was created again (another identity, or a head below the copy's); its copy starts over");
+    identity = identityOf(info.config);
+    generation++;
+    lastRevision = 0;
+    hurry = true;
+    opts.onReset?.(identity);
+    iter?.stop();
+  };
+
   // The watchdog. Each check notes what was delivered *before* it reads the head: a revision delivered while the
   // head is read must not make a watch that keeps up look behind.
   let previous: { generation: number; deliveries: number } | null = null;
@@ -81,14 +120,16 @@ export async function followBucket<T>(
     opts.watchdogMs ?? WATCHDOG_MS,
     async () => {
       const seen = { generation, deliveries, revision: lastRevision, open: iter !== null };
-      const state = (await kv.status()).streamInfo.state;
-      if (stopped || !seen.open || seen.generation !== generation) {
-        // Reopening, or reopened while the head was read: start counting again with the next watch.
+      const info = (await kv.status()).streamInfo;
+      // Reopening, or reopened while the head was read, or another bucket: counting starts again with the next watch.
+      const current = !stopped && seen.open && seen.generation === generation;
+      if (current && recreated(info, seen.revision)) reset(info);
+      if (!current || seen.generation !== generation) {
         previous = null;
         stuckChecks = 0;
         return;
       }
-      const behind = !nothingToReplay(state, 1, seen.revision + 1);
+      const behind = !nothingToReplay(info.state, 1, seen.revision + 1);
       const idle = previous !== null && previous.generation === seen.generation && previous.deliveries === seen.deliveries;
       stuckChecks = behind && idle ? stuckChecks + 1 : 0;
       previous = { generation: seen.generation, deliveries: seen.deliveries };
@@ -130,12 +171,20 @@ export async function followBucket<T>(
       iter?.stop();
       iter = null;
       if (stopped) break;
-      await new Promise<void>((r) => {
-        wakeEarly = r; // stop() ends the wait
-        setTimeout(r, REWATCH_DELAY_MS);
-      });
+      if (!hurry) {
+        await new Promise<void>((r) => {
+          wakeEarly = r; // stop() ends the wait
+          setTimeout(r, REWATCH_DELAY_MS);
+        });
+      }
+      hurry = false;
       if (stopped) break;
       try {
+        // Not the bucket the copy follows (recreated while the watch was gone): it starts over.
+        const info = (await kv.status()).streamInfo;
+        if (stopped) break;
+        if (recreated(info, lastRevision)) reset(info);
+        hurry = false;
         generation++;
         const gen = generation;
         // Everything up to lastRevision was applied; an empty bucket starts over with the current values.
@@ -212,7 +261,17 @@ export class BucketMirror<T> {
       }
       this.applied.advance(revision);
       this.onChange(key, value);
-    }, this.followOptions);
+    }, {
+      ...this.followOptions,
+      onReset: () => {
+        // Another bucket (a wiped store): no key this copy holds exists any more (a revoked key must not stay accepted).
+        const keys = [...this.entries.keys()];
+        this.entries.clear();
+        this.revisions.clear();
+        this.applied.reset(0);
+        for (const key of keys) this.onChange(key, null);
+      },
+    });
     await this.follower.ready;
   }
 

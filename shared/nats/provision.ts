@@ -4,6 +4,7 @@ import { jetstreamManager, type JetStreamManager, type StreamConfig } from "@nat
 import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ProvisioningError } from "../errors.js";
+import { identityDescription, identityOf, legacyIdentity, newIdentity } from "./bucket-identity.js";
 import type { BucketSpec, StreamSpec } from "./catalog.js";
 import { retryWhile } from "./elections.js";
 import { isNoPlacement, isNoResponders, isNotFound, isUnavailable } from "./errors.js";
@@ -91,7 +92,8 @@ async function ensureBucketOnce(nc: NatsConnection, spec: BucketSpec, replicas: 
   const kvm = new Kvm(nc);
   let kv: KV;
   try {
-    kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl, replicas, allow_direct: allowDirect(replicas) });
+    // The identity is taken by a bucket this creates; an existing one keeps its own (docs/nats.md#bucket-identity).
+    kv = await kvm.create(spec.name, { history: spec.history, ttl: spec.ttl, replicas, allow_direct: allowDirect(replicas), description: identityDescription(newIdentity()) });
   } catch (err) {
     // An existing bucket with another replica count: open it and scale its stream up (never down).
     kv = await kvm.open(spec.name).catch(() => {
@@ -102,9 +104,11 @@ async function ensureBucketOnce(nc: NatsConnection, spec: BucketSpec, replicas: 
   const jsm = await jetstreamManager(nc);
   const info = await jsm.streams.info(stream);
   const kept = replicasToKeep(info.config.num_replicas, replicas);
-  if (info.config.num_replicas !== kept || (info.config.allow_direct ?? false) !== allowDirect(kept)) {
-    await jsm.streams.update(stream, { ...info.config, num_replicas: kept, allow_direct: allowDirect(kept) }).catch((err: unknown) => {
-      throw new ProvisioningError(`bucket ${spec.name}: cannot change to ${kept} replicas: ${String(err)}`, { cause: err });
+  // A bucket made before identities gets one (the same from every replica that gives it one at once).
+  const description = identityOf(info.config) === null ? identityDescription(legacyIdentity(info.created)) : info.config.description;
+  if (info.config.num_replicas !== kept || (info.config.allow_direct ?? false) !== allowDirect(kept) || info.config.description !== description) {
+    await jsm.streams.update(stream, { ...info.config, num_replicas: kept, allow_direct: allowDirect(kept), description }).catch((err: unknown) => {
+      throw new ProvisioningError(`bucket ${spec.name}: cannot change to ${kept} replicas (${description}): ${String(err)}`, { cause: err });
     });
     // The client chose direct or leader reads from the config it opened; open again under the new one.
     kv = await kvm.open(spec.name);

@@ -38,7 +38,7 @@ function fakeWatch(): FakeWatch {
 function fakeKv(reopenMs: number): { kv: KV; watches: FakeWatch[] } {
   const watches: FakeWatch[] = [];
   const kv = {
-    status: async () => ({ bucket: "fake", values: 0, streamInfo: { state: { messages: 0, first_seq: 0, last_seq: 0 } } }),
+    status: async () => ({ bucket: "fake", values: 0, streamInfo: { config: {}, state: { messages: 0, first_seq: 0, last_seq: 0 } } }),
     watch: async () => {
       if (watches.length > 0) await new Promise((r) => setTimeout(r, reopenMs));
       const w = fakeWatch();
