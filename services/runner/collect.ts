@@ -9,6 +9,7 @@ import { decodeText, encodeJson } from "../../shared/nats/kvjson.js";
 import { isNoResponders, isNotFound, isTimeout } from "../../shared/nats/errors.js";
 import type { Mode } from "../../shared/schemas/common.js";
 import { checker } from "../../shared/validate.js";
+import { Cancellation } from "../../shared/cancellation.js";
 import { forEachLimited } from "../../shared/concurrency.js";
 import { iso } from "../../shared/clock.js";
 import { collectedHost, type CollectedHost } from "./engine-protocol.js";
@@ -90,30 +91,30 @@ export async function collect(deps: CollectDeps, req: CollectRequest, sink: Coll
       sink.responded(r);
     }
   };
-  // One abort listener for the whole collection, however many agents it asks (a listener per request
-  // trips MaxListenersExceededWarning beyond ten agents and lingers until each request ends).
-  const cancelled = whenAborted(req.signal);
+  // One abort listener for the whole collection, however many agents it asks, and nothing kept of a plan once it is
+  // answered (shared/cancellation.ts).
+  const cancellation = new Cancellation(req.signal);
   // One deadline for the whole collection: an agent asked late (behind the in-flight bound) gets what is left.
   const deadlineAt = Date.now() + req.deadlineMs;
   try {
     await Promise.all([
-      forEachLimited(live, LIVE_IN_FLIGHT, async (a) => settle(a, await livePlan(deps.nc, a, req, deadlineAt, cancelled.promise))),
-      forEachLimited(cached, CACHED_IN_FLIGHT, async (a) => settle(a, await cachedAnswer(deps, a, req, deadlineAt, cancelled.promise))),
+      forEachLimited(live, LIVE_IN_FLIGHT, async (a) => settle(a, await livePlan(deps.nc, a, req, deadlineAt, cancellation))),
+      forEachLimited(cached, CACHED_IN_FLIGHT, async (a) => settle(a, await cachedAnswer(deps, a, req, deadlineAt, cancellation))),
     ]);
   } finally {
-    cancelled.release();
+    cancellation.release();
   }
   const byId = (x: { agent_id: string }, y: { agent_id: string }): number => (x.agent_id < y.agent_id ? -1 : x.agent_id > y.agent_id ? 1 : 0);
   return { responded, unreachable: unreachable.sort(byId) };
 }
 
-async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<CollectedHost | string> {
+async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancellation: Cancellation): Promise<CollectedHost | string> {
   if (req.signal.aborted) return CANCELLED;
   const left = deadlineAt - Date.now();
   if (left <= 0) return "timed out";
   const plan: PlanRequest = { investigation_id: req.investigationId, tables: req.tables, deadline_ms: left };
   try {
-    const msg = await Promise.race([nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: left }), cancelled]);
+    const msg = await cancellation.race(nc.request(SUBJECTS.plan(agent.agent_id), encodeJson(plan), { timeout: left }));
     if (msg === null) return CANCELLED;
     const arrivedMs = Date.now();
     const text = decodeText(msg.data);
@@ -131,9 +132,9 @@ async function livePlan(nc: NatsConnection, agent: AgentRecord, req: CollectRequ
  * Its heartbeat said when it took one, but agents publish snapshots without JetStream's ack (an ack goes to a reply
  * subject the publisher names: docs/architecture.md, agent protocol), so a snapshot lost before it was stored is not known to it.
  */
-async function cachedAnswer(deps: CollectDeps, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancelled: Promise<null>): Promise<CollectedHost | string> {
+async function cachedAnswer(deps: CollectDeps, agent: AgentRecord, req: CollectRequest, deadlineAt: number, cancellation: Cancellation): Promise<CollectedHost | string> {
   const snapshot = await latestSnapshot(deps.jsm, agent, req.tables);
-  if (snapshot === "no snapshot" && req.mode === "auto" && agent.status === "online") return livePlan(deps.nc, agent, req, deadlineAt, cancelled);
+  if (snapshot === "no snapshot" && req.mode === "auto" && agent.status === "online") return livePlan(deps.nc, agent, req, deadlineAt, cancellation);
   return snapshot;
 }
 
@@ -149,15 +150,4 @@ async function latestSnapshot(jsm: JetStreamManager, agent: AgentRecord, tables:
   } catch (err) {
     return isNotFound(err) ? "no snapshot" : `snapshot unreadable: ${err instanceof Error ? err.message : String(err)}`;
   }
-}
-
-/** A promise that resolves with null once `signal` aborts (never, otherwise), and the release of its one listener. */
-function whenAborted(signal: AbortSignal): { promise: Promise<null>; release(): void } {
-  if (signal.aborted) return { promise: Promise.resolve(null), release: () => {} };
-  let onAbort: () => void = () => {};
-  const promise = new Promise<null>((resolve) => {
-    onAbort = () => resolve(null);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  return { promise, release: () => signal.removeEventListener("abort", onAbort) };
 }
