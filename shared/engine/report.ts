@@ -11,6 +11,7 @@ import { buildGraph } from "./graph.js";
 import { linkKeys } from "./links.js";
 import { buildNarrative } from "./narrative.js";
 import { buildNextSteps } from "./next-steps.js";
+import { flat } from "./flat.js";
 import { findPaths, lateralSeeds, nodesForEvidence, seedsFromEntities, type PathfinderResult } from "./pathfinder.js";
 import { bySeverityDesc } from "./severity-scale.js";
 import { investigationSeverity, scoreFinding, verdictFor, type ScoredSeverity } from "./severity.js";
@@ -45,7 +46,7 @@ function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Dete
   const ctx = { entities: plan.entities };
   for (const det of detections) {
     for (const hit of safeEvaluate(det, host, ctx, errors)) {
-      const summary = boundSummary(hit.summary);
+      const summary = flat(boundSummary(hit.summary));
       if (hit.kept_by !== undefined) {
         notes.add({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary });
         continue;
@@ -66,7 +67,7 @@ function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Dete
         evidence: exact(evidence.kept),
         attack: (hit.attack ?? det.attack).slice(),
       };
-      out.push({ finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: evidenceFingerprint(finding) });
+      out.push({ finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: flat(evidenceFingerprint(finding)) });
     }
   }
   return exact(out);
