@@ -18,6 +18,8 @@ done
 pass=0
 fail=0
 status=0
+failures=$(mktemp)
+trap 'rm -f "$failures"' EXIT
 run() {
   local log
   log=$(mktemp)
@@ -33,6 +35,7 @@ run() {
   p=${p:-0}; total=${total:-0}; skip=${skip:-0}; todo=${todo:-0}
   f=${f:-$((total - p - skip - todo))}
   if [ "$st" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi  # a crashed file counts as a failure
+  grep -E '^ *not ok ' "$log" >>"$failures"
   rm -f "$log"
   pass=$((pass + p))
   fail=$((fail + f))
@@ -40,5 +43,10 @@ run() {
 }
 if [ ${#light[@]} -gt 0 ]; then run "${light[@]}"; fi
 if [ ${#heavy[@]} -gt 0 ]; then run --jobs=1 "${heavy[@]}"; fi
+# The failures again at the end, where a reader of only the last lines (CI's excerpt) sees them.
+if [ -s "$failures" ]; then
+  echo "failed:"
+  head -n 40 "$failures"
+fi
 echo "${pass} passed, ${fail} failed"
 exit "$status"
