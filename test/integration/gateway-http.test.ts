@@ -200,6 +200,78 @@ test("request bodies: in one piece, in several packets, chunked, and none at all
   t.equal(get.json?.investigation_id, whole.json.investigation_id);
 });
 
+/**
+ * Writes `parts` on a fresh connection (`gapMs` apart) and reads until the server closes it or `waitMs` passes:
+ * every status line, and whether it closed.
+ */
+async function rawConversation(base: string, parts: string[], gapMs = 0, waitMs = 2_000): Promise<{ statuses: number[]; closed: boolean; text: string }> {
+  const { port, hostname } = new URL(base);
+  const socket = connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  const received: Buffer[] = [];
+  socket.on("data", (d: Buffer) => received.push(d));
+  socket.on("error", () => undefined); // a reset after the answer is a close too
+  const closed = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), waitMs + parts.length * gapMs);
+    socket.once("close", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  for (const [i, part] of parts.entries()) {
+    if (i > 0 && gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+    if (!socket.destroyed) socket.write(part);
+  }
+  const wasClosed = await closed;
+  socket.destroy();
+  const all = Buffer.concat(received).toString("utf8");
+  return { statuses: [...all.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1])), closed: wasClosed, text: all };
+}
+
+test("Content-Length: one the server cannot frame by is refused and the connection closed; nothing in the body is read as a request", async (t) => {
+  const head = (lines: string[]): string =>
+    `POST /v1/investigations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.key}\r\nContent-Type: application/json\r\n${lines.map((l) => `${l}\r\n`).join("")}\r\n`;
+  const queries = async (): Promise<string[]> =>
+    ((await api(stack.baseUrl, "GET", "/v1/investigations?limit=200", { key: stack.key })).json.investigations as Array<{ query: string }>).map((i) => i.query);
+  // Empty, or repeated with different values: uWS frames by the first value and takes an empty one for none, so
+  // the declared body was parsed as the next request on the connection (a proxy framing by the last value would
+  // have forwarded it as one request: request smuggling). RFC 9112 6.3: 400, then close.
+  for (const [label, lines] of [
+    ["0 then the length", (n: number) => ["Content-Length: 0", `Content-Length: ${n}`]],
+    ["empty then the length", (n: number) => ["Content-Length: ", `Content-Length: ${n}`]],
+    ["empty", () => ["Content-Length:"]],
+    ["the length then 0", (n: number) => [`Content-Length: ${n}`, "Content-Length: 0"]],
+  ] as const) {
+    for (const gapMs of [0, 100]) {
+      const query = `smuggled ${label} ${gapMs}`;
+      const inner = JSON.stringify({ query });
+      const smuggled = `${head([`Content-Length: ${Buffer.byteLength(inner)}`])}${inner}`;
+      const outer = head(lines(Buffer.byteLength(smuggled)));
+      const r = await rawConversation(stack.baseUrl, gapMs === 0 ? [`${outer}${smuggled}`] : [outer, smuggled], gapMs);
+      const what = `${label}, ${gapMs === 0 ? "one packet" : `the body ${gapMs} ms later`}`;
+      // In one packet, the rest of it reaches uWS before the answer is written: it closes the connection then.
+      t.same(r.statuses, gapMs === 0 && r.statuses.length === 0 ? [] : [400], `${what}: one answer, 400, or none (${JSON.stringify(r.text.slice(0, 60))})`);
+      if (r.statuses.length > 0) t.match(r.text, /\{"error":\{"code":"invalid_json","message":"[^"]*Content-Length/, `${what}: the contract's error body`);
+      t.ok(r.closed, `${what}: the connection is closed after it`);
+      t.notOk((await queries()).includes(query), `${what}: no investigation from the body`);
+    }
+  }
+  // Not a number (letters, a sign, a list): uWS refuses these itself, before the gateway sees the request. It
+  // closes the connection without an answer (its native build writes none); no 5xx, nothing left open.
+  for (const value of ["abc", "12abc", "-5", "+13", "1e3", "13, 13", "99999999999999999999"]) {
+    const r = await rawConversation(stack.baseUrl, [`${head([`Content-Length: ${value}`])}{"query":"not a number"}`]);
+    t.ok(r.closed, `Content-Length: ${value}: closed at once`);
+    t.ok(r.statuses.every((s) => s === 400), `Content-Length: ${value}: no answer but a 400 (${r.statuses.join(",") || "none"})`);
+  }
+  // Repeated with the same value, or with spaces around it, is one length: read as usual.
+  const body = JSON.stringify({ query: "framed once" });
+  for (const lines of [[`Content-Length: ${body.length}`, `Content-Length: ${body.length}`], [`Content-Length:   ${body.length}  `]]) {
+    const r = await rawConversation(stack.baseUrl, [`${head(lines)}${body}`], 0, 500);
+    t.same(r.statuses, [202], `${JSON.stringify(lines)}: accepted`);
+  }
+  t.equal((await api(stack.baseUrl, "GET", "/healthz")).status, 200, "the gateway still answers");
+});
+
 test("list parameters are validated", async (t) => {
   for (const q of ["limit=0", "limit=201", "limit=abc", "status=sleeping", "trigger_source=fax", "cursor=garbage"]) {
     const r = await api(stack.baseUrl, "GET", `/v1/investigations?${q}`, { key: stack.key });

@@ -36,6 +36,20 @@ export const CLOSE_GRACE_MS = 5_000;
 
 const SHUTTING_DOWN = JSON.stringify({ error: { code: "unavailable", message: "the gateway is shutting down; try again" } });
 
+const UNFRAMABLE = JSON.stringify({
+  error: { code: "invalid_json", message: "the body cannot be read: Content-Length must be one decimal number (given once, or repeated with the same value)" },
+});
+
+/**
+ * Whether a request's Content-Length (repeated ones joined by ", ") gives one length: absent, or digits, repeated
+ * only with the same value. An empty one or different values are not (uWS would frame by the first value).
+ */
+function framable(contentLength: string | undefined): boolean {
+  if (contentLength === undefined) return true;
+  const values = contentLength.split(",").map((v) => v.trim());
+  return values.every((v) => /^[0-9]+$/.test(v) && Number(v) === Number(values[0]));
+}
+
 /** uWS.LIBUS_LISTEN_EXCLUSIVE_PORT (1): listen without SO_REUSEPORT. */
 const LIBUS_LISTEN_EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT?: number }).LIBUS_LISTEN_EXCLUSIVE_PORT ?? 1;
 
@@ -60,6 +74,15 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
       });
       return;
     }
+    // Headers first: whether the body can be framed at all decides what comes next.
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => {
+      headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
+    });
+    if (!framable(headers["content-length"])) {
+      refuseUnframable(res);
+      return;
+    }
     inHand++;
     let aborted = false;
     let settled = false;
@@ -75,10 +98,6 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     const method = req.getCaseSensitiveMethod().toUpperCase();
     const path = req.getUrl();
     const query = req.getQuery() ?? "";
-    const headers: Record<string, string> = {};
-    req.forEach((k, v) => {
-      headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
-    });
     const prepared = opts.prepare(method, path);
     const limit = prepared.bodyLimit;
     const declared = Number(headers["content-length"] ?? "0");
@@ -149,6 +168,28 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
           (app as unknown as { close(): void }).close();
         },
       });
+    });
+  });
+}
+
+/**
+ * A Content-Length uWS frames by differently than it says (an empty one, taken for none; repeated values, of which
+ * uWS takes the first) left the bytes the client (or a proxy framing by another value) sent as the body to be read
+ * as the next request on the connection: request smuggling. RFC 9112 6.3 makes it an unrecoverable framing error:
+ * 400, then the connection closed. The answer waits one turn of the event loop: once a response has ended, uWS
+ * goes on to parse the rest of the packet as the next request even when told to close, but it closes a connection
+ * whose next request arrives while one is unanswered (the 400 is then not sent; no request after it is handled).
+ * A value that is not digits uWS refuses itself, closing the connection before any handler runs.
+ */
+function refuseUnframable(res: uWS.HttpResponse): void {
+  let aborted = false;
+  res.onAborted(() => {
+    aborted = true;
+  });
+  setImmediate(() => {
+    if (aborted) return;
+    res.cork(() => {
+      res.writeStatus("400 Bad Request").writeHeader("content-type", "application/json").writeHeader("x-content-type-options", "nosniff").end(UNFRAMABLE, true);
     });
   });
 }
