@@ -13,8 +13,9 @@ export type IntervalCheck = { ok: true; ms: number } | { ok: false; message: str
 
 /** The interval rule: `^[1-9][0-9]*(s|m|h|d|w)$`, at least `minMs`, at most about a century. */
 export function checkInterval(text: string, minMs: number): IntervalCheck {
-  const ms = /^[1-9][0-9]*(s|m|h|d|w)$/.test(text) ? parseDuration(text) : null;
-  if (ms === null) return { ok: false, message: "must be a number and a unit s, m, h, d or w, e.g. 30m, 6h, 1d" };
+  if (!/^[1-9][0-9]*(s|m|h|d|w)$/.test(text)) return { ok: false, message: "must be a number and a unit s, m, h, d or w, e.g. 30m, 6h, 1d" };
+  // A number past 2^53 (e.g. 99999999999999999999w) is well formed, only far too long: said as such.
+  const ms = parseDuration(text) ?? Number.POSITIVE_INFINITY;
   if (ms < minMs) return { ok: false, message: `must be at least ${formatMs(minMs)}` };
   if (ms > MAX_INTERVAL_MS) return { ok: false, message: "must be at most 5200w" };
   return { ok: true, ms };

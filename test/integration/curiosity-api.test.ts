@@ -52,6 +52,10 @@ test("POST and PATCH: 400 on a bad interval, depth, scope, first_run_at or an un
     [{ interval: "10" }, "/interval"],
     [{ interval: 3600 }, "/interval"],
     [{ interval: "999999999999w" }, "/interval"],
+    [{ interval: "99999999999999999999w" }, "/interval"], // past 2^53: next_run_at would overflow a Date
+    [{ first_run_at: "+275760-09-13T00:00:00Z" }, "/first_run_at"], // the last instant a Date holds, six-digit year
+    [{ first_run_at: "+999999-01-01T00:00:00Z" }, "/first_run_at"],
+    [{ first_run_at: "275760-09-13T00:00:00.001Z" }, "/first_run_at"],
     [{ depth: "extreme" }, "/depth"],
     [{ scope: { type: "everything" } }, "/scope"],
     [{ scope: { type: "selector", filter: { hosts: ["a"] } } }, "/scope"],
@@ -83,6 +87,15 @@ test("POST and PATCH: 400 on a bad interval, depth, scope, first_run_at or an un
     t.equal(r.status, 400);
     t.same(r.json.error.details[0].path, `/${missing}`);
   }
+  for (const interval of ["5201w", "999999999999w", "99999999999999999999w"]) {
+    const r = await create({ interval });
+    t.same(r.json?.error?.details, [{ path: "/interval", message: "must be at most 5200w" }], `${interval}: said to be too long, not malformed`);
+  }
+  // The latest first run, and the longest interval after it: both stored and read back as they were given.
+  const latest = await create({ interval: "5200w", first_run_at: "9999-12-31T23:59:59.999Z" });
+  t.equal(latest.status, 201);
+  t.equal((await call("GET", `/v1/curiosity/${latest.json.id}`)).json.next_run_at, "9999-12-31T23:59:59.999Z");
+  t.equal((await call("DELETE", `/v1/curiosity/${latest.json.id}`)).status, 204);
   t.equal((await create({ interval: "5s" })).status, 201, "exactly INQUEST_CURIOSITY_MIN_INTERVAL is accepted");
   t.equal((await create({ interval: "2w" })).status, 201);
   const notJson = await api(stack.baseUrl, "POST", "/v1/curiosity", { key: stack.key, rawBody: "query=x", headers: { "content-type": "text/plain" } });
