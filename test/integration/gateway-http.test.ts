@@ -272,6 +272,25 @@ test("Content-Length: one the server cannot frame by is refused and the connecti
   t.equal((await api(stack.baseUrl, "GET", "/healthz")).status, 200, "the gateway still answers");
 });
 
+test("JSON nested 40,000 deep within 256 KiB, in an unknown field or a known one: 400 naming the field, not a stack overflow", async (t) => {
+  const deepArray = `${"[".repeat(40_000)}${"]".repeat(40_000)}`;
+  const deepObject = `${'{"a":'.repeat(40_000)}1${"}".repeat(40_000)}`;
+  for (const [label, deep] of [["arrays", deepArray], ["objects", deepObject]] as const) {
+    for (const [raw, path] of [
+      [`{"query":"q","unknown":${deep}}`, "/unknown"],
+      [`{"query":"q","scope":${deep}}`, "/scope"],
+      [`{"query":"q","scope":{"type":"selector","filter":{"tags":${deep}}}}`, "/scope"],
+    ] as const) {
+      const r = await api(stack.baseUrl, "POST", "/v1/investigations", { key: stack.key, rawBody: raw, headers: { "content-type": "application/json" } });
+      t.equal(r.status, 400, `${label} in ${path}: ${r.text.slice(0, 200)}`);
+      t.equal(r.json?.error?.code, "validation_failed");
+      t.ok((r.json?.error?.details as Array<{ path: string }>).some((d) => d.path.startsWith(path)), `${label}: names ${path}`);
+    }
+    const whole = await api(stack.baseUrl, "POST", "/v1/investigations", { key: stack.key, rawBody: deep, headers: { "content-type": "application/json" } });
+    t.equal(whole.status, 400, `${label} as the whole body`);
+  }
+});
+
 test("list parameters are validated", async (t) => {
   for (const q of ["limit=0", "limit=201", "limit=abc", "status=sleeping", "trigger_source=fax", "cursor=garbage"]) {
     const r = await api(stack.baseUrl, "GET", `/v1/investigations?${q}`, { key: stack.key });

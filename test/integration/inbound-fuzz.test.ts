@@ -175,6 +175,22 @@ test(`fuzz: ${RUNS} random receipts, never a 5xx, nothing queued when rejected`,
   for (const outcome of ["202 queued", "202 ignored", "400", "401", "404"]) t.ok((statuses.get(outcome) ?? 0) > 0, `reached ${outcome}`);
 });
 
+test("JSON nested 100,000 deep in a field the receiver ignores, within 1 MiB: read, not a stack overflow", async (t) => {
+  const deepArray = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+  const deepObject = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+  for (const [label, deep] of [["arrays", deepArray], ["objects", deepObject]] as const) {
+    const generic = await deliver(stack, endpoints.generic.path, `{"query":"deep ${label}","unused":${deep}}`, { "content-type": "application/json" });
+    t.equal(generic.status, 202, `generic, ${label}: ${generic.text.slice(0, 200)}`);
+    t.match(generic.json?.investigation_id, /^inv_/);
+    const raw = `{"device_id":"dev-deep","description":"deep ${label}","extra":${deep}}`;
+    const edr = await deliver(stack, endpoints.edr.path, raw, { "content-type": "application/json", ...edrHeaders(EDR_SECRET, raw) });
+    t.equal(edr.status, 202, `edr, ${label} (its trigger id is a hash of the body): ${edr.text.slice(0, 200)}`);
+    const top = await deliver(stack, endpoints.generic.path, deep, { "content-type": "application/json" });
+    t.equal(top.status, 400, `generic, ${label} as the whole body: ${top.text.slice(0, 200)}`);
+  }
+  t.equal((await api(stack.baseUrl, "GET", "/healthz")).status, 200, "the gateway still answers");
+});
+
 test("teardown", async () => {
   await stack.stop();
 });
