@@ -3,7 +3,7 @@
 import { Kvm } from "@nats-io/kv";
 import { test } from "tap";
 import { issueKey } from "../helpers/cli.js";
-import { createEndpoint, deliver, investigation, investigationIds, UNKNOWN_URL_KEY } from "../helpers/inbound.js";
+import { createEndpoint, deliver, githubHeaders, investigation, investigationIds, UNKNOWN_URL_KEY } from "../helpers/inbound.js";
 import { connectTo } from "../helpers/nats.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 import { hashToken, decryptSecret, parseMasterKey } from "../../shared/secrets.js";
@@ -72,6 +72,8 @@ test("create: 400 on bad provider, scope, depth, unknown fields; 415 without JSO
     [{ provider: "edr", active: "yes" }, "/active"],
     [{ provider: "ci", secret: "typo of provider_signing_secret" }, "/secret"],
     [{ provider: "ci", provider_signing_secret: "" }, "/provider_signing_secret"],
+    [{ provider: "ci", provider_signing_secret: "s".repeat(1025) }, "/provider_signing_secret"],
+    [{ provider: "edr", provider_signing_secret: "s".repeat(200_000) }, "/provider_signing_secret"],
   ];
   for (const [body, path] of bad) {
     const r = await api(stack.baseUrl, "POST", ENDPOINTS, { key: stack.key, body });
@@ -81,6 +83,14 @@ test("create: 400 on bad provider, scope, depth, unknown fields; 415 without JSO
   }
   const text = await api(stack.baseUrl, "POST", ENDPOINTS, { key: stack.key, rawBody: "provider=generic", headers: { "content-type": "text/plain" } });
   t.equal(text.status, 415);
+  // A signing secret is 1..1024 characters (docs/api.md#inbound): the longest is kept and verifies signatures.
+  const longest = "s".repeat(1024);
+  const kept = await createEndpoint(stack, { provider: "ci", provider_signing_secret: longest });
+  const raw = JSON.stringify({ zen: "ping" });
+  const pinged = await deliver(stack, kept.path, raw, { "content-type": "application/json", ...(await githubHeaders(longest, raw, "ping", "d-longest")) });
+  t.equal(pinged.status, 202, "signed with a 1024-character secret");
+  const wrong = await deliver(stack, kept.path, raw, { "content-type": "application/json", ...(await githubHeaders(longest.slice(1), raw, "ping", "d-wrong")) });
+  t.equal(wrong.status, 401, "and refused when signed with another");
 });
 
 test("create: 400 when the default scope leaves no room for an alert's trigger (trigger-bounds.ts), not a 400 on every alert", async (t) => {
