@@ -228,7 +228,7 @@ async function rawConversation(base: string, parts: string[], gapMs = 0, waitMs 
   return { statuses: [...all.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1])), closed: wasClosed, text: all };
 }
 
-test("Content-Length: one the server cannot frame by is refused and the connection closed; nothing in the body is read as a request", async (t) => {
+test("Content-Length or Transfer-Encoding the server cannot frame by: refused and the connection closed; nothing in the body is read as a request", async (t) => {
   const head = (lines: string[]): string =>
     `POST /v1/investigations HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.key}\r\nContent-Type: application/json\r\n${lines.map((l) => `${l}\r\n`).join("")}\r\n`;
   const queries = async (): Promise<string[]> =>
@@ -256,6 +256,25 @@ test("Content-Length: one the server cannot frame by is refused and the connecti
       t.notOk((await queries()).includes(query), `${what}: no investigation from the body`);
     }
   }
+  // Transfer-Encoding whose last coding is not chunked, or chunked twice: uWS reads the body as chunked anyway, where a
+  // proxy may frame it otherwise. RFC 9112 6.3: 400, then close.
+  for (const lines of [["Transfer-Encoding: chunked, identity"], ["Transfer-Encoding: chunked", "Transfer-Encoding: identity"], ["Transfer-Encoding: chunked, chunked"]]) {
+    const query = `chunked then ${JSON.stringify(lines)}`;
+    const inner = JSON.stringify({ query });
+    for (const gapMs of [0, 100]) {
+      const outer = head(lines);
+      const chunks = `${Buffer.byteLength(inner).toString(16)}\r\n${inner}\r\n0\r\n\r\n`;
+      const r = await rawConversation(stack.baseUrl, gapMs === 0 ? [`${outer}${chunks}`] : [outer, chunks], gapMs);
+      const what = `${JSON.stringify(lines)}, ${gapMs === 0 ? "one packet" : `the body ${gapMs} ms later`}`;
+      t.same(r.statuses, gapMs === 0 && r.statuses.length === 0 ? [] : [400], `${what}: one answer, 400, or none (${JSON.stringify(r.text.slice(0, 60))})`);
+      if (r.statuses.length > 0) t.match(r.text, /\{"error":\{"code":"invalid_json","message":"[^"]*Transfer-Encoding/, `${what}: the contract's error body`);
+      t.ok(r.closed, `${what}: the connection is closed after it`);
+      t.notOk((await queries()).includes(query), `${what}: no investigation from the body`);
+    }
+  }
+  const chunked = JSON.stringify({ query: "chunked, any case" });
+  const caps = await rawConversation(stack.baseUrl, [`${head(["Transfer-Encoding: Chunked"])}${chunked.length.toString(16)}\r\n${chunked}\r\n0\r\n\r\n`], 0, 500);
+  t.same(caps.statuses, [202], "Transfer-Encoding: Chunked (codings are case-insensitive) is read as usual");
   // Not a number (letters, a sign, a list): uWS refuses these itself, before the gateway sees the request. It
   // closes the connection without an answer (its native build writes none); no 5xx, nothing left open.
   for (const value of ["abc", "12abc", "-5", "+13", "1e3", "13, 13", "99999999999999999999"]) {

@@ -37,17 +37,28 @@ export const CLOSE_GRACE_MS = 5_000;
 const SHUTTING_DOWN = JSON.stringify({ error: { code: "unavailable", message: "the gateway is shutting down; try again" } });
 
 const UNFRAMABLE = JSON.stringify({
-  error: { code: "invalid_json", message: "the body cannot be read: Content-Length must be one decimal number (given once, or repeated with the same value)" },
+  error: {
+    code: "invalid_json",
+    message:
+      "the body cannot be read: Content-Length must be one decimal number (given once, or repeated with the same value) and Transfer-Encoding must end with chunked, given once",
+  },
 });
 
 /**
- * Whether a request's Content-Length (repeated ones joined by ", ") gives one length: absent, or digits, repeated
- * only with the same value. An empty one or different values are not (uWS would frame by the first value).
+ * Whether uWS frames the body as the headers say (repeated headers joined by ", "): a Content-Length absent, or
+ * digits repeated only with the same value (an empty one uWS takes for none, different ones by the first); a
+ * Transfer-Encoding absent, or with chunked once and last (uWS reads any body with chunked in it as chunked).
  */
-function framable(contentLength: string | undefined): boolean {
-  if (contentLength === undefined) return true;
-  const values = contentLength.split(",").map((v) => v.trim());
-  return values.every((v) => /^[0-9]+$/.test(v) && Number(v) === Number(values[0]));
+function framable(contentLength: string | undefined, transferEncoding: string | undefined): boolean {
+  if (contentLength !== undefined) {
+    const values = contentLength.split(",").map((v) => v.trim());
+    if (!values.every((v) => /^[0-9]+$/.test(v) && Number(v) === Number(values[0]))) return false;
+  }
+  if (transferEncoding !== undefined) {
+    const codings = transferEncoding.split(",").map((c) => c.trim().toLowerCase());
+    if (codings.at(-1) !== "chunked" || codings.indexOf("chunked") !== codings.length - 1) return false;
+  }
+  return true;
 }
 
 /** uWS.LIBUS_LISTEN_EXCLUSIVE_PORT (1): listen without SO_REUSEPORT. */
@@ -79,7 +90,7 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     req.forEach((k, v) => {
       headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
     });
-    if (!framable(headers["content-length"])) {
+    if (!framable(headers["content-length"], headers["transfer-encoding"])) {
       refuseUnframable(res);
       return;
     }
@@ -175,11 +186,13 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
 /**
  * A Content-Length uWS frames by differently than it says (an empty one, taken for none; repeated values, of which
  * uWS takes the first) left the bytes the client (or a proxy framing by another value) sent as the body to be read
- * as the next request on the connection: request smuggling. RFC 9112 6.3 makes it an unrecoverable framing error:
+ * as the next request on the connection: request smuggling. So did a Transfer-Encoding whose last coding is not
+ * chunked (uWS reads the body as chunked, a proxy may not). RFC 9112 6.3 makes it an unrecoverable framing error:
  * 400, then the connection closed. The answer waits one turn of the event loop: once a response has ended, uWS
  * goes on to parse the rest of the packet as the next request even when told to close, but it closes a connection
  * whose next request arrives while one is unanswered (the 400 is then not sent; no request after it is handled).
- * A value that is not digits uWS refuses itself, closing the connection before any handler runs.
+ * A Content-Length that is not digits, or both headers, uWS refuses itself, closing the connection before any
+ * handler runs.
  */
 function refuseUnframable(res: uWS.HttpResponse): void {
   let aborted = false;
