@@ -109,6 +109,8 @@ export async function followBucket<T>(
     lastRevision = 0;
     hurry = true;
     opts.onReset?.(identity);
+    // An empty bucket: its watch delivers nothing to be ready by (a copy still loading the old one would never be).
+    if (nothingToReplay(info.state, info.state.messages, 0)) markReady();
     iter?.stop();
   };
 

@@ -75,3 +75,32 @@ test("entries a stopped watch still yields after the bucket was created again ne
   t.same([...mirror.all()].map(([k]) => k).sort(), ["new0", "new1", "new2"], "the copy holds the new bucket's keys only");
   await mirror.stop();
 });
+
+test("a copy still loading its bucket when the bucket is created again empty is ready once it starts over", async (t) => {
+  // The old bucket's initial values come slowly (its last one, which would make the copy ready, never comes before
+  // the bucket is created again); the new bucket holds nothing, so its watch delivers nothing to be ready by.
+  let identity = 1;
+  let head = 2_000;
+  let watches = 0;
+  const kv = {
+    status: async () => ({
+      bucket: "fake",
+      values: head,
+      streamInfo: { config: { description: identityDescription(identity) }, state: { messages: head, first_seq: head > 0 ? 1 : 0, last_seq: head } },
+    }),
+    watch: async () => {
+      watches++;
+      if (watches === 1) return leakyWatch(Array.from({ length: 2_000 }, (_, i) => entry(`old${i}`, i + 1, i === 1_999)), 5);
+      return leakyWatch([], 1);
+    },
+  };
+  const mirror = new BucketMirror<{ id: string }>(kv as unknown as KV, pino({ level: "silent" }), undefined, undefined, { watchdogMs: 20 });
+  const started = mirror.start().then(() => true);
+  await new Promise((r) => setTimeout(r, 100)); // some old keys are in, the copy is not ready
+  identity = 2;
+  head = 0;
+  const ready = await Promise.race([started, new Promise<boolean>((r) => setTimeout(() => r(false), 3_000))]);
+  t.ok(ready, "start() resolves: the copy holds the new bucket's values (none)");
+  t.equal(mirror.size, 0, "and none of the old bucket's keys");
+  await mirror.stop();
+});
