@@ -132,7 +132,9 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     };
 
     if (tooLarge) {
-      // Answer without reading a body we will refuse anyway; the connection is closed after the reply.
+      // Answer without keeping a body we will refuse anyway. uWS still frames it by its Content-Length, reading the
+      // rest and dropping it, so the connection stays usable; it is not closed at once, which could reset it before
+      // a client still sending had read the 413.
       finish();
       return;
     }
