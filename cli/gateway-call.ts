@@ -2,6 +2,8 @@
 // why (fetch alone says "fetch failed"), and an answer that is not JSON (a proxy's error page) named as such instead
 // of surfacing as a JSON parse error.
 
+import { parseRetryAfter } from "../shared/retry-after.js";
+
 /** Longest the CLI waits for one answer: a gateway that accepts the connection and never answers is not waited on forever. */
 const CALL_TIMEOUT_MS = 30_000;
 
@@ -40,7 +42,7 @@ export async function callGateway(method: "GET" | "POST", url: string, headers: 
     const type = res.headers.get("content-type") ?? "no content type";
     notJson = `${method} ${url} answered ${res.status} with a body that is not JSON (${type}): ${text.slice(0, 200).replace(/\s+/g, " ").trim() || "(empty)"}`;
   }
-  return { status: res.status, retryAfterMs: retryAfter(res.headers.get("retry-after")), body: parsed, notJson };
+  return { status: res.status, retryAfterMs: parseRetryAfter(res.headers.get("retry-after"), Date.now()), body: parsed, notJson };
 }
 
 /** The answer's JSON body, or an Error saying what came instead. */
@@ -61,9 +63,3 @@ function reason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-function retryAfter(header: string | null): number | null {
-  if (header === null) return null;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
-}

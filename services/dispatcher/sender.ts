@@ -6,7 +6,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import type { AttemptResult, SendError } from "../../shared/webhooks/delivery-state.js";
-import { keptHeaders, parseRetryAfter, RESPONSE_BODY_LIMIT, truncateBody } from "../../shared/webhooks/delivery-state.js";
+import { parseRetryAfter } from "../../shared/retry-after.js";
+import { keptHeaders, RESPONSE_BODY_LIMIT, truncateBody } from "../../shared/webhooks/delivery-state.js";
 import { bareHost, isBlockedName, isPrivateAddress, parseTargetUrl } from "../../shared/webhooks/targets.js";
 
 export interface OutboundRequest {

@@ -37,19 +37,6 @@ export function classify(result: AttemptResult): Verdict {
 }
 
 /**
- * A `Retry-After` value (RFC 9110: delay-seconds or an HTTP-date) as milliseconds from `nowMs`; null when it is
- * missing or unreadable. A date in the past is 0.
- */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
-  if (value === undefined) return null;
-  const text = value.trim();
-  if (/^[0-9]{1,10}$/.test(text)) return Number(text) * 1000;
-  if (!/[a-z]/i.test(text)) return null; // a date always names its day and month
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
-}
-
-/**
  * The wait before the next attempt: the schedule's step, pushed later when a 429 or 503 says `Retry-After`, but
  * never past the schedule's longest step (a receiver cannot park a delivery for days, nor make it retry sooner
  * than the schedule and spend its attempts in a burst).

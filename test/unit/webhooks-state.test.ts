@@ -1,7 +1,8 @@
 // The delivery state table (docs/api.md#deliveries) as pure functions.
 import { test } from "tap";
 import { newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
-import { classify, parseRetryAfter, precheck, recordAttempt, retryDelay, truncateBody, type AttemptResult } from "../../shared/webhooks/delivery-state.js";
+import { parseRetryAfter } from "../../shared/retry-after.js";
+import { classify, precheck, recordAttempt, retryDelay, truncateBody, type AttemptResult } from "../../shared/webhooks/delivery-state.js";
 
 const DELAYS = [30_000, 120_000, 600_000, 3_600_000];
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
