@@ -278,8 +278,13 @@ test("agents announce themselves and are marked offline after missed heartbeats"
   for (const agent of ["web-1", "web-2", "db-1", "off-1"]) t.ok(before.some((e) => e.type === "agent.registered" && e.data.agent_id === agent), `${agent} registered`);
   for (const agent of ["web-1", "web-2", "db-1"]) t.ok(before.some((e) => e.type === "agent.connected" && e.data.agent_id === agent), `${agent} connected`);
   t.notOk(before.some((e) => e.type === "agent.connected" && e.data.agent_id === "off-1"), "an offline fleet host never connects");
-  // On a loaded machine a late heartbeat may already have made web-1 blink offline and back: count from the kill.
-  const disconnectedBefore = before.filter((e) => e.type === "agent.disconnected" && e.data.agent_id === "web-1").length;
+  // On a loaded machine late heartbeats may have made web-1 blink offline: count from the kill, and kill it online.
+  // Marked offline, it stays so for the registry's 5 s dwell; killed then, it would never be disconnected again
+  // (a CI run under load failed that way: one disconnected event before the kill, none after).
+  const disconnectedBefore = await eventually(async () => {
+    const mine = (await readEvents(nc)).filter((e) => (e.type === "agent.disconnected" || e.type === "agent.connected") && e.data.agent_id === "web-1");
+    return mine.at(-1)?.type === "agent.connected" ? mine.filter((e) => e.type === "agent.disconnected").length : undefined;
+  }, 30_000);
   await stack.services.get("agent")?.kill("SIGKILL");
   const gone = await eventually(async () => {
     const r = await api(stack.baseUrl, "GET", "/v1/agents", { key: stack.key });
@@ -290,7 +295,7 @@ test("agents announce themselves and are marked offline after missed heartbeats"
   const after = await eventually(async () => {
     const ev = (await readEvents(nc)).filter((e) => e.type === "agent.disconnected" && e.data.agent_id === "web-1");
     return ev.length > disconnectedBefore ? ev : undefined;
-  });
+  }, 30_000);
   await new Promise((r) => setTimeout(r, 500));
   const settled = (await readEvents(nc)).filter((e) => e.type === "agent.disconnected" && e.data.agent_id === "web-1");
   t.equal(settled.length - disconnectedBefore, 1, "one disconnected event for the kill");
