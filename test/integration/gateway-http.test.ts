@@ -157,23 +157,40 @@ test("a route that takes no body refuses one that is not JSON or has fields, bef
   t.equal(empty.json.status, "cancelled");
 });
 
-/** A raw HTTP/1.1 exchange, written in `parts` with pauses between them: the answer's status and JSON body. */
-async function rawExchange(base: string, parts: string[]): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+/**
+ * Writes `parts` on a fresh connection (`gapMs` apart) and reads until the server closes it, `waitMs` passes, or what
+ * came so far is `done` (then this side closes it): every status line, and whether it closed.
+ */
+async function rawConversation(base: string, parts: string[], gapMs = 0, waitMs = 2_000, done?: (text: string) => boolean): Promise<{ statuses: number[]; closed: boolean; text: string }> {
   const { port, hostname } = new URL(base);
   const socket = connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
   const received: Buffer[] = [];
-  socket.on("data", (d: Buffer) => received.push(d));
-  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-  for (const part of parts) {
-    socket.write(part);
-    await new Promise((r) => setTimeout(r, 30));
+  socket.on("data", (d: Buffer) => {
+    received.push(d);
+    if (done?.(Buffer.concat(received).toString("utf8"))) socket.end();
+  });
+  socket.on("error", () => undefined); // a reset after the answer is a close too
+  const closed = new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), waitMs + parts.length * gapMs);
+    socket.once("close", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  for (const [i, part] of parts.entries()) {
+    if (i > 0 && gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+    if (!socket.destroyed) socket.write(part);
   }
-  const deadline = Date.now() + 5_000;
-  while (!/\r\n\r\n[\s\S]*\}$/.test(Buffer.concat(received).toString("utf8")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  socket.end();
-  await closed;
-  const text = Buffer.concat(received).toString("utf8");
+  const wasClosed = await closed;
+  socket.destroy();
+  const all = Buffer.concat(received).toString("utf8");
+  return { statuses: [...all.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1])), closed: wasClosed, text: all };
+}
+
+/** A raw HTTP/1.1 exchange, written in `parts` with pauses between them: the answer's status and JSON body. */
+async function rawExchange(base: string, parts: string[]): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const { text } = await rawConversation(base, parts, 30, 5_000, (all) => /\r\n\r\n[\s\S]*\}$/.test(all));
   const [head = "", body = ""] = text.split("\r\n\r\n");
   return { status: Number(head.split(" ")[1]), json: body ? JSON.parse(body) : null };
 }
@@ -199,34 +216,6 @@ test("request bodies: in one piece, in several packets, chunked, and none at all
   t.equal(get.status, 200, "a GET has no body to wait for");
   t.equal(get.json?.investigation_id, whole.json.investigation_id);
 });
-
-/**
- * Writes `parts` on a fresh connection (`gapMs` apart) and reads until the server closes it or `waitMs` passes:
- * every status line, and whether it closed.
- */
-async function rawConversation(base: string, parts: string[], gapMs = 0, waitMs = 2_000): Promise<{ statuses: number[]; closed: boolean; text: string }> {
-  const { port, hostname } = new URL(base);
-  const socket = connect(Number(port), hostname);
-  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-  const received: Buffer[] = [];
-  socket.on("data", (d: Buffer) => received.push(d));
-  socket.on("error", () => undefined); // a reset after the answer is a close too
-  const closed = new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), waitMs + parts.length * gapMs);
-    socket.once("close", () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-  for (const [i, part] of parts.entries()) {
-    if (i > 0 && gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
-    if (!socket.destroyed) socket.write(part);
-  }
-  const wasClosed = await closed;
-  socket.destroy();
-  const all = Buffer.concat(received).toString("utf8");
-  return { statuses: [...all.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1])), closed: wasClosed, text: all };
-}
 
 test("Content-Length or Transfer-Encoding the server cannot frame by: refused and the connection closed; nothing in the body is read as a request", async (t) => {
   const head = (lines: string[]): string =>
