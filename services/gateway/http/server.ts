@@ -75,14 +75,7 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
   let idle: (() => void) | null = null;
   app.any("/*", (res, req) => {
     if (closing) {
-      res.cork(() => {
-        res
-          .writeStatus("503 Service Unavailable")
-          .writeHeader("content-type", "application/json")
-          .writeHeader("x-content-type-options", "nosniff")
-          .writeHeader("retry-after", "1")
-          .end(SHUTTING_DOWN, true);
-      });
+      endAndClose(res, "503 Service Unavailable", SHUTTING_DOWN, { "retry-after": "1" });
       return;
     }
     // Headers first: whether the body can be framed at all decides what comes next.
@@ -203,9 +196,16 @@ function refuseUnframable(res: uWS.HttpResponse): void {
   });
   setImmediate(() => {
     if (aborted) return;
-    res.cork(() => {
-      res.writeStatus("400 Bad Request").writeHeader("content-type", "application/json").writeHeader("x-content-type-options", "nosniff").end(UNFRAMABLE, true);
-    });
+    endAndClose(res, "400 Bad Request", UNFRAMABLE);
+  });
+}
+
+/** One of the server's own JSON answers (no route's), with the headers every answer carries; then the connection closes. */
+function endAndClose(res: uWS.HttpResponse, status: string, body: string, headers: Record<string, string> = {}): void {
+  res.cork(() => {
+    res.writeStatus(status).writeHeader("content-type", "application/json").writeHeader("x-content-type-options", "nosniff");
+    for (const [k, v] of Object.entries(headers)) res.writeHeader(k, v);
+    res.end(body, true);
   });
 }
 
