@@ -40,14 +40,16 @@ const UNFRAMABLE = JSON.stringify({
   error: {
     code: "invalid_json",
     message:
-      "the body cannot be read: Content-Length must be one decimal number (given once, or repeated with the same value) and Transfer-Encoding must end with chunked, given once",
+      "the body cannot be read: Content-Length must be one decimal number (given once, or repeated with the same value) and Transfer-Encoding must be chunked alone (no other transfer coding is decoded)",
   },
 });
 
 /**
  * Whether uWS frames the body as the headers say (repeated headers joined by ", "): a Content-Length absent, or
  * digits repeated only with the same value (an empty one uWS takes for none, different ones by the first); a
- * Transfer-Encoding absent, or with chunked once and last (uWS reads any body with chunked in it as chunked).
+ * Transfer-Encoding absent, or chunked alone. uWS reads any body with chunked in it as chunked, and decodes no other
+ * coding: chunked not last is a framing a proxy may read otherwise, and a body under another coding (`gzip, chunked`)
+ * would reach the routes still encoded.
  */
 function framable(contentLength: string | undefined, transferEncoding: string | undefined): boolean {
   if (contentLength !== undefined) {
@@ -56,7 +58,7 @@ function framable(contentLength: string | undefined, transferEncoding: string | 
   }
   if (transferEncoding !== undefined) {
     const codings = transferEncoding.split(",").map((c) => c.trim().toLowerCase());
-    if (codings.at(-1) !== "chunked" || codings.indexOf("chunked") !== codings.length - 1) return false;
+    if (codings.length !== 1 || codings[0] !== "chunked") return false;
   }
   return true;
 }
