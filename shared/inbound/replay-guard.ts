@@ -19,6 +19,14 @@ export class ReplayGuard {
   /** True the first time this endpoint sees `material`; false for every later request carrying it. */
   async claim(endpointId: string, material: string, receiptId: string): Promise<boolean> {
     const key = createHash("sha256").update(`${endpointId}\n${material}`, "utf8").digest("hex");
-    return (await this.claims.create(key, { receipt_id: receiptId })) !== null;
+    try {
+      return (await this.claims.create(key, { receipt_id: receiptId })) !== null;
+    } catch (err) {
+      // The create may have been stored with its answer lost (a timeout): then this request holds the claim, and
+      // failing it (503) would leave the sender's retry of the same signed request refused as a replay. Read it back.
+      const stored = await this.claims.get(key).catch(() => null);
+      if (stored === null) throw err;
+      return stored.value.receipt_id === receiptId;
+    }
   }
 }
