@@ -4,13 +4,16 @@
 // deletes it hands over at once. A leader that cannot renew within the ttl (lost CAS,
 // NATS unreachable, a stalled event loop) stops leading at once. Leading is an optimisation, not the safety net:
 // the compare-and-set on each item and the idempotent trigger keep two overlapping leaders from firing a run twice.
+// A write of this holder's stored with its answer lost (a timeout) moves the key's revision on without this process
+// knowing it: the next write's compare-and-set then conflicts with its own lease. A conflict is therefore checked
+// against the key: while it names this holder, the lease is this process's and is renewed from the key's revision.
 import { KvWatchInclude, type KV, type KvWatchEntry } from "@nats-io/kv";
 import type { QueuedIterator } from "@nats-io/transport-node";
 import { sleep } from "../../shared/clock.js";
 import { LEADER_KEY } from "../../shared/curiosity/catalog.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { encodeJson, isCasConflict } from "../../shared/nats/kvjson.js";
+import { decodeJson, encodeJson, isCasConflict } from "../../shared/nats/kvjson.js";
 
 export interface LeaseHolder {
   holder: string;
@@ -106,14 +109,12 @@ export class LeaderLease implements Component {
     try {
       if (this.revision === null) {
         this.acquiredAt = new Date().toISOString();
-        const revision = await kv.create(LEADER_KEY, this.value());
-        this.revision = revision;
-        this.heldSince = sent;
-        log.info({ holder: this.opts.holder }, "ticker leadership acquired");
-        this.opts.onChange?.(true);
+        const revision = await kv.create(LEADER_KEY, this.value()).catch((err: unknown) => (isCasConflict(err) ? this.ownRevision(err) : Promise.reject(err)));
+        this.acquired(revision, sent);
       } else {
         if (!this.isLeader()) return this.lose("renewal overdue");
-        this.revision = await kv.update(LEADER_KEY, this.value(), this.revision);
+        const revision = this.revision;
+        this.revision = await kv.update(LEADER_KEY, this.value(), revision).catch((err: unknown) => (isCasConflict(err) ? this.ownRevision(err) : Promise.reject(err)));
         this.heldSince = sent;
       }
     } catch (err) {
@@ -128,6 +129,24 @@ export class LeaderLease implements Component {
     }
   }
 
+  private acquired(revision: number, sent: number): void {
+    this.revision = revision;
+    this.heldSince = sent;
+    this.opts.log.info({ holder: this.opts.holder }, "ticker leadership acquired");
+    this.opts.onChange?.(true);
+  }
+
+  /**
+   * After a write conflicted (`conflict`): when the key names this holder, its lease was written by this process with
+   * the answer lost, so it is written again at the key's revision and that revision returned; otherwise `conflict` is
+   * thrown on (another ticker holds the lease, or the key is gone).
+   */
+  private async ownRevision(conflict: unknown): Promise<number> {
+    const entry = await this.opts.kv.get(LEADER_KEY);
+    if (entry?.operation !== "PUT" || holderOf(entry.value) !== this.opts.holder) throw conflict;
+    return this.opts.kv.update(LEADER_KEY, this.value(), entry.revision);
+  }
+
   private lose(reason: string): void {
     if (this.revision === null) return;
     this.revision = null;
@@ -139,5 +158,15 @@ export class LeaderLease implements Component {
   private value(): Uint8Array {
     const v: LeaseHolder = { holder: this.opts.holder, pid: process.pid, acquired_at: this.acquiredAt };
     return encodeJson(v);
+  }
+}
+
+/** The holder a lease value names (null when it is not a lease value). */
+function holderOf(value: Uint8Array): string | null {
+  try {
+    const v = decodeJson<Partial<LeaseHolder> | null>(value);
+    return typeof v?.holder === "string" ? v.holder : null;
+  } catch {
+    return null;
   }
 }

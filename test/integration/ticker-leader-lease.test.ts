@@ -49,6 +49,59 @@ test("a lease acquired with a late answer is counted from the request: it stops 
   }
 });
 
+/** The bucket, whose next write after `loseNextAnswer()` is stored and then fails as a request whose answer never came. */
+function lostAnswers(kv: KV): { kv: KV; loseNextAnswer(): void } {
+  let lose = false;
+  const lossy = <A extends unknown[]>(write: (...args: A) => Promise<number>) =>
+    async (...args: A): Promise<number> => {
+      const revision = await write(...args);
+      if (lose) {
+        lose = false;
+        throw Object.assign(new Error("TIMEOUT"), { code: "TIMEOUT" });
+      }
+      return revision;
+    };
+  const wrapped = Object.create(kv) as KV;
+  wrapped.create = lossy(kv.create.bind(kv));
+  wrapped.update = lossy(kv.update.bind(kv));
+  return { kv: wrapped, loseNextAnswer: () => (lose = true) };
+}
+
+for (const which of ["renewal", "acquire"] as const) {
+  test(`a lease ${which} stored with its answer lost: the holder keeps leading from the key's revision`, async (t) => {
+    const nats = await startNats();
+    const nc = await connectTo(nats.url);
+    const bucket = await ensureBucket(nc, { name: `lease_lost_${which}`, history: 1, ttl: TTL_MS }, 1);
+    const { kv, loseNextAnswer } = lostAnswers(bucket);
+    const changes: boolean[] = [];
+    const lease = new LeaderLease({ kv, ttlMs: TTL_MS, holder: "a", log: pino({ level: "silent" }), onChange: (leading) => changes.push(leading) });
+    const other = new LeaderLease({ kv: bucket, ttlMs: TTL_MS, holder: "b", log: pino({ level: "silent" }) });
+    try {
+      if (which === "acquire") loseNextAnswer();
+      await lease.start();
+      if (which === "renewal") loseNextAnswer();
+      await other.start();
+      if (which === "acquire") {
+        // Its create stood but went unanswered: the next attempt (ttl/3 on) finds the key naming it, long before the
+        // key would have expired and let either ticker create it again.
+        await sleep(0.6 * TTL_MS);
+        t.ok(lease.isLeader(), "leading from the next attempt, before the key could expire");
+      }
+      // Three renewals (one per ttl/3) and more: the one whose answer was lost, then ones that conflict with it.
+      await sleep(2 * TTL_MS);
+      t.ok(lease.isLeader(), "still leading");
+      t.notOk(other.isLeader(), "the other ticker never took over");
+      t.same(changes, [true], "leadership changed once: acquired, never lost");
+      t.equal(JSON.parse(new TextDecoder().decode((await bucket.get(LEADER_KEY))?.value)).holder, "a", "the key names the holder");
+    } finally {
+      await other.stop();
+      await lease.stop();
+      await nc.close();
+      await nats.stop();
+    }
+  });
+}
+
 test("stop() while the handover watch is still opening: stop returns, hands the lease over, and stops the watch", async (t) => {
   const nats = await startNats();
   const nc = await connectTo(nats.url);
