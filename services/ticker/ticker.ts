@@ -222,7 +222,9 @@ export class CuriosityTicker implements Component {
     if (this.busy.size >= this.opts.concurrency) return wait;
     const next = this.due.peek();
     if (next !== undefined) wait = Math.min(wait, next.at + grace - now);
-    for (const at of this.retryAt.values()) wait = Math.min(wait, at - now);
+    // A retry whose step is still running is owed once it ends, and its end wakes the loop (advance): counted here,
+    // a retry time already past held the loop at 5 ms for as long as the step took.
+    for (const [id, at] of this.retryAt) if (!this.busy.has(id)) wait = Math.min(wait, at - now);
     // The leader hears of an announced end at once (onEvent kicks the loop); a standby waits out the grace.
     if (standby) for (const at of this.announced.values()) wait = Math.min(wait, at + grace - now);
     return Math.max(5, wait);

@@ -4,7 +4,7 @@
 import { test } from "tap";
 import type { NatsConnection } from "@nats-io/transport-node";
 import pino from "pino";
-import { iso, type Clock } from "../../shared/clock.js";
+import { iso, sleep, type Clock } from "../../shared/clock.js";
 import { openCuriosityItems } from "../../shared/curiosity/catalog.js";
 import { CURIOSITY_IDEMPOTENCY_SCOPE, runTriggerId, type CuriosityRecord } from "../../shared/curiosity/record.js";
 import { newRecord } from "../../shared/curiosity/schedule.js";
@@ -17,6 +17,7 @@ import { triggerInvestigation, type TriggerDeps } from "../../shared/investigati
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
 import { CuriosityTicker } from "../../services/ticker/ticker.js";
 import { connectTo, startNats, type NatsServer } from "../helpers/nats.js";
+import { eventually } from "../helpers/stack.js";
 import { testTriggerDeps } from "../helpers/trigger.js";
 
 const T0 = Date.parse("2026-11-22T10:00:00.000Z");
@@ -198,6 +199,40 @@ test("a failed step's retry is dropped once the step is no longer owed (paused s
   await pass(tk);
   t.equal(tk.retrying, 0, "paused: nothing is owed, and the retry is gone");
   t.equal((await runsOf(item.id)).length, 0, "and nothing ran");
+});
+
+test("a retried step still running past its retry time: the loop sleeps until it ends, it does not spin", async (t) => {
+  now = T0 + 9500 * S;
+  let claims = 0;
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const slow = Object.create(store) as CuriosityStore;
+  slow.claim = async (...args: Parameters<CuriosityStore["claim"]>) => {
+    claims++;
+    if (claims === 1) throw new Error("injected: a NATS timeout on the claim");
+    await held; // the retry's claim: answered only once the test lets it
+    return store.claim(...args);
+  };
+  let passes = 0;
+  const items = await openCuriosityItems(nc, 1);
+  const tk = new CuriosityTicker(
+    { nc, items, isLeader: () => (passes++, true), store: slow, investigations: rt.investigations, trigger: triggerDeps(), clock, log },
+    { maxIdleMs: 250, sweepMs: 60_000, concurrency: 32, standbyGraceMs: GRACE_MS },
+  );
+  tickers.push(tk);
+  const item = await createItem({ first_run_at: iso(now) });
+  await tk.start();
+  await eventually(async () => (claims === 1 && tk.retrying === 1) || undefined, 5_000, 10);
+  now += 2 * S; // past the retry (1 s): the next pass starts it, and its claim hangs
+  await eventually(async () => claims === 2 || undefined, 5_000, 10);
+  const before = passes;
+  await sleep(600);
+  const during = passes - before;
+  t.ok(during <= 6, `a pass at most every 100 ms while the step runs (${during} in 600 ms; the idle wake is 250 ms)`);
+  release();
+  await eventually(async () => (await runsOf(item.id)).length === 1 || undefined, 5_000, 20);
+  t.pass("the step ends and the run is triggered once the claim is answered");
+  await tk.stop(); // its loop would pass over the next tests' items
 });
 
 test("an item deleted while its run is in flight is simply gone; its investigation is untouched", async (t) => {
