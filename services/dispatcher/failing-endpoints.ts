@@ -30,11 +30,20 @@ const REASON_TEXT: Record<DisabledReason, string> = {
   failing: "every attempt failed for the whole failing window",
 };
 
-/** Turns the subscription off for `reason`, announcing it first (subscription.disabled). */
+/**
+ * Turns the subscription off for `reason`, announcing it first (subscription.disabled). `sub` is the copy the attempt
+ * found before its POST; the stored record decides: one already off is not announced again (another delivery in
+ * flight at the same time turned it off). The event id comes from the subscription as it was while on (its id and
+ * `updated_at`, which only a change by the API moves), not from the delivery: deliveries in flight together that
+ * each turn it off (a 410 each, each failing past the window) publish the same id, stored once, and a repeat after
+ * a crash between the publish and the write carries it too.
+ */
 export async function disable(deps: FailingDeps, sub: SubscriptionRecord, record: DeliveryRecord, reason: DisabledReason): Promise<void> {
   if (!sub.active) return;
-  const createdMs = Date.parse(record.created_at);
-  const eventId = derivedId("evt", Number.isFinite(createdMs) ? createdMs : 0, `${sub.id}:disabled:${record.delivery_id}`);
+  const stored = (await deps.subscriptions.get(sub.id))?.value;
+  if (!stored?.active) return;
+  const onSinceMs = Date.parse(stored.updated_at);
+  const eventId = derivedId("evt", Number.isFinite(onSinceMs) ? onSinceMs : 0, `${sub.id}:disabled:${stored.updated_at}`);
   const now = deps.clock.now();
   await publishEvent(
     deps.js,
