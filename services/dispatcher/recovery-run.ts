@@ -159,10 +159,20 @@ async function handleEvent(deps: RecoveryRunDeps, record: RecoveryRecord, sub: S
   const original = await deps.stores.deliveries.get(originalId);
   const action = recoveryAction(original?.value ?? null);
   if (action === "skip") return action;
-  // An earlier run of the same window re-sent it already: left alone unless that re-send was dead-lettered too.
+  // An earlier run of the same window re-sent it already: left alone unless that re-send was dead-lettered too and no
+  // replay of it (by hand, a few deep) is delivered or pending. A missed event has no dead letter whose record notes
+  // those replays, so they are looked for here; one noted but not enqueued is sent under its id, as for a dead letter.
   for (let run = 1; run < record.run; run++) {
     const earlier = (await deps.stores.deliveries.get(resendIdFor(record.recovery_id, run, event, deps.deliveryIdKey)))?.value;
-    if (earlier && earlier.status !== "failed_permanent") return "skip";
+    if (!earlier) continue;
+    if (earlier.status !== "failed_permanent") return "skip";
+    const standing = await resendStanding(deps, earlier);
+    if (standing === "stands") return "skip";
+    if (standing !== null) {
+      const noted = newDeliveryRecord({ deliveryId: standing.id, subscriptionId: sub.id, envelope: event, nowMs: deps.clock.now(), replayOf: standing.replayOf });
+      await enqueueDelivery(deps.stores, noted, { recheck: true });
+      return "skip";
+    }
   }
   const ownId = resendIdFor(record.recovery_id, record.run, event, deps.deliveryIdKey);
   // A dead letter is claimed first: another recovery or a replay by hand may be sending it again at the same moment.
