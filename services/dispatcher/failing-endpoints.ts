@@ -59,7 +59,14 @@ export async function disable(deps: FailingDeps, sub: SubscriptionRecord, record
  * the record is written only when it looks like a transition (and compare-and-set decides).
  */
 export async function noteOutcome(deps: FailingDeps, sub: SubscriptionRecord, record: DeliveryRecord, delivered: boolean, attemptStartedMs: number): Promise<void> {
-  if (!delivered && failingTooLong(sub, deps.failingWindowMs, deps.clock.now())) return disable(deps, sub, record, "failing");
+  if (!delivered && failingTooLong(sub, deps.failingWindowMs, deps.clock.now())) {
+    // The copy was read before the POST: a success of another delivery in flight may have ended that run since. The
+    // stored record decides (read only here, on the way to turning the subscription off).
+    const stored = (await deps.subscriptions.get(sub.id))?.value;
+    if (!stored) return;
+    if (failingTooLong(stored, deps.failingWindowMs, deps.clock.now())) return disable(deps, stored, record, "failing");
+    sub = stored;
+  }
   if (delivered === ((sub.failing_since ?? null) === null)) return; // nothing changes: no write
   await deps.subscriptions.update(sub.id, (current) => noteAttempt(current, delivered, attemptStartedMs));
 }

@@ -91,6 +91,20 @@ test("turned back on and failing again: a second announcement, with its own even
   t.equal(new Set(events.map((e) => e.event_id)).size, 2, "with two event ids");
 });
 
+test("a failure whose copy shows an old run of failures, which a success has ended since: not turned off, a new run starts", async (t) => {
+  const startedMs = clock.t - 120_000;
+  // The copy the failing attempt read before its POST: failing since before the window.
+  const copy = await subscription({ failing_since: new Date(startedMs).toISOString() });
+  // A success of another delivery in flight at the same time ended that run meanwhile.
+  await stores.subscriptions.put(copy.id, { ...copy, failing_since: null });
+  await noteOutcome(deps(), copy, delivery(copy), false, clock.t - 1_000);
+  const stored = (await stores.subscriptions.get(copy.id))?.value;
+  t.equal(stored?.active, true, "still on");
+  t.equal(stored?.disabled_reason ?? null, null);
+  t.equal(stored?.failing_since, new Date(clock.t - 1_000).toISOString(), "this failure starts a new run");
+  t.same(await announced(copy.id), [], "nothing announced");
+});
+
 test("teardown", async () => {
   await nc.close();
   await server.stop();
