@@ -1,12 +1,15 @@
 // Outbound-webhook test helpers: subscriptions over the API, events straight onto the public EVENTS stream
 // (docs/api.md#public-subjects: other systems may publish and read `events.<type>`), and polling of delivery records.
 import { randomUUID } from "node:crypto";
-import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { openRuntime } from "../../shared/runtime.js";
-import { STREAMS } from "../../shared/nats/catalog.js";
+import type { EventEnvelope } from "../../shared/schemas/events.js";
+import { decodeJson } from "../../shared/nats/kvjson.js";
+import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { openWebhookStores, WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import type { DeliveryRecord } from "../../shared/webhooks/delivery.js";
+import type { DeliveryStatus } from "../../shared/webhooks/schemas.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { connectTo, startNats, type NatsServer } from "./nats.js";
 import { api, eventually, type Stack } from "./stack.js";
@@ -102,4 +105,25 @@ export async function fanoutSettled(jsm: JetStreamManager): Promise<true | undef
   const last = (await jsm.streams.info(STREAMS.events.name)).state.last_seq;
   const info = await jsm.consumers.info(STREAMS.events.name, WEBHOOK_CONSUMERS.fanout.durable).catch(() => null);
   return info !== null && info.ack_floor.stream_seq >= last ? true : undefined;
+}
+
+/** Every event of `type` stored in EVENTS, oldest first (read with a consumer of their subject, then deleted). */
+export async function storedEventsOf(stores: WebhookStores, jsm: JetStreamManager, type: string): Promise<EventEnvelope[]> {
+  const subject = SUBJECTS.event(type);
+  const count = (await jsm.streams.info(STREAMS.events.name, { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
+  if (count === 0) return [];
+  const consumer = await stores.js.consumers.get(STREAMS.events.name, { filter_subjects: subject, deliver_policy: DeliverPolicy.All });
+  const out: EventEnvelope[] = [];
+  for (let i = 0; i < count; i++) {
+    const msg = await consumer.next({ expires: 5_000 });
+    if (!msg) break;
+    out.push(decodeJson(msg.data) as EventEnvelope);
+  }
+  await consumer.delete().catch(() => undefined);
+  return out;
+}
+
+/** What a delivery's job would have written: `status` after its attempts (one for delivered, five otherwise). */
+export async function endDelivery(stores: WebhookStores, id: string, status: DeliveryStatus): Promise<void> {
+  await stores.deliveries.update(id, (d) => ({ ...d, status, attempt_count: status === "delivered" ? 1 : 5, next_attempt_at: null, last_error: status === "delivered" ? null : "http_500" }));
 }

@@ -3,12 +3,10 @@
 // its record, and never POSTed again; the job's redeliveries (or the fan-out's, through a job) publish what is owed
 // once EVENTS takes it, under the same event ids. Real nats-server (EVENTS, the deliveries bucket, the jobs stream),
 // the dispatcher's real announcers, an injected clock and a fake far side.
-import { DeliverPolicy, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
-import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
-import { decodeJson } from "../../shared/nats/kvjson.js";
 import type { EventEnvelope } from "../../shared/schemas/events.js";
 import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
 import { WEBHOOK_STREAMS, WEBHOOK_SUBJECTS, type WebhookStores } from "../../shared/webhooks/catalog.js";
@@ -21,7 +19,7 @@ import { EndpointHealth } from "../../services/dispatcher/endpoint-health.js";
 import { announceDeadLetter, disable } from "../../services/dispatcher/failing-endpoints.js";
 import { FirstAttempts } from "../../services/dispatcher/first-attempt.js";
 import type { NatsServer } from "../helpers/nats.js";
-import { makeEvent, webhookBus } from "../helpers/webhooks.js";
+import { makeEvent, storedEventsOf, webhookBus } from "../helpers/webhooks.js";
 
 const DELAYS = [30_000, 120_000, 600_000, 3_600_000];
 const masterKey = Buffer.alloc(32, 3);
@@ -111,21 +109,6 @@ async function redeliver(h: Harness, job: Job): Promise<string> {
   }
 }
 
-/** The events of `type` stored in EVENTS about delivery `deliveryId`. */
-async function storedEvents(type: "delivery.dead_lettered" | "subscription.disabled", deliveryId: string): Promise<EventEnvelope[]> {
-  const subject = SUBJECTS.event(type);
-  const count = (await jsm.streams.info(STREAMS.events.name, { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
-  if (count === 0) return [];
-  const consumer = await stores.js.consumers.get(STREAMS.events.name, { filter_subjects: subject, deliver_policy: DeliverPolicy.All });
-  const out: EventEnvelope[] = [];
-  for (let i = 0; i < count; i++) {
-    const msg = await consumer.next({ expires: 5_000 });
-    if (!msg) break;
-    out.push(decodeJson(msg.data) as EventEnvelope);
-  }
-  await consumer.delete().catch(() => undefined);
-  return out.filter((e) => (e.data as { delivery_id?: string }).delivery_id === deliveryId);
-}
 
 /** The job message published for the subscription, as the delivery consumer hands it over. */
 async function jobOf(h: Harness): Promise<Job> {
@@ -220,3 +203,8 @@ test("teardown", async () => {
   await nc.close();
   await server.stop();
 });
+
+/** The events of `type` stored in EVENTS about delivery `deliveryId`. */
+async function storedEvents(type: "delivery.dead_lettered" | "subscription.disabled", deliveryId: string): Promise<EventEnvelope[]> {
+  return (await storedEventsOf(stores, jsm, type)).filter((e) => (e.data as { delivery_id?: string }).delivery_id === deliveryId);
+}

@@ -3,12 +3,10 @@
 // carry the subscription as it was before their POSTs, still on; only one subscription.disabled reaches EVENTS (or
 // every copy carries the same event_id). Real nats-server (EVENTS, the subscriptions bucket), the dispatcher's real
 // `disable` and `noteOutcome`.
-import { DeliverPolicy, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
-import { STREAMS, SUBJECTS } from "../../shared/nats/catalog.js";
-import { decodeJson } from "../../shared/nats/kvjson.js";
 import type { EventEnvelope } from "../../shared/schemas/events.js";
 import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
 import type { WebhookStores } from "../../shared/webhooks/catalog.js";
@@ -16,7 +14,7 @@ import { newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/de
 import { newSubscription, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { disable, noteOutcome, type FailingDeps } from "../../services/dispatcher/failing-endpoints.js";
 import type { NatsServer } from "../helpers/nats.js";
-import { makeEvent, webhookBus } from "../helpers/webhooks.js";
+import { makeEvent, storedEventsOf, webhookBus } from "../helpers/webhooks.js";
 
 const masterKey = Buffer.alloc(32, 5);
 const log = pino({ level: "silent" });
@@ -42,21 +40,6 @@ function delivery(sub: SubscriptionRecord): DeliveryRecord {
   return newDeliveryRecord({ deliveryId: `dlv_DSBL${String(n++).padStart(22, "0")}`, subscriptionId: sub.id, envelope: makeEvent("agent.connected") as DeliveryRecord["envelope"], nowMs: clock.t });
 }
 
-/** The subscription.disabled events stored in EVENTS about subscription `id`. */
-async function announced(id: string): Promise<EventEnvelope[]> {
-  const subject = SUBJECTS.event("subscription.disabled");
-  const count = (await jsm.streams.info(STREAMS.events.name, { subjects_filter: subject })).state.subjects?.[subject] ?? 0;
-  if (count === 0) return [];
-  const consumer = await stores.js.consumers.get(STREAMS.events.name, { filter_subjects: subject, deliver_policy: DeliverPolicy.All });
-  const out: EventEnvelope[] = [];
-  for (let i = 0; i < count; i++) {
-    const msg = await consumer.next({ expires: 5_000 });
-    if (!msg) break;
-    out.push(decodeJson(msg.data) as EventEnvelope);
-  }
-  await consumer.delete().catch(() => undefined);
-  return out.filter((e) => (e.data as { subscription_id?: string }).subscription_id === id);
-}
 
 const deps = (): FailingDeps => ({ js: stores.js, subscriptions: stores.subscriptions, clock: { now: () => clock.t }, log, failingWindowMs: 60_000 });
 
@@ -109,3 +92,8 @@ test("teardown", async () => {
   await nc.close();
   await server.stop();
 });
+
+/** The subscription.disabled events stored in EVENTS about subscription `id`. */
+async function announced(id: string): Promise<EventEnvelope[]> {
+  return (await storedEventsOf(stores, jsm, "subscription.disabled")).filter((e) => (e.data as { subscription_id?: string }).subscription_id === id);
+}

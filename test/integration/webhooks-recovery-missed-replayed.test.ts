@@ -10,7 +10,6 @@ import { test } from "tap";
 import { systemClock } from "../../shared/clock.js";
 import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
 import type { WebhookStores } from "../../shared/webhooks/catalog.js";
-import type { DeliveryStatus } from "../../shared/webhooks/schemas.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { replayDelivery, type ManageDeps } from "../../shared/webhooks/manage.js";
 import type { RecoveryRecord } from "../../shared/webhooks/recovery.js";
@@ -20,7 +19,7 @@ import { FanoutConsumer } from "../../services/dispatcher/fanout-consumer.js";
 import { runRecovery } from "../../services/dispatcher/recovery-run.js";
 import type { NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
-import { deliveriesOf, fanoutSettled, makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
+import { deliveriesOf, endDelivery, fanoutSettled, makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
 
 const masterKey = Buffer.alloc(32, 13);
 const log = pino({ level: "silent" });
@@ -34,10 +33,6 @@ test("setup", async () => {
   jsm = await jetstreamManager(nc);
 });
 
-/** What the delivery's job would have written: `status` after its attempts. */
-async function ended(id: string, status: DeliveryStatus): Promise<void> {
-  await stores.deliveries.update(id, (d) => ({ ...d, status, attempt_count: status === "delivered" ? 1 : 5, next_attempt_at: null, last_error: status === "delivered" ? null : "http_500" }));
-}
 
 const agentOf = (d: { envelope: { data: unknown } }) => (d.envelope.data as { agent_id: string }).agent_id;
 
@@ -67,12 +62,12 @@ test("run 2 leaves alone a missed event whose run-1 re-send failed but was then 
   // Each of run 1's re-sends was dead-lettered; two were replayed by hand, and one of those replays delivered.
   const manage: ManageDeps = { stores, masterKey, clock: systemClock, checkUrl: async (url) => ({ ok: true, url: new URL(url) }), publicUrl: "http://localhost", pendingDeliveries: async () => [] };
   for (const d of run1) {
-    await ended(d.delivery_id, "failed_permanent");
+    await endDelivery(stores, d.delivery_id, "failed_permanent");
     const name = agentOf(d);
     if (name === "not-replayed") continue;
     const r = await replayDelivery(manage, d.delivery_id);
     if (r.kind !== "queued") return t.fail(`replay: ${r.kind}`);
-    await ended(r.deliveryId, name === "replayed-delivered" ? "delivered" : "failed_permanent");
+    await endDelivery(stores, r.deliveryId, name === "replayed-delivered" ? "delivered" : "failed_permanent");
   }
   const before = new Set((await deliveriesOf(stores, paused)).map((d) => d.delivery_id));
 

@@ -9,17 +9,17 @@ import { test } from "tap";
 import { systemClock } from "../../shared/clock.js";
 import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
 import type { WebhookStores } from "../../shared/webhooks/catalog.js";
-import type { DeliveryStatus } from "../../shared/webhooks/schemas.js";
 import { deliveryIdKey } from "../../shared/webhooks/fanout.js";
 import { replayDelivery, type ManageDeps } from "../../shared/webhooks/manage.js";
 import type { RecoveryRecord } from "../../shared/webhooks/recovery.js";
+import type { DeliveryStatus } from "../../shared/webhooks/schemas.js";
 import { requestRecovery } from "../../shared/webhooks/recovery-request.js";
 import { newSubscription, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { FanoutConsumer } from "../../services/dispatcher/fanout-consumer.js";
 import { runRecovery } from "../../services/dispatcher/recovery-run.js";
 import type { NatsServer } from "../helpers/nats.js";
 import { eventually } from "../helpers/stack.js";
-import { deliveriesOf, fanoutSettled, makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
+import { deliveriesOf, endDelivery, fanoutSettled, makeEvent, publish, webhookBus } from "../helpers/webhooks.js";
 
 const masterKey = Buffer.alloc(32, 11);
 const log = pino({ level: "silent" });
@@ -34,10 +34,6 @@ test("setup", async () => {
 });
 
 
-/** What the delivery's job would have written: `status` after its attempts. */
-async function ended(id: string, status: DeliveryStatus): Promise<void> {
-  await stores.deliveries.update(id, (d) => ({ ...d, status, attempt_count: status === "delivered" ? 1 : 5, next_attempt_at: null, last_error: status === "delivered" ? null : "http_500" }));
-}
 
 test("a dead letter replayed by hand is re-sent by a recovery only if the replay failed too", async (t) => {
   const sub: SubscriptionRecord = newSubscription(`sub_REPLAYED${String(1).padStart(18, "0")}`, { url: "https://93.184.216.34/x", events: ["agent.registered"] }, encryptSecret(masterKey, newWebhookSecret()), Date.now() - 60_000);
@@ -51,7 +47,7 @@ test("a dead letter replayed by hand is re-sent by a recovery only if the replay
   await eventually(() => fanoutSettled(jsm), 15_000);
   const originals = new Map((await deliveriesOf(stores, sub)).map((d) => [d.event_id, d.delivery_id]));
   t.equal(originals.size, events.length, "the fan-out made one delivery per event");
-  for (const id of originals.values()) await ended(id, "failed_permanent");
+  for (const id of originals.values()) await endDelivery(stores, id, "failed_permanent");
 
   // Replayed by hand (POST /v1/webhooks/deliveries/{id}/replay), each replay then ends as its name says.
   const manage: ManageDeps = { stores, masterKey, clock: systemClock, checkUrl: async (url) => ({ ok: true, url: new URL(url) }), publicUrl: "http://localhost", pendingDeliveries: async () => [] };
@@ -68,7 +64,7 @@ test("a dead letter replayed by hand is re-sent by a recovery only if the replay
     for (const end of replayEnds[names[i] as (typeof names)[number]]) {
       const r = await replayDelivery(manage, replayed);
       if (r.kind !== "queued") return t.fail(`replay: ${r.kind}`);
-      if (end !== "pending") await ended(r.deliveryId, end);
+      if (end !== "pending") await endDelivery(stores, r.deliveryId, end);
       replayed = r.deliveryId;
     }
   }
