@@ -41,7 +41,12 @@ const REASON_TEXT: Record<DisabledReason, string> = {
 export async function disable(deps: FailingDeps, sub: SubscriptionRecord, record: DeliveryRecord, reason: DisabledReason): Promise<void> {
   if (!sub.active) return;
   const stored = (await deps.subscriptions.get(sub.id))?.value;
-  if (!stored?.active) return;
+  if (stored) await disableStored(deps, sub, stored, record, reason);
+}
+
+/** `disable` given the subscription as stored (just read by the caller); `sub` is the attempt's copy, as above. */
+async function disableStored(deps: FailingDeps, sub: SubscriptionRecord, stored: SubscriptionRecord, record: DeliveryRecord, reason: DisabledReason): Promise<void> {
+  if (!stored.active) return;
   const onSinceMs = Date.parse(stored.updated_at);
   const eventId = derivedId("evt", Number.isFinite(onSinceMs) ? onSinceMs : 0, `${sub.id}:disabled:${stored.updated_at}`);
   const now = deps.clock.now();
@@ -64,7 +69,7 @@ export async function noteOutcome(deps: FailingDeps, sub: SubscriptionRecord, re
     // stored record decides (read only here, on the way to turning the subscription off).
     const stored = (await deps.subscriptions.get(sub.id))?.value;
     if (!stored) return;
-    if (failingTooLong(stored, deps.failingWindowMs, deps.clock.now())) return disable(deps, stored, record, "failing");
+    if (failingTooLong(stored, deps.failingWindowMs, deps.clock.now())) return disableStored(deps, stored, stored, record, "failing");
     sub = stored;
   }
   if (delivered === ((sub.failing_since ?? null) === null)) return; // nothing changes: no write

@@ -40,7 +40,6 @@ function delivery(sub: SubscriptionRecord): DeliveryRecord {
   return newDeliveryRecord({ deliveryId: `dlv_DSBL${String(n++).padStart(22, "0")}`, subscriptionId: sub.id, envelope: makeEvent("agent.connected") as DeliveryRecord["envelope"], nowMs: clock.t });
 }
 
-
 const deps = (): FailingDeps => ({ js: stores.js, subscriptions: stores.subscriptions, clock: { now: () => clock.t }, log, failingWindowMs: 60_000 });
 
 test("three deliveries in flight each answered 410: the subscription is turned off and announced once", async (t) => {
