@@ -109,12 +109,10 @@ export class LeaderLease implements Component {
     try {
       if (this.revision === null) {
         this.acquiredAt = new Date().toISOString();
-        const revision = await kv.create(LEADER_KEY, this.value()).catch((err: unknown) => (isCasConflict(err) ? this.ownRevision(err) : Promise.reject(err)));
-        this.acquired(revision, sent);
+        this.acquired(await this.orOwn(kv.create(LEADER_KEY, this.value())), sent);
       } else {
         if (!this.isLeader()) return this.lose("renewal overdue");
-        const revision = this.revision;
-        this.revision = await kv.update(LEADER_KEY, this.value(), revision).catch((err: unknown) => (isCasConflict(err) ? this.ownRevision(err) : Promise.reject(err)));
+        this.revision = await this.orOwn(kv.update(LEADER_KEY, this.value(), this.revision));
         this.heldSince = sent;
       }
     } catch (err) {
@@ -137,14 +135,19 @@ export class LeaderLease implements Component {
   }
 
   /**
-   * After a write conflicted (`conflict`): when the key names this holder, its lease was written by this process with
-   * the answer lost, so it is written again at the key's revision and that revision returned; otherwise `conflict` is
-   * thrown on (another ticker holds the lease, or the key is gone).
+   * The revision of a lease write (`write`); when it conflicts and the key names this holder, the lease was written by
+   * this process with the answer lost, so it is written again at the key's revision. Any other conflict (another
+   * ticker holds the lease, or the key is gone) and any other error are thrown on.
    */
-  private async ownRevision(conflict: unknown): Promise<number> {
-    const entry = await this.opts.kv.get(LEADER_KEY);
-    if (entry?.operation !== "PUT" || holderOf(entry.value) !== this.opts.holder) throw conflict;
-    return this.opts.kv.update(LEADER_KEY, this.value(), entry.revision);
+  private async orOwn(write: Promise<number>): Promise<number> {
+    try {
+      return await write;
+    } catch (conflict) {
+      if (!isCasConflict(conflict)) throw conflict;
+      const entry = await this.opts.kv.get(LEADER_KEY);
+      if (entry?.operation !== "PUT" || holderOf(entry.value) !== this.opts.holder) throw conflict;
+      return this.opts.kv.update(LEADER_KEY, this.value(), entry.revision);
+    }
   }
 
   private lose(reason: string): void {
