@@ -22,6 +22,7 @@ const BLOCKED_V4: Array<[string, number]> = [
   ["172.16.0.0", 12], // private
   ["192.0.0.0", 24], // IETF protocol assignments
   ["192.0.2.0", 24], // documentation
+  ["192.88.99.0", 24], // 6to4 relay anycast (deprecated): a relay forwards into IPv6 it chooses
   ["192.168.0.0", 16], // private
   ["198.18.0.0", 15], // benchmarking
   ["198.51.100.0", 24], // documentation
@@ -87,6 +88,9 @@ export function isPrivateAddress(ip: string): boolean {
   if ((g0 & 0xfe00) === 0xfc00) return true; // unique local (incl. fd00:ec2::254 metadata)
   if ((g0 & 0xffc0) === 0xfe80 || (g0 & 0xffc0) === 0xfec0) return true; // link-local, site-local
   if ((g0 & 0xff00) === 0xff00) return true; // multicast
+  if (g0 === 0x2001 && g1 === 0) return true; // Teredo (2001::/32): tunnels to the IPv4 client address its last 32 bits hold
+  if (g0 === 0x2001 && g1 === 0x0002 && g2 === 0) return true; // benchmarking (2001:2::/48)
+  if (g0 === 0x2001 && ((g1 & 0xfff0) === 0x0010 || (g1 & 0xfff0) === 0x0020)) return true; // ORCHID v1/v2 (2001:10::/28, 2001:20::/28): never routed
   if (g0 === 0x2001 && g1 === 0x0db8) return true; // documentation
   if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 0) return true; // discard
   return false;

@@ -10,9 +10,13 @@ test("private, loopback, link-local, metadata and reserved addresses", async (t)
     "::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "::127.0.0.1", "2001:db8::1", "not-an-ip",
     // IPv4-translated, local-use NAT64 and 6to4: each can lead to an IPv4 address where the network routes it.
     "::ffff:0:127.0.0.1", "::ffff:0:a9fe:a9fe", "64:ff9b:1::a00:1", "2002:7f00:1::1", "2002:a9fe:a9fe::",
+    // Teredo (2001::/32) tunnels to an IPv4 client address held in its last 32 bits (inverted): 80ff:fffe is 127.0.0.1.
+    "2001:0:4136:e378:8000:63bf:80ff:fffe", "2001::1",
+    // Benchmarking, ORCHID v1/v2 (never routed), and the 6to4 relay anycast 192.88.99.0/24.
+    "2001:2::1", "2001:10::1", "2001:20::1", "192.88.99.1",
   ];
   for (const ip of blocked) t.ok(isPrivateAddress(ip), `${ip} refused`);
-  const allowed = ["93.184.216.34", "8.8.8.8", "172.32.0.1", "172.15.255.255", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "::ffff:0:8.8.8.8"];
+  const allowed = ["93.184.216.34", "8.8.8.8", "172.32.0.1", "172.15.255.255", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "::ffff:0:8.8.8.8", "2001:4860:4860::8888", "2001:1::1"];
   for (const ip of allowed) t.notOk(isPrivateAddress(ip), `${ip} allowed`);
 });
 
