@@ -90,7 +90,13 @@ export type Ack = Static<typeof Ack>;
 
 // ---- plans and snapshots --------------------------------------------------------------------------
 
-const Row = Type.Record(Type.String(), Type.Unknown());
+/**
+ * A row: any JSON object (its keys are strings, its values anything, bounded in depth by rowsWithinDepth). Written
+ * as an object with no declared properties rather than a record of unknown values, which says the same of JSON but
+ * compiles to a check that walks each row's entries (an array per row, a pair per value, a regex per key): over
+ * 10,000 plan answers a run, the runner's largest source of garbage (docs/architecture.md#runner-memory).
+ */
+const Row = Type.Unsafe<Record<string, unknown>>(Type.Object({}));
 const TablesSchema = Type.Record(Type.String(), Type.Array(Row));
 /** osquery-shaped tables: name -> rows. */
 export type Tables = Record<string, Array<Record<string, unknown>>>;
@@ -99,19 +105,30 @@ export type Tables = Record<string, Array<Record<string, unknown>>>;
 export const MAX_ROW_DEPTH = 8;
 
 /**
- * Whether every value of every row nests at most `max` levels (a value in a row is level 1). Checked with a stack of
- * its own, not recursion: an agent's answer can nest 100,000 levels deep, which JSON.parse takes and JSON.stringify,
- * later, would not.
+ * Whether every value of every row nests at most `max` levels (a value in a row is level 1). An agent's answer can
+ * nest 100,000 levels deep, which JSON.parse takes and JSON.stringify, later, would not: the walk goes no deeper
+ * than `max`, so its recursion is bounded. It allocates nothing (it runs on every answer of every run).
  */
 export function rowsWithinDepth(tables: Tables, max = MAX_ROW_DEPTH): boolean {
-  const stack: Array<[unknown, number]> = [];
-  for (const rows of Object.values(tables)) for (const row of rows) for (const v of Object.values(row)) stack.push([v, 1]);
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [value, depth] = top;
-    if (value === null || typeof value !== "object") continue;
-    if (depth >= max) return false;
-    for (const inner of Array.isArray(value) ? value : Object.values(value)) stack.push([inner, depth + 1]);
+  for (const name in tables) {
+    const rows = tables[name] as Array<Record<string, unknown>>;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as Record<string, unknown>;
+      for (const key in row) if (!nestsWithin(row[key], 1, max)) return false;
+    }
   }
+  return true;
+}
+
+function nestsWithin(value: unknown, depth: number, max: number): boolean {
+  if (value === null || typeof value !== "object") return true;
+  if (depth >= max) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (!nestsWithin(value[i], depth + 1, max)) return false;
+    return true;
+  }
+  const fields = value as Record<string, unknown>;
+  for (const key in fields) if (!nestsWithin(fields[key], depth + 1, max)) return false;
   return true;
 }
 
