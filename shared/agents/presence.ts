@@ -12,7 +12,7 @@ import { iso } from "../clock.js";
 import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
 import { STREAMS, SUBJECTS } from "../nats/catalog.js";
-import { encodeJson, tryDecodeJson } from "../nats/kvjson.js";
+import { tryDecodeJson } from "../nats/kvjson.js";
 import { isUnavailable } from "../nats/errors.js";
 import { patiently } from "../nats/provision.js";
 import { checker } from "../validate.js";
@@ -103,11 +103,11 @@ export class PresenceWriter implements Component {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.beats.size === 0) return;
-    const beats = Object.fromEntries(this.beats);
+    const batch = encodeBeats(this.beats);
     const waiters = this.waiters;
     this.beats = new Map();
     this.waiters = [];
-    const publish = this.js.publish(SUBJECTS.presence, encodeJson({ beats })).then(
+    const publish = this.js.publish(SUBJECTS.presence, batch).then(
       () => tell(waiters),
       (err: unknown) => {
         // One line for the batch: a line per beat was up to maxBeats lines for one failed publish.
@@ -120,6 +120,16 @@ export class PresenceWriter implements Component {
     const tracked = publish.finally(() => this.inFlight.delete(tracked));
     this.inFlight.add(tracked);
   }
+}
+
+/**
+ * The batch as JSON, `{"beats":{"<agent id>":<ms>,...}}`, written from the map: building an object of a few thousand
+ * keys first (Object.fromEntries) grew it as a dictionary, rehashing as it went, on every flush.
+ */
+export function encodeBeats(beats: ReadonlyMap<string, number>): Uint8Array {
+  const parts: string[] = [];
+  for (const [agentId, atMs] of beats) parts.push(`${JSON.stringify(agentId)}:${JSON.stringify(atMs)}`);
+  return new TextEncoder().encode(`{"beats":{${parts.join(",")}}}`);
 }
 
 function tell(waiters: BeatStored[], err?: unknown): void {
