@@ -1,5 +1,5 @@
 // Prefixed, time-ordered, unguessable identifiers: `<prefix>_<ULID>` (docs/api.md#http).
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createHmac, hash, randomBytes } from "node:crypto";
 
 const ALPHABET = Buffer.from("0123456789ABCDEFGHJKMNPQRSTVWXYZ", "latin1"); // Crockford base32
 
@@ -56,7 +56,8 @@ export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
  * deterministic for whoever holds the key and unguessable for anyone who only knows the seed.
  */
 export function derivedId(prefix: IdPrefix, nowMs: number, seed: string, key?: Buffer): string {
-  const digest = key === undefined ? createHash("sha256").update(seed).digest() : createHmac("sha256", key).update(seed).digest();
+  // crypto.hash: one call, no Hash object (a large run derives an id per finding event).
+  const digest = key === undefined ? hash("sha256", seed, "buffer") : createHmac("sha256", key).update(seed).digest();
   return `${prefix}_${ulid(nowMs, digest)}`;
 }
 

@@ -1,7 +1,7 @@
 // The events a terminal investigation owes (announce): one finding.discovered per finding, then its terminal event.
 // At-least-once: a runner that dies before the end announces again from the record, with the same event ids.
 import type { JetStreamClient } from "@nats-io/jetstream";
-import { findingEventBytes, publishEventBytes } from "../../shared/events.js";
+import { findingEventEncoder, publishEventBytes } from "../../shared/events.js";
 import { derivedId } from "../../shared/ids.js";
 import { publishTerminalEvent } from "../../shared/investigations/cancel.js";
 import { chunkFindings, encodeFindings, type FindingsChunk } from "../../shared/investigations/findings.js";
@@ -55,9 +55,10 @@ export async function republishTerminal(deps: AnnounceDeps, r: InvestigationReco
         yield* encodeFindings(chunk);
       }
     }
+    const eventBytes = findingEventEncoder(at, r.investigation_id);
     await forEachLimited(findings(), PUBLISH_WINDOW, async ({ finding_id: findingId, json }) => {
       const eventId = r.internal.events.findings[findingId] ?? (ref && r.internal.events.terminal ? derivedId("evt", at, `${r.internal.events.terminal}:${findingId}`) : undefined);
-      if (eventId) await publishEventBytes(deps.js, "finding.discovered", eventId, findingEventBytes(eventId, at, r.investigation_id, json));
+      if (eventId) await publishEventBytes(deps.js, "finding.discovered", eventId, eventBytes(eventId, json));
     });
   }
   await publishTerminalEvent(deps.js, r);

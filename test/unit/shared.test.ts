@@ -11,7 +11,7 @@ import { computeFreshness } from "../../shared/investigations/freshness.js";
 import { parseScopes } from "../../shared/auth/scopes.js";
 import { iso } from "../../shared/clock.js";
 import { encodeJson } from "../../shared/nats/kvjson.js";
-import { envelope, findingEventBytes } from "../../shared/events.js";
+import { envelope, findingEventBytes, findingEventEncoder } from "../../shared/events.js";
 import { chunkedCount, chunkFindings, encodeFindings, inlineFindings, inlineFromChunks, packChunks, unpackChunks } from "../../shared/investigations/findings.js";
 
 test("durations", async (t) => {
@@ -193,6 +193,14 @@ test("a finding.discovered event built around a finding's JSON is byte for byte 
   t.same(Buffer.from(built).toString("utf8"), Buffer.from(whole).toString("utf8"));
   t.same(JSON.parse(Buffer.from(built).toString("utf8")).data.finding, finding);
   t.same(Buffer.from(findingEventBytes("evt_01", at, "inv_01", Buffer.from(json))).toString("utf8"), Buffer.from(whole).toString("utf8"), "the same from the finding's bytes");
+  // One encoder for every event of an investigation: each event its own bytes, small findings and large ones alike.
+  const encode = findingEventEncoder(at, "inv_01");
+  const large = { ...finding, finding_id: "fnd_2", title: "é".repeat(5_000) };
+  for (const [eventId, f] of [["evt_01", finding], ["evt_02", large], ["evt_03", finding]] as const) {
+    const expected = Buffer.from(encodeJson(envelope(eventId, "finding.discovered", at, { investigation_id: "inv_01", finding: f } as never))).toString("utf8");
+    t.same(Buffer.from(encode(eventId, JSON.stringify(f))).toString("utf8"), expected, `${eventId} from text`);
+    t.same(Buffer.from(encode(eventId, Buffer.from(JSON.stringify(f)))).toString("utf8"), expected, `${eventId} from bytes`);
+  }
 });
 
 test("encoded findings: inline and chunk bounds count UTF-8 bytes of the one serialization", async (t) => {
