@@ -13,7 +13,7 @@ import { connect as natsConnect } from "@nats-io/transport-node";
 import { natsServerBin, spawnChild, type Child } from "../scripts/dev/processes.js";
 import { createHash } from "node:crypto";
 import type { LoadResult } from "./http-load.js";
-import { serviceArgs, type ServiceName } from "../shared/launch.js";
+import { serviceArgs, serviceEnv, type ServiceName } from "../shared/launch.js";
 import { autocannonLoad } from "./load.js";
 
 /** dist/ (this file runs from dist/bench). */
@@ -176,7 +176,7 @@ export function profileArgs(name: string): string[] {
 }
 
 export function startService(res: Resources, name: ServiceName, env: Record<string, string>): Child {
-  return res.spawn(name, process.execPath, [...profileArgs(name), ...serviceArgs(name, DIST)], { PATH: process.env.PATH ?? "", ...env });
+  return res.spawn(name, process.execPath, [...profileArgs(name), ...serviceArgs(name, DIST)], serviceEnv(name, { PATH: process.env.PATH ?? "", ...env }));
 }
 
 /** The Fastify peer (bench/peers/fastify-app.ts); without a NATS url it serves only GET /hello. */

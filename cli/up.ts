@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SERVICE_NAMES, serviceArgs, type ServiceName } from "../shared/launch.js";
+import { SERVICE_NAMES, serviceArgs, serviceEnv, type ServiceName } from "../shared/launch.js";
 import { freePort } from "../shared/net.js";
 import { newApiKey } from "../shared/secrets.js";
 import { SCOPES } from "../shared/auth/scopes.js";
@@ -98,7 +98,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
           opsPorts.push(`${label} http://127.0.0.1:${own.INQUEST_OPS_PORT}`);
         }
       }
-      const child = spawn(process.execPath, serviceArgs(name, DIST), { env: { ...childEnv, ...own }, stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(process.execPath, serviceArgs(name, DIST), { env: serviceEnv(name, { ...childEnv, ...own }), stdio: ["ignore", "pipe", "inherit"] });
       children.push(child);
       child.on("exit", (code, signal) => {
         if (!stopping) {

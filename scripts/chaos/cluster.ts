@@ -9,7 +9,7 @@ import { findNatsServer, waitForJetStream, waitForPort, writeClusterConfigs, typ
 import { freePort } from "../../shared/net.js";
 import { newApiKey } from "../../shared/secrets.js";
 import { spawnChild, type Child } from "../dev/processes.js";
-import { serviceArgs, type ServiceName } from "../../shared/launch.js";
+import { serviceArgs, serviceEnv, type ServiceName } from "../../shared/launch.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const REPO = resolve(DIST, "..");
@@ -148,7 +148,7 @@ function natsNode(bin: string, c: ClusterNodeConfig, track: (c: Child) => Child)
 }
 
 function service(name: ServiceName, label: string, env: Record<string, string>, track: (c: Child) => Child): Restartable & { name: ServiceName; ready: Promise<void> } {
-  const spawnIt = () => track(spawnChild(label, process.execPath, serviceArgs(name, DIST), { env, maxOutputChars: 2_000_000, lineTimeoutMs: 60_000 }));
+  const spawnIt = () => track(spawnChild(label, process.execPath, serviceArgs(name, DIST), { env: serviceEnv(name, env), maxOutputChars: 2_000_000, lineTimeoutMs: 60_000 }));
   const svc = {
     name,
     label,

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnChild, type Child } from "../../scripts/dev/processes.js";
-import { serviceArgs, type ServiceName } from "../../shared/launch.js";
+import { serviceArgs, serviceEnv, type ServiceName } from "../../shared/launch.js";
 
 /** dist/ (this file runs from dist/test/helpers). */
 export const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -21,7 +21,7 @@ export interface ServiceProcess extends Child {
 
 export function startService(name: ServiceName, env: Record<string, string>): ServiceProcess {
   const child = spawnChild(name, process.execPath, serviceArgs(name, DIST), {
-    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env },
+    env: serviceEnv(name, { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...env }),
   });
   return { ...child, name, ready: async (timeoutMs = 30_000) => void (await child.line("INQUEST_READY=", timeoutMs)) };
 }

@@ -19,7 +19,7 @@ import { gatewayEnv } from "../../services/gateway/config.js";
 import { runnerEnv } from "../../services/runner/config.js";
 import { tickerEnv } from "../../services/ticker/config.js";
 import { REPO } from "../helpers/services.js";
-import { SERVICE_NAMES, serviceArgs, type ServiceName } from "../../shared/launch.js";
+import { SERVICE_ENV, SERVICE_NAMES, serviceArgs, serviceEnv, type ServiceName } from "../../shared/launch.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -41,6 +41,8 @@ const KNOWN_ENV = new Set([
   ...Object.keys({ ...commonEnv, ...opsEnv, ...gatewayEnv, ...runnerEnv, ...tickerEnv, ...dispatcherEnv, ...agentEnv }),
   "NODE_OPTIONS",
   "NODE_ENV",
+  // Read by the C library (shared/launch.ts SERVICE_ENV).
+  ...Object.values(SERVICE_ENV).flatMap((e) => Object.keys(e)),
 ]);
 
 function docs(file: string): Obj[] {
@@ -209,6 +211,31 @@ test("every container, compose service, image default and unit starts its servic
     t.same(command, e.expected, `${where}: ${e.expected.join(" ")}`);
   }
   t.same([...started].sort(), [...SERVICE_NAMES].sort(), "every service is started somewhere in deploy/");
+});
+
+test("every container and compose service of a service sets the environment shared/launch.ts gives it", async (t) => {
+  const envs: Array<{ where: string; command: string[]; env: Record<string, unknown> }> = [];
+  for (const { name, spec } of podSpecs()) {
+    for (const c of spec.containers as Obj[]) envs.push({ where: `${name}/${c.name}`, command: c.command as string[], env: Object.fromEntries(((c.env ?? []) as Obj[]).map((e) => [e.name, e.value])) });
+  }
+  const compose = parse(readFileSync(join(REPO, "deploy", "compose", "docker-compose.yml"), "utf8"), { merge: true }) as Obj;
+  for (const [name, s] of Object.entries(compose.services as Obj).filter(([n]) => !n.startsWith("nats"))) envs.push({ where: `compose ${name}`, command: s.command as string[], env: (s.environment ?? {}) as Record<string, unknown> });
+  let checked = 0;
+  for (const { where, command, env } of envs) {
+    const e = expectedCommand(command ?? []);
+    if (!e) continue;
+    for (const [k, v] of Object.entries(SERVICE_ENV[e.service])) {
+      t.equal(env[k], v, `${where}: ${k}=${v}`);
+      checked++;
+    }
+  }
+  t.ok(checked > 0, "at least one service has environment of its own (the runner's GLIBC_TUNABLES)");
+});
+
+test("serviceEnv: a service's own environment under what the caller sets", async (t) => {
+  t.same(serviceEnv("runner", { PATH: "/bin" }), { ...SERVICE_ENV.runner, PATH: "/bin" });
+  t.same(serviceEnv("runner", { GLIBC_TUNABLES: "glibc.malloc.arena_max=2", X: undefined }), { GLIBC_TUNABLES: "glibc.malloc.arena_max=2" }, "the operator's value wins; unset variables are left out");
+  t.same(serviceEnv("gateway", { A: "1" }), { A: "1" });
 });
 
 test("alert rules: each has a name, an expression, a severity and a summary", async (t) => {
