@@ -24,7 +24,7 @@ export const INBOUND_BUCKETS = {
   endpoints: { name: "inq_inbound_endpoints", history: 1, ttl: 0 },
   /** `<receipt id>` -> receipt record (no body), kept 7 days. */
   receipts: { name: "inq_inbound_receipts", history: 1, ttl: RECEIPT_RETENTION_MS },
-  /** `<sha256 of endpoint id and signature headers>` -> receipt id: a signature accepted once. */
+  /** `<sha256 of endpoint id and signature headers>` -> `{receipt_id, state: pending|answered}`: a signature accepted once. */
   signatures: { name: "inq_inbound_signatures", history: 1, ttl: SIGNATURE_CLAIM_MS },
 } satisfies Record<string, BucketSpec>;
 

@@ -13,11 +13,12 @@ import { authenticateUrlKey } from "./url-key.js";
 import type { TriggerInput, TriggerOutcome } from "../investigations/trigger.js";
 import type { Logger } from "../log.js";
 import { lookupProvider, triggerSource } from "./providers/registry.js";
-import type { InboundEndpointView, InboundRequest, ProviderName, TriggerInterpretation } from "./providers/types.js";
+import type { InboundEndpointView, InboundRequest, Provider, ProviderName, TriggerInterpretation } from "./providers/types.js";
 import { resolveTarget } from "./target.js";
 import { assertNever } from "../never.js";
 import { BusUnavailableError } from "../errors.js";
 import { mediaTypeOf } from "../media-type.js";
+import type { SignatureHold } from "./replay-guard.js";
 
 /** The receiver URL's provider names (shared) and the provider registry's names are the same set. */
 type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
@@ -68,8 +69,11 @@ export interface ReceiveDeps {
   /** Every known agent with exactly this hostname (a `workflow_job`'s runner, docs/api.md#inbound). */
   byHostname(hostname: string): AgentRecord[];
   trigger(input: TriggerInput): Promise<TriggerOutcome>;
-  /** Claims a timestamped signature for this endpoint; false when it was accepted before. Absent: no replay protection. */
-  claimSignature?(endpointId: string, material: string, receiptId: string): Promise<boolean>;
+  /**
+   * Claims a timestamped signature for this endpoint (shared/inbound/replay-guard.ts); null when a request carrying
+   * it was answered before. Absent: no replay protection.
+   */
+  claimSignature?(endpointId: string, material: string, receiptId: string): Promise<SignatureHold | null>;
   clock: Clock;
   log: Logger;
 }
@@ -102,12 +106,27 @@ export async function decide(deps: ReceiveDeps, req: ReceiptRequest, endpoint: I
   if (endpoint.signing_secret_sealed !== null) {
     if (provider.verify(request, deps.openSecret(endpoint.signing_secret_sealed)) !== "ok") return { kind: "bad_signature" };
     const material = req.replayOf === undefined ? (provider.onceOnly?.(request) ?? null) : null;
-    if (material !== null && deps.claimSignature !== undefined && !(await deps.claimSignature(endpoint.id, material, receiptId))) {
-      return { kind: "replayed_signature" };
+    if (material !== null && deps.claimSignature !== undefined) {
+      const hold = await deps.claimSignature(endpoint.id, material, receiptId);
+      if (hold === null) return { kind: "replayed_signature" };
+      // Keyed on the claim, a retry of this request after a crash past the trigger answers the same investigation.
+      const outcome = await signed(deps, endpoint, provider, request, receiptId, hold.triggerKey);
+      // Before the answer: a crash before it leaves the claim pending, for the sender's retry (a replay only once answered).
+      try {
+        await hold.answered();
+      } catch (cause) {
+        throw new BusUnavailableError("the signature's acceptance could not be recorded; a retry of the same request is safe", { cause, changed: "unknown" });
+      }
+      return outcome;
     }
   }
+  return signed(deps, endpoint, provider, request, receiptId);
+}
+
+/** The checks after the signature: JSON, the active flag, then the provider's interpretation. */
+async function signed(deps: ReceiveDeps, endpoint: InboundEndpointRecord, provider: Provider, request: InboundRequest, receiptId: string, onceKey?: string): Promise<ReceiptOutcome> {
   const field = provider.formField;
-  const body = field !== undefined && mediaTypeOf(req.headers) === "application/x-www-form-urlencoded" ? parseFormField(req.body, field) : parseJson(req.body);
+  const body = field !== undefined && mediaTypeOf(request.headers) === "application/x-www-form-urlencoded" ? parseFormField(request.rawBody, field) : parseJson(request.rawBody);
   if (!body.ok) return { kind: "invalid_json" };
   if (!endpoint.active) return { kind: "ignored", reason: "this endpoint is inactive" };
 
@@ -129,13 +148,14 @@ export async function decide(deps: ReceiveDeps, req: ReceiptRequest, endpoint: I
         ...(interpretation.details !== undefined && interpretation.details.length > 0 ? { details: interpretation.details } : {}),
       };
     case "trigger":
-      return queue(deps, endpoint, interpretation);
+      return queue(deps, endpoint, interpretation, onceKey);
     default:
       return assertNever(interpretation);
   }
 }
 
-async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpretation: TriggerInterpretation): Promise<ReceiptOutcome> {
+/** `onceKey`: the idempotency key of a once-only signature's claim, for an event that brings none of its own. */
+async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpretation: TriggerInterpretation, onceKey?: string): Promise<ReceiptOutcome> {
   const { scope, query } = resolveTarget(interpretation, {
     byEdrDevice: (deviceId) => deps.byEdrDevice(deviceId),
     byHostname: (hostname) => deps.byHostname(hostname),
@@ -144,7 +164,7 @@ async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpr
   try {
     outcome = await deps.trigger({
       request: { query, depth: interpretation.depth, mode: interpretation.mode, scope: scope ?? undefined },
-      idempotencyKey: interpretation.idempotency_key,
+      idempotencyKey: interpretation.idempotency_key ?? onceKey,
       idempotencyScope: `inbound:${endpoint.id}`,
       ownerKeyId: null,
       context: { trigger_source: triggerSource(endpoint.provider), trigger_id: interpretation.trigger_id, curiosity_id: null, inbound_endpoint_id: endpoint.id },

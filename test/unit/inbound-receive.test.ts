@@ -110,6 +110,28 @@ test("the signature is checked as at the request's arrival, the instant its rece
   t.equal((await receive(late, replay)).kind, "queued", "and a replay of its receipt, stamped with that instant, agrees");
 });
 
+test("a claimed EDR signature: the trigger is keyed on the claim, and the claim is marked answered before the answer", async (t) => {
+  const edr = endpoint("edr", { signing_secret_sealed: encryptSecret(MASTER, SECRET) });
+  const { deps, triggered } = harness([edr.record]);
+  const steps: string[] = [];
+  const trigger = deps.trigger;
+  const held = {
+    ...deps,
+    trigger: async (input: TriggerInput) => (steps.push("trigger"), trigger(input)),
+    claimSignature: async () => (steps.push("claim"), { triggerKey: "signature:abc", answered: async () => void steps.push("answered") }),
+  };
+  t.same(await receive(held, receipt("edr", edr.key, ALERT, edrSigned(ALERT))), { kind: "queued", investigation_id: "inv_1" });
+  t.same(steps, ["claim", "trigger", "answered"]);
+  t.equal(triggered[0]?.idempotencyKey, "signature:abc", "a retry of this request after a crash answers the same investigation");
+  t.equal(triggered[0]?.idempotencyScope, `inbound:${edr.record.id}`);
+
+  const replayed = { ...held, claimSignature: async () => null };
+  t.same(await receive(replayed, receipt("edr", edr.key, ALERT, edrSigned(ALERT))), { kind: "replayed_signature" });
+  const unrecorded = { ...held, claimSignature: async () => ({ triggerKey: "signature:abc", answered: () => Promise.reject(new Error("TIMEOUT")) }) };
+  const failed = await receive(unrecorded, receipt("edr", edr.key, ALERT, edrSigned(ALERT))).catch((err: unknown) => err);
+  t.ok(failed instanceof BusUnavailableError && failed.changed === "unknown", "not answered as accepted (503): the sender's retry takes the claim over");
+});
+
 test("generic: idempotency per endpoint, receipt ids otherwise, and every could-not-queue reason", async (t) => {
   const generic = endpoint("generic", { default_scope: null });
   const { deps, triggered } = harness([generic.record]);

@@ -195,7 +195,9 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
           return reply;
         } catch (err) {
           // receive() queues nothing before its last step and answers a failed trigger itself (202 with error):
-          // a bus failure that reaches here changed nothing.
+          // a bus failure that reaches here changed nothing, unless receive() says otherwise (a signature claim
+          // it could not mark answered: the retry of the same request is taken as it, not as a replay).
+          if (err instanceof BusUnavailableError) throw err;
           if (isUnavailable(err)) throw new BusUnavailableError("the endpoint could not be read", { cause: err, changed: "nothing" });
           if (!(err instanceof SecretDecryptError)) throw err;
           deps.receive.log.error({ err }, "inbound: a stored signing secret does not open with INQUEST_MASTER_KEY (was the key changed?)");
