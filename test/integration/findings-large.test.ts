@@ -190,6 +190,20 @@ test("an attempt that crashed after writing its findings leaves no duplicates", 
   t.equal(events.length, total);
 });
 
+test("a cursor belongs to the investigation whose list issued it: another's is 400 invalid_cursor", async (t) => {
+  const second = await api(stack.baseUrl, "POST", "/v1/investigations", { key: stack.key, body: { query: QUESTION, mode: "live", depth: "quick" } });
+  const otherId = second.json.investigation_id as string;
+  t.equal((await until(otherId)).json.status, "completed");
+  const first = await get(`/v1/investigations/${firstId}/findings?limit=5`);
+  const cursor = first.json.next_cursor as string;
+  t.ok(cursor, "the first list has a next page");
+  const misused = await get(`/v1/investigations/${otherId}/findings?limit=5&cursor=${cursor}`);
+  t.equal(misused.status, 400, "not a page of the other investigation's list that starts where the first left off");
+  t.equal(misused.json.error?.code, "invalid_cursor");
+  const own = await get(`/v1/investigations/${firstId}/findings?limit=5&cursor=${cursor}`);
+  t.same((own.json.findings as Finding[]).map((f) => f.finding_id), all.slice(5, 10).map((f) => f.finding_id), "its own list still continues");
+});
+
 test("teardown", async () => {
   await nc?.close();
   await stack?.stop();

@@ -45,8 +45,10 @@ export function findingRoutes(deps: FindingRouteDeps): Route[] {
         const agentId = ctx.query.get("agent_id");
         if (severity !== null && !isOneOf(SEVERITIES, severity)) return invalid([{ path: "/severity", message: `must be one of ${SEVERITIES.join(", ")}` }]);
         if (agentId !== null && !agentIdPattern.test(agentId)) return invalid([{ path: "/agent_id", message: `must match ${AGENT_ID_PATTERN}` }]);
-        // The filters are part of the cursor: a cursor only continues the list it came from.
-        const prefix = ["findings", severity ?? "", agentId ?? ""];
+        // The investigation and the filters are part of the cursor: a cursor only continues the list it came from.
+        // Without the id, a cursor of one investigation's findings was taken by another's, which then answered a
+        // page starting at that position: its first findings skipped, no error.
+        const prefix = ["findings", ctx.params.id, severity ?? "", agentId ?? ""];
         const page = parsePage(ctx.query, prefix);
         if (isReply(page)) return page;
         const after = page.after === null ? -1 : page.after[prefix.length];
