@@ -33,8 +33,10 @@ export const NODE_FLAGS: Record<ServiceName, readonly string[]> = {
  * runner fixes glibc's mmap threshold at its initial 128 KiB: glibc raises the threshold each time a large mmapped
  * block is freed, after which blocks of that size come from the heap arenas and stay resident (the runner's engine
  * threads exchange batches of ~100 KiB and findings chunks). `make bench-fleet` (10,000 hosts, 2026-11-28, interleaved,
- * the machine shared): runner peak RSS 148-154 MiB without, 145-147 with; live p50 the same within noise. Read by the
- * C library at process start, so only a launcher can set it; musl (Alpine) ignores it.
+ * the machine shared): runner peak RSS 148-154 MiB without, 143-148 with; in exchange the runner's system CPU time
+ * rose by a third (1.5-2 s over the bench: the kernel maps, zeroes and unmaps those blocks), its user time the same,
+ * live p50 the same within the machine's noise. Read by the C library at process start, so only a launcher can set
+ * it; an operator who prefers the CPU sets GLIBC_TUNABLES to "" (or anything else). musl (Alpine) ignores it.
  */
 export const SERVICE_ENV: Record<ServiceName, Readonly<Record<string, string>>> = {
   gateway: {},
