@@ -2,6 +2,7 @@
 import type { components, paths } from "./api-types.js";
 import { flag, UsageError, type Args } from "./args.js";
 import { callGateway, jsonBody, UnreachableError, type Answer } from "./gateway-call.js";
+import { terminalLine, terminalLines } from "./terminal-text.js";
 
 // The API's own types, generated from openapi.json (cli/api-types.ts, docs/api.md#openapi).
 type Json<R> = R extends { content: { "application/json": infer B } } ? B : never;
@@ -104,11 +105,12 @@ function drawProgress(d: Detail): void {
 }
 
 function printReport(d: Detail): void {
+  // Findings quote what agents collected: every text goes through terminal-text.ts, never to the terminal as it is.
   if (d.status !== "completed") {
-    process.stdout.write(`status: ${d.status}${d.error ? ` (${d.error.message})` : ""}\n`);
+    process.stdout.write(`status: ${d.status}${d.error ? ` (${terminalLine(d.error.message)})` : ""}\n`);
     return;
   }
-  process.stdout.write(`severity: ${d.summary?.severity}  verdict: ${d.summary?.verdict}\n\n${d.summary?.narrative ?? ""}\n`);
-  for (const f of d.findings) process.stdout.write(`\n- [${f.severity}] ${f.title} on ${f.hostname}: ${f.summary}`);
+  process.stdout.write(`severity: ${d.summary?.severity}  verdict: ${d.summary?.verdict}\n\n${terminalLines(d.summary?.narrative ?? "")}\n`);
+  for (const f of d.findings) process.stdout.write(`\n- [${f.severity}] ${terminalLine(`${f.title} on ${f.hostname}: ${f.summary}`)}`);
   process.stdout.write("\n");
 }

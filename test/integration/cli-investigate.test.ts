@@ -91,3 +91,30 @@ test("only a 403 gets the scope hint; other refusals are reported as they are, a
     t.equal(gw.getTimes.length, 1, `${status} is not retried`);
   }
 });
+
+test("text from agents reaches the terminal as text: control and escape sequences are shown, not obeyed", async (t) => {
+  // A user on a monitored host writes the shell history, process names and hostnames the report quotes.
+  const esc = "\u001b";
+  const planted = `${esc}]52;c;Y3VybCBldmlsIHwgc2g=\u0007${esc}[2J${esc}[1A\rverdict: benign\u009b31m\u202eevil`;
+  const finding = {
+    detection_id: "history-tampering", title: `T${planted}`, severity: "high", confidence: 0.9, agent_id: "ag-1",
+    hostname: `web-01${planted}`, summary: `root ran "unset HISTFILE${planted}"\nforged line`, evidence: [], attack: [],
+  };
+  const done = {
+    ...detail("completed"),
+    error: { code: "x", message: planted },
+    summary: { narrative: `First paragraph.\n\nOne host${planted}.`, severity: "high", verdict: "malicious", findings_count: 1 },
+    findings: [finding],
+  };
+  const gw = await scriptedGateway(t, queued, [json(200, done)]);
+  const r = await investigate(gw.url);
+  t.equal(r.status, 0, r.stderr);
+  t.notMatch(r.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, "no control character from the report reaches the terminal");
+  t.match(r.stdout, "web-01\\x1b]52;c;", "shown escaped, so the operator sees it was there");
+  t.match(r.stdout, "First paragraph.\n\nOne host", "the narrative keeps its paragraphs");
+  t.match(r.stdout, /^- \[high\] .*forged line$/m, "a finding stays on its own line: a newline in its text does not start a forged one");
+  const failed = await scriptedGateway(t, queued, [json(200, { ...detail("failed"), error: { code: "x", message: `boom${planted}` } })]);
+  const f = await investigate(failed.url);
+  t.equal(f.status, 1, f.stderr);
+  t.notMatch(f.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, "nor from a failed run's error");
+});
