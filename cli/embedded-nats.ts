@@ -79,12 +79,16 @@ export async function startEmbeddedNats(dataDir: string, size: 1 | 3, auth?: { c
     nodes.push(node);
     started.push(node);
   };
+  // Each node in a process group of its own: Ctrl-C in the terminal signals the whole foreground group, and a node
+  // that got it too shut down while the services were still stopping on it (agents could not announce their
+  // disconnect, consumers lost their pulls). The caller stops the nodes, after the services (up.ts).
+  const options = { stdio: ["ignore", "ignore", "inherit"] as const, detached: true };
   try {
     if (size === 1) {
       const port = await freePort();
-      add({ name: "nats-1", clientPort: port, proc: spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { stdio: ["ignore", "ignore", "inherit"] }) });
+      add({ name: "nats-1", clientPort: port, proc: spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { ...options, stdio: [...options.stdio] }) });
     } else {
-      for (const c of await writeClusterConfigs(dir, size, auth?.conf)) add({ name: c.name, clientPort: c.clientPort, proc: spawn(bin, ["--config", c.conf], { stdio: ["ignore", "ignore", "inherit"] }) });
+      for (const c of await writeClusterConfigs(dir, size, auth?.conf)) add({ name: c.name, clientPort: c.clientPort, proc: spawn(bin, ["--config", c.conf], { ...options, stdio: [...options.stdio] }) });
     }
     for (const n of nodes) await waitForPort(n.clientPort);
     const url = nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(",");

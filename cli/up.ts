@@ -50,8 +50,11 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     process.exit(code);
   };
   // Before anything starts: Ctrl-C or SIGTERM while NATS or a service is still starting stops what already runs.
+  // SIGHUP too (the terminal closed): nats-server takes it as "reload the config", and the embedded nodes are not in
+  // the terminal's process group anyway (embedded-nats.ts), so without this they outlived `up`.
   process.once("SIGINT", () => void stopAll(0));
   process.once("SIGTERM", () => void stopAll(0));
+  process.once("SIGHUP", () => void stopAll(0));
   try {
     let natsUrl = env.NATS_URL;
     // The embedded cluster runs as deploy/ does: services and the fleet each with their own nkey user, agents
