@@ -13,7 +13,7 @@ type ErrorBody = components["schemas"]["ErrorBody"];
 export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const question = args.positionals.slice(1).join(" ").trim();
   if (!question) throw new UsageError('usage: inquest investigate "<question>" [--scope k=v] [--depth d] [--mode m] [--url U --key K]');
-  const url = (flag(args, "url") ?? env.INQUEST_URL ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
+  const url = gatewayBase(flag(args, "url") ?? env.INQUEST_URL ?? "http://127.0.0.1:8080");
   const key = flag(args, "key") ?? env.INQUEST_KEY;
   if (!key) throw new UsageError("an API key is needed: --key K or INQUEST_KEY (make run prints one)");
   const body: Record<string, unknown> = { query: question };
@@ -113,4 +113,25 @@ function printReport(d: Detail): void {
   process.stdout.write(`severity: ${d.summary?.severity}  verdict: ${d.summary?.verdict}\n\n${terminalLines(d.summary?.narrative ?? "")}\n`);
   for (const f of d.findings) process.stdout.write(`\n- [${f.severity}] ${terminalLine(`${f.title} on ${f.hostname}: ${f.summary}`)}`);
   process.stdout.write("\n");
+}
+
+/**
+ * The gateway's base URL, checked before any call: an http(s) URL without credentials. fetch refuses a URL with
+ * user:password in it, and its error (with ours) printed the whole URL, password included, to stderr and any CI log;
+ * a URL without a scheme failed as "unknown scheme" against "null". Neither message ever shows the credentials.
+ */
+function gatewayBase(raw: string): string {
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    /* said below */
+  }
+  if (parsed !== null && (parsed.username !== "" || parsed.password !== "")) {
+    throw new UsageError(`--url / INQUEST_URL must not carry credentials (${parsed.protocol}//***@${parsed.host}): the API key goes in --key or INQUEST_KEY`);
+  }
+  if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    throw new UsageError(`--url / INQUEST_URL: ${JSON.stringify(raw.replace(/\/\/[^/@]*@/, "//***@"))} is not an http:// or https:// URL (e.g. http://127.0.0.1:8080)`);
+  }
+  return raw.replace(/\/+$/, "");
 }

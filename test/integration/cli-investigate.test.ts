@@ -118,3 +118,16 @@ test("text from agents reaches the terminal as text: control and escape sequence
   t.equal(f.status, 1, f.stderr);
   t.notMatch(f.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, "nor from a failed run's error");
 });
+
+test("a gateway URL that is not usable is a usage error that never prints its credentials", async (t) => {
+  const withPassword = await cliAsync(["investigate", "q", "--url", "http://ops:hunter2secret@127.0.0.1:1"], { INQUEST_KEY: "inq_test" });
+  t.equal(withPassword.status, 2, withPassword.stderr);
+  t.notMatch(withPassword.stderr + withPassword.stdout, "hunter2secret", "the password is not printed");
+  t.match(withPassword.stderr, /credentials/, "saying why the URL is refused");
+  const fromEnv = await cliAsync(["investigate", "q"], { INQUEST_URL: "https://ops:hunter2secret@gw.example", INQUEST_KEY: "inq_test" });
+  t.equal(fromEnv.status, 2, fromEnv.stderr);
+  t.notMatch(fromEnv.stderr, "hunter2secret");
+  const notUrl = await cliAsync(["investigate", "q", "--url", "gw.example:8080"], { INQUEST_KEY: "inq_test" });
+  t.equal(notUrl.status, 2, notUrl.stderr);
+  t.match(notUrl.stderr, /--url .*gw\.example:8080.* http/, "names the value and what is expected, not only 'Invalid URL'");
+});
