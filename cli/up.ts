@@ -37,24 +37,27 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
   const masterKey = env.INQUEST_MASTER_KEY || devSecret(join(data, "master.key"), () => randomBytes(32).toString("base64"));
   const apiKey = env.INQUEST_BOOTSTRAP_KEY || devSecret(join(data, "dev-api-key"), () => newApiKey().key);
 
-  const stopEverything = async (): Promise<void> => {
+  // One stop, however many ask for it: a second Ctrl-C (or a child exiting under the first) waits for the same stop
+  // instead of exiting at once, which left the embedded NATS (in its own process group) running.
+  let stopped: Promise<void> | null = null;
+  const stopEverything = (): Promise<void> => {
     stopping = true;
-    await Promise.all(children.map((c) => stopChild(c, 10_000)));
-    await Promise.all(natsNodes.map((n) => stopChild(n.proc, 5_000)));
+    stopped ??= (async () => {
+      await Promise.all(children.map((c) => stopChild(c, 10_000)));
+      await Promise.all(natsNodes.map((n) => stopChild(n.proc, 5_000)));
+    })();
+    return stopped;
   };
   const stopAll = async (code: number): Promise<never> => {
-    if (!stopping) {
-      process.stderr.write("\nstopping Inquest…\n");
-      await stopEverything();
-    }
+    if (!stopping) process.stderr.write("\nstopping Inquest…\n");
+    await stopEverything();
     process.exit(code);
   };
   // Before anything starts: Ctrl-C or SIGTERM while NATS or a service is still starting stops what already runs.
   // SIGHUP too (the terminal closed): nats-server takes it as "reload the config", and the embedded nodes are not in
   // the terminal's process group anyway (embedded-nats.ts), so without this they outlived `up`.
-  process.once("SIGINT", () => void stopAll(0));
-  process.once("SIGTERM", () => void stopAll(0));
-  process.once("SIGHUP", () => void stopAll(0));
+  // `on`, not `once`: a repeated signal must not fall back to the default (exit now, NATS left running).
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void stopAll(0));
   try {
     let natsUrl = env.NATS_URL;
     // The embedded cluster runs as deploy/ does: services and the fleet each with their own nkey user, agents
@@ -169,7 +172,8 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     return 0;
   } catch (err) {
     // A start that fails half-way (a NATS node that never came up, a port not found) leaves nothing running.
-    if (!stopping) await stopEverything();
+    // A start that fails because a signal is stopping it meanwhile waits for that stop before exiting too.
+    await stopEverything();
     throw err;
   }
 }

@@ -67,3 +67,13 @@ test("closing the terminal (SIGHUP to the group) leaves nothing running", async 
   await eventually(async () => (up.started.every((p) => !running(p.pid)) ? true : undefined), 15_000, 100).catch(() => undefined);
   t.same(up.started.filter((p) => running(p.pid)).map((p) => p.cmd), [], "nothing is left running");
 });
+
+test("an impatient second Ctrl-C while stopping still leaves nothing running", async (t) => {
+  const up = await upInItsOwnGroup(t);
+  process.kill(-up.group, "SIGINT");
+  await new Promise((r) => setTimeout(r, 100));
+  process.kill(-up.group, "SIGINT");
+  await up.exited;
+  await eventually(async () => (up.started.every((p) => !running(p.pid)) ? true : undefined), 15_000, 100).catch(() => undefined);
+  t.same(up.started.filter((p) => running(p.pid)).map((p) => p.cmd), [], "nothing is left running");
+});
