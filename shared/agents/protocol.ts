@@ -52,9 +52,16 @@ export function subjectAgentId(subject: string): string | null {
 export const HEARTBEAT_RANGE = ["100ms", "1h"] as const;
 const [HEARTBEAT_MIN_MS, HEARTBEAT_MAX_MS] = HEARTBEAT_RANGE.map((d) => parseDuration(d) as number) as [number, number];
 
+/**
+ * A hostname as an agent declares it: any text a host could be named, but no control characters (C0, DEL, C1) and
+ * no bidirectional overrides or isolates. It is quoted in narratives, reports, the console and the CLI's terminal
+ * output, where a newline would forge a line and an override would reverse what an analyst reads.
+ */
+const HOSTNAME_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]+$";
+
 export const Hello = Type.Object({
   agent_id: AgentId,
-  hostname: Type.String({ minLength: 1, maxLength: 255 }),
+  hostname: Type.String({ minLength: 1, maxLength: 255, pattern: HOSTNAME_PATTERN }),
   tags: Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.String({ maxLength: 256 }), { maxProperties: 64 }),
   edr_device_id: Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()]),
   /** How often the agent promises to heartbeat; it is marked offline after three missed beats. */
