@@ -3,7 +3,9 @@
 // terminal (OSC 52 writes the clipboard, cursor moves overwrite the verdict, a right-to-left override reorders a
 // line). Control characters (C0, DEL, C1) and bidirectional controls are printed as visible escapes instead.
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+import { CONTROL_CHARACTER_CLASS } from "../shared/control-characters.js";
+
+const CONTROL = new RegExp(`[${CONTROL_CHARACTER_CLASS}]`, "g");
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\t" };
 
 /** `text` safe to print: every control shown as `\xNN` / `\uNNNN` (`\n`, `\r` by name, a tab kept). */

@@ -12,6 +12,7 @@
 import { Type, type Static } from "typebox";
 import { AGENT_ID_PATTERN, AgentId, literalUnion } from "../schemas/common.js";
 import { checker } from "../validate.js";
+import { CONTROL_CHARACTER_CLASS } from "../control-characters.js";
 import { parseDuration } from "../durations.js";
 
 /** Agent ids travel in subject tokens: letters, digits, _ and - only (one pattern for the API and the protocol). */
@@ -57,7 +58,7 @@ const [HEARTBEAT_MIN_MS, HEARTBEAT_MAX_MS] = HEARTBEAT_RANGE.map((d) => parseDur
  * no bidirectional overrides or isolates. It is quoted in narratives, reports, the console and the CLI's terminal
  * output, where a newline would forge a line and an override would reverse what an analyst reads.
  */
-const HOSTNAME_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]+$";
+const HOSTNAME_PATTERN = `^[^${CONTROL_CHARACTER_CLASS}]+$`;
 
 export const Hello = Type.Object({
   agent_id: AgentId,
