@@ -1,13 +1,14 @@
 // The dispatcher's copy of the subscriptions bucket, kept current by a watch. `fresh(since)` waits until the
 // copy holds every write the bucket had when a check that started after `since` ran, so an event received
 // after a subscription was created or changed is always fanned out against that change. Checks are shared by
-// every caller waiting at the same time. Opened secrets are kept a short while (TTL), for a bounded number of
+// every caller they can serve, and overlap (freshness-checks.ts). Opened secrets are kept a short while (TTL), for a bounded number of
 // subscriptions (least recently used go first), and dropped as soon as their subscription changes or is deleted.
 import type { KV } from "@nats-io/kv";
 import { systemClock, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
+import { FreshnessChecks } from "./freshness-checks.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { decryptSecret } from "../../shared/secrets.js";
 import { openHeaders } from "../../shared/webhooks/custom-headers.js";
@@ -41,9 +42,7 @@ export class SubscriptionCache implements Component {
   private readonly headers = new Map<string, Opened<Record<string, string>>>();
   /** Secrets opened (decrypted) so far (tests, metrics). */
   opened = 0;
-  /** performance.now() at which the newest completed check started. */
-  private verifiedAt = -Infinity;
-  private check: { startedAt: number; promise: Promise<void> } | null = null;
+  private readonly checks = new FreshnessChecks(() => this.catchUp());
   /** Subscriptions the copy holds turned off (paused or disabled), for `whenResumed`. */
   private readonly off = new Set<string>();
   /** performance.now() at which the copy last saw each subscription turned on again (`resumedAt`). */
@@ -95,27 +94,14 @@ export class SubscriptionCache implements Component {
 
   /** Every subscription, as of a moment after `since` (performance.now() of when the caller's input arrived). */
   async fresh(since: number): Promise<SubscriptionRecord[]> {
-    while (this.verifiedAt < since) {
-      const running = this.check;
-      if (running) {
-        await running.promise;
-        continue;
-      }
-      const startedAt = performance.now();
-      const promise = this.catchUp(startedAt).finally(() => {
-        this.check = null;
-      });
-      this.check = { startedAt, promise };
-      await promise;
-    }
+    await this.checks.after(since);
     return [...this.mirror.values()];
   }
 
-  private async catchUp(startedAt: number): Promise<void> {
+  private async catchUp(): Promise<void> {
     if (!(await this.mirror.catchUp(CATCH_UP_TIMEOUT_MS))) {
       this.log.warn("subscription watch is lagging; fanning out with what it has");
     }
-    if (startedAt > this.verifiedAt) this.verifiedAt = startedAt;
   }
 
   /** One subscription: the local copy, else the bucket (a subscription created a moment ago elsewhere). */
