@@ -98,7 +98,7 @@ interface Measured {
   p50: number;
   p99: number;
   duplicates: number;
-  /** Latency p99 at SUSTAINED_PER_S for SUSTAINED_SECONDS (not measured for the ceiling). */
+  /** Latency p99 at SUSTAINED_PER_S for SUSTAINED_SECONDS. */
   sustainedP99?: number;
 }
 
@@ -302,6 +302,9 @@ export async function benchWebhooks(): Promise<WebhookBench> {
     const cRate = await burst(publish, receiver, "bench.ceiling", "CBURST");
     const cLat = await fixedRate(publish, receiver, "bench.ceiling", "CRATE");
     const base = summarize(cRate, cLat, receiver.receipts() - cReceipts - (receiver.firstSeen.size - cDistinct));
+    // The same sustained rate through the bare loop: what this machine and this harness (publisher and receiver in
+    // this process) allow at all, beside which the dispatcher's p99 is read.
+    base.sustainedP99 = percentile(await fixedRate(publish, receiver, "bench.ceiling", "CSUST", SUSTAINED_PER_S, SUSTAINED_SECONDS), 0.99);
     await ceiling.stop();
     const peak = { gateway: peakRssKb(gateway.proc.pid), dispatcher: peakRssKb(dispatcherChild.proc.pid), nats: peakRssKb(nats.proc.pid), bullmq: null as number | null };
     const peer = await bullmqPeer(res, receiver);
@@ -325,7 +328,7 @@ function report(d: Measured, c: Measured, b: Measured | null): string {
     "",
     `One subscription (\`agent.connected\`) to a local node:http receiver answering 204, ${cpus().length} CPUs shared by nats-server, gateway, dispatcher and this process.`,
     `Burst: ${BURST} events published to \`events.agent.connected\` as fast as JetStream takes them; rate = events ÷ (first publish → last event's first receipt).`,
-    `Fixed rate: ${RATE_PER_S} events/s for ${RATE_SECONDS} s, then ${SUSTAINED_PER_S.toLocaleString("en-US")} events/s for ${SUSTAINED_SECONDS} s (not for the ceiling); latency = publish call → first receipt of that event (same process clock).`,
+    `Fixed rate: ${RATE_PER_S} events/s for ${RATE_SECONDS} s, then ${SUSTAINED_PER_S.toLocaleString("en-US")} events/s for ${SUSTAINED_SECONDS} s; latency = publish call → first receipt of that event (same process clock).`,
     `Ceiling: a bare JetStream consume → signed POST (same HTTP client and signature code) → ack loop in the bench process, ${PARALLEL} POSTs at once (the dispatcher's default per-subscription limit), on a work-queue stream of its own. The dispatcher path adds the fan-out's subscription match, a record check (a KV get, skipped for the first stored copy of a fresh event: docs/architecture.md#flow-events) and the delivery record written with its first attempt (KV create); an attempt that fails goes on as a job (docs/architecture.md#flow-events).`,
     "",
     b
@@ -337,7 +340,7 @@ function report(d: Measured, c: Measured, b: Measured | null): string {
     `| deliveries/s (burst of ${BURST}) | ${d.rate.toFixed(0)} | ${b ? b.rate.toFixed(0) : "skipped"} | ${b ? times(d.rate, b.rate) : "n/a"} | ${c.rate.toFixed(0)} | ${pct(d.rate, c.rate)} |`,
     `| latency p50 at ${RATE_PER_S}/s | ${d.p50.toFixed(1)} ms | ${b ? `${b.p50.toFixed(1)} ms` : "skipped"} | ${b ? times(d.p50, b.p50) : "n/a"} | ${c.p50.toFixed(1)} ms | ${times(d.p50, c.p50)} |`,
     `| latency p99 at ${RATE_PER_S}/s | ${d.p99.toFixed(1)} ms | ${b ? `${b.p99.toFixed(1)} ms` : "skipped"} | ${b ? times(d.p99, b.p99) : "n/a"} | ${c.p99.toFixed(1)} ms | ${times(d.p99, c.p99)} |`,
-    `| latency p99 at ${SUSTAINED_PER_S.toLocaleString("en-US")}/s for ${SUSTAINED_SECONDS} s (issue 9: < 20 ms) | ${ms(d.sustainedP99)} | ${b ? ms(b.sustainedP99) : "skipped"} | ${b && d.sustainedP99 !== undefined && b.sustainedP99 !== undefined ? times(d.sustainedP99, b.sustainedP99) : "n/a"} | not measured | |`,
+    `| latency p99 at ${SUSTAINED_PER_S.toLocaleString("en-US")}/s for ${SUSTAINED_SECONDS} s (issue 9: < 20 ms) | ${ms(d.sustainedP99)} | ${b ? ms(b.sustainedP99) : "skipped"} | ${b && d.sustainedP99 !== undefined && b.sustainedP99 !== undefined ? times(d.sustainedP99, b.sustainedP99) : "n/a"} | ${ms(c.sustainedP99)} | ${d.sustainedP99 !== undefined && c.sustainedP99 !== undefined ? times(d.sustainedP99, c.sustainedP99) : "n/a"} |`,
     `| duplicate receipts | ${d.duplicates} | ${b ? b.duplicates : "skipped"} | | ${c.duplicates} | |`,
     "",
   ].join("\n");
