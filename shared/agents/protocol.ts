@@ -54,17 +54,25 @@ export const HEARTBEAT_RANGE = ["100ms", "1h"] as const;
 const [HEARTBEAT_MIN_MS, HEARTBEAT_MAX_MS] = HEARTBEAT_RANGE.map((d) => parseDuration(d) as number) as [number, number];
 
 /**
- * A hostname as an agent declares it: any text a host could be named, but no control characters (C0, DEL, C1) and
- * no bidirectional overrides or isolates. It is quoted in narratives, reports, the console and the CLI's terminal
- * output, where a newline would forge a line and an override would reverse what an analyst reads.
+ * Text an agent declares (its hostname, tag keys and values, EDR device id): anything a host, a tag or a device could
+ * be named, but no control characters (C0, DEL, C1) and no bidirectional overrides or isolates. It is quoted in
+ * narratives, reports, the console and the CLI's terminal output, where a newline would forge a line and an override
+ * would reverse what an analyst reads.
  */
-const HOSTNAME_PATTERN = `^[^${CONTROL_CHARACTER_CLASS}]+$`;
+const DECLARED_TEXT = `^[^${CONTROL_CHARACTER_CLASS}]+$`;
+const DECLARED_TEXT_OR_EMPTY = `^[^${CONTROL_CHARACTER_CLASS}]*$`;
+/**
+ * A tag key, its length in the pattern: TypeBox makes a record's key schema a `patternProperties` pattern and drops
+ * the key's other bounds (a 10,000-character key was taken), and a key matching no pattern is refused only with
+ * `additionalProperties: false`.
+ */
+const TAG_KEY = `^[^${CONTROL_CHARACTER_CLASS}]{1,128}$`;
 
 export const Hello = Type.Object({
   agent_id: AgentId,
-  hostname: Type.String({ minLength: 1, maxLength: 255, pattern: HOSTNAME_PATTERN }),
-  tags: Type.Record(Type.String({ minLength: 1, maxLength: 128 }), Type.String({ maxLength: 256 }), { maxProperties: 64 }),
-  edr_device_id: Type.Union([Type.String({ minLength: 1, maxLength: 256 }), Type.Null()]),
+  hostname: Type.String({ minLength: 1, maxLength: 255, pattern: DECLARED_TEXT }),
+  tags: Type.Record(Type.String({ pattern: TAG_KEY }), Type.String({ maxLength: 256, pattern: DECLARED_TEXT_OR_EMPTY }), { maxProperties: 64, additionalProperties: false }),
+  edr_device_id: Type.Union([Type.String({ minLength: 1, maxLength: 256, pattern: DECLARED_TEXT }), Type.Null()]),
   /** How often the agent promises to heartbeat; it is marked offline after three missed beats. */
   heartbeat_interval_ms: Type.Integer({ minimum: HEARTBEAT_MIN_MS, maximum: HEARTBEAT_MAX_MS }),
 });
