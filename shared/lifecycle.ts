@@ -1,5 +1,5 @@
 // Long-running components have start()/stop(). One coordinator starts them in order and stops them in
-// reverse order on SIGINT/SIGTERM, each with a deadline, draining NATS last.
+// reverse order on SIGINT/SIGTERM/SIGHUP, each with a deadline, draining NATS last.
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "./log.js";
 
@@ -66,7 +66,10 @@ export class Lifecycle {
     clearTimeout(timer);
   }
 
-  /** Stops on SIGINT/SIGTERM and exits. */
+  /**
+   * Stops on SIGINT, SIGTERM or SIGHUP and exits. SIGHUP is a terminal closing under a service run in it (an ssh
+   * session dropped): Node's default would end the process on the spot, an agent without its bye.
+   */
   exitOnSignals(): void {
     const onSignal = (signal: string): void => {
       this.opts.log.info({ signal }, "shutting down");
@@ -74,5 +77,6 @@ export class Lifecycle {
     };
     process.once("SIGINT", () => onSignal("SIGINT"));
     process.once("SIGTERM", () => onSignal("SIGTERM"));
+    process.once("SIGHUP", () => onSignal("SIGHUP"));
   }
 }
