@@ -12,7 +12,7 @@
 import { Type, type Static } from "typebox";
 import { AGENT_ID_PATTERN, AgentId, literalUnion } from "../schemas/common.js";
 import { checker } from "../validate.js";
-import { CONTROL_CHARACTER_CLASS } from "../control-characters.js";
+import { withoutControlCharacters } from "../control-characters.js";
 import { parseDuration } from "../durations.js";
 
 /** Agent ids travel in subject tokens: letters, digits, _ and - only (one pattern for the API and the protocol). */
@@ -59,14 +59,14 @@ const [HEARTBEAT_MIN_MS, HEARTBEAT_MAX_MS] = HEARTBEAT_RANGE.map((d) => parseDur
  * narratives, reports, the console and the CLI's terminal output, where a newline would forge a line and an override
  * would reverse what an analyst reads.
  */
-const DECLARED_TEXT = `^[^${CONTROL_CHARACTER_CLASS}]+$`;
-const DECLARED_TEXT_OR_EMPTY = `^[^${CONTROL_CHARACTER_CLASS}]*$`;
+const DECLARED_TEXT = withoutControlCharacters("+");
+const DECLARED_TEXT_OR_EMPTY = withoutControlCharacters("*");
 /**
  * A tag key, its length in the pattern: TypeBox makes a record's key schema a `patternProperties` pattern and drops
  * the key's other bounds (a 10,000-character key was taken), and a key matching no pattern is refused only with
  * `additionalProperties: false`.
  */
-const TAG_KEY = `^[^${CONTROL_CHARACTER_CLASS}]{1,128}$`;
+const TAG_KEY = withoutControlCharacters("{1,128}");
 
 export const Hello = Type.Object({
   agent_id: AgentId,
