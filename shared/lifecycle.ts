@@ -75,8 +75,6 @@ export class Lifecycle {
       this.opts.log.info({ signal }, "shutting down");
       void this.stop().then(() => process.exit(0));
     };
-    process.once("SIGINT", () => onSignal("SIGINT"));
-    process.once("SIGTERM", () => onSignal("SIGTERM"));
-    process.once("SIGHUP", () => onSignal("SIGHUP"));
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => onSignal(signal));
   }
 }

@@ -1,18 +1,19 @@
 // The dispatcher's copy of the subscriptions bucket, kept current by a watch. `fresh(since)` waits until the
 // copy holds every write the bucket had when a check that started after `since` ran, so an event received
 // after a subscription was created or changed is always fanned out against that change. Checks are shared by
-// every caller they can serve, and overlap (freshness-checks.ts). Opened secrets are kept a short while (TTL), for a bounded number of
-// subscriptions (least recently used go first), and dropped as soon as their subscription changes or is deleted.
+// every caller they can serve, and overlap (freshness-checks.ts). Opened secrets are kept a short while (TTL), for a
+// bounded number of subscriptions (least recently used go first), and dropped as soon as their subscription changes
+// or is deleted.
 import type { KV } from "@nats-io/kv";
 import { systemClock, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
-import { FreshnessChecks } from "./freshness-checks.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { decryptSecret } from "../../shared/secrets.js";
 import { openHeaders } from "../../shared/webhooks/custom-headers.js";
 import { previousSealed, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
+import { FreshnessChecks } from "./freshness-checks.js";
 
 /** A check never waits longer than this for the watch (a lagging watch is logged, not fatal). */
 const CATCH_UP_TIMEOUT_MS = 2_000;
