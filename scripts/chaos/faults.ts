@@ -1,6 +1,8 @@
 // The faults of a chaos run, one at a time at random moments: SIGKILL of one replica of each service (restarted
 // at once, as an orchestrator would), SIGKILL of one NATS node (restarted after a few seconds) and one NATS node
-// frozen with SIGSTOP, then thawed. Each fault records when it began and when what it broke was back.
+// frozen with SIGSTOP, then thawed. Each fault records when it began and when what it broke was back. The ticker
+// killed is the one leading (the lease names its pid) when that can be read: a standby's death tests nothing, and
+// due runs must still start within 1 s of their time when the leader dies (docs/operations.md#chaos).
 import type { ChaosCluster, Restartable } from "./cluster.js";
 import { Rng } from "../../corpus/prng.js";
 import { sleep } from "../../shared/clock.js";
@@ -22,6 +24,8 @@ export interface FaultOptions {
   freezeMs: number;
   /** How long a killed NATS node stays down. */
   natsDownMs: number;
+  /** The pid the ticker leader lease names now (null: none, or it could not be read). */
+  tickerLeaderPid?(): Promise<number | null>;
 }
 
 /** Injects each fault in `kinds` once, in random order, spread over `windowMs`; resolves when the last recovered. */
@@ -56,8 +60,11 @@ async function inject(cluster: ChaosCluster, kind: FaultKind, opts: FaultOptions
   }
   const name = kind.slice("kill-".length);
   const replicas = [...cluster.services.values()].filter((s) => s.name === name);
-  const victim: Restartable = rng.pick(replicas);
+  const leaderPid = kind === "kill-ticker" ? await opts.tickerLeaderPid?.().catch(() => null) : null;
+  const leader = replicas.find((r) => r.child.proc.pid === leaderPid);
+  const picked = rng.pick(replicas); // drawn either way, so a seed's later draws stay the same
+  const victim: Restartable = leader ?? picked;
   await victim.child.kill("SIGKILL");
   await victim.restart();
-  return { kind, target: victim.label, at, recoveredMs: Date.now() - at };
+  return { kind, target: leader ? `${victim.label} (leader)` : victim.label, at, recoveredMs: Date.now() - at };
 }

@@ -6,7 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "@nats-io/transport-node";
+import { Kvm } from "@nats-io/kv";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { CURIOSITY_BUCKETS, LEADER_KEY } from "../../shared/curiosity/catalog.js";
 import { seedAuthenticator } from "../../shared/nats/connect.js";
 import { parseArgs, flag } from "../../cli/args.js";
 import { startChaosCluster, type ChaosCluster } from "./cluster.js";
@@ -19,6 +21,8 @@ import { curiosityGapLine, lost, summaryLine, writeReport } from "./report.js";
 import { verify } from "./verify.js";
 
 const SUBSCRIBED = ["investigation.completed", "investigation.failed", "investigation.cancelled"];
+/** The curiosity items' interval. */
+const CURIOSITY_INTERVAL_S = 2;
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2), { values: ["duration", "seed", "out"], booleans: ["short", "keep"] });
@@ -40,13 +44,15 @@ async function main(): Promise<number> {
     await call("POST", "/v1/webhooks/subscriptions", { url: receiver.url, events: SUBSCRIBED });
     const endpoint = (await call("POST", "/v1/webhooks/incoming/endpoints", { provider: "generic" })) as { url: string };
     const curiosityIds: string[] = [];
-    for (let i = 0; i < 3; i++) curiosityIds.push(((await call("POST", "/v1/curiosity", { query: `standing question ${i}: listening ports`, interval: "2s", depth: "quick" })) as { id: string }).id);
+    for (let i = 0; i < 3; i++) curiosityIds.push(((await call("POST", "/v1/curiosity", { query: `standing question ${i}: listening ports`, interval: `${CURIOSITY_INTERVAL_S}s`, depth: "quick" })) as { id: string }).id);
 
     log(`load for ${durationS} s; faults: ${ALL_FAULTS.join(", ")}`);
     const stop = new AbortController();
     const load = runLoad({ gateways: c.gateways, key: c.key, inboundPath: new URL(endpoint.url).pathname, triggerEveryMs: short ? 250 : 150, inboundEveryMs: 1_000 }, stop.signal);
     const began = Date.now();
-    const faults = await runFaults(c, ALL_FAULTS, durationS * 1000 * 0.8, { freezeMs: short ? 5_000 : 20_000, natsDownMs: short ? 3_000 : 5_000 }, new Rng(seed));
+    const watcher = await connect({ servers: c.natsUrl.split(","), authenticator: seedAuthenticator(c.natsSeedFile) });
+    const faultOptions = { freezeMs: short ? 5_000 : 20_000, natsDownMs: short ? 3_000 : 5_000, tickerLeaderPid: () => tickerLeaderPid(watcher) };
+    const faults = await runFaults(c, ALL_FAULTS, durationS * 1000 * 0.8, faultOptions, new Rng(seed)).finally(() => watcher.close());
     for (const f of faults) log(`${f.kind} ${f.target}: back after ${(f.recoveredMs / 1000).toFixed(1)} s`);
     await sleep(Math.max(0, began + durationS * 1000 - Date.now()));
     stop.abort();
@@ -55,7 +61,7 @@ async function main(): Promise<number> {
 
     log(`load stopped: ${stats.accepted.size} investigations accepted; settling`);
     const nc = await connect({ servers: c.natsUrl.split(","), authenticator: seedAuthenticator(c.natsSeedFile) });
-    const verdict = await verify({ gateway: c.gateways[0] as string, key: c.key, nc, accepted: stats.accepted, received: receiver.received, subscribedTypes: SUBSCRIBED, subscribedSince: since, curiosityIds, settleTimeoutMs: 120_000 });
+    const verdict = await verify({ gateway: c.gateways[0] as string, key: c.key, nc, accepted: stats.accepted, received: receiver.received, subscribedTypes: SUBSCRIBED, subscribedSince: since, curiosityIds, curiosityIntervalMs: CURIOSITY_INTERVAL_S * 1000, settleTimeoutMs: 120_000 });
     await nc.close();
     const result = { seed, durationS, faults, load: stats, verdict };
     const lostIds = [...verdict.investigationsNotTerminal, ...verdict.eventsUndelivered, ...verdict.ackedWritesLost];
@@ -95,6 +101,15 @@ function traces(cluster: ChaosCluster, ids: string[]): Map<string, string[]> {
     out.set(id, lines.slice(0, 30));
   }
   return out;
+}
+
+/** The pid of the ticker whose lease is current (services/ticker/leader.ts), null when none holds it. */
+async function tickerLeaderPid(nc: NatsConnection): Promise<number | null> {
+  const kv = await new Kvm(nc).open(CURIOSITY_BUCKETS.leader.name);
+  const entry = await kv.get(LEADER_KEY);
+  if (entry?.operation !== "PUT") return null;
+  const pid = (entry.json() as { pid?: unknown }).pid;
+  return typeof pid === "number" ? pid : null;
 }
 
 /** A management call retried across gateways through 503s and connection errors, for at most 60 s. */

@@ -70,6 +70,7 @@ export function writeReport(file: string, r: ChaosResult, traces: Map<string, st
     "",
     `Trigger p99 outside faults: ${p99(r.load.calls.filter((c) => !inFault(c)))}; during faults: ${p99(r.load.calls.filter(inFault))}.`,
     "",
+    ...curiosityLatenessSection(r),
     ...(v.investigationsNotTerminal.length + v.eventsUndelivered.length + v.ackedWritesLost.length > 0
       ? [
           "## Lost",
@@ -87,6 +88,45 @@ export function writeReport(file: string, r: ChaosResult, traces: Map<string, st
       : []),
   ];
   writeFileSync(file, `${lines.join("\n")}\n`);
+}
+
+/** Late by more than this, a curiosity run breaks the contract (CONTRACT: within 1 s of `next_run_at`). */
+const LATE_MS = 1_000;
+
+/** The fault whose window (from its start to its recovery, plus `afterMs`) holds `atMs`, if any. */
+function faultAt(faults: FaultRecord[], atMs: number, afterMs: number): FaultRecord | undefined {
+  return faults.find((f) => atMs >= f.at && atMs <= f.at + f.recoveredMs + afterMs);
+}
+
+/**
+ * How late the curiosity runs started against their due time, and each run more than a second late with the fault
+ * around its due time: a ticker leader killed must cost no run more than a second; a NATS node down or frozen can.
+ */
+function curiosityLatenessSection(r: ChaosResult): string[] {
+  const runs = r.verdict.curiosityLateness;
+  if (runs.length === 0) return [];
+  const ms = runs.map((x) => x.lateMs).sort((a, b) => a - b);
+  const at = (q: number) => (ms[Math.min(ms.length - 1, Math.floor(ms.length * q))] as number).toFixed(0);
+  const late = runs.filter((x) => x.lateMs > LATE_MS);
+  const start = r.faults[0]?.at ?? 0;
+  return [
+    "## Curiosity runs: lateness",
+    "",
+    `${runs.length} runs after each item's first, due at the previous run's end + the interval: started late by p50 ${at(0.5)} ms,`,
+    `p99 ${at(0.99)} ms, max ${at(1)} ms; ${late.length} more than ${LATE_MS / 1000} s late.`,
+    "",
+    ...(late.length > 0
+      ? [
+          "| item | run | due at (s) | late by | fault at its due time |",
+          "|---|---:|---:|---:|---|",
+          ...late.map((x) => {
+            const f = faultAt(r.faults, x.dueMs, 2_000);
+            return `| ${x.id} | ${x.run} | ${((x.dueMs - start) / 1000).toFixed(1)} | ${(x.lateMs / 1000).toFixed(1)} s | ${f ? `${f.kind} ${f.target}` : "none"} |`;
+          }),
+          "",
+        ]
+      : []),
+  ];
 }
 
 /** One curiosity item whose runs are irregular: what the gateway lists against what the bucket holds. */

@@ -33,7 +33,19 @@ export interface Verdict {
    * investigations bucket holds, so a report tells a run the ticker never triggered from one the list missed.
    */
   curiosityGaps: Array<{ id: string; listed: number[]; inBucket: number[] }>;
+  /**
+   * Each run after an item's first: when it was due (the previous run's end + the item's interval, as the ticker
+   * re-queues it) and how long after that it started (`started_at`, the trigger accepted). The contract: within 1 s.
+   */
+  curiosityLateness: RunLateness[];
   settleMs: number;
+}
+
+export interface RunLateness {
+  id: string;
+  run: number;
+  dueMs: number;
+  lateMs: number;
 }
 
 const TERMINAL = new Set(["completed", "failed", "cancelled"]);
@@ -48,6 +60,8 @@ export interface VerifyInput {
   subscribedTypes: string[];
   subscribedSince: Date;
   curiosityIds: string[];
+  /** The items' interval, ms (what their runs' lateness is counted from). */
+  curiosityIntervalMs: number;
   settleTimeoutMs: number;
 }
 
@@ -112,8 +126,22 @@ export async function verify(input: VerifyInput): Promise<Verdict> {
     curiositySkipped: skipped,
     curiosityListedLate: listedLate,
     curiosityGaps,
+    curiosityLateness: lateness(runs, input.curiosityIntervalMs),
     settleMs,
   };
+}
+
+/** Runs 2 and later whose previous run ended: due at its end + the interval; late by when they started after it. */
+export function lateness(runs: Run[], intervalMs: number): RunLateness[] {
+  const byRun = new Map(runs.map((r) => [`${r.curiosity_id}#${r.run}`, r]));
+  const out: RunLateness[] = [];
+  for (const r of runs) {
+    const previous = byRun.get(`${r.curiosity_id}#${r.run - 1}`);
+    if (!previous || previous.completedMs === null || r.startedMs === null) continue;
+    const dueMs = previous.completedMs + intervalMs;
+    out.push({ id: r.curiosity_id, run: r.run, dueMs, lateMs: r.startedMs - dueMs });
+  }
+  return out.sort((a, b) => a.dueMs - b.dueMs);
 }
 
 async function notTerminal(input: VerifyInput, ids: string[], lastStatus: Map<string, string>): Promise<string[]> {
@@ -164,9 +192,17 @@ async function subscribedEvents(input: VerifyInput): Promise<{ expected: string[
   return { expected: ids, announced };
 }
 
-interface Run {
+export interface Run {
   curiosity_id: string;
   run: number;
+  /** started_at and completed_at, ms (null: not known, or not reached). */
+  startedMs: number | null;
+  completedMs: number | null;
+}
+
+function msOf(iso: string | null | undefined): number | null {
+  const ms = iso ? Date.parse(iso) : NaN;
+  return Number.isFinite(ms) ? ms : null;
 }
 
 async function curiosityRuns(input: VerifyInput): Promise<Run[]> {
@@ -175,10 +211,12 @@ async function curiosityRuns(input: VerifyInput): Promise<Run[]> {
   do {
     const url = `${input.gateway}/v1/investigations?trigger_source=curiosity&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
     const page = (await (await fetch(url, { headers: { authorization: `Bearer ${input.key}` } })).json()) as {
-      investigations: Array<{ context: { curiosity_id: string; trigger_id: string } }>;
+      investigations: Array<{ context: { curiosity_id: string; trigger_id: string }; started_at: string; completed_at: string | null }>;
       next_cursor: string | null;
     };
-    for (const inv of page.investigations) out.push({ curiosity_id: inv.context.curiosity_id, run: runOfTriggerId(inv.context.trigger_id) });
+    for (const inv of page.investigations) {
+      out.push({ curiosity_id: inv.context.curiosity_id, run: runOfTriggerId(inv.context.trigger_id), startedMs: msOf(inv.started_at), completedMs: msOf(inv.completed_at) });
+    }
     cursor = page.next_cursor;
   } while (cursor);
   return out;
@@ -191,9 +229,10 @@ async function curiosityRunsInBucket(nc: NatsConnection): Promise<Run[]> {
   for await (const key of await kv.keys()) {
     const entry = await kv.get(key);
     if (!entry || entry.operation !== "PUT") continue;
-    const context = (entry.json() as { context?: { trigger_source?: string; curiosity_id?: string; trigger_id?: string } }).context;
+    const record = entry.json() as { context?: { trigger_source?: string; curiosity_id?: string; trigger_id?: string }; started_at?: string; completed_at?: string | null };
+    const context = record.context;
     if (context?.trigger_source !== "curiosity" || !context.curiosity_id || !context.trigger_id) continue;
-    out.push({ curiosity_id: context.curiosity_id, run: runOfTriggerId(context.trigger_id) });
+    out.push({ curiosity_id: context.curiosity_id, run: runOfTriggerId(context.trigger_id), startedMs: msOf(record.started_at), completedMs: msOf(record.completed_at) });
   }
   return out;
 }
