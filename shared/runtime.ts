@@ -24,18 +24,23 @@ export interface Runtime {
 }
 
 /** Provisions every stream and bucket (idempotent; replicas may race) and opens them. */
-export async function openRuntime(nc: NatsConnection, opts: { replicas: number }): Promise<Runtime> {
-  const { replicas } = opts;
-  const jsm = await patiently(() => jetstreamManager(nc));
-  for (const spec of Object.values(STREAMS)) await ensureStream(jsm, spec, replicas);
+/**
+ * `requestTimeoutMs`: how long the runtime's JetStream calls (publishes, stream info, bucket reads and writes) wait
+ * for an answer; the client's default, 5 s, when absent. Creating the streams keeps the default.
+ */
+export async function openRuntime(nc: NatsConnection, opts: { replicas: number; requestTimeoutMs?: number }): Promise<Runtime> {
+  const { replicas, requestTimeoutMs } = opts;
+  const timeout = requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs };
+  const provisioner = await patiently(() => jetstreamManager(nc));
+  for (const spec of Object.values(STREAMS)) await ensureStream(provisioner, spec, replicas);
   const buckets = {} as Record<keyof typeof BUCKETS, KV>;
   for (const [name, spec] of Object.entries(BUCKETS) as Array<[keyof typeof BUCKETS, BucketSpec]>) {
-    buckets[name] = await ensureBucket(nc, spec, replicas);
+    buckets[name] = await ensureBucket(nc, spec, replicas, { requestTimeoutMs });
   }
   return {
     nc,
-    js: jetstream(nc),
-    jsm,
+    js: jetstream(nc, timeout),
+    jsm: requestTimeoutMs === undefined ? provisioner : await patiently(() => jetstreamManager(nc, timeout)),
     buckets,
     apiKeys: new JsonKv(buckets.apiKeys),
     investigations: new JsonKv(buckets.investigations),

@@ -42,11 +42,12 @@ export async function connectService(
   config: { NATS_URL: string; INQUEST_NATS_REPLICAS: number; INQUEST_HEAP_GROWTH: number; NATS_NKEY_SEED_FILE?: string | undefined },
   log: Logger,
   register: (l: Lifecycle) => void,
+  opts: { requestTimeoutMs?: number } = {},
 ): Promise<{ nc: NatsConnection; life: Lifecycle; rt: Runtime }> {
   boundHeapGrowth(config.INQUEST_HEAP_GROWTH);
   const nc = await connectNats({ servers: config.NATS_URL, name: `inquest-${name}`, log, nkeySeedFile: config.NATS_NKEY_SEED_FILE });
   const life = new Lifecycle({ log, nc });
   register(life);
-  const rt = await openRuntime(nc, { replicas: config.INQUEST_NATS_REPLICAS });
+  const rt = await openRuntime(nc, { replicas: config.INQUEST_NATS_REPLICAS, ...opts });
   return { nc, life, rt };
 }

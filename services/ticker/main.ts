@@ -17,13 +17,20 @@ import { CuriosityTicker } from "./ticker.js";
 
 /** How late the leader may be before a standby steps in (services/ticker/standby.ts): well inside the 1 s promise. */
 const STANDBY_GRACE_MS = 400;
+/**
+ * How long the ticker's NATS requests wait for an answer (the client's default: 5 s). A request to a stream whose
+ * leader died is never answered; the step fails when it times out and is tried again at once (ticker.ts), by then
+ * against the new leader. With 5 s, a NATS node killed made every run due meanwhile 6 s late (bench/chaos.md).
+ */
+const REQUEST_TIMEOUT_MS = 2_000;
 
 await runService("ticker", process.env.LOG_LEVEL, async (log, register) => {
   const config = loadTickerConfig(process.env);
   const clock = systemClock;
-  const { nc, life, rt } = await connectService("ticker", config, log, register);
-  const items = await openCuriosityItems(nc, rt.replicas);
-  const leaseKv = await openTickerLease(nc, rt.replicas);
+  const timeouts = { requestTimeoutMs: REQUEST_TIMEOUT_MS };
+  const { nc, life, rt } = await connectService("ticker", config, log, register, timeouts);
+  const items = await openCuriosityItems(nc, rt.replicas, timeouts);
+  const leaseKv = await openTickerLease(nc, rt.replicas, timeouts);
   const agents = new AgentDirectory(rt.buckets.agents, log);
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   let ticker: CuriosityTicker | null = null;

@@ -9,6 +9,7 @@ import type { CuriosityRecord } from "../../shared/curiosity/record.js";
 import { nextAction, scheduleView, type ItemAction, type ScheduleView } from "../../shared/curiosity/schedule.js";
 import type { Component } from "../../shared/lifecycle.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
+import { isTimeout } from "../../shared/nats/errors.js";
 import { decodeJson } from "../../shared/nats/kvjson.js";
 import { advanceItem, type RunDeps } from "./runs.js";
 import { DueQueue } from "./due-queue.js";
@@ -30,6 +31,10 @@ export interface TickerOptions {
   /** How late the leader may be with a step before a standby takes it (standby.ts). */
   standbyGraceMs: number;
 }
+
+/** When a failed step is tried again: after a timeout (it waited already), and after any other failure. */
+const TIMEOUT_RETRY_MS = 0;
+const FAILURE_RETRY_MS = 1_000;
 
 const TERMINAL_EVENTS = new Set(["investigation.completed", "investigation.failed", "investigation.cancelled"]);
 
@@ -182,7 +187,9 @@ export class CuriosityTicker implements Component {
         else this.retryAt.delete(id);
       } catch (err) {
         this.deps.log.error({ err, curiosity_id: id }, "curiosity step failed; retrying shortly");
-        this.retryAt.set(id, this.deps.clock.now() + 1_000);
+        // A request that timed out has waited already (a stream's leader died under it, and one is elected by now,
+        // or soon): again at once. Anything else waits a second rather than spinning.
+        this.retryAt.set(id, this.deps.clock.now() + (isTimeout(err) ? TIMEOUT_RETRY_MS : FAILURE_RETRY_MS));
       } finally {
         this.busy.delete(id);
         // A step that changed the item queued its new record already (the mirror); one that did not (a failure,

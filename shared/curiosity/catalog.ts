@@ -17,10 +17,10 @@ export const CURIOSITY_BUCKETS = {
 
 export const LEADER_KEY = "ticker";
 
-export async function openCuriosityItems(nc: NatsConnection, replicas: number): Promise<KV> {
-  return ensureBucket(nc, CURIOSITY_BUCKETS.items, replicas);
+export async function openCuriosityItems(nc: NatsConnection, replicas: number, opts: { requestTimeoutMs?: number } = {}): Promise<KV> {
+  return ensureBucket(nc, CURIOSITY_BUCKETS.items, replicas, opts);
 }
 
-export async function openTickerLease(nc: NatsConnection, replicas: number): Promise<KV> {
-  return ensureBucket(nc, CURIOSITY_BUCKETS.leader, replicas);
+export async function openTickerLease(nc: NatsConnection, replicas: number, opts: { requestTimeoutMs?: number } = {}): Promise<KV> {
+  return ensureBucket(nc, CURIOSITY_BUCKETS.leader, replicas, opts);
 }

@@ -1,6 +1,6 @@
 // Idempotent provisioning of streams and KV buckets at start-up, checking that the server kept every
 // option we rely on (nats-server 2.9 silently drops options it does not know).
-import { jetstreamManager, type JetStreamManager, type StreamConfig } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamManager, type StreamConfig } from "@nats-io/jetstream";
 import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { ProvisioningError } from "../errors.js";
@@ -84,12 +84,13 @@ export function allowDirect(replicas: number): boolean {
   return replicas === 1;
 }
 
-export function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number): Promise<KV> {
-  return patiently(() => ensureBucketOnce(nc, spec, replicas));
+/** `requestTimeoutMs`: how long the bucket's reads and writes wait for an answer (the client's default: 5 s). */
+export function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number, opts: { requestTimeoutMs?: number } = {}): Promise<KV> {
+  return patiently(() => ensureBucketOnce(nc, spec, replicas, opts.requestTimeoutMs));
 }
 
-async function ensureBucketOnce(nc: NatsConnection, spec: BucketSpec, replicas: number): Promise<KV> {
-  const kvm = new Kvm(nc);
+async function ensureBucketOnce(nc: NatsConnection, spec: BucketSpec, replicas: number, requestTimeoutMs: number | undefined): Promise<KV> {
+  const kvm = new Kvm(requestTimeoutMs === undefined ? nc : jetstream(nc, { timeout: requestTimeoutMs }));
   let kv: KV;
   try {
     // The identity is taken by a bucket this creates; an existing one keeps its own (docs/nats.md#bucket-identity).

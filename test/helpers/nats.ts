@@ -21,6 +21,8 @@ export interface NatsServer {
   down(): Promise<void>;
   /** Starts it again on the same port and store. */
   up(): Promise<void>;
+  /** The server process's pid (to freeze it with SIGSTOP: it keeps its sockets and answers nothing). */
+  pid(): number;
 }
 
 export async function startNats(): Promise<NatsServer> {
@@ -45,6 +47,7 @@ export async function startNats(): Promise<NatsServer> {
     async up() {
       proc = await launch(port, storeDir);
     },
+    pid: () => proc.pid as number,
   };
 }
 
