@@ -2,11 +2,11 @@
 // its JetStream calls after that long: stream info, bucket reads and writes, publishes. A request to a stream whose
 // leader died is never answered, so how soon the caller can try again, against the new leader, is this timeout.
 // A frozen nats-server (SIGSTOP) answers nothing while it keeps its sockets: the same silence, on one server.
-import { test } from "tap";
+import { test, type Test } from "tap";
 import { isTimeout } from "../../shared/nats/errors.js";
 import { STREAMS } from "../../shared/nats/catalog.js";
 import { openRuntime, type Runtime } from "../../shared/runtime.js";
-import { connectTo, failure, startNats } from "../helpers/nats.js";
+import { connectTo, failure, startNats, type NatsServer } from "../helpers/nats.js";
 
 const TIMEOUT_MS = 400;
 
@@ -20,7 +20,8 @@ function calls(rt: Runtime): Array<[string, Promise<unknown>]> {
   ];
 }
 
-test("with requestTimeoutMs, every JetStream call fails with a timeout after about that long while the server is silent", async (t) => {
+/** A runtime opened with `opts` on a nats-server of its own, which is then frozen (thawed at teardown at the latest). */
+async function frozenRuntime(t: Test, opts: { requestTimeoutMs?: number }): Promise<{ rt: Runtime; nats: NatsServer }> {
   const nats = await startNats();
   const nc = await connectTo(nats.url);
   t.teardown(async () => {
@@ -28,8 +29,13 @@ test("with requestTimeoutMs, every JetStream call fails with a timeout after abo
     await nc.close();
     await nats.stop();
   });
-  const rt = await openRuntime(nc, { replicas: 1, requestTimeoutMs: TIMEOUT_MS });
+  const rt = await openRuntime(nc, { replicas: 1, ...opts });
   process.kill(nats.pid(), "SIGSTOP");
+  return { rt, nats };
+}
+
+test("with requestTimeoutMs, every JetStream call fails with a timeout after about that long while the server is silent", async (t) => {
+  const { rt, nats } = await frozenRuntime(t, { requestTimeoutMs: TIMEOUT_MS });
   // Thawed after 3 s whatever happens: a call without the timeout is then answered, and the test fails, not hangs.
   const thaw = setTimeout(() => process.kill(nats.pid(), "SIGCONT"), 3_000);
   const started = performance.now();
@@ -45,15 +51,7 @@ test("with requestTimeoutMs, every JetStream call fails with a timeout after abo
 });
 
 test("without it, the same calls wait out a silence shorter than the client's default and are answered", async (t) => {
-  const nats = await startNats();
-  const nc = await connectTo(nats.url);
-  t.teardown(async () => {
-    process.kill(nats.pid(), "SIGCONT");
-    await nc.close();
-    await nats.stop();
-  });
-  const rt = await openRuntime(nc, { replicas: 1 });
-  process.kill(nats.pid(), "SIGSTOP");
+  const { rt, nats } = await frozenRuntime(t, {});
   const pending = calls(rt);
   setTimeout(() => process.kill(nats.pid(), "SIGCONT"), 1_000);
   for (const [name, p] of pending) await t.resolves(p, `${name}: answered after the thaw`);
