@@ -50,9 +50,11 @@ async function main(): Promise<number> {
     const stop = new AbortController();
     const load = runLoad({ gateways: c.gateways, key: c.key, inboundPath: new URL(endpoint.url).pathname, triggerEveryMs: short ? 250 : 150, inboundEveryMs: 1_000 }, stop.signal);
     const began = Date.now();
-    const watcher = await connect({ servers: c.natsUrl.split(","), authenticator: seedAuthenticator(c.natsSeedFile) });
-    const faultOptions = { freezeMs: short ? 5_000 : 20_000, natsDownMs: short ? 3_000 : 5_000, tickerLeaderPid: () => tickerLeaderPid(watcher) };
-    const faults = await runFaults(c, ALL_FAULTS, durationS * 1000 * 0.8, faultOptions, new Rng(seed)).finally(() => watcher.close());
+    // The run's own connection, through the faults (it reconnects for as long as it takes): it reads the ticker lease
+    // for them, then checks the outcome.
+    const nc = await connect({ servers: c.natsUrl.split(","), authenticator: seedAuthenticator(c.natsSeedFile), maxReconnectAttempts: -1 });
+    const faultOptions = { freezeMs: short ? 5_000 : 20_000, natsDownMs: short ? 3_000 : 5_000, tickerLeaderPid: () => tickerLeaderPid(nc) };
+    const faults = await runFaults(c, ALL_FAULTS, durationS * 1000 * 0.8, faultOptions, new Rng(seed));
     for (const f of faults) log(`${f.kind} ${f.target}: back after ${(f.recoveredMs / 1000).toFixed(1)} s`);
     await sleep(Math.max(0, began + durationS * 1000 - Date.now()));
     stop.abort();
@@ -60,7 +62,6 @@ async function main(): Promise<number> {
     for (const id of curiosityIds) await call("PATCH", `/v1/curiosity/${id}`, { active: false });
 
     log(`load stopped: ${stats.accepted.size} investigations accepted; settling`);
-    const nc = await connect({ servers: c.natsUrl.split(","), authenticator: seedAuthenticator(c.natsSeedFile) });
     const verdict = await verify({ gateway: c.gateways[0] as string, key: c.key, nc, accepted: stats.accepted, received: receiver.received, subscribedTypes: SUBSCRIBED, subscribedSince: since, curiosityIds, curiosityIntervalMs: CURIOSITY_INTERVAL_S * 1000, settleTimeoutMs: 120_000 });
     await nc.close();
     const result = { seed, durationS, faults, load: stats, verdict };

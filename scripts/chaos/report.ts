@@ -26,16 +26,26 @@ export function summaryLine(r: ChaosResult): string {
   );
 }
 
+/** The value at quantile `q` (0..1) of ascending, non-empty `sorted`: index floor(q * n), the last at most. */
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] as number;
+}
+
+/** Whether `atMs` falls in the fault's window: from its start to its recovery, plus `afterMs`. */
+function inWindow(f: FaultRecord, atMs: number, afterMs = 0): boolean {
+  return atMs >= f.at && atMs <= f.at + f.recoveredMs + afterMs;
+}
+
 function p99(calls: Call[]): string {
   const ms = calls.filter((c) => c.status === 202).map((c) => c.ms).sort((a, b) => a - b);
   if (ms.length === 0) return "–";
-  return `${(ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] as number).toFixed(1)} ms (${ms.length})`;
+  return `${quantile(ms, 0.99).toFixed(1)} ms (${ms.length})`;
 }
 
 export function writeReport(file: string, r: ChaosResult, traces: Map<string, string[]> = new Map()): void {
   const v = r.verdict;
-  const during = (f: FaultRecord) => r.load.calls.filter((c) => c.at >= f.at && c.at <= f.at + f.recoveredMs);
-  const inFault = (c: Call) => r.faults.some((f) => c.at >= f.at && c.at <= f.at + f.recoveredMs);
+  const during = (f: FaultRecord) => r.load.calls.filter((c) => inWindow(f, c.at));
+  const inFault = (c: Call) => r.faults.some((f) => inWindow(f, c.at));
   const lines = [
     "# Chaos run",
     "",
@@ -93,11 +103,6 @@ export function writeReport(file: string, r: ChaosResult, traces: Map<string, st
 /** Late by more than this, a curiosity run breaks the contract (CONTRACT: within 1 s of `next_run_at`). */
 const LATE_MS = 1_000;
 
-/** The fault whose window (from its start to its recovery, plus `afterMs`) holds `atMs`, if any. */
-function faultAt(faults: FaultRecord[], atMs: number, afterMs: number): FaultRecord | undefined {
-  return faults.find((f) => atMs >= f.at && atMs <= f.at + f.recoveredMs + afterMs);
-}
-
 /**
  * How late the curiosity runs started against their due time, and each run more than a second late with the fault
  * around its due time: a ticker leader killed must cost no run more than a second; a NATS node down or frozen can.
@@ -106,7 +111,7 @@ function curiosityLatenessSection(r: ChaosResult): string[] {
   const runs = r.verdict.curiosityLateness;
   if (runs.length === 0) return [];
   const ms = runs.map((x) => x.lateMs).sort((a, b) => a - b);
-  const at = (q: number) => (ms[Math.min(ms.length - 1, Math.floor(ms.length * q))] as number).toFixed(0);
+  const at = (q: number) => quantile(ms, q).toFixed(0);
   const late = runs.filter((x) => x.lateMs > LATE_MS);
   const start = r.faults[0]?.at ?? 0;
   return [
@@ -120,7 +125,7 @@ function curiosityLatenessSection(r: ChaosResult): string[] {
           "| item | run | due at (s) | late by | fault at its due time |",
           "|---|---:|---:|---:|---|",
           ...late.map((x) => {
-            const f = faultAt(r.faults, x.dueMs, 2_000);
+            const f = r.faults.find((fault) => inWindow(fault, x.dueMs, 2_000));
             return `| ${x.id} | ${x.run} | ${((x.dueMs - start) / 1000).toFixed(1)} | ${(x.lateMs / 1000).toFixed(1)} s | ${f ? `${f.kind} ${f.target}` : "none"} |`;
           }),
           "",
