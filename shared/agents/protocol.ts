@@ -10,7 +10,7 @@
 //   agents.<id>.plan       request  PlanRequest -> PlanReply | PlanError   (the runner asks, the agent answers)
 //   snapshots.<id>         JetStream Snapshot            the latest telemetry, kept one per agent
 import { Type, type Static } from "typebox";
-import { AGENT_ID_PATTERN, AgentId, literalUnion } from "../schemas/common.js";
+import { AGENT_ID_PATTERN, AgentId, literalUnion, TAG_KEY_PATTERN } from "../schemas/common.js";
 import { checker } from "../validate.js";
 import { withoutControlCharacters } from "../control-characters.js";
 import { parseDuration } from "../durations.js";
@@ -61,12 +61,8 @@ const [HEARTBEAT_MIN_MS, HEARTBEAT_MAX_MS] = HEARTBEAT_RANGE.map((d) => parseDur
  */
 const DECLARED_TEXT = withoutControlCharacters("+");
 const DECLARED_TEXT_OR_EMPTY = withoutControlCharacters("*");
-/**
- * A tag key, its length in the pattern: TypeBox makes a record's key schema a `patternProperties` pattern and drops
- * the key's other bounds (a 10,000-character key was taken), and a key matching no pattern is refused only with
- * `additionalProperties: false`.
- */
-const TAG_KEY = withoutControlCharacters("{1,128}");
+/** A tag key: the rule a scope's tag names follow (shared/schemas/common.ts), so every declared tag can be selected. */
+const TAG_KEY = TAG_KEY_PATTERN;
 
 export const Hello = Type.Object({
   agent_id: AgentId,

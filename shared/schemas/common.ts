@@ -1,6 +1,7 @@
 // Schemas shared by several resources. Plain JSON Schema (TypeBox), so they also build the OpenAPI document.
 import { Type, type Static } from "typebox";
 import type { Severity } from "../severity.js";
+import { withoutControlCharacters } from "../control-characters.js";
 
 export const Depth = Type.Union([Type.Literal("quick"), Type.Literal("standard"), Type.Literal("deep")], {
   description: "How far the investigation goes: budgets and deadlines grow with depth.",
@@ -21,9 +22,14 @@ void sameScale;
 export const Timestamp = Type.String({ format: "date-time", description: "RFC 3339 UTC with milliseconds." });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
-// Tag names are checked through the pattern (JSON Schema applies a record key schema as patternProperties,
-// so the length lives in the pattern and other names are refused by additionalProperties: false).
-const TagKey = Type.String({ pattern: "^[A-Za-z0-9_.:/-]{1,128}$" });
+/**
+ * A tag name, in a scope and in an agent's hello alike: 1 to 128 characters, none of them a control character or a
+ * bidirectional override (shared/control-characters.ts), so every tag an agent can declare can be selected. Checked
+ * through the pattern: JSON Schema applies a record key schema as patternProperties, so the length lives in the
+ * pattern and other names are refused by additionalProperties: false.
+ */
+export const TAG_KEY_PATTERN = withoutControlCharacters("{1,128}");
+const TagKey = Type.String({ pattern: TAG_KEY_PATTERN });
 /** Characters of a tag value at most (a CI repository tag is its full name: shared/inbound/providers/ci.ts). */
 export const MAX_TAG_VALUE_CHARS = 256;
 const TagValue = Type.String({ maxLength: MAX_TAG_VALUE_CHARS });

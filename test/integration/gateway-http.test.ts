@@ -124,7 +124,9 @@ test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema vio
     [{ query: "ok", scope: { type: "everything" } }, "/scope"],
     [{ query: "ok", qurey: "typo" }, "/qurey"],
     [{ query: "ok", scope: { type: "selector", filter: { tags: { env: 1 } } } }, "/scope"],
-    [{ query: "ok", scope: { type: "selector", filter: { tags: { "bad key!": "x" } } } }, "/scope"],
+    [{ query: "ok", scope: { type: "selector", filter: { tags: { "bad\nkey": "x" } } } }, "/scope"],
+    [{ query: "ok", scope: { type: "selector", filter: { tags: { "team\u202ename": "x" } } } }, "/scope"],
+    [{ query: "ok", scope: { type: "selector", filter: { tags: { "": "x" } } } }, "/scope"],
     [{ query: "ok", scope: { type: "selector", filter: { tags: { ["k".repeat(129)]: "x" } } } }, "/scope"],
   ];
   for (const [body, path] of cases) {

@@ -239,7 +239,7 @@ test("generic: a scope or agent_ids outside the shared Scope schema is 400 valid
   t.same(r.json.error.details, [{ path: "/scope/filter/tags/big", message: "must not have more than 256 characters" }]);
   t.ok(r.text.length < 2_000, "the answer does not echo the scope");
   for (const [body, path] of [
-    [{ query: "q", scope: { type: "selector", filter: { tags: { "bad key": "v" } } } }, "/scope/filter/tags/bad key"],
+    [{ query: "q", scope: { type: "selector", filter: { tags: { "bad\u001bkey": "v" } } } }, "/scope/filter/tags/bad\u001bkey"],
     [{ query: "q", scope: { type: "selector", filter: { tags: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, "v"])) } } }, "/scope/filter/tags"],
     [{ query: "q", agent_ids: Array.from({ length: 1001 }, (_, i) => `a${i}`) }, "/agent_ids"],
     [{ query: "q", agent_ids: ["x".repeat(129)] }, "/agent_ids/0"],

@@ -45,7 +45,7 @@ test("a request the API would refuse is invalid at the trigger, with the API's d
     ["a mode not in the enum", { query: "q", mode: "psychic" as never }, "/mode"],
     ["1,001 agent ids", { query: "q", scope: { type: "selector", filter: { agent_ids: ids(1001) } } }, "/scope"],
     ["an agent id that is not one", { query: "q", scope: { type: "selector", filter: { agent_ids: ["a b"] } } }, "/scope"],
-    ["a tag name that is not one", { query: "q", scope: { type: "selector", filter: { tags: { "a b": "v" } } } }, "/scope"],
+    ["a tag name with a control character", { query: "q", scope: { type: "selector", filter: { tags: { "a\u0007b": "v" } } } }, "/scope"],
   ];
   const before = await stored();
   for (const [name, request, path] of cases) {
@@ -55,7 +55,7 @@ test("a request the API would refuse is invalid at the trigger, with the API's d
     t.ok(outcome.details.some((d) => d.path.startsWith(path)), `${name}: a detail at ${path}: ${JSON.stringify(outcome.details).slice(0, 200)}`);
   }
   t.equal(await stored(), before, "nothing was stored");
-  const ok = await trigger({ query: "q", depth: "deep", mode: "live", scope: { type: "selector", filter: { agent_ids: ids(1000), tags: { env: "prod" } } } });
+  const ok = await trigger({ query: "q", depth: "deep", mode: "live", scope: { type: "selector", filter: { agent_ids: ids(1000), tags: { env: "prod", "team name": "blue team" } } } });
   t.equal(ok.kind, "queued", "the largest valid request still queues");
 });
 

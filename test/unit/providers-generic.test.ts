@@ -81,7 +81,8 @@ test("validation failures are invalid with the offending path", async (t) => {
     ["scope agent_ids empty", { query: "q", scope: { type: "selector", filter: { agent_ids: [] } } }, "/scope/filter/agent_ids"],
     ["scope unknown field", { query: "q", scope: { type: "selector", filter: {}, extra: 1 } }, "/scope/extra"],
     ["scope filter unknown field", { query: "q", scope: { type: "selector", filter: { hosts: ["a"] } } }, "/scope/filter/hosts"],
-    ["scope tag name pattern", { query: "q", scope: { type: "selector", filter: { tags: { "bad key": "v" } } } }, "/scope/filter/tags/bad key"],
+    ["scope tag name with a control character", { query: "q", scope: { type: "selector", filter: { tags: { "bad\nkey": "v" } } } }, "/scope/filter/tags/bad\nkey"],
+    ["scope tag name with a bidirectional override", { query: "q", scope: { type: "selector", filter: { tags: { "a\u202eb": "v" } } } }, "/scope/filter/tags/a\u202eb"],
     ["scope tag name too long", { query: "q", scope: { type: "selector", filter: { tags: { ["k".repeat(129)]: "v" } } } }, `/scope/filter/tags/${"k".repeat(129)}`],
     ["scope tag value too long", { query: "q", scope: { type: "selector", filter: { tags: { k: "v".repeat(257) } } } }, "/scope/filter/tags/k"],
     ["scope too many tags", { query: "q", scope: { type: "selector", filter: { tags: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, "v"])) } } }, "/scope/filter/tags"],
@@ -129,5 +130,10 @@ test("scope limits: the ~600 KB scope of the audit is refused with details (each
     asTrigger(t, interpret({ query: "q", scope: { type: "selector", filter: { tags: { "k8s.io/role:x_y-z": "v".repeat(256) }, agent_ids: ["a".repeat(128)] } } })).scope,
     { type: "selector", filter: { tags: { "k8s.io/role:x_y-z": "v".repeat(256) }, agent_ids: ["a".repeat(128)] } },
     "the limits themselves are allowed",
+  );
+  t.same(
+    asTrigger(t, interpret({ query: "q", scope: { type: "selector", filter: { tags: { "team name": "blue", "équipe": "rouge" } } } })).scope,
+    { type: "selector", filter: { tags: { "team name": "blue", "équipe": "rouge" } } },
+    "a tag name an agent may declare (spaces, accents) can be selected",
   );
 });

@@ -4,7 +4,7 @@
 // docs/api.md#inbound.
 
 import { Type } from "typebox";
-import { AgentId, MAX_SCOPE_AGENT_IDS, Scope } from "../../schemas/common.js";
+import { AgentId, MAX_SCOPE_AGENT_IDS, Scope, TAG_KEY_PATTERN } from "../../schemas/common.js";
 import { checker, type ValidationDetail } from "../../validate.js";
 import { DEPTHS, MODES } from "./types.js";
 import type { Depth, Interpretation, Mode, Provider } from "./types.js";
@@ -45,7 +45,7 @@ function failed(base: string, message: string, details: ValidationDetail[]): { o
  * them itself (its `Type.Record` becomes `patternProperties` without `additionalProperties: false`, and the key's
  * length bounds are dropped), so the receiver checks them here after the schema.
  */
-const TAG_KEY = /^[A-Za-z0-9_.:/-]{1,128}$/;
+const TAG_KEY = new RegExp(TAG_KEY_PATTERN);
 
 const pointerToken = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");
 
@@ -67,7 +67,7 @@ function readScope(value: unknown): Field<Scope> {
   if (tags !== undefined) {
     const bad = Object.keys(tags).filter((name) => !TAG_KEY.test(name));
     if (bad.length > 0) {
-      const message = "tag names must be 1..128 characters of A-Z, a-z, 0-9, _ . : / -";
+      const message = "tag names must be 1..128 characters without control characters or bidirectional overrides";
       return failed("/scope/filter/tags", message, bad.slice(0, 20).map((name) => ({ path: `/${pointerToken(name)}`, message })));
     }
     filter.tags = { ...tags };
