@@ -128,6 +128,18 @@ export function figures(b: InvestigationBench, w: WebhookBench | null): Figure[]
         target: 2,
       },
       {
+        key: "deliveries_steady_vs_bullmq",
+        title: "Webhook deliveries/s, steady (median of 3 later bursts)",
+        unit: "deliveries/s",
+        bars: [
+          { label: "Inquest dispatcher", value: w.dispatcher.steadyRate ?? 0 },
+          { label: "BullMQ peer", value: w.bullmq?.steadyRate ?? 0 },
+          { label: "bare JetStream loop", value: w.ceiling.steadyRate ?? 0 },
+        ],
+        ratio: w.bullmq?.steadyRate !== undefined && w.dispatcher.steadyRate !== undefined ? div(w.dispatcher.steadyRate, w.bullmq.steadyRate) : null,
+        target: 2,
+      },
+      {
         key: "delivery_p99_vs_bullmq",
         title: "Event → receipt p99 at 200/s (lower is better)",
         unit: "ms",
