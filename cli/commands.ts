@@ -1,10 +1,7 @@
 // The CLI's commands: what each is called, its usage, the flags it takes (any other is a usage error) and what runs it.
-import { agentsCommand } from "./agents.js";
+// Each command's module is loaded when that command runs: loading all of them (the services' launch code, the NATS
+// client, the agent) took 1.2-1.8 s, paid by `--help`, a usage error and `investigate` (which only speaks HTTP) alike.
 import type { Args, FlagSpec } from "./args.js";
-import { investigateCommand } from "./investigate.js";
-import { keysCommand } from "./keys.js";
-import { natsAuthCommand } from "./nats-auth.js";
-import { upCommand } from "./up.js";
 
 export interface Command extends FlagSpec {
   /** Usage lines: the synopsis after `inquest`, then what it does. */
@@ -20,7 +17,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: [["up [--cluster]", "every service + embedded NATS (make run); --cluster: 3 NATS nodes, 2 replicas each (make cluster)"]],
     booleans: ["cluster"],
     noArguments: true,
-    run: (args, env) => upCommand(env, args.flags.get("cluster") === true),
+    run: async (args, env) => (await import("./up.js")).upCommand(env, args.flags.get("cluster") === true),
   },
   keys: {
     usage: [
@@ -29,31 +26,31 @@ export const COMMANDS: Record<string, Command> = {
     ],
     // Every keys flag; which of them each of create, list and revoke takes is checked in keys.ts.
     values: ["scopes", "name", "nats"],
-    run: keysCommand,
+    run: async (args, env) => (await import("./keys.js")).keysCommand(args, env),
   },
   investigate: {
     usage: [['investigate "<question>" [--scope k=v] [--depth quick|standard|deep] [--mode auto|cached|live] [--url U --key K]', "trigger, follow and print one investigation"]],
     values: ["scope", "depth", "mode", "url", "key"],
-    run: investigateCommand,
+    run: async (args, env) => (await import("./investigate.js")).investigateCommand(args, env),
   },
   agent: {
     usage: [["agent [--tags k=v,...] [--id ID] [--edr-device-id D] [--heartbeat 5s] [--nats URL]", "the reference agent on this host"]],
     values: ["tags", "id", "edr-device-id", "heartbeat", "nats"],
     noArguments: true,
-    run: (args, env) => agentsCommand("agent", args, env),
+    run: async (args, env) => (await import("./agents.js")).agentsCommand("agent", args, env),
   },
   fleet: {
     usage: [["fleet --file fleet.json [--heartbeat 5s] [--nats URL]", "simulated agents from a fleet file"]],
     values: ["file", "heartbeat", "nats"],
     noArguments: true,
-    run: (args, env) => agentsCommand("fleet", args, env),
+    run: async (args, env) => (await import("./agents.js")).agentsCommand("fleet", args, env),
   },
   "nats-auth": {
     usage: [["nats-auth --out DIR [--agents a,b] [--fleet]", "NATS nkey users: a seed per service role and agent, auth.conf"]],
     values: ["out", "agents"],
     booleans: ["fleet"],
     noArguments: true,
-    run: (args) => natsAuthCommand(args),
+    run: async (args) => (await import("./nats-auth.js")).natsAuthCommand(args),
   },
 };
 
