@@ -4,22 +4,11 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "tap";
 import { api, eventually, startStack } from "../helpers/stack.js";
+import { minerFleet } from "../helpers/fleets.js";
 import { cli, issueKey } from "../helpers/cli.js";
 import { DIST, REPO, tempDir } from "../helpers/services.js";
 
-const FLEET = {
-  agents: [
-    {
-      agent_id: "web-1",
-      hostname: "web-1.prod",
-      tags: { env: "prod" },
-      tables: {
-        processes: [{ pid: 7, name: "xmrig", path: "/tmp/xmrig", cmdline: "/tmp/xmrig -o stratum+tcp://198.51.100.9:3333", uid: 1000, parent: 1, on_disk: 1 }],
-        process_open_sockets: [{ pid: 7, remote_address: "198.51.100.9", remote_port: 3333, local_port: 40000, state: "ESTABLISHED" }],
-      },
-    },
-  ],
-};
+const FLEET = minerFleet("web-1", "web-1.prod");
 
 test("inquest investigate shows progress, prints the report and exits 0; a key that cannot read exits 1", async (t) => {
   const stack = await startStack({ fleet: FLEET });

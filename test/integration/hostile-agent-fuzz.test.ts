@@ -10,23 +10,12 @@ import { test } from "tap";
 import { AGENT_SUBJECTS } from "../../shared/agents/protocol.js";
 import { agentInboxPrefix } from "../../shared/nats/permissions.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
+import { minerFleet } from "../helpers/fleets.js";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
 const HOSTILE = "evil-1";
 
-const FLEET = {
-  agents: [
-    {
-      agent_id: "honest-1",
-      hostname: "honest-1.prod",
-      tags: { env: "prod" },
-      tables: {
-        processes: [{ pid: 7, name: "xmrig", path: "/tmp/xmrig", cmdline: "/tmp/xmrig -o stratum+tcp://198.51.100.9:3333", uid: 1000, parent: 1, on_disk: 1 }],
-        process_open_sockets: [{ pid: 7, remote_address: "198.51.100.9", remote_port: 3333, local_port: 40000, state: "ESTABLISHED" }],
-      },
-    },
-  ],
-};
+const FLEET = minerFleet("honest-1", "honest-1.prod");
 
 const TABLES = ["processes", "process_open_sockets", "listening_ports", "users", "crontab", "authorized_keys", "sudoers", "kernel_modules", "shell_history", "docker_containers"];
 
