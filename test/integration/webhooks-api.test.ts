@@ -237,6 +237,36 @@ test("the deliveries list skips expired deliveries the index still holds without
   }
 });
 
+test("a deliveries cursor continues only its own list and filters; another list's cursor is 400 invalid_cursor", async (t) => {
+  // Index prefixes overlap: every list filtered by an event walks that event's entries, and the unfiltered
+  // investigations and deliveries lists both walk ["all"]. Before, such a cursor was taken as a position: items skipped.
+  const nc = await connectTo(stack.nats.url);
+  t.teardown(() => nc.close());
+  const kv = await new Kvm(nc).open("inq_webhook_deliveries");
+  const envelope = makeEvent("agent.connected") as DeliveryRecord["envelope"];
+  for (let i = 0; i < 3; i++) {
+    const r = newDeliveryRecord({ deliveryId: `dlv_01CURS0R${String(i).padStart(18, "0")}`, subscriptionId: `sub_01CURS0R${String(i).padStart(18, "0")}`, envelope, nowMs: Date.now() - i * 1_000 });
+    await kv.put(r.delivery_id, JSON.stringify(r));
+  }
+  const byEvent = `/v1/webhooks/deliveries?event_id=${envelope.event_id}`;
+  const first = await call("GET", `${byEvent}&status=pending&limit=1`);
+  t.equal(first.status, 200);
+  t.equal(first.json.deliveries.length, 1);
+  const cursor = encodeURIComponent(first.json.next_cursor as string);
+  t.equal((await call("GET", `${byEvent}&status=pending&limit=1&cursor=${cursor}`)).status, 200, "the same list and filters go on");
+  for (const other of [`${byEvent}&status=delivered`, `${byEvent}&subscription_id=sub_01CURS0R000000000000000001`, byEvent]) {
+    const r = await call("GET", `${other}&cursor=${cursor}`);
+    t.equal(r.status, 400, other);
+    t.equal(r.json.error.code, "invalid_cursor", other);
+  }
+  for (let i = 0; i < 2; i++) t.equal((await call("POST", "/v1/investigations", { query: "any new listening ports?", mode: "cached" })).status, 202);
+  const investigations = await call("GET", "/v1/investigations?limit=1");
+  t.ok(investigations.json.next_cursor, "the investigations list has a next page");
+  const misused = await call("GET", `/v1/webhooks/deliveries?cursor=${encodeURIComponent(investigations.json.next_cursor as string)}`);
+  t.equal(misused.status, 400, "an investigations cursor on the deliveries list");
+  t.equal(misused.json.error.code, "invalid_cursor");
+});
+
 test("every webhook route needs webhooks:manage: 401 without a key, 403 without the scope", async (t) => {
   const readOnly = issueKey(stack.nats.url, ["investigations:read", "investigations:trigger", "curiosity:write"]);
   const id = "sub_01ARZ3NDEKTSV4RRFFQ69G5FAV";

@@ -8,7 +8,7 @@ import { BusUnavailableError, LocalStoreUnavailableError } from "../../shared/er
 import { checker } from "../../shared/validate.js";
 import { handleRequest } from "../../services/gateway/http/pipeline.js";
 import { Router } from "../../services/gateway/http/router.js";
-import { encodeCursor, isReply, parsePage } from "../../services/gateway/http/pagination.js";
+import { encodeCursor, isReply, listId, parsePage } from "../../services/gateway/http/pagination.js";
 import type { RawRequest, Route } from "../../services/gateway/http/types.js";
 
 const reader: ApiKeyRecord = { id: "key_r", name: "r", scopes: ["investigations:read"], hash: "", display_prefix: "", created_at: "", revoked_at: null };
@@ -81,16 +81,37 @@ test("an unexpected error is a 500 with the error body and no details leaked", a
 });
 
 test("pagination: limits, and cursors bound to their list", async (t) => {
-  const q = (s: string) => parsePage(new URLSearchParams(s), ["all"]);
+  const investigations = listId("investigations", { status: null, trigger_source: null });
+  const q = (s: string) => parsePage(new URLSearchParams(s), ["all"], investigations);
   t.same(q(""), { limit: 50, after: null });
   t.same(q("limit=200"), { limit: 200, after: null });
   for (const bad of ["limit=0", "limit=201", "limit=1.5", "limit=-1"]) t.ok(isReply(q(bad)), bad);
-  const cursor = encodeCursor(["all", 5, "inv_x"]) as string;
+  const cursor = encodeCursor(["all", 5, "inv_x"], investigations) as string;
   t.same(q(`cursor=${cursor}`), { limit: 50, after: ["all", 5, "inv_x"] });
-  const other = parsePage(new URLSearchParams(`cursor=${cursor}`), ["status", "queued"]);
+  const other = parsePage(new URLSearchParams(`cursor=${cursor}`), ["status", "queued"], investigations);
   t.ok(isReply(other) && other.status === 400);
   t.ok(isReply(q("cursor=%%%")));
-  t.equal(encodeCursor(null), null);
+  t.equal(encodeCursor(null, investigations), null);
+});
+
+test("pagination: a cursor continues only the list and filters it was issued for, even where index prefixes overlap", async (t) => {
+  const refused = (r: ReturnType<typeof parsePage>) => isReply(r) && r.status === 400 && (r.body as { error: { code: string } }).error.code === "invalid_cursor";
+  // The unfiltered investigations and deliveries lists both walk ["all"].
+  const fromInvestigations = encodeCursor(["all", 5, "inv_x"], listId("investigations", { status: null, trigger_source: null })) as string;
+  t.ok(refused(parsePage(new URLSearchParams(`cursor=${fromInvestigations}`), ["all"], listId("deliveries", { status: null, subscription_id: null, event_id: null }))), "an investigations cursor on the deliveries list");
+  // Every delivery list filtered by an event walks that event's entries, whatever its other filters.
+  const pending = listId("deliveries", { status: "pending", subscription_id: null, event_id: "evt_1" });
+  const fromPending = encodeCursor(["event", "evt_1", 5, "dlv_x"], pending) as string;
+  t.same(parsePage(new URLSearchParams(`cursor=${fromPending}`), ["event", "evt_1"], pending), { limit: 50, after: ["event", "evt_1", 5, "dlv_x"] }, "the same list and filters");
+  for (const [label, filters] of [
+    ["another status", { status: "delivered", subscription_id: null, event_id: "evt_1" }],
+    ["a subscription added", { status: "pending", subscription_id: "sub_1", event_id: "evt_1" }],
+    ["the status dropped", { status: null, subscription_id: null, event_id: "evt_1" }],
+  ] as const) {
+    t.ok(refused(parsePage(new URLSearchParams(`cursor=${fromPending}`), ["event", "evt_1"], listId("deliveries", filters))), label);
+  }
+  t.equal(listId("x", { a: "1", b: null }), listId("x", { b: null, a: "1" }), "the filters' order does not matter");
+  t.not(listId("x", { a: null }), listId("x", { a: "" }), "an empty filter is not an absent one");
 });
 
 test("a bus failure is a 503 that says 'nothing was changed' only when the operation decided so", async (t) => {

@@ -9,7 +9,7 @@ import { newId } from "../../../shared/ids.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
 import { CURIOSITY_PREFIX } from "../curiosity-index.js";
-import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { encodeCursor, isReply, listId, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
 
@@ -46,11 +46,12 @@ export function curiosityRoutes(deps: CuriosityRouteDeps): Route[] {
         responses: { 200: { description: "A page", schema: CuriosityList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
-        const page = parsePage(ctx.query, CURIOSITY_PREFIX);
+        const list = listId("curiosity");
+        const page = parsePage(ctx.query, CURIOSITY_PREFIX, list);
         if (isReply(page)) return page;
         await deps.index.catchUp();
         const result = deps.index.page(CURIOSITY_PREFIX, { after: page.after, limit: page.limit, reverse: false });
-        return ok({ items: result.items.map(toItem), next_cursor: encodeCursor(result.next) });
+        return ok({ items: result.items.map(toItem), next_cursor: encodeCursor(result.next, list) });
       },
     }),
     route({

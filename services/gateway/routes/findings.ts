@@ -8,7 +8,7 @@ import { ErrorBody, isOneOf, NextCursor } from "../../../shared/schemas/common.j
 import { Finding } from "../../../shared/schemas/investigation.js";
 import { AGENT_ID_PATTERN } from "../../../shared/nats/catalog.js";
 import { SEVERITIES } from "../../../shared/severity.js";
-import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { encodeCursor, isReply, listId, parsePage } from "../http/pagination.js";
 import { fail, invalid, notFound, ok } from "../http/reply.js";
 import { route, type Route } from "../http/types.js";
 
@@ -49,7 +49,8 @@ export function findingRoutes(deps: FindingRouteDeps): Route[] {
         // Without the id, a cursor of one investigation's findings was taken by another's, which then answered a
         // page starting at that position: its first findings skipped, no error.
         const prefix = ["findings", ctx.params.id, severity ?? "", agentId ?? ""];
-        const page = parsePage(ctx.query, prefix);
+        const list = listId("findings", { investigation_id: ctx.params.id, severity, agent_id: agentId });
+        const page = parsePage(ctx.query, prefix, list);
         if (isReply(page)) return page;
         const after = page.after === null ? -1 : page.after[prefix.length];
         if (typeof after !== "number" || !Number.isSafeInteger(after) || after < -1 || (page.after !== null && (after < 0 || page.after.length !== prefix.length + 1))) {
@@ -62,7 +63,7 @@ export function findingRoutes(deps: FindingRouteDeps): Route[] {
         const ref = r.internal.findings_ref;
         const result = ref ? await deps.findings.page(r.investigation_id, ref, filter, after, page.limit) : pageOf(r.findings, filter, after, page.limit);
         const total = r.findings_total ?? r.findings.length;
-        const next = result.more && result.last !== null ? encodeCursor([...prefix, result.last]) : null;
+        const next = result.more && result.last !== null ? encodeCursor([...prefix, result.last], list) : null;
         return ok({ findings: result.items, findings_total: total, next_cursor: next });
       },
     }),

@@ -15,7 +15,7 @@ import { isUnavailable } from "../../../shared/nats/errors.js";
 import { BusUnavailableError } from "../../../shared/errors.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
-import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { encodeCursor, isReply, listId, parsePage } from "../http/pagination.js";
 import { fail, invalid, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
 import { isRetainedReceipt, receiptPrefix } from "../receipt-index.js";
@@ -111,12 +111,13 @@ export function receiptRoutes(deps: ReceiptRouteDeps): Route[] {
         if (outcome !== null && !isReceiptKind(outcome)) return invalid([{ path: "/outcome", message: `must be one of ${RECEIPT_OUTCOMES.join(", ")}` }]);
         if ((await deps.endpoints.byId(ctx.params.id)) === null) return notFound("inbound endpoint");
         const prefix = receiptPrefix(ctx.params.id, outcome);
-        const page = parsePage(ctx.query, prefix);
+        const list = listId("receipts", { endpoint_id: ctx.params.id, outcome });
+        const page = parsePage(ctx.query, prefix, list);
         if (isReply(page)) return page;
         await deps.index.catchUp();
         const now = deps.clock.now();
         const result = deps.index.page(prefix, { after: page.after, limit: page.limit, reverse: true, accept: (r) => isRetainedReceipt(r, now) });
-        return ok({ receipts: result.items.map(receiptView), next_cursor: encodeCursor(result.next) });
+        return ok({ receipts: result.items.map(receiptView), next_cursor: encodeCursor(result.next, list) });
       },
     }),
     route({

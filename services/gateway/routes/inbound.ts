@@ -23,7 +23,7 @@ import { BusUnavailableError } from "../../../shared/errors.js";
 import { isUnavailable } from "../../../shared/nats/errors.js";
 import { ErrorBody } from "../../../shared/schemas/common.js";
 import { encryptSecret, hashToken, newInboundKey, SecretDecryptError, splitInboundKey } from "../../../shared/secrets.js";
-import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { encodeCursor, isReply, listId, parsePage } from "../http/pagination.js";
 import { fail, invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
 import { ENDPOINTS_PREFIX } from "../inbound-index.js";
@@ -134,11 +134,12 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         responses: { 200: { description: "A page of endpoints", schema: EndpointList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
-        const page = parsePage(ctx.query, ENDPOINTS_PREFIX);
+        const list = listId("endpoints");
+        const page = parsePage(ctx.query, ENDPOINTS_PREFIX, list);
         if (isReply(page)) return page;
         await deps.index.catchUp();
         const result = deps.index.page(ENDPOINTS_PREFIX, { after: page.after, limit: page.limit, reverse: false, accept: isEndpointRecord });
-        return ok({ endpoints: result.items.filter(isEndpointRecord).map(endpointView), next_cursor: encodeCursor(result.next) });
+        return ok({ endpoints: result.items.filter(isEndpointRecord).map(endpointView), next_cursor: encodeCursor(result.next, list) });
       },
     }),
     route({

@@ -16,7 +16,7 @@ import {
   TRIGGER_SOURCES,
   TriggerResponse,
 } from "../../../shared/schemas/investigation.js";
-import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { encodeCursor, isReply, listId, parsePage } from "../http/pagination.js";
 import { fail, invalid, notFound, ok } from "../http/reply.js";
 import { route, type Route } from "../http/types.js";
 import { investigationPrefix, isFinal } from "../investigation-index.js";
@@ -102,11 +102,12 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
           return invalid([{ path: "/trigger_source", message: `must be one of ${TRIGGER_SOURCES.join(", ")}` }]);
         }
         const prefix = investigationPrefix(status, source);
-        const page = parsePage(ctx.query, prefix);
+        const list = listId("investigations", { status, trigger_source: source });
+        const page = parsePage(ctx.query, prefix, list);
         if (isReply(page)) return page;
         await deps.index.catchUp();
         const result = deps.index.page(prefix, { after: page.after, limit: page.limit, reverse: true });
-        return ok({ investigations: result.items.map((r) => toListItem(r, deps.publicUrl)), next_cursor: encodeCursor(result.next) });
+        return ok({ investigations: result.items.map((r) => toListItem(r, deps.publicUrl)), next_cursor: encodeCursor(result.next, list) });
       },
     }),
     route({

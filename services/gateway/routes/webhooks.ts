@@ -38,7 +38,7 @@ import {
 import { subscriptionView, type SubscriptionRecord } from "../../../shared/webhooks/subscription.js";
 import { deliveryWalk, isRetained } from "../delivery-index.js";
 import { SUBSCRIPTION_PREFIX } from "../subscription-index.js";
-import { encodeCursor, isReply, parsePage } from "../http/pagination.js";
+import { encodeCursor, isReply, listId, parsePage } from "../http/pagination.js";
 import { invalid, noContent, notFound, ok } from "../http/reply.js";
 import { route, type Reply, type Route } from "../http/types.js";
 import { assertNever } from "../../../shared/never.js";
@@ -96,11 +96,12 @@ function subscriptionRoutes(deps: WebhookRouteDeps): Route[] {
         responses: { 200: { description: "A page", schema: SubscriptionList }, 400: err("Bad limit or cursor") },
       },
       async handle(ctx) {
-        const page = parsePage(ctx.query, SUBSCRIPTION_PREFIX);
+        const list = listId("subscriptions");
+        const page = parsePage(ctx.query, SUBSCRIPTION_PREFIX, list);
         if (isReply(page)) return page;
         await deps.subscriptionIndex.catchUp();
         const result = deps.subscriptionIndex.page(SUBSCRIPTION_PREFIX, { after: page.after, limit: page.limit, reverse: false });
-        return ok({ subscriptions: result.items.map(subscriptionView), next_cursor: encodeCursor(result.next) });
+        return ok({ subscriptions: result.items.map(subscriptionView), next_cursor: encodeCursor(result.next, list) });
       },
     }),
     route({
@@ -217,13 +218,14 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         ).filter(([, v]) => v !== null && v.length > FILTER_ID_MAX_CHARS);
         if (tooLong.length > 0) return invalid(tooLong.map(([path]) => ({ path, message: `must be at most ${FILTER_ID_MAX_CHARS} characters` })));
         const walk = deliveryWalk({ status, subscription_id: subscriptionId, event_id: eventId });
-        const page = parsePage(ctx.query, walk.prefix);
+        const list = listId("deliveries", { status, subscription_id: subscriptionId, event_id: eventId });
+        const page = parsePage(ctx.query, walk.prefix, list);
         if (isReply(page)) return page;
         await deps.deliveryIndex.catchUp();
         const now = deps.clock.now();
         // Expired deliveries not pruned yet are skipped inside the walk, so they never shorten a page.
         const result = deps.deliveryIndex.page(walk.prefix, { after: page.after, limit: page.limit, reverse: true, accept: (r) => isRetained(r, now) && walk.matches(r) });
-        return ok({ deliveries: result.items, next_cursor: encodeCursor(result.next) });
+        return ok({ deliveries: result.items, next_cursor: encodeCursor(result.next, list) });
       },
     }),
     route({
