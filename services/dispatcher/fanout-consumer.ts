@@ -49,6 +49,23 @@ export interface FanoutOptions {
 
 const DEFAULT_PER_EVENT = 16;
 
+/**
+ * How far before the event's storage a change of a subscription's events or filters still counts as "since" (the
+ * gateway's clock wrote `wants_since`, the stream's stamped the event).
+ */
+const CHANGED_SINCE_MARGIN_MS = 60_000;
+
+/**
+ * Whether a subscription that is no target of the event now may still owe it a delivery made earlier (a record
+ * whose job is missing): it wanted the event but for being paused, or its events or filters changed around or
+ * after the event was stored (what it wanted then is not known: its record, if any, is read).
+ */
+function mayOweJob(sub: SubscriptionRecord, event: Parameters<typeof wantsEvent>[1], storedAtMs: number): boolean {
+  if (!sub.active && wantsEvent({ ...sub, active: true }, event, storedAtMs)) return true;
+  const changed = sub.wants_since ? Date.parse(sub.wants_since) : NaN;
+  return changed >= storedAtMs - CHANGED_SINCE_MARGIN_MS && Date.parse(sub.created_at) <= storedAtMs;
+}
+
 export class FanoutConsumer implements Component {
   readonly name = "fanout-consumer";
   private readonly pool: PooledConsumer;
@@ -107,9 +124,10 @@ export class FanoutConsumer implements Component {
       const all = await this.deps.subscriptions(receivedAt);
       const targets = all.filter((s) => wantsEvent(s, event, storedAtMs));
       // A first attempt that needed a retry is recorded before its job is published: if the publish was cut off, the
-      // event comes again, and a subscription paused since is no target now, yet its delivery still needs that job.
-      const paused = recheck ? all.filter((s) => !s.active && wantsEvent({ ...s, active: true }, event, storedAtMs)) : [];
-      await forEachLimited(paused, this.perEvent, async (sub) => {
+      // event comes again, and a subscription paused since, or given other event types or filters since, is no
+      // target now, yet its delivery still needs that job.
+      const owed = recheck ? all.filter((s) => !targets.includes(s) && mayOweJob(s, event, storedAtMs)) : [];
+      await forEachLimited(owed, this.perEvent, async (sub) => {
         await republishLostJob(this.deps.stores, deliveryIdFor(event, sub.id, storedAtMs, this.deps.deliveryIdKey));
       });
       await forEachLimited(targets, this.perEvent, async (sub) => {

@@ -6,7 +6,7 @@
 import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
-import { test } from "tap";
+import { test, type Test } from "tap";
 import { encryptSecret, newWebhookSecret } from "../../shared/secrets.js";
 import { openWebhookStores, WEBHOOK_STREAMS, WEBHOOK_SUBJECTS, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import { enqueueDelivery, newDeliveryRecord, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
@@ -360,11 +360,14 @@ test("a subscription deleted before the POST: nothing sent, nothing recorded", a
   t.same(h.outcomes, ["deleted"]);
 });
 
-test("a retry's job whose publish failed is published when the event comes again, even to a subscription paused since", async (t) => {
+/**
+ * A first attempt answered 500, its job's publish fails, and at that moment the subscription is changed by `change`
+ * (before the event comes again): the event's second fan-out must still publish the job.
+ */
+async function lostJobPublishedAfter(t: Test, change: (sub: SubscriptionRecord) => SubscriptionRecord): Promise<void> {
   await openRuntime(nc, { replicas: 1 }); // the EVENTS stream the fan-out reads
   const h = harness();
   const sub = h.sub();
-  // The first job publish fails, and the subscription is paused at that moment (before the event comes again).
   let failNext = true;
   const js = new Proxy(stores.js, {
     get(target, prop) {
@@ -372,7 +375,7 @@ test("a retry's job whose publish failed is published when the event comes again
         return async (subject: string, data: Uint8Array, opts?: object) => {
           if (subject.startsWith(WEBHOOK_SUBJECTS.job(sub.id)) && failNext) {
             failNext = false;
-            h.subs.set(sub.id, { ...sub, active: false });
+            h.subs.set(sub.id, change(sub));
             throw new Error("publish timed out");
           }
           return target.publish(subject, data, opts);
@@ -408,6 +411,14 @@ test("a retry's job whose publish failed is published when the event comes again
   const record = await stored(JSON.parse(new TextDecoder().decode(job.data)).delivery_id);
   t.equal(record?.status, "pending");
   t.equal(record?.attempt_count, 1);
+}
+
+test("a retry's job whose publish failed is published when the event comes again, even to a subscription paused since", async (t) => {
+  await lostJobPublishedAfter(t, (sub) => ({ ...sub, active: false }));
+});
+
+test("a retry's job whose publish failed is published when the event comes again, even to a subscription given other event types since", async (t) => {
+  await lostJobPublishedAfter(t, (sub) => ({ ...sub, events: ["investigation.completed"], wants_since: new Date().toISOString() }));
 });
 
 test("teardown", async () => {
