@@ -15,7 +15,7 @@ import { openHeaders } from "../../shared/webhooks/custom-headers.js";
 import { previousSealed, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { FreshnessChecks } from "./freshness-checks.js";
 
-/** A check never waits longer than this for the watch (a lagging watch is logged, not fatal). */
+/** How long a check waits for the watch to apply the bucket's head, twice at most (then the check fails). */
 const CATCH_UP_TIMEOUT_MS = 2_000;
 
 export interface SecretCacheOptions {
@@ -54,7 +54,7 @@ export class SubscriptionCache implements Component {
     kv: KV,
     private readonly store: JsonKv<SubscriptionRecord>,
     private readonly masterKey: Buffer,
-    private readonly log: Logger,
+    log: Logger,
     private readonly secretCache: SecretCacheOptions = DEFAULT_SECRET_CACHE,
   ) {
     // A changed or deleted subscription's opened secret goes at once (a rotated secret is never served stale).
@@ -99,9 +99,15 @@ export class SubscriptionCache implements Component {
     return [...this.mirror.values()];
   }
 
+  /**
+   * Fails when the copy cannot catch up (the watch lags, e.g. while a NATS node restarts): fanned out against a stale
+   * copy, an event would be acknowledged without a delivery to a subscription created or resumed just before it, or
+   * with one to a subscription paused or deleted just before it. The fan-out naks it and tries again (it waits, it is
+   * not lost); the watch is reopened meanwhile (shared/nats/follow.ts).
+   */
   private async catchUp(): Promise<void> {
     if (!(await this.mirror.catchUp(CATCH_UP_TIMEOUT_MS))) {
-      this.log.warn("subscription watch is lagging; fanning out with what it has");
+      throw new Error("the subscription watch is lagging behind the bucket; the event is fanned out again once it has caught up");
     }
   }
 

@@ -397,6 +397,21 @@ test("the subscription cache is fresh as of any moment after the caller's input 
   t.equal(cache.secretOf((await stores.subscriptions.get(ids[1] as string))?.value as SubscriptionRecord), "whsec_x", "secrets open with the master key");
 });
 
+test("a subscription copy that cannot catch up fails the check: the event is fanned out again later, never against the stale copy", async (t) => {
+  const cache = new SubscriptionCache(stores.subscriptionsKv, stores.subscriptions, masterKey, log);
+  await cache.start();
+  const before = (await cache.fresh(performance.now())).length;
+  // Its watch stopped: a subscription written now never reaches the copy.
+  await cache.stop();
+  const s = newSubscription("sub_LAGGING000000000000000000", { url: "https://93.184.216.34/x", events: ["agent.connected"] }, encryptSecret(masterKey, "whsec_x"), Date.now());
+  await stores.subscriptions.put(s.id, s);
+  const outcome = await cache.fresh(performance.now()).then(
+    (all) => `resolved with ${all.length} subscriptions (${before} before the write)`,
+    (err: unknown) => `rejected: ${String(err)}`,
+  );
+  t.match(outcome, /^rejected: .*lagging/, "the fan-out's nak path, not a fan-out without the new subscription");
+});
+
 test("teardown", async () => {
   await nc.close();
   await server.stop();
