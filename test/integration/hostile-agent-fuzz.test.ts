@@ -4,7 +4,6 @@
 // publishes snapshots of the same kinds, beside an honest agent running a cryptominer. Every investigation still
 // ends, the runner stays up, the detail and the findings answer 200, and the honest host's finding is never lost.
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { jetstream } from "@nats-io/jetstream";
 import fc from "fast-check";
 import { test } from "tap";
 import { AGENT_SUBJECTS } from "../../shared/agents/protocol.js";
@@ -12,21 +11,25 @@ import { agentInboxPrefix } from "../../shared/nats/permissions.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 import { minerFleet } from "../helpers/fleets.js";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const HOSTILE = "evil-1";
 
 const FLEET = minerFleet("honest-1", "honest-1.prod");
 
 const TABLES = ["processes", "process_open_sockets", "listening_ports", "users", "crontab", "authorized_keys", "sudoers", "kernel_modules", "shell_history", "docker_containers"];
 
-/** A value a row may hold: anything JSON has, plus the lengths and characters that hurt. */
+/**
+ * A value a row may hold: anything JSON has, plus the lengths and characters that hurt. Long strings are drawn
+ * rarely, so an answer mostly fits NATS's max_payload (1 MiB) and reaches the runner; one that does not is dropped
+ * by the server, which is the silence case.
+ */
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }),
-  fc.string({ minLength: 5_000, maxLength: 40_000 }),
-  fc.constantFrom("\u0000", "\u202e/tmp/xmrig", "line1\nline2", "-1", "1e309", "NaN", "0x1f", "  7  ", "/tmp/" + "../".repeat(200), "stratum+tcp://" + "a".repeat(3_000)),
-  fc.integer(),
-  fc.double(),
-  fc.constant(nested(20)),
+  { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.string({ minLength: 5_000, maxLength: 40_000 }) },
+  { weight: 3, arbitrary: fc.constantFrom("\u0000", "\u202e/tmp/xmrig", "line1\nline2", "-1", "1e309", "NaN", "0x1f", "  7  ", "/tmp/" + "../".repeat(200), "stratum+tcp://" + "a".repeat(3_000)) },
+  { weight: 2, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 1, arbitrary: fc.constant(nested(20)) },
 );
 
 function nested(depth: number): unknown {
@@ -37,7 +40,7 @@ function nested(depth: number): unknown {
 
 const hostileRow = fc.dictionary(fc.oneof(fc.constantFrom("pid", "name", "path", "cmdline", "uid", "parent", "port", "address", "remote_address", "remote_port", "local_port", "state", "on_disk"), fc.string({ maxLength: 20 })), hostileValue, { maxKeys: 10 });
 
-const hostileTables = fc.dictionary(fc.oneof(fc.constantFrom(...TABLES), fc.string({ maxLength: 12 })), fc.array(hostileRow, { maxLength: 30 }), { maxKeys: 5 });
+const hostileTables = fc.dictionary(fc.oneof(fc.constantFrom(...TABLES), fc.string({ maxLength: 12 })), fc.array(hostileRow, { maxLength: 20 }), { maxKeys: 4 });
 
 type Answer = { kind: "silence" } | { kind: "bytes"; data: Uint8Array } | { kind: "json"; value: unknown };
 
@@ -100,14 +103,21 @@ test("setup: an honest agent with a miner, and a hostile agent registered beside
 });
 
 test("whatever the hostile agent answers, every investigation ends, the runner stays up, and the miner is found", async (t) => {
-  const js = jetstream(nc);
   let runs = 0;
   await fc.assert(
     fc.asyncProperty(answer, answer, fc.constantFrom("live", "cached"), async (plan, snapshot, mode) => {
       next = plan;
       const snap = encode(snapshot);
-      // The snapshot may be refused by the stream or the runner; the run must not care.
-      if (snap !== null) await js.publish(AGENT_SUBJECTS.snapshot(HOSTILE), snap).catch(() => undefined);
+      // Published as an agent does (the stream sends agents no acks); over max_payload it is refused here, and any
+      // other may be refused by the runner's reader: the run must not care.
+      if (snap !== null) {
+        try {
+          nc.publish(AGENT_SUBJECTS.snapshot(HOSTILE), snap);
+        } catch {
+          // too large for the server: the silence case
+        }
+        await nc.flush();
+      }
       const created = await api(stack.baseUrl, "POST", "/v1/investigations", { key: stack.key, body: { query: "any cryptominers?", mode, scope: { type: "selector", filter: { tags: { env: "prod" } } } } });
       if (created.status !== 202) throw new Error(`POST ${created.status}: ${created.text.slice(0, 300)}`);
       const id = (created.json as { investigation_id: string }).investigation_id;
