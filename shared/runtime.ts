@@ -8,7 +8,7 @@ import type { InvestigationRecord } from "./investigations/record.js";
 import type { IdempotencyRecord } from "./investigations/trigger.js";
 import { BUCKETS, STREAMS, type BucketSpec } from "./nats/catalog.js";
 import { JsonKv } from "./nats/kvjson.js";
-import { ensureBucket, ensureStream, patiently } from "./nats/provision.js";
+import { ensureBucket, ensureStream, patiently, type RequestTimeouts } from "./nats/provision.js";
 
 export interface Runtime {
   nc: NatsConnection;
@@ -28,7 +28,7 @@ export interface Runtime {
  * `requestTimeoutMs`: how long the runtime's JetStream calls (publishes, stream info, bucket reads and writes) wait
  * for an answer; the client's default, 5 s, when absent. Creating the streams keeps the default.
  */
-export async function openRuntime(nc: NatsConnection, opts: { replicas: number; requestTimeoutMs?: number }): Promise<Runtime> {
+export async function openRuntime(nc: NatsConnection, opts: { replicas: number } & RequestTimeouts): Promise<Runtime> {
   const { replicas, requestTimeoutMs } = opts;
   const timeout = requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs };
   const provisioner = await patiently(() => jetstreamManager(nc));

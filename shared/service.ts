@@ -5,6 +5,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { Lifecycle } from "./lifecycle.js";
 import { createLogger, type Logger } from "./log.js";
 import { connectNats } from "./nats/connect.js";
+import type { RequestTimeouts } from "./nats/provision.js";
 import { openRuntime, type Runtime } from "./runtime.js";
 
 /** The stdout line a service prints when it is ready: `INQUEST_READY=<service name>`. */
@@ -42,7 +43,7 @@ export async function connectService(
   config: { NATS_URL: string; INQUEST_NATS_REPLICAS: number; INQUEST_HEAP_GROWTH: number; NATS_NKEY_SEED_FILE?: string | undefined },
   log: Logger,
   register: (l: Lifecycle) => void,
-  opts: { requestTimeoutMs?: number } = {},
+  opts: RequestTimeouts = {},
 ): Promise<{ nc: NatsConnection; life: Lifecycle; rt: Runtime }> {
   boundHeapGrowth(config.INQUEST_HEAP_GROWTH);
   const nc = await connectNats({ servers: config.NATS_URL, name: `inquest-${name}`, log, nkeySeedFile: config.NATS_NKEY_SEED_FILE });

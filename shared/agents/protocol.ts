@@ -61,13 +61,12 @@ const [HEARTBEAT_MIN_MS, HEARTBEAT_MAX_MS] = HEARTBEAT_RANGE.map((d) => parseDur
  */
 const DECLARED_TEXT = withoutControlCharacters("+");
 const DECLARED_TEXT_OR_EMPTY = withoutControlCharacters("*");
-/** A tag key: the rule a scope's tag names follow (shared/schemas/common.ts), so every declared tag can be selected. */
-const TAG_KEY = TAG_KEY_PATTERN;
 
 export const Hello = Type.Object({
   agent_id: AgentId,
   hostname: Type.String({ minLength: 1, maxLength: 255, pattern: DECLARED_TEXT }),
-  tags: Type.Record(Type.String({ pattern: TAG_KEY }), Type.String({ maxLength: 256, pattern: DECLARED_TEXT_OR_EMPTY }), { maxProperties: 64, additionalProperties: false }),
+  // A tag key follows the rule of a scope's tag names (shared/schemas/common.ts): every declared tag can be selected.
+  tags: Type.Record(Type.String({ pattern: TAG_KEY_PATTERN }), Type.String({ maxLength: 256, pattern: DECLARED_TEXT_OR_EMPTY }), { maxProperties: 64, additionalProperties: false }),
   edr_device_id: Type.Union([Type.String({ minLength: 1, maxLength: 256, pattern: DECLARED_TEXT }), Type.Null()]),
   /** How often the agent promises to heartbeat; it is marked offline after three missed beats. */
   heartbeat_interval_ms: Type.Integer({ minimum: HEARTBEAT_MIN_MS, maximum: HEARTBEAT_MAX_MS }),

@@ -3,7 +3,7 @@
 import type { KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { BucketSpec } from "../nats/catalog.js";
-import { ensureBucket } from "../nats/provision.js";
+import { ensureBucket, type RequestTimeouts } from "../nats/provision.js";
 
 export const CURIOSITY_BUCKETS = {
   /** One JSON CuriosityRecord per item, keyed by its `cur_` id. */
@@ -17,10 +17,10 @@ export const CURIOSITY_BUCKETS = {
 
 export const LEADER_KEY = "ticker";
 
-export async function openCuriosityItems(nc: NatsConnection, replicas: number, opts: { requestTimeoutMs?: number } = {}): Promise<KV> {
+export async function openCuriosityItems(nc: NatsConnection, replicas: number, opts: RequestTimeouts = {}): Promise<KV> {
   return ensureBucket(nc, CURIOSITY_BUCKETS.items, replicas, opts);
 }
 
-export async function openTickerLease(nc: NatsConnection, replicas: number, opts: { requestTimeoutMs?: number } = {}): Promise<KV> {
+export async function openTickerLease(nc: NatsConnection, replicas: number, opts: RequestTimeouts = {}): Promise<KV> {
   return ensureBucket(nc, CURIOSITY_BUCKETS.leader, replicas, opts);
 }

@@ -84,8 +84,13 @@ export function allowDirect(replicas: number): boolean {
   return replicas === 1;
 }
 
-/** `requestTimeoutMs`: how long the bucket's reads and writes wait for an answer (the client's default: 5 s). */
-export function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number, opts: { requestTimeoutMs?: number } = {}): Promise<KV> {
+/** How long a service's JetStream requests wait for an answer; absent, the client's default (5 s). */
+export interface RequestTimeouts {
+  requestTimeoutMs?: number;
+}
+
+/** `requestTimeoutMs`: how long the bucket's reads and writes wait for an answer. */
+export function ensureBucket(nc: NatsConnection, spec: BucketSpec, replicas: number, opts: RequestTimeouts = {}): Promise<KV> {
   return patiently(() => ensureBucketOnce(nc, spec, replicas, opts.requestTimeoutMs));
 }
 
