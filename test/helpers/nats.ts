@@ -26,9 +26,10 @@ export interface NatsServer {
 }
 
 export async function startNats(): Promise<NatsServer> {
-  const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), "inquest-nats-"));
-  let proc: ChildProcess = await launch(port, storeDir);
+  const started = await launchOnFreePort(storeDir);
+  const port = started.port;
+  let proc = started.proc;
   return {
     url: `nats://127.0.0.1:${port}`,
     port,
@@ -51,18 +52,41 @@ export async function startNats(): Promise<NatsServer> {
   };
 }
 
+/**
+ * A free port can be taken by another test file's server between `freePort` and the bind, and a check that only
+ * connects would then find that server: a few tries, each on a new port.
+ */
+async function launchOnFreePort(storeDir: string): Promise<{ port: number; proc: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { port, proc: await launch(port, storeDir) };
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 5) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+let launched = 0;
+
+/** Starts nats-server on `port`; resolves once that very server (known by a name of its own) answers. */
 async function launch(port: number, storeDir: string): Promise<ChildProcess> {
-  const bin = natsServerBin();
-  const proc = spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], { stdio: "ignore" });
+  const name = `inquest-test-${process.pid}-${++launched}`;
+  const proc = spawn(natsServerBin(), ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, "-n", name], { stdio: "ignore" });
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
+    if (proc.exitCode !== null || proc.signalCode !== null) throw new PortTaken(`nats-server exited at start on port ${port}`);
     try {
       const nc = await connect({ servers: `nats://127.0.0.1:${port}`, timeout: 500 });
+      const ours = nc.info?.server_name === name;
       await nc.close();
-      return proc;
+      if (ours) return proc;
     } catch {
-      await new Promise((r) => setTimeout(r, 50));
+      // not listening yet
     }
+    await new Promise((r) => setTimeout(r, 50));
   }
   proc.kill("SIGKILL");
   throw new Error(`nats-server did not start on port ${port}`);
