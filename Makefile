@@ -60,7 +60,7 @@ chaos: deps build
 	PATH="$$PATH:/usr/sbin" node dist/scripts/chaos/main.js $(CHAOS_ARGS)
 
 test: deps build
-	PATH="$$PATH:/usr/sbin" bash scripts/test.sh
+	PATH="$$PATH:/usr/sbin" node dist/scripts/tests/run.js
 
 typecheck: $(STAMP)
 	npx tsc -p tsconfig.json --noEmit

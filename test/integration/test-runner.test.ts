@@ -1,0 +1,55 @@
+// make test's runner (scripts/tests/run.ts) over throwaway test files: a file that fails, one that crashes, and one
+// that leaves a process running all count as failures or get cleaned up, and the last line adds the counts up.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "tap";
+import { failureLines, summaryOf } from "../../scripts/tests/summary.js";
+import { DIST } from "../helpers/services.js";
+
+/** Whether `pid` is a live process (a killed one not yet reaped by init is a zombie: not running). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+test("summaryOf reads tap's last summary line, and a non-zero exit is never a clean pass", async (t) => {
+  t.same(summaryOf("ok 1 - a\n# { total: 3, pass: 3 }\n", 0), { passed: 3, failed: 0 });
+  t.same(summaryOf("# { total: 2, pass: 2 }\n# { total: 5, pass: 3, fail: 2 }\n", 1), { passed: 3, failed: 2 }, "the last one");
+  t.same(summaryOf("# { total: 4, pass: 2, skip: 1, todo: 1 }\n", 0), { passed: 2, failed: 0 }, "skips and todos are not failures");
+  t.same(summaryOf("# { total: 4, pass: 4 }\n", 1), { passed: 4, failed: 1 }, "passes, then exited non-zero");
+  t.same(summaryOf("Error: boom\n", 1), { passed: 0, failed: 1 }, "no summary at all");
+  t.same(failureLines("    not ok 1 - x\nnot ok 1 - y\n", 1), ["    not ok 1 - x", "not ok 1 - y"]);
+  t.same(failureLines("ok 1\nError: boom\n", 1), ["    (exit code 1: Error: boom)"], "a crash says how it ended");
+});
+
+test("the runner counts every file, fails on any failure, and kills what a file left running", async (t) => {
+  // Inside dist/ so that the files find tap in node_modules.
+  const dir = mkdtempSync(join(DIST, "runner-fixture-"));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const pidFile = join(dir, "leaked.pid");
+  const files = {
+    "pass.test.js": `import { test } from "tap"; test("p", (t) => { t.ok(1); t.ok(1); t.end(); });`,
+    "fail.test.js": `import { test } from "tap"; test("f", (t) => { t.equal(1, 2, "one is two"); t.ok(1); t.end(); });`,
+    "crash.test.js": `process.stderr.write("boom: no tap at all\\n"); process.exit(3);`,
+    "leak.test.js": `import { spawn } from "node:child_process"; import { writeFileSync } from "node:fs"; import { test } from "tap";
+      test("l", (t) => { const c = spawn("sleep", ["300"], { stdio: "ignore" }); c.unref(); writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); t.ok(1); t.end(); });`,
+  };
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const r = spawnSync(process.execPath, [join(DIST, "scripts", "tests", "run.js"), ...Object.keys(files).map((f) => join(dir, f))], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", TEST_JOBS: "2" } });
+  const lines = r.stdout.trimEnd().split("\n");
+  t.equal(lines.at(-1), "4 passed, 2 failed", "pass 2 + fail 1/1 + leak 1; the crash is one failure");
+  t.equal(r.status, 1, "exits non-zero");
+  t.match(r.stdout, /not ok \d+ - .*fail\.test\.js/);
+  t.match(r.stdout, /not ok \d+ - .*crash\.test\.js/);
+  t.match(r.stdout, /^ok \d+ - .*leak\.test\.js/m);
+  const tail = r.stdout.slice(r.stdout.lastIndexOf("failed:\n"));
+  t.match(tail, /not ok 1 - one is two/, "the failed assertion is repeated at the end");
+  t.match(tail, /exit code 3: boom: no tap at all/, "and how the crash ended");
+  const leaked = Number(readFileSync(pidFile, "utf8"));
+  t.notOk(running(leaked), `the sleep the file left (pid ${leaked}) was killed with its group`);
+});
