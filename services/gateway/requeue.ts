@@ -1,0 +1,84 @@
+// A safety net under the trigger: an investigation still queued long after it was accepted, while the runners'
+// consumer has nothing left to deliver, has lost its work message; it is queued again.
+//
+// The trigger stores the work message (and waits for JetStream's ack) before it writes the record
+// (shared/investigations/trigger.ts), and a runner acknowledges the message only once the record is terminal. So a
+// record that stays `queued` while the runner consumer has no message pending means the message went missing
+// between the ack and a runner: a chaos run on a 3-node cluster saw it once in many runs, without a trace in any
+// service's log (nats-server 2.9.10). Checked rarely and cheaply: one consumer info per pass, and the local index
+// is read only when nothing is pending. Any number of gateways may do this at once: the message id dedupes their
+// copies, and a runner treats a second work message for a run it already has as done (services/runner/execute.ts).
+import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import type { Clock } from "../../shared/clock.js";
+import type { InvestigationRecord, InvestigationView } from "../../shared/investigations/record.js";
+import { workMessage } from "../../shared/investigations/trigger.js";
+import type { Component } from "../../shared/lifecycle.js";
+import type { Logger } from "../../shared/log.js";
+import { CONSUMERS, SUBJECTS } from "../../shared/nats/catalog.js";
+import { encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
+import { startPeriodic, type Periodic } from "../../shared/periodic.js";
+import type { ReadModel } from "../../shared/readmodel.js";
+
+export interface RequeueOptions {
+  /** How often to look (default 30 s). */
+  intervalMs: number;
+  /**
+   * How long a record must have been queued: a runner claims a run (the record turns `running`) as soon as it takes
+   * the message, and a message taken by a runner that died before that comes back after ack_wait (30 s by
+   * default). Earlier would only add a second work message, which the runners handle as a duplicate. Default 90 s.
+   */
+  queuedForMs: number;
+  /** At most this many investigations queued again per pass. */
+  batch: number;
+}
+
+export const DEFAULT_REQUEUE: RequeueOptions = { intervalMs: 30_000, queuedForMs: 90_000, batch: 100 };
+
+export interface RequeueDeps {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  investigations: JsonKv<InvestigationRecord>;
+  index: Pick<ReadModel<InvestigationRecord, InvestigationView>, "page" | "catchUp">;
+  clock: Clock;
+  log: Logger;
+  /** Counts each investigation queued again (the gateway's metrics). */
+  onRequeued?: () => void;
+}
+
+/** One pass: the ids queued again. */
+export async function requeueLost(deps: RequeueDeps, opts: RequeueOptions): Promise<string[]> {
+  const consumer = await deps.jsm.consumers.info(CONSUMERS.runner.stream, CONSUMERS.runner.durable).catch(() => null);
+  // No runner consumer yet (no runner ever started), or work still waiting for one: nothing can be told lost.
+  if (consumer === null || consumer.num_pending > 0) return [];
+  await deps.index.catchUp();
+  const cutoff = deps.clock.now() - opts.queuedForMs;
+  const { items } = deps.index.page(["status", "queued"], { after: null, limit: opts.batch, reverse: false, accept: (v) => Date.parse(v.started_at) <= cutoff });
+  const requeued: string[] = [];
+  for (const view of items) {
+    // The index may lag the bucket: only a record that is still queued there is queued again.
+    const entry = await deps.investigations.get(view.investigation_id);
+    if (entry === null || entry.value.status !== "queued") continue;
+    const id = entry.value.investigation_id;
+    const pass = Math.floor(deps.clock.now() / opts.intervalMs);
+    await deps.js.publish(SUBJECTS.work, workMessage(id, encodeJson(entry.value)), { msgID: `${id}.requeue.${pass}` });
+    deps.log.warn({ investigation_id: id, queued_for_ms: deps.clock.now() - Date.parse(entry.value.started_at) }, "investigation queued with no work message left for it: queued again");
+    deps.onRequeued?.();
+    requeued.push(id);
+  }
+  return requeued;
+}
+
+export class Requeuer implements Component {
+  readonly name = "requeue";
+  private periodic: Periodic | null = null;
+
+  constructor(private readonly deps: RequeueDeps, private readonly opts: RequeueOptions = DEFAULT_REQUEUE) {}
+
+  async start(): Promise<void> {
+    this.periodic = startPeriodic(this.opts.intervalMs, async () => void (await requeueLost(this.deps, this.opts)), (err) => this.deps.log.warn({ err }, "requeue pass failed; trying again next pass"));
+  }
+
+  async stop(): Promise<void> {
+    await this.periodic?.stop();
+  }
+}
