@@ -44,6 +44,8 @@ const CHAOS_ENV = {
   INQUEST_RETRY_DELAYS: "1s,2s,4s,8s",
   INQUEST_CURIOSITY_MIN_INTERVAL: "1s",
   INQUEST_RUNNER_ACK_WAIT: "5s",
+  // A lost work message is queued again well within the settling time (services/gateway/requeue.ts).
+  INQUEST_REQUEUE_AFTER: "20s",
   INQUEST_PLAN_TIMEOUT: "2s",
   INQUEST_HEARTBEAT_INTERVAL: "1s",
   INQUEST_LIVENESS_INTERVAL: "1s",
