@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentDirectory } from "../../shared/agents/directory.js";
 import { PresenceFollower, withPresence } from "../../shared/agents/presence.js";
-import { createApiKey } from "../../shared/auth/keys.js";
-import { SCOPES } from "../../shared/auth/scopes.js";
+import { registerBootstrapKey } from "../../shared/auth/keys.js";
 import { systemClock } from "../../shared/clock.js";
 import { LocalStore } from "../../shared/local-store.js";
 import { ReadModel } from "../../shared/readmodel.js";
@@ -58,7 +57,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const { nc, life, rt } = await connectService("gateway", config, log, register);
 
   if (config.INQUEST_BOOTSTRAP_KEY) {
-    const { record } = await createApiKey(rt.apiKeys, clock, { name: "bootstrap", scopes: [...SCOPES], key: config.INQUEST_BOOTSTRAP_KEY });
+    const { record } = await registerBootstrapKey(rt.apiKeys, clock, config.INQUEST_BOOTSTRAP_KEY);
     if (record.revoked_at) log.warn({ key_id: record.id }, "INQUEST_BOOTSTRAP_KEY was revoked and stays revoked; set a new one");
   }
 

@@ -4,8 +4,9 @@ import { iso, type Clock } from "../clock.js";
 import { ConflictError } from "../errors.js";
 import { newId } from "../ids.js";
 import type { JsonKv } from "../nats/kvjson.js";
+import { patiently } from "../nats/provision.js";
 import { digestEqual, hashToken, newApiKey, splitApiKey } from "../secrets.js";
-import type { ApiScope } from "./scopes.js";
+import { SCOPES, type ApiScope } from "./scopes.js";
 
 export interface ApiKeyRecord {
   id: string;
@@ -26,7 +27,7 @@ const CREATE_ATTEMPTS = 5;
 
 /** Registers a key, or answers with the record that already holds it (the same key registered again). */
 export async function createApiKey(
-  kv: JsonKv<ApiKeyRecord>,
+  kv: Pick<JsonKv<ApiKeyRecord>, "create" | "get">,
   clock: Clock,
   opts: { name: string; scopes: ApiScope[]; key?: string },
 ): Promise<{ key: string; record: ApiKeyRecord }> {
@@ -52,6 +53,15 @@ export async function createApiKey(
     if (existing) return { key, record: existing.value };
   }
   throw new ConflictError(`api key ${record.id} could not be registered: its record kept changing`);
+}
+
+/**
+ * Registers the gateway's INQUEST_BOOTSTRAP_KEY (the record that holds it, revoked or not, if it is known already),
+ * patiently as the streams and buckets are provisioned: a cluster just started answers "JetStream system temporarily
+ * unavailable" until its leaders are elected (a chaos run's gateway exited on it at start).
+ */
+export function registerBootstrapKey(kv: Pick<JsonKv<ApiKeyRecord>, "create" | "get">, clock: Clock, key: string, patienceMs?: number): Promise<{ key: string; record: ApiKeyRecord }> {
+  return patiently(() => createApiKey(kv, clock, { name: "bootstrap", scopes: [...SCOPES], key }), patienceMs);
 }
 
 export async function listApiKeys(kv: JsonKv<ApiKeyRecord>): Promise<ApiKeyView[]> {
