@@ -137,7 +137,7 @@ export async function stopChildren(children: Child[]): Promise<void> {
 }
 
 function natsNode(bin: string, c: ClusterNodeConfig, track: (c: Child) => Child): { handle: Restartable } {
-  const spawnIt = () => track(spawnChild(c.name, bin, ["--config", c.conf], { env: { PATH: process.env.PATH ?? "" }, maxOutputChars: 20_000 }));
+  const spawnIt = () => track(spawnChild(c.name, bin, ["--config", c.conf], { env: { PATH: process.env.PATH ?? "" }, maxOutputChars: 2_000_000 }));
   const handle: Restartable = {
     label: c.name,
     child: spawnIt(),

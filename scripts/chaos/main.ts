@@ -64,8 +64,8 @@ async function main(): Promise<number> {
     log(`load stopped: ${stats.accepted.size} investigations accepted; settling`);
     const verdict = await verify({ gateway: c.gateways[0] as string, key: c.key, nc, accepted: stats.accepted, received: receiver.received, subscribedTypes: SUBSCRIBED, subscribedSince: since, curiosityIds, curiosityIntervalMs: CURIOSITY_INTERVAL_S * 1000, settleTimeoutMs: 120_000 });
     await nc.close();
-    const result = { seed, durationS, faults, load: stats, verdict };
-    const lostIds = [...verdict.investigationsNotTerminal, ...verdict.eventsUndelivered, ...verdict.ackedWritesLost];
+    const result = { seed, durationS, faults, load: stats, verdict, requeued: requeuedIds(c) };
+    const lostIds = [...verdict.investigationsNotTerminal, ...verdict.eventsUndelivered, ...verdict.ackedWritesLost, ...result.requeued];
     writeReport(out, result, traces(c, lostIds));
     const bad = lost(result) + verdict.ackedWritesLost.length + stats.violations.length + verdict.curiosityDoubled + verdict.curiositySkipped;
     keep = bad > 0 && args.flags.get("keep") === true;
@@ -102,6 +102,23 @@ function traces(cluster: ChaosCluster, ids: string[]): Map<string, string[]> {
     out.set(id, lines.slice(0, 30));
   }
   return out;
+}
+
+/**
+ * Investigations a gateway queued again because their work message was gone (services/gateway/requeue.ts): not
+ * lost, but each is a message NATS acknowledged and no runner got, worth a line in the report.
+ */
+function requeuedIds(cluster: ChaosCluster): string[] {
+  const ids = new Set<string>();
+  for (const c of cluster.history) {
+    if (!c.label.startsWith("gateway")) continue;
+    for (const l of c.output().split("\n")) {
+      if (!l.includes("no work message left")) continue;
+      const id = /"investigation_id":"([^"]+)"/.exec(l)?.[1];
+      if (id) ids.add(id);
+    }
+  }
+  return [...ids];
 }
 
 /** The pid of the ticker whose lease is current (services/ticker/leader.ts), null when none holds it. */

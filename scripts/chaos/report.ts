@@ -10,6 +10,8 @@ export interface ChaosResult {
   faults: FaultRecord[];
   load: LoadStats;
   verdict: Verdict;
+  /** Investigations queued again by a gateway: their work message was acknowledged, then gone (in the gateways' logs). */
+  requeued: string[];
 }
 
 export function lost(r: ChaosResult): number {
@@ -22,7 +24,8 @@ export function summaryLine(r: ChaosResult): string {
     `chaos: ${r.faults.length} faults, ${lost(r)} lost, ${v.duplicateDeliveries} duplicates, ${r.load.violations.length} bad 5xx, ` +
     `${v.curiosityDoubled} curiosity runs doubled, ${v.curiositySkipped} skipped, ${r.load.accepted.size} investigations, ` +
     `${v.deliveriesReceived} deliveries, ${v.ackedWritesLost.length} acknowledged NATS writes lost, settled in ${(v.settleMs / 1000).toFixed(1)} s` +
-    (v.curiosityListedLate > 0 ? `, ${v.curiosityListedLate} curiosity runs stored but not yet listed by the gateway` : "")
+    (v.curiosityListedLate > 0 ? `, ${v.curiosityListedLate} curiosity runs stored but not yet listed by the gateway` : "") +
+    (r.requeued.length > 0 ? `, ${r.requeued.length} investigations queued again (work message lost)` : "")
   );
 }
 
@@ -62,6 +65,7 @@ export function writeReport(file: string, r: ChaosResult, traces: Map<string, st
     "|---|---|",
     `| accepted investigations terminal | ${v.investigationsAccepted - v.investigationsNotTerminal.length} / ${v.investigationsAccepted} |`,
     `| requests never accepted after 90 s of retries | ${r.load.abandoned} |`,
+    `| investigations queued again, their work message gone (services/gateway/requeue.ts) | ${r.requeued.length} |`,
     `| terminal and announced, then read back as running (NATS lost an acknowledged KV write) | ${v.ackedWritesLost.length} |`,
     `| subscribed events delivered at least once | ${v.eventsExpected - v.eventsUndelivered.length} / ${v.eventsExpected} |`,
     `| duplicate deliveries (same event_id again) | ${v.duplicateDeliveries} of ${v.deliveriesReceived} |`,
