@@ -1,13 +1,14 @@
 // A safety net under the trigger: an investigation still queued long after it was accepted, while the runners'
-// consumer has nothing left to deliver, has lost its work message; it is queued again.
+// consumer has nothing left to deliver and nothing in a runner's hands, has lost its work message; it is queued again.
 //
 // The trigger stores the work message (and waits for JetStream's ack) before it writes the record
 // (shared/investigations/trigger.ts), and a runner acknowledges the message only once the record is terminal. So a
-// record that stays `queued` while the runner consumer has no message pending means the message went missing
-// between the ack and a runner: a chaos run on a 3-node cluster saw it once in many runs, without a trace in any
-// service's log (nats-server 2.9.10). Checked rarely and cheaply: one consumer info per pass, and the local index
-// is read only when nothing is pending. Any number of gateways may do this at once: the message id dedupes their
-// copies, and a runner treats a second work message for a run it already has as done (services/runner/execute.ts).
+// record that stays `queued` while the runner consumer has no message pending or unacknowledged means the message
+// went missing between the ack and a runner: a chaos run on a 3-node cluster saw it once in many runs, without a
+// trace in any service's log (nats-server 2.9.10). It acts only when the runners are idle, so in a system never idle
+// a lost message waits for a quiet moment. Checked rarely and cheaply: one consumer info per pass, and the local
+// index is read only when the consumer is idle. Any number of gateways may do this at once: the message id dedupes
+// their copies, and a runner treats a second work message for a run it already has as done (services/runner/execute.ts).
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import type { InvestigationRecord, InvestigationView } from "../../shared/investigations/record.js";
@@ -48,8 +49,11 @@ export interface RequeueDeps {
 /** One pass: the ids queued again. */
 export async function requeueLost(deps: RequeueDeps, opts: RequeueOptions): Promise<string[]> {
   const consumer = await deps.jsm.consumers.info(CONSUMERS.runner.stream, CONSUMERS.runner.durable).catch(() => null);
-  // No runner consumer yet (no runner ever started), or work still waiting for one: nothing can be told lost.
-  if (consumer === null || consumer.num_pending > 0) return [];
+  // No runner consumer yet (no runner ever started), work still waiting for a runner, or messages in runners' hands
+  // (runs going on, and runs waiting out a retry delay after an error: a nak with a delay keeps the message
+  // delivered and unacknowledged): nothing can be told lost. A chaos run showed the second: 64 investigations queued
+  // again whose messages were backing off after NATS faults, not lost.
+  if (consumer === null || consumer.num_pending > 0 || consumer.num_ack_pending > 0) return [];
   await deps.index.catchUp();
   const cutoff = deps.clock.now() - opts.queuedForMs;
   const { items } = deps.index.page(["status", "queued"], { after: null, limit: opts.batch, reverse: false, accept: (v) => Date.parse(v.started_at) <= cutoff });

@@ -1,7 +1,7 @@
 // The gateway's safety net (services/gateway/requeue.ts): an investigation accepted and still queued long after,
 // while the runner consumer has nothing pending, has lost its work message and is queued again; one still
 // waiting behind other work, one too young, or one a runner already took, is left alone.
-import { AckPolicy, DeliverPolicy, type Consumer } from "@nats-io/jetstream";
+import { AckPolicy, DeliverPolicy, type Consumer, type JsMsg } from "@nats-io/jetstream";
 import { pino } from "pino";
 import { test } from "tap";
 import { triggerInvestigation } from "../../shared/investigations/trigger.js";
@@ -43,7 +43,7 @@ test("an investigation whose work message was lost is queued again once the runn
     const ids: string[] = [];
     for await (const m of await runnerConsumer.fetch({ max_messages: 10, expires: 1_000 })) {
       ids.push((m.json() as { investigation_id: string }).investigation_id);
-      m.ack();
+      await m.ackAck();
     }
     return ids;
   };
@@ -60,6 +60,17 @@ test("an investigation whose work message was lost is queued again once the runn
   t.same(await requeueLost(deps, OPTS), [], "queued for less than queuedForMs: left alone");
 
   offsetMs = OPTS.queuedForMs + 1_000;
+  // A run that stopped on an error before it started waits out its retry delay: its message is nak'ed with a delay,
+  // delivered and unacknowledged, not pending. (A chaos run's NATS faults put 64 runs there, all queued again.)
+  const backingOff = await queue("any unexpected cron jobs?");
+  let held: JsMsg | null = null;
+  for await (const m of await runnerConsumer.fetch({ max_messages: 1, expires: 1_000 })) held = m;
+  held?.nak(2_000);
+  t.equal((await rt.jsm.consumers.info(CONSUMERS.runner.stream, CONSUMERS.runner.durable)).num_pending, 0, "nothing pending...");
+  t.same(await requeueLost(deps, OPTS), [], "...but a message backing off in a runner's hands: nothing can be told lost");
+  // Back after its delay, then done with (a nak'ed message takes no ack from the client that nak'ed it).
+  for await (const m of await runnerConsumer.fetch({ max_messages: 1, expires: 5_000 })) await m.ackAck();
+  await rt.investigations.update(backingOff, (r) => ({ ...r, status: "running" }));
   const waiting = await queue("any cryptominers on prod?");
   t.same(await requeueLost(deps, OPTS), [], "another message still pending for the runners: nothing can be told lost");
 
