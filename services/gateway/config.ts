@@ -12,7 +12,7 @@ export const gatewayEnv = {
   INQUEST_MAX_BACKLOG: int(1000, 1, 10_000_000, "queued investigations before the trigger answers 429"),
   INQUEST_ALLOW_PRIVATE_TARGETS: bool(false, "allow webhook URLs on loopback/private/link-local/metadata addresses"),
   INQUEST_CURIOSITY_MIN_INTERVAL: duration("1m", "smallest accepted curiosity interval"),
-  INQUEST_REQUEUE_AFTER: duration("90s", "how long an investigation stays queued, while no work waits for the runners, before its work message is published again (services/gateway/requeue.ts)"),
+  INQUEST_REQUEUE_AFTER: duration("90s", "how long an investigation stays queued, while the runners are idle, before its work message is published again (services/gateway/requeue.ts)"),
   INQUEST_LMDB_MAPPED_MB: int(16, 0, 1_048_576, "MiB of the read models' LMDB file kept mapped before the gateway reopens it (unmapping every page); 0 = no bound"),
 };
 
