@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
+import { forEachLimited } from "../../shared/concurrency.js";
 import { failureLines, summaryOf } from "./summary.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
@@ -81,19 +82,11 @@ function report({ file, output, exitCode, ms }: Ran): void {
   if (failed > 0) failures.push(...failureLines(output, exitCode), line);
 }
 
-async function pool(files: string[], jobs: number): Promise<void> {
-  const queue = [...files];
-  const worker = async (): Promise<void> => {
-    for (let file = queue.shift(); file !== undefined; file = queue.shift()) report(await runFile(file));
-  };
-  await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, worker));
-}
-
 const files = process.argv.length > 2 ? process.argv.slice(2).map((f) => relative(ROOT, resolve(f))) : [...testFiles(join(ROOT, "dist", "test"))];
 const jobs = Number(process.env.TEST_JOBS) || availableParallelism();
 process.stdout.write("TAP version 14\n");
-await pool(files.filter((f) => !HEAVY.test(f)), jobs);
-await pool(files.filter((f) => HEAVY.test(f)), 1);
+await forEachLimited(files.filter((f) => !HEAVY.test(f)), jobs, async (f) => report(await runFile(f)));
+await forEachLimited(files.filter((f) => HEAVY.test(f)), 1, async (f) => report(await runFile(f)));
 process.stdout.write(`1..${totals.files}\n`);
 // The failures again at the end, where a reader of only the last lines (CI's excerpt) sees them.
 if (failures.length > 0) process.stdout.write(`failed:\n${failures.slice(0, 40).join("\n")}\n`);

@@ -23,7 +23,7 @@ import { loadGatewayConfig } from "./config.js";
 import { listen, isNativeUws, type HttpServer } from "./http/server.js";
 import { freePort } from "../../shared/net.js";
 import { investigationIndex } from "./investigation-index.js";
-import { DEFAULT_REQUEUE, Requeuer } from "./requeue.js";
+import { DEFAULT_REQUEUE, Requeuer, requeuedMetric } from "./requeue.js";
 import { inboundRoutes } from "./routes/inbound.js";
 import { INBOUND_BUCKETS, INBOUND_STREAMS, openInboundBuckets } from "../../shared/inbound/catalog.js";
 import { ReceiptStore } from "../../shared/inbound/receipt-store.js";
@@ -96,8 +96,7 @@ await runService("gateway", process.env.LOG_LEVEL, async (log, register) => {
   const runtimeRegistry = new Registry();
   const runtimeMetrics = new RuntimeMetrics(runtimeRegistry, nc, rt.jsm, [], log);
   localStoreMetrics(runtimeRegistry, lmdb);
-  const requeued = runtimeRegistry.counter("inquest_investigations_requeued_total", "Investigations queued again because their work message was gone while they stayed queued (services/gateway/requeue.ts); any is worth a look.");
-  requeued.inc({}, 0);
+  const requeued = requeuedMetric(runtimeRegistry);
   const requeuer = new Requeuer({ js: rt.js, jsm: rt.jsm, investigations: rt.investigations, index, clock, log, onRequeued: () => requeued.inc() }, { ...DEFAULT_REQUEUE, queuedForMs: config.INQUEST_REQUEUE_AFTER });
   // Built by `make build` beside the services (dist/console); without it the gateway serves the API alone.
   const consoleSite = loadConsoleSite(fileURLToPath(new URL("../../console", import.meta.url)));

@@ -15,6 +15,7 @@ import type { InvestigationRecord, InvestigationView } from "../../shared/invest
 import { workMessage } from "../../shared/investigations/trigger.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
+import type { Counter, Registry } from "../../shared/ops/metrics.js";
 import { CONSUMERS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
 import { startPeriodic, type Periodic } from "../../shared/periodic.js";
@@ -55,21 +56,30 @@ export async function requeueLost(deps: RequeueDeps, opts: RequeueOptions): Prom
   // again whose messages were backing off after NATS faults, not lost.
   if (consumer === null || consumer.num_pending > 0 || consumer.num_ack_pending > 0) return [];
   await deps.index.catchUp();
-  const cutoff = deps.clock.now() - opts.queuedForMs;
+  const now = deps.clock.now();
+  const cutoff = now - opts.queuedForMs;
+  // Gateways passing at once publish the same message id: JetStream keeps one copy.
+  const msgId = (id: string) => `${id}.requeue.${Math.floor(now / opts.intervalMs)}`;
   const { items } = deps.index.page(["status", "queued"], { after: null, limit: opts.batch, reverse: false, accept: (v) => Date.parse(v.started_at) <= cutoff });
   const requeued: string[] = [];
   for (const view of items) {
     // The index may lag the bucket: only a record that is still queued there is queued again.
     const entry = await deps.investigations.get(view.investigation_id);
     if (entry === null || entry.value.status !== "queued") continue;
-    const id = entry.value.investigation_id;
-    const pass = Math.floor(deps.clock.now() / opts.intervalMs);
-    await deps.js.publish(SUBJECTS.work, workMessage(id, encodeJson(entry.value)), { msgID: `${id}.requeue.${pass}` });
-    deps.log.warn({ investigation_id: id, queued_for_ms: deps.clock.now() - Date.parse(entry.value.started_at) }, "investigation queued with no work message left for it: queued again");
+    const id = view.investigation_id;
+    await deps.js.publish(SUBJECTS.work, workMessage(id, encodeJson(entry.value)), { msgID: msgId(id) });
+    deps.log.warn({ investigation_id: id, queued_for_ms: now - Date.parse(entry.value.started_at) }, "investigation queued with no work message left for it: queued again");
     deps.onRequeued?.();
     requeued.push(id);
   }
   return requeued;
+}
+
+/** inquest_investigations_requeued_total, 0 from the start (so increase() counts the first). */
+export function requeuedMetric(registry: Registry): Counter {
+  const c = registry.counter("inquest_investigations_requeued_total", "Investigations queued again because their work message was gone while they stayed queued (services/gateway/requeue.ts); any is worth a look.");
+  c.inc({}, 0);
+  return c;
 }
 
 export class Requeuer implements Component {

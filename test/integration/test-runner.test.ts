@@ -5,17 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "tap";
 import { failureLines, summaryOf } from "../../scripts/tests/summary.js";
+import { running } from "../helpers/hanging-nats.js";
 import { DIST } from "../helpers/services.js";
-
-/** Whether `pid` is a live process (a killed one not yet reaped by init is a zombie: not running). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 test("summaryOf reads tap's last summary line, and a non-zero exit is never a clean pass", async (t) => {
   t.same(summaryOf("ok 1 - a\n# { total: 3, pass: 3 }\n", 0), { passed: 3, failed: 0 });
