@@ -18,9 +18,43 @@ export function summaryOf(output: string, exitCode: number): FileResult {
   return { passed, failed };
 }
 
-/** The lines a reader of only the end of the log needs: every `not ok` of the file, else why it ended. */
+/**
+ * The lines a reader of only the end of the log needs: every `not ok` of the file with where it failed and what
+ * differed (from tap's diagnostic block under it), else why the file ended.
+ */
 export function failureLines(output: string, exitCode: number): string[] {
-  const notOk = output.split("\n").filter((l) => /^\s*not ok /.test(l));
-  if (notOk.length > 0 || exitCode === 0) return notOk;
+  const lines = output.split("\n");
+  const found: string[] = [];
+  lines.forEach((line, i) => {
+    if (/^\s*not ok /.test(line)) found.push(line, ...diagnosis(lines, i + 1, indentOf(line)));
+  });
+  if (found.length > 0 || exitCode === 0) return found;
   return [`    (exit code ${exitCode}: ${output.trimEnd().split("\n").at(-1) ?? "no output"})`];
+}
+
+const MAX_DIFF_LINES = 12;
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/** From the YAML block tap prints under a failed assertion (`---` to `...`): its place and its diff, indented under it. */
+function diagnosis(lines: string[], from: number, indent: number): string[] {
+  if (lines[from]?.trim() !== "---") return [];
+  const pad = " ".repeat(indent + 2);
+  let fileName: string | undefined;
+  let lineNumber: string | undefined;
+  const diff: string[] = [];
+  let inDiff = false;
+  for (const line of lines.slice(from + 1)) {
+    if (line.trim() === "...") break;
+    const key = /^\s*(\w+):\s*(.*)$/.exec(line);
+    if (inDiff && indentOf(line) > indent + 2) {
+      if (diff.length < MAX_DIFF_LINES) diff.push(`${pad}  ${line.trim()}`);
+      continue;
+    }
+    inDiff = key?.[1] === "diff" && indentOf(line) === indent + 2;
+    if (key?.[1] === "fileName") fileName ??= key[2] ?? "";
+    if (key?.[1] === "lineNumber") lineNumber ??= key[2] ?? "";
+  }
+  const where = fileName === undefined ? [] : [`${pad}at ${fileName}${lineNumber === undefined ? "" : `:${lineNumber}`}`];
+  return [...where, ...diff];
 }

@@ -16,6 +16,8 @@ test("summaryOf reads tap's last summary line, and a non-zero exit is never a cl
   t.same(summaryOf("Error: boom\n", 1), { passed: 0, failed: 1 }, "no summary at all");
   t.same(failureLines("    not ok 1 - x\nnot ok 1 - y\n", 1), ["    not ok 1 - x", "not ok 1 - y"]);
   t.same(failureLines("ok 1\nError: boom\n", 1), ["    (exit code 1: Error: boom)"], "a crash says how it ended");
+  const diagnosed = ["    not ok 2 - n", "      ---", "      found: 3", "      at:", "        fileName: a.test.ts", "        lineNumber: 9", "      diff: |", "        -1", "        +3", "      stack: |", "        x", "      ...", "    ok 3 - m"];
+  t.same(failureLines(diagnosed.join("\n"), 1), ["    not ok 2 - n", "      at a.test.ts:9", "        -1", "        +3"], "with its place and diff, not its stack");
 });
 
 test("the runner counts every file, fails on any failure, and kills what a file left running", async (t) => {
@@ -39,7 +41,7 @@ test("the runner counts every file, fails on any failure, and kills what a file 
   t.match(r.stdout, /not ok \d+ - .*crash\.test\.js/);
   t.match(r.stdout, /^ok \d+ - .*leak\.test\.js/m);
   const tail = r.stdout.slice(r.stdout.lastIndexOf("failed:\n"));
-  t.match(tail, /not ok 1 - one is two/, "the failed assertion is repeated at the end");
+  t.match(tail, /not ok 1 - one is two\n\s+at \S*fail\.test\.js:1\n\s+--- expected\n\s+\+\+\+ actual\n[^]*-2\n\s+\+1\n/, "the failed assertion is repeated at the end, with where and what differed");
   t.match(tail, /exit code 3: boom: no tap at all/, "and how the crash ended");
   const leaked = Number(readFileSync(pidFile, "utf8"));
   t.notOk(running(leaked), `the sleep the file left (pid ${leaked}) was killed with its group`);
