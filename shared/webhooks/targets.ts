@@ -120,9 +120,16 @@ export function isBlockedName(host: string): boolean {
   return BLOCKED_NAMES.some((re) => re.test(host.replace(/\.$/, "")));
 }
 
-/** The full check of a subscriber URL at create/PATCH time. */
+/**
+ * The full check of a subscriber URL at create/PATCH time. Credentials in the URL are refused: the subscription would
+ * keep them in plain text and show them in every read of it, and deliveries never send them (the receiver checks
+ * the signature instead). The dispatcher does not check this, so a record stored before keeps delivering.
+ */
 export async function checkTarget(text: string, opts: { allowPrivate: boolean; resolve: Resolve }): Promise<TargetCheck> {
   const parsed = parseTargetUrl(text);
+  if (parsed.ok && (parsed.url.username !== "" || parsed.url.password !== "")) {
+    return { ok: false, problem: "invalid_url", message: "must not carry credentials (user:password@): they would be stored and shown in plain text; receivers verify the signature instead" };
+  }
   if (!parsed.ok || opts.allowPrivate) return parsed;
   const host = bareHost(parsed.url);
   if (isBlockedName(host)) return { ok: false, problem: "private_target", message: "resolves to a loopback, private, link-local or metadata address" };

@@ -64,6 +64,7 @@ test("400 for bad URLs, empty or unknown events, bad min_severity and unknown fi
     ["not a url", { url: "not a url", events: ["agent.connected"] }, "/url"],
     ["ftp", { url: "ftp://93.184.216.34/x", events: ["agent.connected"] }, "/url"],
     ["javascript", { url: "javascript:alert(1)", events: ["agent.connected"] }, "/url"],
+    ["credentials in the url", { url: "https://user:hunter2@93.184.216.34/x", events: ["agent.connected"] }, "/url"],
     ["missing url", { events: ["agent.connected"] }, "/url"],
     ["empty events", { url: PUBLIC_URL, events: [] }, "/events"],
     ["missing events", { url: PUBLIC_URL }, "/events"],
@@ -79,6 +80,12 @@ test("400 for bad URLs, empty or unknown events, bad min_severity and unknown fi
     t.equal(r.json?.error?.code, "validation_failed", `${name}: code`);
     t.ok((r.json?.error?.details ?? []).some((d: { path: string }) => d.path === path), `${name}: detail at ${path}`);
   }
+  const withCredentials = await call("POST", SUBS, { url: "https://user:hunter2@93.184.216.34/x", events: ["agent.connected"] });
+  t.notMatch(JSON.stringify(withCredentials.json), /hunter2/, "the refusal does not repeat the password");
+  const sub = await call("POST", SUBS, { url: PUBLIC_URL, events: ["agent.connected"] });
+  const patched = await call("PATCH", `${SUBS}/${sub.json.id}`, { url: "https://user:hunter2@93.184.216.34/x" });
+  t.equal(patched.status, 400, "PATCH to a URL with credentials refused too");
+  t.equal((await call("GET", `${SUBS}/${sub.json.id}`)).json.url, PUBLIC_URL, "and the URL left as it was");
   const notJson = await api(stack.baseUrl, "POST", SUBS, { key: stack.key, rawBody: "url=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
   t.equal(notJson.status, 415);
 });

@@ -37,6 +37,10 @@ test("checkTarget resolves names and refuses any private answer; allowPrivate sk
   const resolve = async (h: string) => dns[h] ?? [];
   const ok = async (url: string, allowPrivate = false) => (await checkTarget(url, { allowPrivate, resolve })).ok;
   t.ok(await ok("https://public.test/x"));
+  for (const withCredentials of ["https://user:pw@public.test/x", "https://user@public.test/x", "https://:pw@public.test/x"]) {
+    const r = await checkTarget(withCredentials, { allowPrivate: true, resolve });
+    t.same(r.ok ? null : r.problem, "invalid_url", `${withCredentials}: credentials refused, private targets allowed or not`);
+  }
   t.notOk(await ok("https://rebind.test/x"), "one private answer is enough to refuse");
   t.notOk(await ok("https://v6.test/x"));
   t.notOk(await ok("https://nowhere.test/x"), "a name that does not resolve");
