@@ -1,4 +1,5 @@
 // POST/GET/DELETE /v1/investigations without a runner: the trigger's rules (docs/api.md#investigations).
+import { request } from "node:http";
 import { test } from "tap";
 import { api, startStack, type Stack } from "../helpers/stack.js";
 import { issueKey } from "../helpers/cli.js";
@@ -65,6 +66,31 @@ test("idempotency: same key, different body is a 409; header and body keys that 
   const mismatch = await post({ query: "x", idempotency_key: "a" }, { "idempotency-key": "b" });
   t.equal(mismatch.status, 400);
   t.equal(mismatch.json.error.code, "validation_failed");
+});
+
+/** A POST with `headers` sent as node:http sends them: an array value is the header repeated, one line each. */
+function postRaw(body: unknown, headers: Record<string, string | string[]>): Promise<{ status: number; json: { error?: { code: string; details?: Array<{ path: string }> } } }> {
+  const text = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(`${stack.baseUrl}/v1/investigations`, { method: "POST", headers: { authorization: `Bearer ${stack.key}`, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString("utf8")) }));
+    });
+    req.on("error", reject);
+    req.end(text);
+  });
+}
+
+test("idempotency: an Idempotency-Key header sent twice is a 400, not one key made of both", async (t) => {
+  const twice = await postRaw({ query: "twice" }, { "idempotency-key": ["k-3", "k-4"] });
+  t.equal(twice.status, 400);
+  t.equal(twice.json.error?.code, "validation_failed");
+  t.same(twice.json.error?.details?.map((d) => d.path), ["/headers/idempotency-key"]);
+  const joined = await postRaw({ query: "once" }, { "idempotency-key": "k-3, k-4" });
+  t.equal(joined.status, 202, "one header whose value holds a comma is one key");
+  const repeatedOther = await postRaw({ query: "other headers may repeat" }, { "x-trace": ["a", "b"] });
+  t.equal(repeatedOther.status, 202);
 });
 
 test("idempotency keys are per API key", async (t) => {

@@ -82,8 +82,12 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     }
     // Headers first: whether the body can be framed at all decides what comes next.
     const headers: Record<string, string> = {};
+    let repeatedHeaders: string[] | undefined;
     req.forEach((k, v) => {
-      headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
+      if (k in headers) {
+        headers[k] = `${headers[k]}, ${v}`;
+        (repeatedHeaders ??= []).push(k);
+      } else headers[k] = v;
     });
     if (!framable(headers["content-length"], headers["transfer-encoding"])) {
       refuseUnframable(res);
@@ -113,7 +117,7 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
 
     const finish = (): void => {
       const body = chunks.length === 0 ? NO_BODY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const request: RawRequest = { method, path, query, headers, body, bodyTooLarge: tooLarge };
+      const request: RawRequest = { method, path, query, headers, ...(repeatedHeaders && { repeatedHeaders }), body, bodyTooLarge: tooLarge };
       prepared
         .handle(request)
         .then(

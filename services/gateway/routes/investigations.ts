@@ -55,6 +55,9 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
       async handle(ctx) {
         const { idempotency_key: bodyKey, ...request } = ctx.body;
         const headerKey = ctx.headers["idempotency-key"];
+        if (ctx.repeatedHeaders?.includes("idempotency-key")) {
+          return invalid([{ path: "/headers/idempotency-key", message: "sent more than once; send one Idempotency-Key header" }]);
+        }
         if (headerKey !== undefined && (headerKey.length === 0 || headerKey.length > 255)) {
           return invalid([{ path: "/headers/idempotency-key", message: "must be 1 to 255 characters" }]);
         }
