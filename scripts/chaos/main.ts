@@ -64,7 +64,7 @@ async function main(): Promise<number> {
     log(`load stopped: ${stats.accepted.size} investigations accepted; settling`);
     const verdict = await verify({ gateway: c.gateways[0] as string, key: c.key, nc, accepted: stats.accepted, received: receiver.received, subscribedTypes: SUBSCRIBED, subscribedSince: since, curiosityIds, curiosityIntervalMs: CURIOSITY_INTERVAL_S * 1000, settleTimeoutMs: 120_000 });
     await nc.close();
-    const result = { seed, durationS, faults, load: stats, verdict, requeued: requeuedIds(c) };
+    const result = { seed, durationS, faults, load: stats, verdict, requeued: requeuedIds(c), requeueStates: gatewayLines(c, "work messages missing") };
     const lostIds = [...verdict.investigationsNotTerminal, ...verdict.eventsUndelivered, ...verdict.ackedWritesLost, ...result.requeued];
     writeReport(out, result, traces(c, lostIds));
     const bad = lost(result) + verdict.ackedWritesLost.length + stats.violations.length + verdict.curiosityDoubled + verdict.curiositySkipped;
@@ -119,6 +119,11 @@ function requeuedIds(cluster: ChaosCluster): string[] {
     }
   }
   return [...ids];
+}
+
+/** The gateways' log lines that hold `text`, each with the replica's label. */
+function gatewayLines(cluster: ChaosCluster, text: string): string[] {
+  return cluster.history.filter((c) => c.label.startsWith("gateway")).flatMap((c) => c.output().split("\n").filter((l) => l.includes(text)).map((l) => `${c.label}: ${l.slice(0, 600)}`));
 }
 
 /** The pid of the ticker whose lease is current (services/ticker/leader.ts), null when none holds it. */

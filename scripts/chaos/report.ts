@@ -12,6 +12,8 @@ export interface ChaosResult {
   verdict: Verdict;
   /** Investigations queued again by a gateway: their work message was acknowledged, then gone (in the gateways' logs). */
   requeued: string[];
+  /** The gateways' log lines on what the work stream and the runners' consumer held when they found messages missing. */
+  requeueStates: string[];
 }
 
 export function lost(r: ChaosResult): number {
@@ -85,6 +87,9 @@ export function writeReport(file: string, r: ChaosResult, traces: Map<string, st
     `Trigger p99 outside faults: ${p99(r.load.calls.filter((c) => !inFault(c)))}; during faults: ${p99(r.load.calls.filter(inFault))}.`,
     "",
     ...curiosityLatenessSection(r),
+    ...(r.requeued.length > 0
+      ? ["## Work messages missing", "", `${r.requeued.length} investigations queued again: ${r.requeued.slice(0, 20).join(", ")}. What the stream and the consumer held (services/gateway/requeue.ts):`, "", "```", ...r.requeueStates.slice(0, 10), "```", ""]
+      : []),
     ...(v.investigationsNotTerminal.length + v.eventsUndelivered.length + v.ackedWritesLost.length > 0
       ? [
           "## Lost",

@@ -9,7 +9,7 @@
 // a lost message waits for a quiet moment. Checked rarely and cheaply: one consumer info per pass, and the local
 // index is read only when the consumer is idle. Any number of gateways may do this at once: the message id dedupes
 // their copies, and a runner treats a second work message for a run it already has as done (services/runner/execute.ts).
-import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
+import type { ConsumerInfo, JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import type { InvestigationRecord, InvestigationView } from "../../shared/investigations/record.js";
 import { workMessage } from "../../shared/investigations/trigger.js";
@@ -61,18 +61,38 @@ export async function requeueLost(deps: RequeueDeps, opts: RequeueOptions): Prom
   // Gateways passing at once publish the same message id: JetStream keeps one copy.
   const msgId = (id: string) => `${id}.requeue.${Math.floor(now / opts.intervalMs)}`;
   const { items } = deps.index.page(["status", "queued"], { after: null, limit: opts.batch, reverse: false, accept: (v) => Date.parse(v.started_at) <= cutoff });
-  const requeued: string[] = [];
+  const stuck: Array<{ id: string; record: InvestigationRecord }> = [];
   for (const view of items) {
     // The index may lag the bucket: only a record that is still queued there is queued again.
     const entry = await deps.investigations.get(view.investigation_id);
-    if (entry === null || entry.value.status !== "queued") continue;
-    const id = view.investigation_id;
-    await deps.js.publish(SUBJECTS.work, workMessage(id, encodeJson(entry.value)), { msgID: msgId(id) });
-    deps.log.warn({ investigation_id: id, queued_for_ms: now - Date.parse(entry.value.started_at) }, "investigation queued with no work message left for it: queued again");
+    if (entry !== null && entry.value.status === "queued") stuck.push({ id: view.investigation_id, record: entry.value });
+  }
+  if (stuck.length > 0) await describeLoss(deps, consumer, stuck.length);
+  const requeued: string[] = [];
+  for (const { id, record } of stuck) {
+    await deps.js.publish(SUBJECTS.work, workMessage(id, encodeJson(record)), { msgID: msgId(id) });
+    deps.log.warn({ investigation_id: id, queued_for_ms: now - Date.parse(record.started_at) }, "investigation queued with no work message left for it: queued again");
     deps.onRequeued?.();
     requeued.push(id);
   }
   return requeued;
+}
+
+/**
+ * What the stream and the consumer held when work messages were found missing, logged once per pass that finds any
+ * (before the copies are published): the stream still holding messages the consumer no longer offers points at the
+ * consumer's state (its delivered or ack floor moved past them), an empty stream at the messages themselves.
+ */
+async function describeLoss(deps: RequeueDeps, consumer: ConsumerInfo, missing: number): Promise<void> {
+  const stream = await deps.jsm.streams.info(CONSUMERS.runner.stream).catch(() => null);
+  deps.log.warn(
+    {
+      missing,
+      stream: stream && { messages: stream.state.messages, first_seq: stream.state.first_seq, last_seq: stream.state.last_seq, leader: stream.cluster?.leader },
+      consumer: { delivered_stream_seq: consumer.delivered.stream_seq, ack_floor_stream_seq: consumer.ack_floor.stream_seq, num_redelivered: consumer.num_redelivered, leader: consumer.cluster?.leader },
+    },
+    "work messages missing for queued investigations: what the work stream and the runners' consumer hold",
+  );
 }
 
 /** inquest_investigations_requeued_total, 0 from the start (so increase() counts the first). */

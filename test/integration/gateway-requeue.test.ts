@@ -86,7 +86,12 @@ test("an investigation whose work message was lost is queued again once the runn
   t.equal(queuedView?.status, "queued");
   t.same(await requeueLost({ ...deps, index: lagging }, OPTS), [], "listed as queued by a lagging index, running in the bucket: left alone");
   // Two gateways in the same pass.
-  const [one, two] = await Promise.all([requeueLost(deps, OPTS), requeueLost(deps, OPTS)]);
+  const logged: Array<Record<string, unknown>> = [];
+  const capturing = pino({ level: "warn" }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
+  const [one, two] = await Promise.all([requeueLost({ ...deps, log: capturing }, OPTS), requeueLost(deps, OPTS)]);
+  const described = logged.find((l) => String(l.msg).startsWith("work messages missing"));
+  t.match(described, { missing: 2, stream: { messages: 0 }, consumer: { delivered_stream_seq: Number, ack_floor_stream_seq: Number } }, "what the stream and consumer held is logged once, before the copies: here the messages were acknowledged and removed");
+  t.equal(logged.filter((l) => String(l.msg).startsWith("investigation queued with no work message")).length, 2, "and each one queued again");
   t.same(one.sort(), [lost, waiting].sort(), "both lost ones queued again; the running one left alone");
   t.same(two.sort(), one, "by the other gateway too");
   t.equal((await rt.jsm.streams.info(CONSUMERS.runner.stream)).state.messages, 2, "one work message each: the other gateway's copies were duplicates");
