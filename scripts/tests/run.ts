@@ -79,8 +79,16 @@ function report({ file, output, exitCode, ms }: Ran): void {
   const line = `${failed > 0 ? "not ok" : "ok"} ${totals.files} - ${file} # time=${ms.toFixed(3)}ms`;
   const body = output.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
   process.stdout.write(`# Subtest: ${file}\n${body}\n${line}\n\n`);
-  if (failed > 0) failures.push(...failureLines(output, exitCode), line);
+  if (failed > 0) {
+    const lines = failureLines(output, exitCode);
+    // Each failing file gets its share of the excerpt: one file failing everything must not hide another's failure.
+    failures.push(...lines.slice(0, LINES_PER_FILE), ...(lines.length > LINES_PER_FILE ? [`    (${lines.length - LINES_PER_FILE} more lines above)`] : []), line);
+  }
 }
+
+/** How much of each failing file's failures the list at the end repeats, and of the list in all. */
+const LINES_PER_FILE = 16;
+const LINES_IN_ALL = 160;
 
 const files = process.argv.length > 2 ? process.argv.slice(2).map((f) => relative(ROOT, resolve(f))) : [...testFiles(join(ROOT, "dist", "test"))];
 const jobs = Number(process.env.TEST_JOBS) || availableParallelism();
@@ -89,6 +97,6 @@ await forEachLimited(files.filter((f) => !HEAVY.test(f)), jobs, async (f) => rep
 await forEachLimited(files.filter((f) => HEAVY.test(f)), 1, async (f) => report(await runFile(f)));
 process.stdout.write(`1..${totals.files}\n`);
 // The failures again at the end, where a reader of only the last lines (CI's excerpt) sees them.
-if (failures.length > 0) process.stdout.write(`failed:\n${failures.slice(0, 40).join("\n")}\n`);
+if (failures.length > 0) process.stdout.write(`failed:\n${failures.slice(0, LINES_IN_ALL).join("\n")}\n`);
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed\n`);
 process.exitCode = totals.failed > 0 ? 1 : 0;
