@@ -25,23 +25,23 @@ async function frozenRuntime(t: Test, opts: { requestTimeoutMs?: number }): Prom
   const nats = await startNats();
   const nc = await connectTo(nats.url);
   t.teardown(async () => {
-    process.kill(nats.pid(), "SIGCONT");
+    nats.thaw();
     await nc.close();
     await nats.stop();
   });
   const rt = await openRuntime(nc, { replicas: 1, ...opts });
-  process.kill(nats.pid(), "SIGSTOP");
+  await nats.freeze();
   return { rt, nats };
 }
 
 test("with requestTimeoutMs, every JetStream call fails with a timeout after about that long while the server is silent", async (t) => {
   const { rt, nats } = await frozenRuntime(t, { requestTimeoutMs: TIMEOUT_MS });
   // Thawed after 3 s whatever happens: a call without the timeout is then answered, and the test fails, not hangs.
-  const thaw = setTimeout(() => process.kill(nats.pid(), "SIGCONT"), 3_000);
+  const thaw = setTimeout(() => nats.thaw(), 3_000);
   const started = performance.now();
   const outcomes = await Promise.all(calls(rt).map(async ([name, p]) => ({ name, err: await failure(p), ms: performance.now() - started })));
   clearTimeout(thaw);
-  process.kill(nats.pid(), "SIGCONT");
+  nats.thaw();
   for (const { name, err, ms } of outcomes) {
     t.ok(isTimeout(err), `${name}: a timeout (${err.message})`);
     // The client checks deadlines every 100 ms; its default would be 5,000 ms.
@@ -53,6 +53,6 @@ test("with requestTimeoutMs, every JetStream call fails with a timeout after abo
 test("without it, the same calls wait out a silence shorter than the client's default and are answered", async (t) => {
   const { rt, nats } = await frozenRuntime(t, {});
   const pending = calls(rt);
-  setTimeout(() => process.kill(nats.pid(), "SIGCONT"), 1_000);
+  setTimeout(() => nats.thaw(), 1_000);
   for (const [name, p] of pending) await t.resolves(p, `${name}: answered after the thaw`);
 });
