@@ -310,12 +310,16 @@ export async function benchInvestigations(res: Resources, log: (line: string) =>
   log("create: POST /v1/investigations (mode cached)");
   const create = await load(`${baseUrl}/v1/investigations`, "POST", CREATE_BODY);
   log(`  inquest ${fmt(create)}`);
-  const peerCreate = await load(`${fastify.base}/v1/investigations`, "POST", CREATE_BODY);
-  log(`  fastify ${fmt(peerCreate)}`);
-
   const workQueueAfterCreate = await workQueueDepth(nats.url);
-  const peak = { gateway: peakRssKb(gateway.proc.pid), runner: runnerPeak, nats: peakRssKb(nats.child.proc.pid), fastify: peakRssKb(fastify.child.proc.pid) };
+  // The peer writes the same bucket, which the gateway follows into its read model: left running, the gateway would
+  // index the peer's records on the same two cores while the peer is measured. It is stopped first.
   if (gateway.proc.exitCode !== null) throw new Error(`gateway exited during the bench:\n${gateway.output()}`);
+  const gatewayPeak = peakRssKb(gateway.proc.pid);
+  await gateway.stop();
+  const peerCreate = await load(`${fastify.base}/v1/investigations`, "POST", CREATE_BODY);
+  log(`  fastify ${fmt(peerCreate)} (gateway stopped)`);
+
+  const peak = { gateway: gatewayPeak, runner: runnerPeak, nats: peakRssKb(nats.child.proc.pid), fastify: peakRssKb(fastify.child.proc.pid) };
   return { settings, create, get, ceiling, peerCreate, peerGet, peerHello, uws: hello.uws, natsVersion: natsServerVersion(), getTargetStatus, workQueueAfterCreate, peakRssKb: peak, wallMs: Date.now() - t0 };
 }
 

@@ -211,7 +211,7 @@ function report(b: InvestigationBench, wh: { bench: WebhookBench | null; text: s
     loadRow("uWS hello world (ceiling)", b.ceiling, b.peerHello, b.ceiling),
     loadRow("Fastify hello world", b.peerHello, null, b.ceiling),
     "",
-    `Work queue when the POST runs ended: ${b.workQueueAfterCreate ?? "n/a"} accepted investigations waiting (no runner was working).`,
+    `Work queue when Inquest's POST run ended: ${b.workQueueAfterCreate ?? "n/a"} accepted investigations waiting (no runner was working). The gateway is stopped before the Fastify peer's POST run: the peer writes the bucket the gateway follows, and the gateway would index the peer's records while it is measured.`,
     "",
     "## Peak RSS (VmHWM) of every process",
     "",
