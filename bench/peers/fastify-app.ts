@@ -77,10 +77,11 @@ async function withNats(url: string): Promise<void> {
       freshness: null, error: null, findings: [], report: null,
       internal: { owner_key_id: null, seeds: [], events: { queued: newId("evt"), started: null, terminal: null, findings: {} }, run_attempts: 0 },
     };
+    // The work first (a 202 means it is queued); then the record and the event, which do not depend on each other, at
+    // once, as the gateway makes them.
     await js.publish("work.investigations", JSON.stringify({ investigation_id: id, record }), { msgID: id });
-    await kv.create(id, JSON.stringify(record));
     const event = { event_id: record.internal.events.queued, type: "investigation.queued", created_at: record.started_at, data: { investigation_id: id, status: "queued", query: record.query } };
-    await js.publish("events.investigation.queued", JSON.stringify(event), { msgID: event.event_id });
+    await Promise.all([kv.create(id, JSON.stringify(record)), js.publish("events.investigation.queued", JSON.stringify(event), { msgID: event.event_id })]);
     return reply
       .code(202)
       .header("location", `${publicUrl}/v1/investigations/${id}`)
