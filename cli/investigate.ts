@@ -2,6 +2,7 @@
 import type { components, paths } from "./api-types.js";
 import { flag, UsageError, type Args } from "./args.js";
 import { callGateway, jsonBody, UnreachableError, type Answer } from "./gateway-call.js";
+import { hasCredentials } from "../shared/net.js";
 import { terminalLine, terminalLines } from "./terminal-text.js";
 
 // The API's own types, generated from openapi.json (cli/api-types.ts, docs/api.md#openapi).
@@ -127,7 +128,7 @@ function gatewayBase(raw: string): string {
   } catch {
     /* said below */
   }
-  if (parsed !== null && (parsed.username !== "" || parsed.password !== "")) {
+  if (parsed !== null && hasCredentials(parsed)) {
     throw new UsageError(`--url / INQUEST_URL must not carry credentials (${parsed.protocol}//***@${parsed.host}): the API key goes in --key or INQUEST_KEY`);
   }
   if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {

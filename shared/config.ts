@@ -2,6 +2,7 @@
 // Bad values are a clear start-up error naming the variable. Nothing below main.ts reads process.env.
 import { ConfigError } from "./errors.js";
 import { parseDuration, parseDurationList } from "./durations.js";
+import { hasCredentials } from "./net.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -75,7 +76,7 @@ export const optUrl = (doc = ""): Field<string | undefined> => ({
       return fail(name, `expected an absolute http(s) URL such as https://inquest.example.com, got ${JSON.stringify(raw)}`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") return fail(name, `expected an http or https URL, got ${JSON.stringify(raw)}`);
-    if (url.username || url.password || url.search || url.hash) return fail(name, "expected a base URL without credentials, query or fragment");
+    if (hasCredentials(url) || url.search || url.hash) return fail(name, "expected a base URL without credentials, query or fragment");
     return raw.replace(/\/+$/, "");
   },
 });

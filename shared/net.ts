@@ -1,4 +1,4 @@
-// Loopback helpers for the all-in-one runner, tests and benchmarks.
+// Network helpers: loopback ports for the all-in-one runner, tests and benchmarks; what a URL carries.
 import { connect, createServer } from "node:net";
 
 /** A TCP port that was free on `host` (default 127.0.0.1) a moment ago. */
@@ -24,4 +24,9 @@ export function canConnect(port: number): Promise<boolean> {
     });
     s.once("error", () => resolve(false));
   });
+}
+
+/** Whether a URL carries credentials (user:password@): refused wherever a URL is configured or stored. */
+export function hasCredentials(url: URL): boolean {
+  return url.username !== "" || url.password !== "";
 }

@@ -6,6 +6,7 @@
 import type { ChaosCluster, Restartable } from "./cluster.js";
 import { Rng } from "../../corpus/prng.js";
 import { sleep } from "../../shared/clock.js";
+import { freeze } from "../dev/processes.js";
 
 export type FaultKind = "kill-gateway" | "kill-runner" | "kill-ticker" | "kill-dispatcher" | "kill-nats" | "freeze-nats";
 
@@ -52,7 +53,7 @@ async function inject(cluster: ChaosCluster, kind: FaultKind, opts: FaultOptions
       await sleep(opts.natsDownMs);
       await node.restart();
     } else {
-      process.kill(pid, "SIGSTOP");
+      await freeze(pid);
       await sleep(opts.freezeMs);
       process.kill(pid, "SIGCONT");
     }

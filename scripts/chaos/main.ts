@@ -109,16 +109,8 @@ function traces(cluster: ChaosCluster, ids: string[]): Map<string, string[]> {
  * lost, but each is a message NATS acknowledged and no runner got, worth a line in the report.
  */
 function requeuedIds(cluster: ChaosCluster): string[] {
-  const ids = new Set<string>();
-  for (const c of cluster.history) {
-    if (!c.label.startsWith("gateway")) continue;
-    for (const l of c.output().split("\n")) {
-      if (!l.includes("no work message left")) continue;
-      const id = /"investigation_id":"([^"]+)"/.exec(l)?.[1];
-      if (id) ids.add(id);
-    }
-  }
-  return [...ids];
+  const ids = gatewayLines(cluster, "no work message left").map((l) => /"investigation_id":"([^"]+)"/.exec(l)?.[1]);
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
 }
 
 /** The gateways' log lines that hold `text`, each with the replica's label. */

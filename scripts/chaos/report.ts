@@ -88,7 +88,15 @@ export function writeReport(file: string, r: ChaosResult, traces: Map<string, st
     "",
     ...curiosityLatenessSection(r),
     ...(r.requeued.length > 0
-      ? ["## Work messages missing", "", `${r.requeued.length} investigations queued again: ${r.requeued.slice(0, 20).join(", ")}. What the stream and the consumer held (services/gateway/requeue.ts):`, "", "```", ...r.requeueStates.slice(0, 10), "```", ""]
+      ? [
+          "## Work messages missing",
+          "",
+          `${r.requeued.length} investigations queued again: ${r.requeued.slice(0, 20).join(", ")}${r.requeued.length > 20 ? ` and ${r.requeued.length - 20} more` : ""}.`,
+          "",
+          ...(r.requeueStates.length > 0
+            ? ["What the stream and the consumer held (services/gateway/requeue.ts):", "", "```", ...r.requeueStates.slice(0, 10), "```", ""]
+            : ["No gateway logged what the stream and the consumer held (an older gateway, or its log cut short).", ""]),
+        ]
       : []),
     ...(v.investigationsNotTerminal.length + v.eventsUndelivered.length + v.ackedWritesLost.length > 0
       ? [

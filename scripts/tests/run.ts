@@ -14,7 +14,7 @@ import { readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { forEachLimited } from "../../shared/concurrency.js";
-import { failureLines, summaryOf } from "./summary.js";
+import { failureExcerpt, failuresOf, summaryOf } from "./summary.js";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const HARD_LIMIT_MS = 10 * 60_000;
@@ -79,15 +79,12 @@ function report({ file, output, exitCode, ms }: Ran): void {
   const line = `${failed > 0 ? "not ok" : "ok"} ${totals.files} - ${file} # time=${ms.toFixed(3)}ms`;
   const body = output.trimEnd().split("\n").map((l) => `    ${l}`).join("\n");
   process.stdout.write(`# Subtest: ${file}\n${body}\n${line}\n\n`);
-  if (failed > 0) {
-    const lines = failureLines(output, exitCode);
-    // Each failing file gets its share of the excerpt: one file failing everything must not hide another's failure.
-    failures.push(...lines.slice(0, LINES_PER_FILE), ...(lines.length > LINES_PER_FILE ? [`    (${lines.length - LINES_PER_FILE} more lines above)`] : []), line);
-  }
+  // Each failing file gets its share of the excerpt: one file failing everything must not hide another's failure.
+  if (failed > 0) failures.push(...failureExcerpt(failuresOf(output, exitCode), LINES_PER_FILE), line);
 }
 
 /** How much of each failing file's failures the list at the end repeats, and of the list in all. */
-const LINES_PER_FILE = 16;
+const LINES_PER_FILE = 20;
 const LINES_IN_ALL = 160;
 
 const files = process.argv.length > 2 ? process.argv.slice(2).map((f) => relative(ROOT, resolve(f))) : [...testFiles(join(ROOT, "dist", "test"))];

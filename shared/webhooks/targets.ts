@@ -2,6 +2,7 @@
 // link-local, metadata or otherwise non-public address (unless INQUEST_ALLOW_PRIVATE_TARGETS). Checked when a
 // subscription is created or patched, and again on every connection the dispatcher opens (DNS can change).
 import { isIP } from "node:net";
+import { hasCredentials } from "../net.js";
 
 export type TargetProblem = "invalid_url" | "private_target" | "unresolvable";
 export type TargetCheck = { ok: true; url: URL } | { ok: false; problem: TargetProblem; message: string };
@@ -127,7 +128,7 @@ export function isBlockedName(host: string): boolean {
  */
 export async function checkTarget(text: string, opts: { allowPrivate: boolean; resolve: Resolve }): Promise<TargetCheck> {
   const parsed = parseTargetUrl(text);
-  if (parsed.ok && (parsed.url.username !== "" || parsed.url.password !== "")) {
+  if (parsed.ok && hasCredentials(parsed.url)) {
     return { ok: false, problem: "invalid_url", message: "must not carry credentials (user:password@): they would be stored and shown in plain text; receivers verify the signature instead" };
   }
   if (!parsed.ok || opts.allowPrivate) return parsed;

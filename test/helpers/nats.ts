@@ -1,12 +1,12 @@
 // A real nats-server with JetStream on a free port and a temporary store, per test file.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { freePort } from "../../shared/net.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { seedAuthenticator } from "../../shared/nats/connect.js";
-import { natsServerBin } from "../../scripts/dev/processes.js";
+import { freeze, natsServerBin } from "../../scripts/dev/processes.js";
 
 export { freePort };
 
@@ -21,8 +21,6 @@ export interface NatsServer {
   down(): Promise<void>;
   /** Starts it again on the same port and store. */
   up(): Promise<void>;
-  /** The server process's pid. */
-  pid(): number;
   /** Freezes the server (SIGSTOP: it keeps its sockets and answers nothing); resolves once every thread is stopped. */
   freeze(): Promise<void>;
   /** Thaws it (SIGCONT). */
@@ -52,35 +50,11 @@ export async function startNats(): Promise<NatsServer> {
     async up() {
       proc = await launch(port, storeDir);
     },
-    pid: () => proc.pid as number,
     freeze: () => freeze(proc.pid as number),
     thaw: () => void process.kill(proc.pid as number, "SIGCONT"),
   };
 }
 
-/**
- * SIGSTOP, then waits until every thread of `pid` is stopped. A stop sent to a process is taken by one of its threads,
- * which then stops the others: on a busy machine the server's other threads went on for a while, and a JetStream
- * publish sent just after the signal was acknowledged in 123 of 300 tries (two busy cores), failing a test that
- * expects silence (runtime-request-timeout, once in CI).
- */
-export async function freeze(pid: number): Promise<void> {
-  process.kill(pid, "SIGSTOP");
-  const deadline = Date.now() + 5_000;
-  while (!allThreadsStopped(pid)) {
-    if (Date.now() > deadline) throw new Error(`nats-server ${pid} did not stop within 5 s of SIGSTOP`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
-
-/** Every thread of `pid` in state T (stopped) per /proc/<pid>/task/<tid>/stat. */
-function allThreadsStopped(pid: number): boolean {
-  try {
-    return readdirSync(`/proc/${pid}/task`).every((tid) => /^\d+ \(.*\) [Tt] /.test(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")));
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A free port can be taken by another test file's server between `freePort` and the bind, and a check that only

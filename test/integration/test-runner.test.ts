@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "tap";
-import { failureLines, summaryOf } from "../../scripts/tests/summary.js";
+import { failureExcerpt, failureLines, summaryOf, type Failure } from "../../scripts/tests/summary.js";
 import { running } from "../helpers/hanging-nats.js";
 import { DIST } from "../helpers/services.js";
 
@@ -16,8 +16,18 @@ test("summaryOf reads tap's last summary line, and a non-zero exit is never a cl
   t.same(summaryOf("Error: boom\n", 1), { passed: 0, failed: 1 }, "no summary at all");
   t.same(failureLines("    not ok 1 - x\nnot ok 1 - y\n", 1), ["    not ok 1 - x", "not ok 1 - y"]);
   t.same(failureLines("ok 1\nError: boom\n", 1), ["    (exit code 1: Error: boom)"], "a crash says how it ended");
-  const diagnosed = ["    not ok 2 - n", "      ---", "      found: 3", "      at:", "        fileName: a.test.ts", "        lineNumber: 9", "      diff: |", "        -1", "        +3", "      stack: |", "        x", "      ...", "    ok 3 - m"];
-  t.same(failureLines(diagnosed.join("\n"), 1), ["    not ok 2 - n", "      at a.test.ts:9", "        -1", "        +3"], "with its place and diff, not its stack");
+  const diagnosed = [
+    "    not ok 2 - n", "      ---", "      found:", "        fileName: not-the-place.ts", "      at:", "        fileName: a.test.ts", "        lineNumber: 9",
+    "      diff: |", "        --- expected", "         line1", "      ", "        -line4", "        +line3", "      stack: |", "        x", "      ...", "    ok 3 - m",
+  ];
+  t.same(
+    failureLines(diagnosed.join("\n"), 1),
+    ["    not ok 2 - n", "      at a.test.ts:9", "        --- expected", "         line1", "", "        -line4", "        +line3"],
+    "with its place (from at:, not a value's key) and its whole diff (a blank line and a context line's space kept), not its stack",
+  );
+  const many: Failure[] = Array.from({ length: 6 }, (_, i) => ({ line: `not ok ${i + 1}`, detail: ["  at x.ts:1", "  -a", "  +b"] }));
+  t.same(failureExcerpt(many, 10), ["not ok 1", "  at x.ts:1", "  -a", "  +b", "not ok 2", "  at x.ts:1", "not ok 3", "not ok 4", "not ok 5", "not ok 6"], "every failed line first, details in the room left");
+  t.same(failureExcerpt(many, 4).at(-1), "    (2 more failed assertions in the file's output above)");
 });
 
 test("the runner counts every file, fails on any failure, and kills what a file left running", async (t) => {

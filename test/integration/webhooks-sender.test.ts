@@ -74,6 +74,18 @@ test("an IPv6 literal: connected to without its brackets, Host with them", async
   await s.close();
 });
 
+test("a URL stored with credentials before they were refused still delivers, without them", async (t) => {
+  const s = await server("127.0.0.1");
+  const sender = createSender({ allowPrivate: true });
+  const r = await sender.send({ url: `http://user:hunter2@127.0.0.1:${s.port}/old`, headers: {}, body: Buffer.from("{}"), timeoutMs: 5_000 });
+  t.match(r, { kind: "response", status: 204 });
+  t.equal(s.seen[0]?.url, "/old");
+  t.equal(s.seen[0]?.headers.authorization, undefined, "no Authorization made of them");
+  t.equal(s.seen[0]?.headers.host, `127.0.0.1:${s.port}`, "nor in the Host");
+  sender.close();
+  await s.close();
+});
+
 test("failures become values: a refused connection, a deadline, a private target", async (t) => {
   const s = await server("127.0.0.1", () => ({ status: 204, delayMs: 2_000 }));
   const closed = await server("127.0.0.1");

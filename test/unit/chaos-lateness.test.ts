@@ -60,7 +60,7 @@ test("the report gives the spread and names the fault around each run more than 
   const text = readFileSync(file, "utf8");
   t.match(text, "1 investigations queued again (work message lost)", "the verdict line names a requeue");
   t.match(text, "| investigations queued again, their work message gone (services/gateway/requeue.ts) | 1 |");
-  t.match(text, /## Work messages missing\n\n1 investigations queued again: inv_01REQUEUED0000000000000000\.[^\n]*\n\n```\ngateway-1: \{"level":40,"missing":1,"stream":\{"messages":3\}/, "with what the stream and consumer held");
+  t.match(text, /## Work messages missing\n\n1 investigations queued again: inv_01REQUEUED0000000000000000\.\n\n[^\n]*\n\n```\ngateway-1: \{"level":40,"missing":1,"stream":\{"messages":3\}/, "with what the stream and consumer held");
   t.match(text, "3 runs after each item's first");
   t.match(text, "max 6000 ms; 2 more than 1 s late.");
   t.match(text, "| cur_a | 3 | 11.0 | 6.0 s | freeze-nats nats-2 |");

@@ -96,7 +96,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   if (!(query instanceof URLSearchParams)) return query;
   if (route.rawBody) {
     // The route answers 413 itself: the inbound receiver checks its provider (404) and URL key (401) first (docs/api.md#inbound).
-    return route.handle({ params, query, headers: req.headers, ...(req.repeatedHeaders && { repeatedHeaders: req.repeatedHeaders }), body: undefined, rawBody: req.body, bodyTooLarge: req.bodyTooLarge, auth });
+    return route.handle({ params, query, headers: req.headers, repeatedHeaders: req.repeatedHeaders, body: undefined, rawBody: req.body, bodyTooLarge: req.bodyTooLarge, auth });
   }
   // Any body sent to a management route is JSON within the limit, even where the route ignores it.
   const type = mediaTypeOf(req.headers);
@@ -118,7 +118,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
     if (!checked.ok) return fail(400, "validation_failed", route.body ? "the request body is not valid" : "this request takes no body fields", checked.details);
     body = route.body ? checked.value : undefined;
   }
-  return route.handle({ params, query, headers: req.headers, ...(req.repeatedHeaders && { repeatedHeaders: req.repeatedHeaders }), body, rawBody: req.body, auth });
+  return route.handle({ params, query, headers: req.headers, repeatedHeaders: req.repeatedHeaders, body, rawBody: req.body, auth });
 }
 
 const UNAVAILABLE_MESSAGE: Record<BusUnavailableError["changed"] | "unsaid", string> = {

@@ -84,7 +84,7 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
     const headers: Record<string, string> = {};
     let repeatedHeaders: string[] | undefined;
     req.forEach((k, v) => {
-      if (k in headers) {
+      if (Object.hasOwn(headers, k)) {
         headers[k] = `${headers[k]}, ${v}`;
         (repeatedHeaders ??= []).push(k);
       } else headers[k] = v;
@@ -117,7 +117,7 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
 
     const finish = (): void => {
       const body = chunks.length === 0 ? NO_BODY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const request: RawRequest = { method, path, query, headers, ...(repeatedHeaders && { repeatedHeaders }), body, bodyTooLarge: tooLarge };
+      const request: RawRequest = { method, path, query, headers, repeatedHeaders, body, bodyTooLarge: tooLarge };
       prepared
         .handle(request)
         .then(

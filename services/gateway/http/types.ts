@@ -16,8 +16,8 @@ export interface RawRequest {
   query: string;
   /** Lower-cased header names; a repeated header's values joined by ", " (as HTTP allows for list headers). */
   headers: Record<string, string>;
-  /** The names of headers sent more than once, when any: a header that must be single can tell its values joined. */
-  repeatedHeaders?: string[];
+  /** The names of headers sent more than once (undefined when none): a header that must be single tells its values joined. */
+  repeatedHeaders?: string[] | undefined;
   body: Buffer;
   /** The body was longer than the route's limit and was not read in full. */
   bodyTooLarge: boolean;
@@ -41,7 +41,7 @@ export interface Ctx<B = unknown, P = Record<string, string>, Q extends string =
   params: P;
   query: Query<Q> & (string extends Q ? URLSearchParams : unknown);
   headers: Record<string, string>;
-  repeatedHeaders?: string[];
+  repeatedHeaders?: string[] | undefined;
   body: B;
   rawBody: Buffer;
   /** `rawBody` routes only: the body was over the route's limit and was not read (the route answers 413). */
