@@ -124,10 +124,10 @@ export async function freeze(pid: number): Promise<void> {
   }
 }
 
-/** Every thread of `pid` in state T (stopped) per /proc/<pid>/task/<tid>/stat. */
+/** Every thread of `pid` stopped (T, t) or gone (Z, X) per /proc/<pid>/task/<tid>/stat: none left to answer. */
 function allThreadsStopped(pid: number): boolean {
   try {
-    return readdirSync(`/proc/${pid}/task`).every((tid) => /^\d+ \(.*\) [Tt] /.test(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")));
+    return readdirSync(`/proc/${pid}/task`).every((tid) => /^\d+ \(.*\) [TtZX] /.test(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")));
   } catch {
     return false;
   }
