@@ -3,7 +3,35 @@ import type { FreshnessPlanner } from "../investigations/freshness.js";
 import { tableTtlSeconds } from "./report.js";
 import { routeQuery } from "./router.js";
 
-export const engineFreshnessPlanner: FreshnessPlanner = {
-  tablesFor: (query, depth) => routeQuery(query, depth).tables,
-  ttlSeconds: tableTtlSeconds,
-};
+/** Questions whose tables are remembered, and the longest question remembered (longer ones are routed each time). */
+const REMEMBERED = 256;
+const LONGEST_REMEMBERED = 2_048;
+
+/**
+ * Routing a question is a pure function of its text and depth (the detections are fixed at build time), and it was
+ * about a tenth of the gateway's CPU per cached or auto POST. The same questions come back (curiosity items, an
+ * inbound source's template, a team's usual questions), so the last REMEMBERED are kept, the least recently asked
+ * forgotten first: at most 256 x 2 KB of text.
+ */
+export function rememberingPlanner(route: (query: string, depth: "quick" | "standard" | "deep") => readonly string[]): FreshnessPlanner {
+  const remembered = new Map<string, readonly string[]>();
+  return {
+    tablesFor(query, depth) {
+      if (query.length > LONGEST_REMEMBERED) return route(query, depth);
+      const key = `${depth}\u0000${query}`;
+      const known = remembered.get(key);
+      if (known !== undefined) {
+        remembered.delete(key); // Map keeps insertion order: this is now the most recently asked
+        remembered.set(key, known);
+        return known;
+      }
+      const tables = Object.freeze([...route(query, depth)]);
+      remembered.set(key, tables);
+      if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+      return tables;
+    },
+    ttlSeconds: tableTtlSeconds,
+  };
+}
+
+export const engineFreshnessPlanner: FreshnessPlanner = rememberingPlanner((query, depth) => routeQuery(query, depth).tables);

@@ -6,12 +6,12 @@ import type { Freshness } from "../schemas/investigation.js";
 
 export interface FreshnessPlanner {
   /** The osquery tables a question needs. */
-  tablesFor(query: string, depth: "quick" | "standard" | "deep"): string[];
+  tablesFor(query: string, depth: "quick" | "standard" | "deep"): readonly string[];
   /** How long rows of a table stay trustworthy. */
   ttlSeconds(table: string): number;
 }
 
-export function computeFreshness(agents: AgentRecord[], tables: string[], ttlSeconds: (t: string) => number, nowMs: number): Freshness {
+export function computeFreshness(agents: AgentRecord[], tables: readonly string[], ttlSeconds: (t: string) => number, nowMs: number): Freshness {
   const ttl = tables.length === 0 ? 86_400 : Math.min(...tables.map(ttlSeconds));
   let oldest: number | null = null;
   const stale: string[] = [];
