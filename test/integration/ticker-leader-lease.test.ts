@@ -12,6 +12,12 @@ import { connectTo, startNats } from "../helpers/nats.js";
 
 const TTL_MS = 1_000;
 const LAG_MS = 0.7 * TTL_MS;
+/**
+ * The lost-answer tests at the ticker's own ttl (3 s): after the lost answer the next renewal starts about 0.68 ttl
+ * into the lease, and the holder stops counting itself leader at 0.8 ttl, so two round trips and a timer must fit in
+ * 0.12 ttl: 115 ms at a 1 s ttl, too little on a loaded machine (a review measured KV reads up to 170 ms there).
+ */
+const LOST_TTL_MS = 3_000;
 
 /** The bucket, with every answer of a write handed back LAG_MS after it arrived; `sent` is when the last write left. */
 function lateAnswers(kv: KV): { kv: KV; sent: () => number } {
@@ -71,11 +77,11 @@ for (const which of ["renewal", "acquire"] as const) {
   test(`a lease ${which} stored with its answer lost: the holder keeps leading from the key's revision`, async (t) => {
     const nats = await startNats();
     const nc = await connectTo(nats.url);
-    const bucket = await ensureBucket(nc, { name: `lease_lost_${which}`, history: 1, ttl: TTL_MS }, 1);
+    const bucket = await ensureBucket(nc, { name: `lease_lost_${which}`, history: 1, ttl: LOST_TTL_MS }, 1);
     const { kv, loseNextAnswer } = lostAnswers(bucket);
     const changes: boolean[] = [];
-    const lease = new LeaderLease({ kv, ttlMs: TTL_MS, holder: "a", log: pino({ level: "silent" }), onChange: (leading) => changes.push(leading) });
-    const other = new LeaderLease({ kv: bucket, ttlMs: TTL_MS, holder: "b", log: pino({ level: "silent" }) });
+    const lease = new LeaderLease({ kv, ttlMs: LOST_TTL_MS, holder: "a", log: pino({ level: "silent" }), onChange: (leading) => changes.push(leading) });
+    const other = new LeaderLease({ kv: bucket, ttlMs: LOST_TTL_MS, holder: "b", log: pino({ level: "silent" }) });
     try {
       if (which === "acquire") loseNextAnswer();
       await lease.start();
@@ -84,11 +90,11 @@ for (const which of ["renewal", "acquire"] as const) {
       if (which === "acquire") {
         // Its create stood but went unanswered: the next attempt (ttl/3 on) finds the key naming it, long before the
         // key would have expired and let either ticker create it again.
-        await sleep(0.6 * TTL_MS);
+        await sleep(0.6 * LOST_TTL_MS);
         t.ok(lease.isLeader(), "leading from the next attempt, before the key could expire");
       }
       // Three renewals (one per ttl/3) and more: the one whose answer was lost, then ones that conflict with it.
-      await sleep(2 * TTL_MS);
+      await sleep(2 * LOST_TTL_MS);
       t.ok(lease.isLeader(), "still leading");
       t.notOk(other.isLeader(), "the other ticker never took over");
       t.same(changes, [true], "leadership changed once: acquired, never lost");

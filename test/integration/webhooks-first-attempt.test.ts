@@ -249,6 +249,17 @@ test("the first copy of an event is sent without looking for its record; any oth
   t.equal(h.sent.length, 2);
 });
 
+/**
+ * Waits until each attempt is placed: held by the fan-out (a request slot or a wait) or already answered. Each one
+ * not a first copy reads its record first, a KV read that took up to 170 ms on a loaded machine, so a fixed sleep
+ * could look at the fan-out before every attempt reached it.
+ */
+async function placed(h: { first: { load(id: string): { held: number } } }, subId: string, attempts: Array<Promise<boolean>>, alreadyHeld = 0): Promise<void> {
+  let answered = 0;
+  for (const a of attempts) void a.then(() => answered++);
+  await eventually(async () => (h.first.load(subId).held - alreadyHeld + answered >= attempts.length ? true : undefined), 10_000, 2);
+}
+
 test("a slow endpoint: its waiting first attempts go to the job path; other subscriptions are not held up", async (t) => {
   const h = harness({ perSubscription: 1, waitingPerSubscription: 8, slowMs: 50 });
   const slow = h.sub();
@@ -257,7 +268,7 @@ test("a slow endpoint: its waiting first attempts go to the job path; other subs
   h.answers.push(new Promise<AttemptResult>((resolve) => (release = resolve)));
   const a = h.first.attempt(h.record(slow), slow);
   const b = h.first.attempt(h.record(slow), slow);
-  await new Promise((r) => setTimeout(r, 20));
+  await placed(h, slow.id, [a, b]);
   t.same(h.first.load(slow.id), { running: 1, waiting: 1, held: 2 }, "the second waits for the first");
   t.equal(await b, false, "once the POST has taken slowMs, the waiting one is declined");
   t.equal(await h.first.attempt(h.record(slow), slow), false, "and so are new ones");
@@ -277,7 +288,7 @@ test("a busy subscription: first attempts past the waiting limit are declined", 
   h.answers.push(new Promise<AttemptResult>((resolve) => (release = resolve)), ok);
   const a = h.first.attempt(h.record(sub), sub);
   const b = h.first.attempt(h.record(sub), sub);
-  await new Promise((r) => setTimeout(r, 20));
+  await placed(h, sub.id, [a, b]);
   t.equal(await h.first.attempt(h.record(sub), sub), false, "the third is declined");
   release(ok);
   t.same([await a, await b], [true, true]);
@@ -294,9 +305,9 @@ test("a quick subscription may hold all but a few of the fan-out; a POST that is
     h.answers.push(new Promise<AttemptResult>((resolve) => (release = resolve)));
     for (let i = 0; i < n; i++) h.answers.push(ok);
     const running = h.first.attempt(h.record(sub), sub);
-    await new Promise((r) => setTimeout(r, 10));
+    await placed(h, sub.id, [running]);
     const more = Array.from({ length: n }, () => h.first.attempt(h.record(sub), sub));
-    await new Promise((r) => setTimeout(r, 10));
+    await placed(h, sub.id, more, 1);
     const load = h.first.load(sub.id);
     release(ok);
     const declined = (await Promise.all([running, ...more])).filter((made) => !made).length;
@@ -324,7 +335,7 @@ test("many subscriptions: first attempts past the total are declined, whatever t
   for (let i = 0; i < 3; i++) h.answers.push(new Promise<AttemptResult>((resolve) => releases.push(resolve)));
   h.answers.push(ok);
   const held = [h.first.attempt(h.record(a), a), h.first.attempt(h.record(b), b), h.first.attempt(h.record(a), a)];
-  await new Promise((r) => setTimeout(r, 20));
+  await placed(h, a.id, held);
   t.same(h.first.load(a.id), { running: 1, waiting: 1, held: 3 });
   t.equal(await h.first.attempt(h.record(c), c), false, "a third subscription's delivery takes the job path");
   for (const release of releases) release(ok);
