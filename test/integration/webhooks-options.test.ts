@@ -106,13 +106,15 @@ test("custom headers arrive with every POST, beside the signature headers; the v
 
 test("timeout_seconds: an answer slower than the subscription's timeout is a timeout attempt; the default waits longer", async (t) => {
   receiver.on("/slow", () => ({ status: 200, body: "late", delayMs: 1_500 }));
-  const short = await createSub(stack, { url: receiver.url("/slow"), events: ["agent.registered"], timeout_seconds: 1 });
+  // Answered far later than the 1 s timeout, so a late timer cannot let the answer through first.
+  receiver.on("/slower", () => ({ status: 200, body: "late", delayMs: 4_500 }));
+  const short = await createSub(stack, { url: receiver.url("/slower"), events: ["agent.registered"], timeout_seconds: 1 });
   t.equal((await call("GET", `${SUBS}/${short.id}`)).json.timeout_seconds, 1);
   const ev = agentEvent("t1");
   await publish(nc, ev);
   const timedOut = await waitDelivery(stack, ev.event_id, short.id, (d) => d.attempt_count >= 1);
   t.equal(timedOut.attempts[0].error, "timeout");
-  t.ok(timedOut.attempts[0].duration_ms >= 900 && timedOut.attempts[0].duration_ms < 1_500, `gave up after about 1 s (${timedOut.attempts[0].duration_ms} ms)`);
+  t.ok(timedOut.attempts[0].duration_ms >= 900 && timedOut.attempts[0].duration_ms < 4_000, `gave up after about 1 s, not the default 5 s (${timedOut.attempts[0].duration_ms} ms)`);
   await call("DELETE", `${SUBS}/${short.id}`);
 
   // Back to the default (null): the dispatcher's 5 s here, so the same answer is delivered.
