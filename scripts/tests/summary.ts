@@ -39,11 +39,6 @@ export function failuresOf(output: string, exitCode: number): Failure[] {
   return [{ line: `    (exit code ${exitCode}: ${said.trim().slice(0, 300)})`, detail: [] }];
 }
 
-/** The lines a reader of only the end of the log needs, all of them. */
-export function failureLines(output: string, exitCode: number): string[] {
-  return failuresOf(output, exitCode).flatMap((f) => [f.line, ...f.detail]);
-}
-
 /**
  * At most `maxLines` for one file: every `not ok` line first (as many as fit), and the details of the first ones in
  * the room left, so that a file's later failures are never hidden behind its first one's diff.

@@ -10,6 +10,7 @@ import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { BucketMirror } from "../../shared/nats/follow.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
+import { Lru } from "../../shared/lru.js";
 import { decryptSecret } from "../../shared/secrets.js";
 import { openHeaders } from "../../shared/webhooks/custom-headers.js";
 import { previousSealed, type SubscriptionRecord } from "../../shared/webhooks/subscription.js";
@@ -37,10 +38,10 @@ interface Opened<T> {
 export class SubscriptionCache implements Component {
   readonly name = "subscription-cache";
   private readonly mirror: BucketMirror<SubscriptionRecord>;
-  /** Opened secrets by subscription id, least recently used first. */
-  private readonly secrets = new Map<string, Opened<string>>();
+  /** Opened secrets by subscription id. */
+  private readonly secrets: Lru<string, Opened<string>>;
   /** Opened custom headers by subscription id, kept the same way. */
-  private readonly headers = new Map<string, Opened<Record<string, string>>>();
+  private readonly headers: Lru<string, Opened<Record<string, string>>>;
   /** Secrets opened (decrypted) so far (tests, metrics). */
   opened = 0;
   private readonly checks = new FreshnessChecks(() => this.catchUp());
@@ -57,6 +58,8 @@ export class SubscriptionCache implements Component {
     log: Logger,
     private readonly secretCache: SecretCacheOptions = DEFAULT_SECRET_CACHE,
   ) {
+    this.secrets = new Lru(secretCache.maxEntries);
+    this.headers = new Lru(secretCache.maxEntries);
     // A changed or deleted subscription's opened secret goes at once (a rotated secret is never served stale).
     this.mirror = new BucketMirror<SubscriptionRecord>(kv, log, (id, sub) => {
       this.secrets.delete(id);
@@ -128,21 +131,13 @@ export class SubscriptionCache implements Component {
     return this.open(this.headers, sub.id, sealed, (s) => openHeaders(this.masterKey, s));
   }
 
-  private open<T>(cache: Map<string, Opened<T>>, id: string, sealed: string, open: (sealed: string) => T): T {
+  private open<T>(cache: Lru<string, Opened<T>>, id: string, sealed: string, open: (sealed: string) => T): T {
     const now = this.secretCache.clock.now();
     const kept = cache.get(id);
-    cache.delete(id);
-    if (kept && kept.sealed === sealed && kept.expiresAt > now) {
-      cache.set(id, kept); // most recently used: last
-      return kept.value;
-    }
+    if (kept && kept.sealed === sealed && kept.expiresAt > now) return kept.value;
     const value = open(sealed);
     this.opened++;
     cache.set(id, { sealed, value, expiresAt: now + this.secretCache.ttlMs });
-    for (const key of cache.keys()) {
-      if (cache.size <= this.secretCache.maxEntries) break;
-      cache.delete(key);
-    }
     return value;
   }
 

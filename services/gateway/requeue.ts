@@ -7,8 +7,9 @@
 // went missing between the ack and a runner: a chaos run on a 3-node cluster saw it once in many runs, without a
 // trace in any service's log (nats-server 2.9.10). It acts only when the runners are idle, so in a system never idle
 // a lost message waits for a quiet moment. Checked rarely and cheaply: one consumer info per pass, the local index
-// read only when the consumer is idle, and one stream info when messages are found missing (logged for the runbook). Any number of gateways may do this at once: the message id dedupes
-// their copies, and a runner treats a second work message for a run it already has as done (services/runner/execute.ts).
+// read only when the consumer is idle, and one stream info when messages are found missing (logged for the
+// runbook). Any number of gateways may do this at once: the message id dedupes their copies, and a runner treats a
+// second work message for a run it already has as done (services/runner/execute.ts).
 import type { ConsumerInfo, JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import type { Clock } from "../../shared/clock.js";
 import type { InvestigationRecord, InvestigationView } from "../../shared/investigations/record.js";

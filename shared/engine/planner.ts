@@ -1,5 +1,6 @@
 // The engine as the trigger path needs it: which tables a question reads, and how long they stay fresh.
 import type { FreshnessPlanner } from "../investigations/freshness.js";
+import { Lru } from "../lru.js";
 import { tableTtlSeconds } from "./report.js";
 import { routeQuery } from "./router.js";
 
@@ -14,20 +15,15 @@ const LONGEST_REMEMBERED = 2_048;
  * forgotten first: at most 256 x 2 KB of text.
  */
 export function rememberingPlanner(route: (query: string, depth: "quick" | "standard" | "deep") => readonly string[]): FreshnessPlanner {
-  const remembered = new Map<string, readonly string[]>();
+  const remembered = new Lru<string, readonly string[]>(REMEMBERED);
   return {
     tablesFor(query, depth) {
       if (query.length > LONGEST_REMEMBERED) return route(query, depth);
       const key = `${depth}\u0000${query}`;
       const known = remembered.get(key);
-      if (known !== undefined) {
-        remembered.delete(key); // Map keeps insertion order: this is now the most recently asked
-        remembered.set(key, known);
-        return known;
-      }
+      if (known !== undefined) return known;
       const tables = Object.freeze([...route(query, depth)]);
       remembered.set(key, tables);
-      if (remembered.size > REMEMBERED) remembered.delete(remembered.keys().next().value as string);
       return tables;
     },
     ttlSeconds: tableTtlSeconds,

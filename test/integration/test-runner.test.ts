@@ -4,7 +4,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "tap";
-import { failureExcerpt, failureLines, summaryOf, type Failure } from "../../scripts/tests/summary.js";
+import { failureExcerpt, failuresOf, summaryOf, type Failure } from "../../scripts/tests/summary.js";
+
+/** Every failure line of `output` with its details, in order. */
+const failureLines = (output: string, exitCode: number): string[] => failuresOf(output, exitCode).flatMap((f) => [f.line, ...f.detail]);
 import { running } from "../helpers/hanging-nats.js";
 import { DIST } from "../helpers/services.js";
 
