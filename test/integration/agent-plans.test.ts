@@ -93,7 +93,8 @@ test("scans do not overlap: a snapshot tick while a scan runs is skipped, and a 
   t.equal(telemetry.running, 1, "one scan at a time");
   telemetry.release();
   await Promise.all([first, second]);
-  await new Promise((r) => setTimeout(r, 50));
+  // The plan's scan begins once the snapshot's ends: released when it has begun, not after a guessed pause.
+  for (const until = Date.now() + 5_000; telemetry.calls < 2 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 5));
   telemetry.release();
   const reply = decodeJson<{ tables: Tables }>((await plan).data);
   t.same(reply.tables, { processes: [{ pid: 1 }] });

@@ -22,6 +22,11 @@ function get(port: number, agent: Agent, path: string): Promise<{ status: number
 }
 
 test("close: a request being handled is answered; then new connections are refused and open ones get 503 with Retry-After", async (t) => {
+  // The slow request is in its handler when the close begins, and stays there until the late one is answered.
+  let inHandler!: () => void;
+  const handling = new Promise<void>((r) => (inHandler = r));
+  let finish!: () => void;
+  const finished = new Promise<void>((r) => (finish = r));
   const server = await listen({
     host: "127.0.0.1",
     port: 0,
@@ -29,7 +34,10 @@ test("close: a request being handled is answered; then new connections are refus
     prepare: (_method, path) => ({
       bodyLimit: 1024,
       handle: async () => {
-        if (path === "/slow") await new Promise((r) => setTimeout(r, 500));
+        if (path === "/slow") {
+          inHandler();
+          await finished;
+        }
         return { status: 200, body: { path } };
       },
     }),
@@ -42,12 +50,13 @@ test("close: a request being handled is answered; then new connections are refus
   t.match(await get(server.port, other, "/open"), { status: 200 }, "a second connection, kept open");
 
   const slow = get(server.port, keepAlive, "/slow");
-  await new Promise((r) => setTimeout(r, 100));
+  await handling;
   const closed = server.close(5_000);
   // While the slow one is still in hand: a request on the other open connection.
   const late = await get(server.port, other, "/late");
   t.match(late, { status: 503, headers: { "retry-after": "1" } }, "a request on a connection still open: 503 with Retry-After");
   t.match(JSON.parse((late as { body: string }).body), { error: { code: "unavailable" } });
+  finish();
   const answered = await slow;
   t.match(answered, { status: 200, body: JSON.stringify({ path: "/slow" }) }, "the request in hand was answered, not reset");
   await closed;

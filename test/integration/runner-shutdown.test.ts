@@ -18,7 +18,8 @@ let rt: Runtime;
 
 test("setup", async () => {
   // Plans wait up to a minute: the run outlasts the runner's shutdown deadline (10 s) unless it is handed back.
-  stack = await startStack({ services: ["runner"], env: { INQUEST_PLAN_TIMEOUT: "60s" } });
+  // The runner starts in the test, once the agent is in the bucket: its directory holds the agent when it is ready.
+  stack = await startStack({ services: [], env: { INQUEST_PLAN_TIMEOUT: "60s" } });
   nc = await connectTo(stack.nats.url);
   rt = await openRuntime(nc, { replicas: 1 });
 });
@@ -37,10 +38,9 @@ test("SIGTERM with a run in hand: the run is handed back within the deadline and
       m.respond(JSON.stringify({ agent_id: "slow-1", collected_at: new Date().toISOString(), tables }));
     },
   });
-  const first = stack.services.get("runner");
-  if (!first) throw new Error("no runner");
-  // The first runner must know the agent before the run is queued.
-  await new Promise((r) => setTimeout(r, 1_000));
+  // The first runner knows the agent before the run is queued: its directory loads the bucket before it is ready.
+  const first = stack.start("runner");
+  await first.ready();
 
   const at = Date.now();
   const id = newId("inv", at);

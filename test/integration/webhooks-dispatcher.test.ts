@@ -353,7 +353,7 @@ test("messages waiting for a pool slot are kept alive: nothing is redelivered pa
     js,
     jsm,
     stream: "POOLTEST",
-    config: { durable_name: "pool-test", ack_policy: AckPolicy.Explicit, ack_wait: 1_000 * 1_000_000, max_deliver: -1 },
+    config: { durable_name: "pool-test", ack_policy: AckPolicy.Explicit, ack_wait: 2_000 * 1_000_000, max_deliver: -1 },
     concurrency: 1,
     buffer: 4,
     log,
@@ -361,16 +361,16 @@ test("messages waiting for a pool slot are kept alive: nothing is redelivered pa
       handled.push({ seq: msg.seq, count: msg.info.deliveryCount });
       // The first one holds the only slot for twice the ack_wait (keeping itself alive); the others wait.
       const own = setInterval(() => msg.working(), 250);
-      await new Promise((r) => setTimeout(r, msg.seq === 1 ? 2_200 : 20));
+      await new Promise((r) => setTimeout(r, msg.seq === 1 ? 4_400 : 20));
       clearInterval(own);
       msg.ack();
     },
   });
-  t.equal(pool.workingIntervalMs, 333, "working() every third of ack_wait");
+  t.equal(pool.workingIntervalMs, 666, "working() every third of ack_wait");
   t.equal(workingIntervalFor({}), 10_000, "JetStream's default ack_wait (30 s) when none is set");
   await pool.start();
-  await eventually(async () => (handled.length >= 3 ? true : undefined), 10_000, 20);
-  await new Promise((r) => setTimeout(r, 1_200)); // time for a late redelivery to show up
+  await eventually(async () => (handled.length >= 3 ? true : undefined), 15_000, 20);
+  await new Promise((r) => setTimeout(r, 2_400)); // time for a late redelivery to show up
   await pool.stop();
   t.same(handled.map((x) => x.seq), [1, 2, 3], "each message handled once, in order");
   t.ok(handled.every((x) => x.count === 1), "none was redelivered");

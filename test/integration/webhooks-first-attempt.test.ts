@@ -297,7 +297,7 @@ test("a busy subscription: first attempts past the waiting limit are declined", 
 });
 
 test("a quick subscription may hold all but a few of the fan-out; a POST that is not quick brings the usual bound back", async (t) => {
-  const h = harness({ perSubscription: 1, waitingPerSubscription: 1, total: 2, quickTotal: 4, quickStreak: 2, quickMs: 30 });
+  const h = harness({ perSubscription: 1, waitingPerSubscription: 1, total: 2, quickTotal: 4, quickStreak: 2, quickMs: 200 });
   const sub = h.sub();
   /** Holds the subscription's one request slot with a POST that waits for `release`, then tries `n` more first attempts. */
   const fill = async (n: number) => {
@@ -322,7 +322,7 @@ test("a quick subscription may hold all but a few of the fan-out; a POST that is
   t.ok(h.health.quick(sub.id), "two quick POSTs in a row: quick");
   t.same(await fill(4), { load: { running: 1, waiting: 3, held: 4 }, declined: 1 }, "quick: 4 held, the fifth declined");
 
-  h.answers.push(new Promise<AttemptResult>((resolve) => setTimeout(() => resolve(ok), 60)));
+  h.answers.push(new Promise<AttemptResult>((resolve) => setTimeout(() => resolve(ok), 300)));
   t.equal(await h.first.attempt(h.record(sub), sub), true, "a POST slower than quickMs (still healthy)");
   t.notOk(h.health.quick(sub.id), "no longer quick");
   t.same(await fill(3), { load: { running: 1, waiting: 1, held: 2 }, declined: 2 }, "the usual total again");
