@@ -3,7 +3,7 @@
 // (only one runner wins), and the event leaves through the record's outbox, so a crash never loses it.
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { flushOutbox } from "../../shared/agents/outbox.js";
-import { lastSeenMs, type PresenceFollower } from "../../shared/agents/presence.js";
+import { lastSeenMs, withPresence, type PresenceFollower } from "../../shared/agents/presence.js";
 import { isAgentRecord, type AgentRecord } from "../../shared/agents/record.js";
 import type { Clock } from "../../shared/clock.js";
 import { departed } from "./registry.js";
@@ -96,7 +96,8 @@ export class LivenessMonitor implements Component {
     const overdue = (r: AgentRecord): boolean => isAgentRecord(r) && isOverdue(r, now, presenceMs);
     const late = overdue(a);
     if (late) {
-      const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? departed(cur, now) : null));
+      // The record and its event show the last heartbeat presence saw, not the last one written to the record.
+      const result = await this.deps.agents.update(a.agent_id, (cur) => (overdue(cur) ? departed(withPresence(cur, presenceMs), now) : null));
       if (result?.changed) this.deps.log.info({ agent_id: a.agent_id }, "agent missed its heartbeats; marked offline");
     }
     // Also publishes events a crashed agent or runner left behind in the record.

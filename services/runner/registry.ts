@@ -366,7 +366,9 @@ export class AgentRegistry implements Component {
 
   private async bye(agentId: string): Promise<void> {
     const paid = this.charged(agentId);
-    await this.flush((await this.deps.agents.update(agentId, (r) => paid(this.wellShaped(r, agentId) ? departed(r, this.deps.clock.now()) : null)))?.value);
+    // The goodbye is the agent's last word: it was seen now (its record may hold an older beat; presence the rest).
+    const now = this.deps.clock.now();
+    await this.flush((await this.deps.agents.update(agentId, (r) => paid(this.wellShaped(r, agentId) ? departed({ ...r, last_seen_at: iso(now) }, now) : null)))?.value);
   }
 
   /**

@@ -150,7 +150,11 @@ test("liveness: a presence time counts as heard; the agent goes offline three in
   t.equal((await rt.agents.get("pr-live"))?.value.status, "online", "three intervals after the presence beat, within the grace: online");
   clock.ms = T0 + 10_000 + 15_000 + PRESENCE_GRACE_MS + 1;
   await liveness.sweep();
-  t.equal((await rt.agents.get("pr-live"))?.value.status, "offline", "three intervals and the grace after the presence beat: offline");
+  const offline = (await rt.agents.get("pr-live"))?.value;
+  t.equal(offline?.status, "offline", "three intervals and the grace after the presence beat: offline");
+  t.equal(offline?.last_seen_at, new Date(T0 + 10_000).toISOString(), "the record keeps the last beat presence saw");
+  const disconnected = await rt.jsm.streams.getMessage(STREAMS.events.name, { last_by_subj: "events.agent.disconnected" });
+  t.match(disconnected && decodeJson<{ data: unknown }>(disconnected.data).data, { agent_id: "pr-live", status: "offline", last_seen_at: new Date(T0 + 10_000).toISOString() }, "and so does its agent.disconnected event");
 
   const notReady = { upToDate: async () => false, lastSeen: () => undefined };
   await hello("pr-wait", 5_000);

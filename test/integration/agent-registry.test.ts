@@ -191,20 +191,31 @@ test("an agent flapping bye/heartbeat makes one disconnect and one reconnect per
   await registry.start();
   t.teardown(() => registry.stop());
   const events: string[] = [];
-  const sub = nc.subscribe("events.agent.>", { callback: (_e, m) => void (decodeJson<{ data: { agent_id: string } }>(m.data).data.agent_id === "flap-1" && events.push(m.subject)) });
+  const lastSeen: Array<string | null> = [];
+  const sub = nc.subscribe("events.agent.>", {
+    callback: (_e, m) => {
+      const { data } = decodeJson<{ data: { agent_id: string; last_seen_at: string | null } }>(m.data);
+      if (data.agent_id !== "flap-1") return;
+      events.push(m.subject);
+      lastSeen.push(data.last_seen_at);
+    },
+  });
   t.teardown(() => sub.unsubscribe());
   await nc.flush();
   t.same(await ask(AGENT_SUBJECTS.hello("flap-1"), { agent_id: "flap-1", hostname: "flap-1", tags: {}, edr_device_id: null, heartbeat_interval_ms: 100 }), { ok: true });
   const beat = () => ask(AGENT_SUBJECTS.heartbeat("flap-1"), { agent_id: "flap-1", snapshot_collected_at: null });
   const bye = () => ask(AGENT_SUBJECTS.bye("flap-1"), { agent_id: "flap-1" });
+  const firstBeatAt = time.ms;
   for (let i = 0; i < 20; i++) {
     t.match(await beat(), i === 0 ? { ok: true } : { ok: false, error: { code: "unavailable" } }, i === 0 ? "online" : "within the dwell: send it again");
+    if (i === 0) time.ms += 50; // the first goodbye comes 50 ms after the beat
     t.same(await bye(), { ok: true });
     time.ms += 100;
   }
   await nc.flush();
   await new Promise((r) => setTimeout(r, 200));
   t.same(events, ["events.agent.registered", "events.agent.connected", "events.agent.disconnected"], "one pair for 20 flaps within the dwell");
+  t.same(lastSeen.slice(1), [new Date(firstBeatAt).toISOString(), new Date(firstBeatAt + 50).toISOString()], "connected at its beat, disconnected seen last at its goodbye");
   t.equal((await rt.agents.get("flap-1"))?.value.status, "offline", "offline: it said bye last");
   time.ms += MIN_OFFLINE_DWELL_MS;
   t.same(await beat(), { ok: true });
