@@ -1376,7 +1376,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Natural-language question. */
+                    /** @description Natural-language question (not blank). */
                     query: string;
                     /** @description How far the investigation goes: budgets and deadlines grow with depth. */
                     depth?: "quick" | "standard" | "deep";
@@ -2344,7 +2344,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Natural-language investigation question. */
+                    /** @description Natural-language question (not blank). */
                     query: string;
                     /** @description Recurrence: a number plus s, m, h, d or w, at least INQUEST_CURIOSITY_MIN_INTERVAL. */
                     interval: string;
@@ -2575,7 +2575,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Natural-language investigation question. */
+                    /** @description Natural-language question (not blank). */
                     query?: string;
                     /** @description Recurrence: a number plus s, m, h, d or w, at least INQUEST_CURIOSITY_MIN_INTERVAL. */
                     interval?: string;

@@ -45,8 +45,12 @@ function describePath(instancePath: string, params: Record<string, unknown>): st
   return instancePath === "" ? "/" : instancePath;
 }
 
+/** A string schema's `pattern` for text that must hold more than white space (a question): its error says so. */
+export const NOT_BLANK = "\\S";
+
 function describeError(keyword: string, message: string, params: Record<string, unknown>): string {
   if (keyword === "additionalProperties") return "unknown field";
+  if (keyword === "pattern" && params.pattern === NOT_BLANK) return "must not be blank";
   if (keyword === "required") return "is required";
   if (keyword === "enum" && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.join(", ")}`;
   return message;

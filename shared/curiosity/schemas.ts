@@ -1,11 +1,11 @@
 // Curiosity items (docs/api.md#curiosity): the request bodies the gateway validates and the item it returns.
 import { Type, type Static } from "typebox";
-import { Depth, NextCursor, Scope, Timestamp } from "../schemas/common.js";
+import { Depth, NextCursor, QueryText, Scope, Timestamp } from "../schemas/common.js";
 
 /** docs/api.md#curiosity: a number plus unit; the configured minimum is checked on top of the pattern. */
 export const INTERVAL_PATTERN = "^[1-9][0-9]*(s|m|h|d|w)$";
 
-const Query = Type.String({ minLength: 1, maxLength: 2000, description: "Natural-language investigation question." });
+const Query = QueryText;
 const Interval = Type.String({ pattern: INTERVAL_PATTERN, description: "Recurrence: a number plus s, m, h, d or w, at least INQUEST_CURIOSITY_MIN_INTERVAL." });
 const FirstRunAt = Type.String({ format: "date-time", description: "RFC 3339 time of the first run; default: immediately." });
 const ItemScope = Type.Union([Scope, Type.Null()], { description: "Agent selector; absent or null = every agent." });

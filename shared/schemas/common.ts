@@ -2,6 +2,7 @@
 import { Type, type Static } from "typebox";
 import type { Severity } from "../severity.js";
 import { withoutControlCharacters } from "../control-characters.js";
+import { NOT_BLANK } from "../validate.js";
 
 export const Depth = Type.Union([Type.Literal("quick"), Type.Literal("standard"), Type.Literal("deep")], {
   description: "How far the investigation goes: budgets and deadlines grow with depth.",
@@ -41,6 +42,9 @@ export const AGENT_ID_PATTERN = "^[A-Za-z0-9_-]{1,128}$";
  * a scope's bytes what its length says: a control character takes 6 bytes of JSON, and 1,000 ids of 128 of them made
  * an investigation record of 770 KB that its results could never be stored with.
  */
+/** A question, as every trigger takes it: 1..2000 characters, not only white space. */
+export const QueryText = Type.String({ minLength: 1, maxLength: 2000, pattern: NOT_BLANK, description: "Natural-language question (not blank)." });
+
 export const AgentId = Type.String({ minLength: 1, maxLength: 128, pattern: AGENT_ID_PATTERN });
 /** Agents a scope names at most. */
 export const MAX_SCOPE_AGENT_IDS = 1000;

@@ -1,6 +1,6 @@
 // Investigations (docs/api.md#investigations).
 import { Type, type Static } from "typebox";
-import { Depth, literalUnion, Mode, NextCursor, NullableTimestamp, Scope, SeverityName, Timestamp } from "./common.js";
+import { Depth, literalUnion, Mode, NextCursor, NullableTimestamp, QueryText, Scope, SeverityName, Timestamp } from "./common.js";
 
 export const INVESTIGATION_STATUSES = ["queued", "running", "completed", "failed", "cancelled"] as const;
 export type InvestigationStatus = (typeof INVESTIGATION_STATUSES)[number];
@@ -15,7 +15,7 @@ export const TriggerSourceSchema = literalUnion(TRIGGER_SOURCES);
 
 export const InvestigationRequest = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: 2000, description: "Natural-language question." }),
+    query: QueryText,
     depth: Type.Optional(Depth),
     mode: Type.Optional(Mode),
     scope: Type.Optional(Type.Union([Scope, Type.Null()], { description: "Absent or null: every agent." })),

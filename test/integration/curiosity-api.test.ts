@@ -67,6 +67,7 @@ test("POST and PATCH: 400 on a bad interval, depth, scope, first_run_at or an un
     [{ first_run_at: "9999-12-31T23:59:59-23:59" }, "/first_run_at"], // UTC year 10000
     [{ active: "yes" }, "/active"],
     [{ query: "" }, "/query"],
+    [{ query: "  ", interval: "1h" }, "/query"],
     [{ intervall: "1h" }, "/intervall"],
   ];
   const target = (await create({ first_run_at: FAR })).json.id as string;

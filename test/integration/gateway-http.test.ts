@@ -118,6 +118,7 @@ test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema vio
   const cases: Array<[unknown, string]> = [
     [{}, "/query"],
     [{ query: "" }, "/query"],
+    [{ query: " \n\t\u00a0" }, "/query"],
     [{ query: "x".repeat(2001) }, "/query"],
     [{ query: "ok", depth: "bottomless" }, "/depth"],
     [{ query: "ok", mode: "psychic" }, "/mode"],

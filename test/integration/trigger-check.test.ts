@@ -40,6 +40,7 @@ test("a request the API would refuse is invalid at the trigger, with the API's d
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `agent-${i}`);
   const cases: Array<[string, TriggerRequest, string]> = [
     ["an empty question", { query: "" }, "/query"],
+    ["a blank question", { query: "   " }, "/query"],
     ["a question of 2,001 characters", { query: "q".repeat(2001) }, "/query"],
     ["a depth not in the enum", { query: "q", depth: "bottomless" as never }, "/depth"],
     ["a mode not in the enum", { query: "q", mode: "psychic" as never }, "/mode"],
