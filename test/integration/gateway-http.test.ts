@@ -5,6 +5,7 @@ import { cli, issueKey } from "../helpers/cli.js";
 import { connectTo } from "../helpers/nats.js";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "node:net";
+import { gzipSync } from "node:zlib";
 
 let stack: Stack;
 
@@ -102,6 +103,9 @@ test("malformed ids are a 404 with the error body, never a 500", async (t) => {
       t.equal(r.json?.error?.code, "not_found");
     }
   }
+  const long = await api(stack.baseUrl, "GET", `/v1/investigations/${"x".repeat(20_000)}`, { key: stack.key });
+  t.equal(long.status, 404);
+  t.ok(long.text.length < 400, `a 20,000-character id is not repeated whole in the error (${long.text.length} bytes)`);
 });
 
 test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema violations", async (t) => {
@@ -109,6 +113,11 @@ test("415 for a non-JSON body, 413 over 256 KiB, 400 for bad JSON and schema vio
   const text = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, rawBody: "query=x", headers: { "content-type": "text/plain" } });
   t.equal(text.status, 415);
   t.equal(text.json.error.code, "unsupported_media_type");
+  const gzipped = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, rawBody: gzipSync(JSON.stringify({ query: "x" })), headers: { "content-type": "application/json", "content-encoding": "gzip" } });
+  t.equal(gzipped.status, 415, "a gzip body is refused as such, not read as JSON");
+  t.match(gzipped.json.error, { code: "unsupported_media_type", message: /Content-Encoding "gzip"/ });
+  const identity = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, body: { query: "x" }, headers: { "content-encoding": "identity" } });
+  t.equal(identity.status, 202, "Content-Encoding: identity is the body as sent");
   const big = await api(stack.baseUrl, "POST", "/v1/investigations", { key: k, rawBody: JSON.stringify({ query: "x".repeat(300 * 1024) }), headers: { "content-type": "application/json" } });
   t.equal(big.status, 413);
   t.equal(big.json.error.code, "payload_too_large");

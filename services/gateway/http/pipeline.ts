@@ -81,6 +81,11 @@ async function authenticate(deps: PipelineDeps, req: RawRequest): Promise<ApiKey
   return auth ?? fail(401, "unauthorized", "a valid API key is required: Authorization: Bearer <API_KEY>", undefined, { "www-authenticate": "Bearer" });
 }
 
+/** A value the client sent, quoted in an error message: at most 64 characters of it, so the answer stays small. */
+function shown(value: string): string {
+  return JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+}
+
 async function run(deps: PipelineDeps, route: Route, params: Record<string, string>, req: RawRequest): Promise<Reply> {
   let auth: ApiKeyRecord | null = null;
   if (route.access !== "public") {
@@ -90,7 +95,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
     if (route.access !== "any_key" && !auth.scopes.includes(route.access)) return fail(403, "forbidden", `this API key lacks the ${route.access} scope`);
   }
   for (const [name, prefix] of Object.entries(route.ids ?? {})) {
-    if (!isId(params[name] ?? "", prefix)) return fail(404, "not_found", `no ${name} ${JSON.stringify(params[name] ?? "")}: ids look like ${prefix}_<26 characters>`);
+    if (!isId(params[name] ?? "", prefix)) return fail(404, "not_found", `no ${name} ${shown(params[name] ?? "")}: ids look like ${prefix}_<26 characters>`);
   }
   const query = readQuery(req.query, route.query);
   if (!(query instanceof URLSearchParams)) return query;
@@ -103,6 +108,9 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   const sent = req.body.length > 0 || req.bodyTooLarge;
   const required = route.body !== undefined && !(route.bodyOptional === true && !sent);
   if ((required || sent) && type !== "application/json") return fail(415, "unsupported_media_type", "send the body as Content-Type: application/json");
+  // A compressed body is not read as JSON by accident (or decompressed: a small gzip can be a very large body).
+  const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  if (sent && encoding !== "identity") return fail(415, "unsupported_media_type", `Content-Encoding ${shown(encoding)} is not supported: send the body unencoded`);
   if (req.bodyTooLarge) return fail(413, "payload_too_large", `the body is larger than ${route.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
   let body: unknown = undefined;
   // A route that takes no body takes an empty object at most: a body with fields (a typo, a misdirected request)
