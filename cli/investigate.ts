@@ -2,6 +2,7 @@
 import type { components, paths } from "./api-types.js";
 import { flag, UsageError, type Args } from "./args.js";
 import { callGateway, jsonBody, UnreachableError, type Answer } from "./gateway-call.js";
+import { DEPTHS, MODES } from "../shared/inbound/providers/types.js";
 import { hasCredentials } from "../shared/net.js";
 import { terminalLine, terminalLines } from "./terminal-text.js";
 
@@ -20,6 +21,8 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
   const body: Record<string, unknown> = { query: question };
   const depth = flag(args, "depth");
   const mode = flag(args, "mode");
+  if (depth !== undefined && !DEPTHS.some((d) => d === depth)) throw new UsageError(`--depth is one of ${DEPTHS.join(", ")}, got ${depth}`);
+  if (mode !== undefined && !MODES.some((m) => m === mode)) throw new UsageError(`--mode is one of ${MODES.join(", ")}, got ${mode}`);
   if (depth) body.depth = depth;
   if (mode) body.mode = mode;
   const scope = flag(args, "scope");
@@ -36,7 +39,9 @@ export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Pr
   const res = await callGateway("POST", `${url}/v1/investigations`, headers, JSON.stringify(body));
   const answer = jsonBody<Partial<Created> & Partial<ErrorBody>>(res);
   if (res.status !== 202 || !answer.investigation_id) {
-    process.stderr.write(`inquest: ${res.status} ${answer.error?.message ?? "unexpected answer"}\n`);
+    // What was wrong, field by field (a question too long, a scope the API refuses), not only "not valid".
+    const details = (answer.error?.details ?? []).map((d) => `\n  ${terminalLine(`${d.path}: ${d.message}`)}`).join("");
+    process.stderr.write(`inquest: ${res.status} ${answer.error?.message ?? "unexpected answer"}${details}\n`);
     return 1;
   }
   const id = answer.investigation_id;

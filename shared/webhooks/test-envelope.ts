@@ -58,9 +58,10 @@ function placeholderAgent(type: EventType, at: string): AgentRecord {
     hostname: "placeholder.example",
     tags: { env: "test" },
     edr_device_id: null,
-    status: type === "agent.disconnected" ? "offline" : "online",
+    // As the registry writes them: registered before its first heartbeat (offline, never seen), then online.
+    status: type === "agent.connected" ? "online" : "offline",
     registered_at: at,
-    last_seen_at: at,
+    last_seen_at: type === "agent.registered" ? null : at,
     snapshot_collected_at: null,
     heartbeat_interval_ms: 0,
   };

@@ -131,3 +131,17 @@ test("a gateway URL that is not usable is a usage error that never prints its cr
   t.equal(notUrl.status, 2, notUrl.stderr);
   t.match(notUrl.stderr, /--url .*gw\.example:8080.* http/, "names the value and what is expected, not only 'Invalid URL'");
 });
+
+test("a depth or mode the API does not know is a usage error naming the choices; a refused trigger names each field", async (t) => {
+  const depth = await cliAsync(["investigate", "q", "--depth", "huge"], { INQUEST_URL: "http://127.0.0.1:1", INQUEST_KEY: "inq_test" });
+  t.equal(depth.status, 2, depth.stderr);
+  t.match(depth.stderr, /--depth is one of quick, standard, deep, got huge/);
+  const mode = await cliAsync(["investigate", "q", "--mode", "psychic"], { INQUEST_URL: "http://127.0.0.1:1", INQUEST_KEY: "inq_test" });
+  t.equal(mode.status, 2, mode.stderr);
+  t.match(mode.stderr, /--mode is one of auto, cached, live, got psychic/);
+  const refused = json(400, { error: { code: "validation_failed", message: "the request body is not valid", details: [{ path: "/query", message: "must NOT have more than 2000 characters\u001b[2J" }] } });
+  const gw = await scriptedGateway(t, refused);
+  const r = await investigate(gw.url);
+  t.equal(r.status, 1, r.stderr);
+  t.match(r.stderr, /400 the request body is not valid\n {2}\/query: must NOT have more than 2000 characters\\x1b\[2J/, "each detail on its line, as text");
+});

@@ -31,7 +31,7 @@ test("every event type has a test envelope of the real shape", async (t) => {
       t.same(Object.keys(data).sort(), ["delivery_id", "disabled_at", "reason", "subscription_id", "url"]);
       t.equal(data.reason, "endpoint_gone");
     } else {
-      t.match(data, { agent_id: String, hostname: String, tags: Object, status: type === "agent.disconnected" ? "offline" : "online" });
+      t.match(data, { agent_id: String, hostname: String, tags: Object, status: type === "agent.connected" ? "online" : "offline", last_seen_at: type === "agent.registered" ? null : String });
     }
   }
 });
