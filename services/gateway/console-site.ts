@@ -54,7 +54,7 @@ export function loadConsoleSite(dir: string): ConsoleSite | null {
   return {
     serve(method, path, ifNoneMatch) {
       if (path !== "/" && !path.startsWith("/console/")) return null;
-      if (method !== "GET" && method !== "HEAD") return null;
+      if (method !== "GET") return null; // HEAD comes here as GET; the server sends no body (http/server.ts)
       const asset = assets.get(path);
       if (!asset) return null;
       const headers = {
@@ -68,7 +68,7 @@ export function loadConsoleSite(dir: string): ConsoleSite | null {
         etag: asset.etag,
       };
       if (ifNoneMatch !== undefined && ifNoneMatch.split(",").some((t) => t.trim() === asset.etag)) return { status: 304, raw: "", headers };
-      return { status: 200, raw: method === "HEAD" ? "" : asset.body, headers };
+      return { status: 200, raw: asset.body, headers };
     },
   };
 }

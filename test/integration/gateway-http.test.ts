@@ -373,6 +373,38 @@ test("readyz answers 503 naming a stream or bucket that has gone missing", async
   t.match(r.json.error.message, /KV_inq_curiosity/);
 });
 
+test("HEAD answers as GET without the body: same status and headers, Content-Length of the GET's body; Allow names it", async (t) => {
+  const created = await api(stack.baseUrl, "POST", "/v1/investigations", { key: stack.key, body: { query: "any cryptominers?", mode: "cached" } });
+  const path = `/v1/investigations/${created.json.investigation_id}`;
+  const get = await rawConversation(stack.baseUrl, [`GET /v1/webhooks/subscriptions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${stack.key}\r\n\r\n`], 0, 5_000, (all) => /\r\n\r\n[\s\S]*\}$/.test(all));
+  const getBody = get.text.split("\r\n\r\n")[1] ?? "";
+  // HEAD, HEAD, then GET on one connection (each sent once the last is answered: uWS does not pipeline): a HEAD
+  // whose answer carried a body would show as bytes before the next status line.
+  const auth = `Host: x\r\nAuthorization: Bearer ${stack.key}\r\n\r\n`;
+  const all = await rawConversation(
+    stack.baseUrl,
+    [`HEAD /v1/webhooks/subscriptions HTTP/1.1\r\n${auth}`, `HEAD ${path} HTTP/1.1\r\n${auth}`, `GET /v1/webhooks/subscriptions HTTP/1.1\r\n${auth}`],
+    500,
+    5_000,
+    (text) => text.split("HTTP/1.1 ").length === 4 && text.endsWith("}"),
+  );
+  t.same(all.statuses, [200, 200, 200], "all answered on the one connection");
+  const [first = "", second = ""] = all.text.split("HTTP/1.1 ").filter(Boolean);
+  t.ok(second.endsWith("\r\n\r\n"), "the second HEAD had no body either");
+  t.match(first, /content-type: application\/json/i);
+  t.match(first, new RegExp(`content-length: ${Buffer.byteLength(getBody)}\\r\\n`, "i"), "the GET body's length");
+  t.ok(first.endsWith("\r\n\r\n"), "and no body");
+  const unauthenticated = await fetch(`${stack.baseUrl}/v1/agents`, { method: "HEAD" });
+  t.equal(unauthenticated.status, 401, "a HEAD is authenticated like the GET");
+  const notAllowed = await api(stack.baseUrl, "PUT", "/v1/agents", { key: stack.key });
+  t.equal(notAllowed.status, 405);
+  t.match(notAllowed.headers.get("allow") ?? "", /\bHEAD\b/);
+  const postOnly = await fetch(`${stack.baseUrl}/v1/webhooks/incoming/generic/nokey`, { method: "HEAD", headers: { authorization: `Bearer ${stack.key}` } });
+  t.equal(postOnly.status, 405, "a path that only takes POST");
+  t.notMatch(postOnly.headers.get("allow") ?? "", /HEAD/);
+});
+
+
 test("teardown", async () => {
   await stack.stop();
 });

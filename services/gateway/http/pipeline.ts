@@ -65,7 +65,11 @@ async function dispatch(deps: PipelineDeps, m: Match, req: RawRequest): Promise<
       const denied = req.path.startsWith("/v1/") ? await authenticate(deps, req) : null;
       if (denied && "status" in denied) reply = denied;
       else if (m.kind === "not_found") reply = fail(404, "not_found", `no route for ${req.method} ${req.path}`);
-      else reply = fail(405, "method_not_allowed", `${req.method} is not allowed here; use ${m.allowed.join(", ")}`, undefined, { allow: m.allowed.join(", ") });
+      else {
+        // A path that answers GET answers HEAD too (server.ts).
+        const allowed = m.allowed.includes("GET") ? [...m.allowed, "HEAD"] : m.allowed;
+        reply = fail(405, "method_not_allowed", `${req.method} is not allowed here; use ${allowed.join(", ")}`, undefined, { allow: allowed.join(", ") });
+      }
     }
   } catch (err) {
     reply = unexpected(deps.log, err, label);

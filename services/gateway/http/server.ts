@@ -105,7 +105,10 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
       aborted = true;
       settle();
     });
-    const method = req.getCaseSensitiveMethod().toUpperCase();
+    // HEAD is GET without the body (RFC 9110 9.3.2): the same route, status and headers, Content-Length included.
+    const asked = req.getCaseSensitiveMethod().toUpperCase();
+    const head = asked === "HEAD";
+    const method = head ? "GET" : asked;
     const path = req.getUrl();
     const query = req.getQuery() ?? "";
     const prepared = opts.prepare(method, path);
@@ -117,14 +120,14 @@ export function listen(opts: HttpServerOptions): Promise<HttpServer> {
 
     const finish = (): void => {
       const body = chunks.length === 0 ? NO_BODY : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      const request: RawRequest = { method, path, query, headers, repeatedHeaders, body, bodyTooLarge: tooLarge };
+      const request: RawRequest = { method: asked, path, query, headers, repeatedHeaders, body, bodyTooLarge: tooLarge };
       prepared
         .handle(request)
         .then(
-          (reply) => write(res, reply, () => aborted),
+          (reply) => write(res, reply, () => aborted, head),
           (err: unknown) => {
             opts.log.error({ err }, "unhandled gateway error");
-            write(res, { status: 500, body: { error: { code: "internal", message: "internal error" } } }, () => aborted);
+            write(res, { status: 500, body: { error: { code: "internal", message: "internal error" } } }, () => aborted, head);
           },
         )
         .finally(settle);
@@ -215,7 +218,7 @@ function endAndClose(res: uWS.HttpResponse, status: string, body: string, header
   });
 }
 
-function write(res: uWS.HttpResponse, reply: Reply, isAborted: () => boolean): void {
+function write(res: uWS.HttpResponse, reply: Reply, isAborted: () => boolean, head = false): void {
   if (isAborted()) return;
   const body = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
   res.cork(() => {
@@ -227,6 +230,9 @@ function write(res: uWS.HttpResponse, reply: Reply, isAborted: () => boolean): v
     if (!names.includes("x-content-type-options")) res.writeHeader("x-content-type-options", "nosniff");
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
     if (empty) res.endWithoutBody();
+    // endWithoutBody(length) closes the connection after a HEAD (uWS 20: the length it was told is never written);
+    // the header written by hand keeps it open for the next request.
+    else if (head) res.writeHeader("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength)).endWithoutBody();
     else res.end(body);
   });
 }
