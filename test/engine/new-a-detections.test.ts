@@ -231,7 +231,10 @@ test("ingress-tool-transfer", async (t) => {
 
 test("hidden-system-path-exec", async (t) => {
   const id = "hidden-system-path-exec";
-  fires(t, id, host({ processes: [proc(1, "xmr", "/var/tmp/.ICE-unix/.x/xmr", "/var/tmp/.ICE-unix/.x/xmr")] }), "high", "/var/tmp/.ICE-unix/.x");
+  const nested = fires(t, id, host({ processes: [proc(1, "xmr", "/var/tmp/.ICE-unix/.x/xmr", "/var/tmp/.ICE-unix/.x/xmr")] }), "high", "/var/tmp/.ICE-unix/.x");
+  t.match(nested[0]?.summary, /hidden directory \.x\b/, "names the directory made inside the socket directory, not .ICE-unix");
+  const socket = fires(t, id, host({ processes: [proc(1, "kswapd0", "/tmp/.X11-unix/kswapd0", "kswapd0")] }), "high", "a program in /tmp/.X11-unix itself");
+  t.match(socket[0]?.summary, /\.X11-unix/, "the socket directory, when it is the only hidden one");
   fires(t, id, host({ processes: [proc(1, "bash", "/usr/bin/bash", "bash /etc/.x/run.sh")] }), "high", "script under /etc/.x");
   fires(t, id, host({ augeas: [{ node: "/files/etc/systemd/system/dbus-org.service/Service/ExecStart/command", value: "/lib/.udev/udevd", path: "/etc/systemd/system/dbus-org.service", label: "command" }] }), "high", "systemd ExecStart");
   fires(t, id, host({ processes: [proc(1, "kthreadd", "/root/.cache/.x/kthreadd", "[kthreadd]")] }), "high", "/root/.cache/.x");

@@ -22,7 +22,7 @@ export async function askPage(root: HTMLElement): Promise<void> {
   const question = h("textarea", { name: "query", rows: 3, required: true, maxlength: 2000, placeholder: "e.g. any cryptominers on prod?" });
   const tags = h("input", { type: "text", name: "tags", placeholder: "env=prod, role=web", autocomplete: "off" });
   const depth = select("depth", [["quick", "Quick"], ["standard", "Standard"], ["deep", "Deep"]], "standard");
-  const mode = select("mode", [["auto", "Auto (cached data, live when stale)"], ["cached", "Cached snapshots only"], ["live", "Live (ask the agents now)"]], "auto");
+  const mode = select("mode", [["auto", "Auto (cached; live for hosts without a snapshot)"], ["cached", "Cached snapshots only"], ["live", "Live (ask the agents now)"]], "auto");
   const picks = agents.map((a) => {
     const box = h("input", { type: "checkbox", name: "agent", value: a.agent_id });
     return { a, box, el: h("label", { class: "check" }, box, ` ${a.hostname} `, h("span", { class: `dot dot-${a.status === "online" ? "online" : "offline"}` }), h("span", { class: "muted" }, a.agent_id)) };
@@ -45,12 +45,15 @@ export async function askPage(root: HTMLElement): Promise<void> {
     const stale = ages.filter((s) => s > STALE_SECONDS).length;
     const none = inScope.length - ages.length;
     const offline = inScope.filter((a) => a.status !== "online").length;
+    // Hosts a live run could help with: online ones whose snapshot is stale or missing (an offline host answers no one).
+    const askable = inScope.filter((a) => a.status === "online" && (!a.snapshot_collected_at || (now - Date.parse(a.snapshot_collected_at)) / 1000 > STALE_SECONDS)).length;
     const lines = [`${inScope.length} agent(s) in scope, ${offline} offline.`];
     if (ages.length) lines.push(`Oldest snapshot ${span(Math.max(...ages))} old; ${stale} older than an hour; ${none} without a snapshot.`);
     else if (inScope.length) lines.push("No snapshots yet: only a live run can answer.");
     const live = stale > 0 || none > 0;
-    clear(advice, h("p", { class: live ? "notice notice-warn" : "notice notice-info" }, ...lines.map((l) => h("span", { class: "line" }, l)), live ? h("strong", { class: "line" }, "Advice: run live (or auto) so stale hosts are asked again.") : h("span", { class: "line" }, "Cached data is fresh enough.")));
+    clear(advice, h("p", { class: live ? "notice notice-warn" : "notice notice-info" }, ...lines.map((l) => h("span", { class: "line" }, l)), h(live ? "strong" : "span", { class: "line" }, adviceText(mode.value, live, askable))));
   };
+  mode.addEventListener("change", showAdvice);
   tags.addEventListener("input", showAdvice);
   for (const p of picks) p.box.addEventListener("change", showAdvice);
 
@@ -87,4 +90,15 @@ export async function askPage(root: HTMLElement): Promise<void> {
   root.append(form);
   showAdvice();
   question.focus();
+}
+
+/**
+ * What to do about the scope's snapshots, for the mode chosen: auto asks live only hosts that have no snapshot at
+ * all (docs/engine.md#modes-and-freshness), so a stale one is asked again only by a live run.
+ */
+function adviceText(mode: string, stale: boolean, askable: number): string {
+  if (!stale) return "Cached data is fresh enough.";
+  if (askable === 0) return "The hosts with stale or missing snapshots are offline: no run can ask them now.";
+  if (mode === "live") return `Live is selected: the ${askable} online host(s) with stale or missing snapshots are asked now.`;
+  return `Advice: choose Live so the ${askable} online host(s) with stale or missing snapshots are asked now (${mode === "auto" ? "auto asks only hosts that have no snapshot" : "cached asks none"}).`;
 }

@@ -46,7 +46,9 @@ export function reportPage(root: HTMLElement, id: string): () => void {
 }
 
 function renderHead(el: HTMLElement, inv: Investigation, cancels: CancelButtons): void {
-  const advice = sessionStorage.getItem(`inquest.advice.${inv.investigation_id}`);
+  // The record's own recommendation: a verdict drawn from stale or missing snapshots says so at the top, whoever
+  // asked and wherever from (not only in the browser session that asked).
+  const rec = inv.freshness?.recommendation;
   const ctx = inv.context;
   clear(
     el,
@@ -63,7 +65,7 @@ function renderHead(el: HTMLElement, inv: Investigation, cancels: CancelButtons)
       ...fact("Id", h("code", {}, inv.investigation_id)),
       ...(ctx.previous_investigation_id ? fact("Previous run", h("a", { href: `#/investigations/${ctx.previous_investigation_id}` }, ctx.previous_investigation_id)) : []),
     ),
-    advice && inv.freshness?.recommendation.should_rerun_live ? notice(`Freshness: ${advice}`, "info") : null,
+    rec?.should_rerun_live ? notice(`Drawn from cached snapshots that are not fresh: ${rec.reason} A live run asks the hosts now.`, "warn") : null,
     inv.error ? notice(`${inv.error.code}: ${inv.error.message}`, "error") : null,
   );
 }

@@ -14,6 +14,9 @@ import { defineDetection, type DetectionHit, type EvidenceRow } from "./detectio
 const INTERPRETER = /^(?:(?:ba|da|z|k)?sh|busybox|python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)$/;
 const EXEC_NODE = /\/Service\/Exec(?:Start|StartPre|StartPost|Reload|Stop|StopPost)\/command$/;
 
+/** The hidden socket directories every X11 desktop's /tmp has (and droppers favour). */
+const SOCKET_DIRS = new Set([".X11-unix", ".ICE-unix", ".font-unix", ".XIM-unix", ".Test-unix"]);
+
 interface Hidden {
   severity: Severity;
   segment: string;
@@ -32,8 +35,10 @@ export function hiddenExec(path: string): Hidden | undefined {
       afterTool = true;
       continue;
     }
-    unknown = s;
-    break;
+    // The X11/ICE socket directories are where droppers hide (/tmp/.X11-unix/kswapd0), but a hidden directory made
+    // inside one (/tmp/.X11-unix/.rsync/) is the one the attacker made: that is the one named.
+    if (unknown === undefined || SOCKET_DIRS.has(unknown)) unknown = s;
+    if (!SOCKET_DIRS.has(s)) break;
   }
   if (unknown === undefined) return undefined;
   const top = segments[0] ?? "";
