@@ -79,7 +79,7 @@ export function table(headers: string[], rows: Child[][], caption?: string): HTM
   );
 }
 
-export function notice(text: string, kind: "info" | "error" | "success" = "info"): HTMLElement {
+export function notice(text: string, kind: "info" | "warn" | "error" | "success" = "info"): HTMLElement {
   return h("p", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
 }
 
