@@ -1,12 +1,12 @@
 // The browser console end to end: the real stack (gateway, runner, dispatcher, simulated fleet) driven through
 // Debian's chromium. Asks a question and reads the report, replays a dead letter, checks that agent-controlled
 // text stays text (XSS), the security headers, and that a read-only key is offered no write actions.
-// Screenshots of the main pages land in docs/screenshots/ (README, docs/console.md).
+// The screenshots in docs/screenshots/ come from console-screenshots.test.ts, on the demo fleet alone.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import tap, { test, type Test } from "tap";
 import type { Page } from "playwright-core";
-import { launchChromium, openPage, screenshot, signIn as signInAt, screenshotOf, type Launched, type Watched } from "../helpers/browser.js";
+import { launchChromium, openPage, signIn as signInAt, type Launched, type Watched } from "../helpers/browser.js";
 import { issueKey } from "../helpers/cli.js";
 import { REPO, type ServiceName } from "../helpers/services.js";
 import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
@@ -139,7 +139,6 @@ test("ask a question against the demo fleet, watch it run, read the report", asy
   await w.page.getByLabel("Mode").selectOption("live");
   await w.page.getByText(/agent\(s\) in scope/).waitFor();
   t.match(await w.page.locator(".advice").textContent(), /5 agent\(s\) in scope, 1 offline/, "freshness advice before running");
-  await screenshot(w.page, "ask");
   await w.page.getByRole("button", { name: "Run investigation" }).click();
   await w.page.waitForURL(/#\/investigations\/inv_/);
   investigationId = /inv_[0-9A-Z]+/.exec(w.page.url())?.[0] ?? "";
@@ -156,10 +155,6 @@ test("ask a question against the demo fleet, watch it run, read the report", asy
   t.ok((await w.page.locator("svg.graph path.edge").count()) > 0, "with links");
   t.match(await w.page.locator(".chip.attack").first().textContent(), /^T\d{4}/, "ATT&CK ids");
   await assertNothingRan(t, w);
-  await w.page.setViewportSize({ width: 1280, height: 1500 });
-  await screenshot(w.page, "report", false);
-  await w.page.setViewportSize({ width: 1280, height: 900 });
-  await screenshotOf(w.page.getByRole("region", { name: "Evidence paths" }), "report-paths");
   // Findings are paged (5 a page): the next page shows others.
   const pager = w.page.getByRole("navigation", { name: "Findings pages" });
   t.match(await pager.textContent(), /Page 1 of \d+/);
@@ -173,7 +168,6 @@ test("ask a question against the demo fleet, watch it run, read the report", asy
   await signIn(phone, stack.key);
   await phone.page.goto(`${stack.baseUrl}/#/investigations/${investigationId}`);
   await phone.page.getByRole("region", { name: "Summary" }).waitFor();
-  await screenshot(phone.page, "report-390", false);
   const overflow = (await phone.page.evaluate(`document.documentElement.scrollWidth - window.innerWidth`)) as number;
   t.ok(overflow <= 0, `no horizontal scrolling at 390 px (overflow ${overflow})`);
   await phone.close();
@@ -311,12 +305,10 @@ test("investigations list: filters, and agents: the planted hostname is text", a
   await w.page.getByLabel("Status").selectOption("completed");
   await w.page.getByRole("link", { name: QUESTION }).waitFor();
   t.equal(await w.page.getByRole("button", { name: "Load more" }).isVisible(), false, "no more pages offered on the last one");
-  await screenshot(w.page, "investigations");
   await w.page.getByRole("link", { name: "Agents" }).click();
   await w.page.locator(".host", { hasText: XSS_HOST }).waitFor();
   t.ok(await w.page.getByText("offline").first().isVisible(), "an offline agent is shown as such");
   await assertNothingRan(t, w);
-  await screenshot(w.page, "agents");
   await w.close();
 });
 
@@ -345,7 +337,11 @@ test("webhooks: secret shown once, a test delivery dead-letters, replay delivers
   t.equal(receiver.received("/flaky").length, 5, "five attempts before the dead letter");
   await w.page.getByRole("button", { name: /^Attempts of dlv_/ }).first().click();
   t.match(await w.page.locator("h3", { hasText: "Attempts of" }).locator("..").textContent(), /HTTP 503/);
+  await w.page.getByText("Headers and body").first().click();
+  t.match(await w.page.locator("pre.answer").first().textContent(), /content-type: [\s\S]*down/, "each attempt's answer: headers, then the body");
+  t.match(await w.page.locator(".deliveries-list").textContent(), new RegExp(receiver.url("/flaky").replace(/[.]/g, "\\.")), "each delivery names its subscription's URL");
   await w.page.getByRole("button", { name: /^Replay dlv_/ }).first().click();
+  await w.page.getByText(/^Replayed dlv_\w+ as dlv_/).waitFor();
   await w.page.getByLabel("Show").selectOption("delivered");
   await refreshUntil(w.page, "delivered");
   t.match(await w.page.locator(".deliveries-list").textContent(), /replay/, "the delivered one is the replay");
@@ -358,7 +354,6 @@ test("webhooks: secret shown once, a test delivery dead-letters, replay delivers
   await url.waitFor();
   t.match(await url.inputValue(), /\/v1\/webhooks\/incoming\/generic\/whk_/, "the receiver URL is shown at creation");
   await w.page.getByLabel("Show").selectOption("");
-  await screenshot(w.page, "webhooks");
   await w.page.reload();
   await w.page.getByRole("heading", { name: "Inbound endpoints" }).waitFor();
   await w.page.locator("section[aria-labelledby=h-inbound] tbody tr").first().waitFor();
@@ -462,7 +457,6 @@ test("curiosity: create, pause, delete", async (t) => {
   await w.page.getByRole("row", { name: /who can sudo/ }).getByText("paused").waitFor();
   await w.page.getByRole("row", { name: /new listening ports/ }).getByRole("button", { name: "History" }).click();
   await w.page.getByRole("heading", { name: /Runs of/ }).waitFor();
-  await screenshot(w.page, "curiosity");
   const items = await api(stack.baseUrl, "GET", "/v1/curiosity", { key: stack.key });
   t.equal(items.json.items.length, 2);
   const del = w.page.getByRole("row", { name: /who can sudo/ }).getByRole("button", { name: "Delete" });

@@ -25,6 +25,12 @@ interface Attempt {
   error: string | null;
 }
 
+/** An attempt as GET .../attempts gives it: what the endpoint answered, beyond its code. */
+interface AttemptDetail extends Attempt {
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+}
+
 interface Delivery {
   delivery_id: string;
   event_id: string;
@@ -163,21 +169,28 @@ async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> 
   let items: Delivery[] = [];
   let cursor: string | null = null;
   let generation = 0;
+  /** Subscription id -> its URL, so each delivery names where it goes (the first 100 subscriptions). */
+  let targets = new Map<string, string>();
   const fetchPage = (after: string | null) => call<{ deliveries: Delivery[]; next_cursor: string | null }>("GET", `/v1/webhooks/deliveries${qs({ status: filter.value, limit: 50, cursor: after })}`);
+  const fetchTargets = async (): Promise<Map<string, string>> => {
+    const page = await call<{ subscriptions: Subscription[] }>("GET", `/v1/webhooks/subscriptions${qs({ limit: 100 })}`);
+    return new Map(page.subscriptions.map((s) => [s.id, s.url]));
+  };
   const render = (): void => {
     clear(
       list,
       items.length
         ? table(
-            ["Delivery", "Event", "Status", "Attempts", "Last answer", "Updated", ""],
+            ["Delivery", "Subscription", "Event", "Status", "Attempts", "Last answer", "Updated", ""],
             items.map((d) => [
               h("code", {}, d.delivery_id),
+              h("code", { class: "url", title: d.subscription_id }, targets.get(d.subscription_id) ?? d.subscription_id),
               d.event_type,
               h("span", { class: "pair" }, badge(d.status === "failed_permanent" ? "dead letter" : d.status, d.status), d.replay_of ? badge("replay", "new") : null),
               String(d.attempt_count),
               d.last_response_code !== null ? `HTTP ${d.last_response_code}` : (d.last_error ?? "—"),
               ago(d.updated_at),
-              h("span", { class: "actions" }, attemptsButton(d, detail), replayButton(d, load)),
+              h("span", { class: "actions" }, attemptsButton(d, detail), replayButton(d, load, detail)),
             ]),
           )
         : notice(filter.value === "failed_permanent" ? "No dead letters." : "No deliveries.", "info"),
@@ -186,8 +199,9 @@ async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> 
   };
   const load = async (): Promise<void> => {
     const mine = ++generation;
-    const page = await fetchPage(null);
+    const [page, known] = await Promise.all([fetchPage(null), fetchTargets().catch(() => targets)]);
     if (mine !== generation) return;
+    targets = known;
     items = page.deliveries;
     cursor = page.next_cursor;
     render();
@@ -203,33 +217,62 @@ async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> 
   });
   filter.addEventListener("change", () => void load());
   refresh.addEventListener("click", () => void load());
-  el.append(h("h2", { id: "h-dels" }, "Deliveries"), h("div", { class: "filters card" }, field("Show", filter), refresh), list, more, detail);
+  el.append(h("h2", { id: "h-dels" }, "Deliveries"), h("div", { class: "filters card" }, field("Show", filter), refresh), detail, list, more);
   await load();
   return load;
 }
 
 function attemptsButton(d: Delivery, out: HTMLElement): HTMLButtonElement {
   const b = h("button", { type: "button", class: "ghost", "aria-label": `Attempts of ${d.delivery_id}` }, "Attempts");
-  b.addEventListener("click", () => {
+  // Shown above the list (not below fifty rows), with each answer's headers and body from GET .../attempts.
+  onClickOneAtATime(b, async () => {
+    let attempts: AttemptDetail[];
+    try {
+      attempts = (await call<{ attempts: AttemptDetail[] }>("GET", `/v1/webhooks/deliveries/${enc(d.delivery_id)}/attempts`)).attempts;
+    } catch (err) {
+      clear(out, notice(`Attempts of ${d.delivery_id}: ${(err as Error).message}`, "error"));
+      return;
+    }
+    const heading = h("h3", { tabindex: "-1" }, `Attempts of ${d.delivery_id}`);
     clear(
       out,
       h(
         "div",
         { class: "card" },
-        h("h3", {}, `Attempts of ${d.delivery_id}`),
+        heading,
         d.next_attempt_at ? h("p", { class: "muted" }, `Next attempt ${ago(d.next_attempt_at)}`) : null,
-        table(["#", "At", "Answer", "Duration", "Error"], d.attempts.map((a) => [String(a.attempt), when(a.at), a.response_code === null ? "—" : `HTTP ${a.response_code}`, `${a.duration_ms} ms`, a.error ?? "—"])),
+        table(
+          ["#", "At", "Answer", "Duration", "Error", "Response"],
+          attempts.map((a) => [String(a.attempt), when(a.at), a.response_code === null ? "—" : `HTTP ${a.response_code}`, `${a.duration_ms} ms`, a.error ?? "—", answerOf(a)]),
+        ),
       ),
     );
+    heading.focus();
   });
   return b;
 }
 
-function replayButton(d: Delivery, reload: () => Promise<void>): HTMLButtonElement {
+/** An attempt's answer headers and body, as text, folded away until asked for. */
+function answerOf(a: AttemptDetail): HTMLElement | string {
+  if (a.response_headers === null && a.response_body === null) return "—";
+  const headers = Object.entries(a.response_headers ?? {}).map(([k, v]) => `${k}: ${v}`).join("\n");
+  return h("details", {}, h("summary", {}, "Headers and body"), h("pre", { class: "answer" }, [headers, a.response_body ?? ""].filter(Boolean).join("\n\n") || "(empty)"));
+}
+
+function replayButton(d: Delivery, reload: () => Promise<void>, status: HTMLElement): HTMLButtonElement {
   const b = h("button", { type: "button", class: d.status === "failed_permanent" ? "primary" : "ghost", "aria-label": `Replay ${d.delivery_id}` }, "Replay");
   b.addEventListener("click", () => {
     b.disabled = true;
-    void call("POST", `/v1/webhooks/deliveries/${enc(d.delivery_id)}/replay`).then(reload, () => (b.disabled = false));
+    void call<{ delivery_id: string }>("POST", `/v1/webhooks/deliveries/${enc(d.delivery_id)}/replay`).then(
+      async (r) => {
+        await reload();
+        clear(status, notice(`Replayed ${d.delivery_id} as ${r.delivery_id} (a new delivery of the same event).`, "success"));
+      },
+      (err: Error) => {
+        b.disabled = false;
+        clear(status, notice(`Replay of ${d.delivery_id} failed: ${err.message}`, "error"));
+      },
+    );
   });
   return b;
 }
