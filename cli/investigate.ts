@@ -4,6 +4,7 @@ import { flag, UsageError, type Args } from "./args.js";
 import { callGateway, jsonBody, UnreachableError, type Answer } from "./gateway-call.js";
 import { DEPTHS, MODES } from "../shared/inbound/providers/types.js";
 import { hasCredentials } from "../shared/net.js";
+import { gatewayUrlFromDataDir } from "./nats-url.js";
 import { terminalLine, terminalLines } from "./terminal-text.js";
 
 // The API's own types, generated from openapi.json (cli/api-types.ts, docs/api.md#openapi).
@@ -15,7 +16,7 @@ type ErrorBody = components["schemas"]["ErrorBody"];
 export async function investigateCommand(args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   const question = args.positionals.slice(1).join(" ").trim();
   if (!question) throw new UsageError('usage: inquest investigate "<question>" [--scope k=v] [--depth d] [--mode m] [--url U --key K]');
-  const url = gatewayBase(flag(args, "url") ?? env.INQUEST_URL ?? "http://127.0.0.1:8080");
+  const url = gatewayBase(flag(args, "url") ?? env.INQUEST_URL ?? gatewayUrlFromDataDir(env) ?? "http://127.0.0.1:8080");
   const key = flag(args, "key") ?? env.INQUEST_KEY;
   if (!key) throw new UsageError("an API key is needed: --key K or INQUEST_KEY (make run prints one)");
   const body: Record<string, unknown> = { query: question };

@@ -1,4 +1,5 @@
-// Where CLI commands find NATS: --nats, else NATS_URL, else the URL `make run` wrote into the data dir.
+// Where CLI commands find NATS (--nats, else NATS_URL, else the URL `make run` wrote into the data dir) and the
+// gateway `make run` started.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { flag, UsageError, type Args } from "./args.js";
@@ -26,4 +27,14 @@ export function natsReplicas(env: NodeJS.ProcessEnv): number {
   const n = raw === undefined || raw === "" ? 1 : Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 5) throw new UsageError(`INQUEST_NATS_REPLICAS: expected an integer in 1..5, got ${JSON.stringify(raw)}`);
   return n;
+}
+
+/** The gateway `make run` started, as it wrote it into the data dir (gateway.url), or undefined. */
+export function gatewayUrlFromDataDir(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    const url = readFileSync(join(dataDir(env), "gateway.url"), "utf8").trim();
+    return url === "" ? undefined : url;
+  } catch {
+    return undefined;
+  }
 }

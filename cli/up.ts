@@ -136,6 +136,8 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
       }
     }
     const gatewayUrl = gatewayUrls[0] as string;
+    // Beside nats.url: `inquest investigate` finds the gateway here when INQUEST_PORT moved it off 8080.
+    writeFileSync(join(data, "gateway.url"), `${gatewayUrl}\n`, { mode: 0o600 });
     // Running means every service answers: the agents are registered, the runner consumes, the gateway serves.
     await Promise.all(ready);
     // The key is registered again at every start, but a revoked one stays revoked (the gateway only logs that): ask

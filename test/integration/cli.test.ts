@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "tap";
 import { api, eventually, startStack } from "../helpers/stack.js";
 import { minerFleet } from "../helpers/fleets.js";
-import { cli, issueKey } from "../helpers/cli.js";
+import { cli, cliAsync, issueKey } from "../helpers/cli.js";
 import { DIST, REPO, tempDir } from "../helpers/services.js";
 
 const FLEET = minerFleet("web-1", "web-1.prod");
@@ -48,7 +48,7 @@ test("keys commands find NATS through $INQUEST_DATA_DIR/nats.url", async (t) => 
   t.equal((await api(stack.baseUrl, "GET", "/v1/investigations", { key })).status, 200);
 });
 
-test("inquest up (make run): embedded NATS, every service, URLs and key printed, nats.url written, clean stop", async (t) => {
+test("inquest up (make run): embedded NATS, every service, URLs and key printed, nats.url and gateway.url written, clean stop", async (t) => {
   const dir = tempDir("inquest-up-");
   t.teardown(() => dir.remove());
   const child = spawn(process.execPath, [join(DIST, "cli", "main.js"), "up"], {
@@ -82,6 +82,11 @@ test("inquest up (make run): embedded NATS, every service, URLs and key printed,
     fleet.map((a) => [a.agent_id, a.online === false ? "offline" : "online"]).sort(),
     "the demo fleet is registered, the online agents online",
   );
+  t.equal(readFileSync(join(dir.path, "gateway.url"), "utf8").trim(), baseUrl, "gateway.url names the gateway");
+  // INQUEST_PORT=0 put the gateway off 8080: investigate finds it through the data dir, with no --url.
+  const asked = await cliAsync(["investigate", "any cryptominers?", "--mode", "cached"], { INQUEST_DATA_DIR: dir.path, INQUEST_KEY: key });
+  t.equal(asked.status, 0, asked.stderr);
+  t.match(asked.stdout, /verdict/i, "the report, from the gateway gateway.url names");
   child.kill("SIGTERM");
   t.equal(await exited, 0, "stops cleanly on SIGTERM");
   const after = await fetch(`${baseUrl}/healthz`).then(
