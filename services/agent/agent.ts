@@ -120,7 +120,10 @@ export class Agent implements Component {
     this.sub = null;
     if (!this.opts.online) return;
     const ack = await this.send(AGENT_SUBJECTS.bye(this.identity.agent_id), { agent_id: this.identity.agent_id }, BYE_TIMEOUT_MS);
-    if (!ack.ok) this.deps.log.warn({ error: ack.error }, "could not announce the disconnect; the registry will mark the agent offline");
+    if (ack.ok) return;
+    // No registry answering is the usual case when everything stops at once (Ctrl-C on make run): not a warning.
+    if (ack.error.code === "unavailable") this.deps.log.info({ error: ack.error }, "no registry took the goodbye (it may be stopping too); the liveness sweep marks the agent offline");
+    else this.deps.log.warn({ error: ack.error }, "could not announce the disconnect; the registry will mark the agent offline");
   }
 
   /** Takes a periodic snapshot unless a scan is running (then the next tick takes it). */
