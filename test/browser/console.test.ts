@@ -139,6 +139,16 @@ test("ask a question against the demo fleet, watch it run, read the report", asy
   await w.page.getByLabel("Mode").selectOption("live");
   await w.page.getByText(/agent\(s\) in scope/).waitFor();
   t.match(await w.page.locator(".advice").textContent(), /5 agent\(s\) in scope, 1 offline/, "freshness advice before running");
+  t.equal(await w.page.getByRole("checkbox", { name: /stage-01/ }).isVisible(), false, "the picker offers only agents the tags select (stage-01 is env=staging)");
+  t.equal(await w.page.getByRole("checkbox", { name: /web-01/ }).isVisible(), true);
+  t.match(await w.page.locator(".advice").textContent(), /offline: no run can ask them now/, "no live run advised for hosts that are offline");
+  // stage-01's snapshot is two hours old (examples/fleet.json): the advice follows the mode chosen.
+  await w.page.getByLabel("Tags (scope)").fill("env=staging");
+  t.match(await w.page.locator(".advice").textContent(), /Live is selected: the 1 online host/);
+  await w.page.getByLabel("Mode").selectOption("auto");
+  t.match(await w.page.locator(".advice").textContent(), /choose Live .*auto asks only hosts that have no snapshot/);
+  await w.page.getByLabel("Mode").selectOption("live");
+  await w.page.getByLabel("Tags (scope)").fill("env=prod");
   await w.page.getByRole("button", { name: "Run investigation" }).click();
   await w.page.waitForURL(/#\/investigations\/inv_/);
   investigationId = /inv_[0-9A-Z]+/.exec(w.page.url())?.[0] ?? "";

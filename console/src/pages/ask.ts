@@ -36,6 +36,15 @@ export async function askPage(root: HTMLElement): Promise<void> {
     return { scope: buildScope(t, picks.filter((p) => p.box.checked).map((p) => p.a.agent_id)) };
   };
   const showAdvice = (): void => {
+    // The picker offers only agents the tags select (ticking one outside them would make a scope of no agent).
+    const typed = parseTags(tags.value);
+    if (typeof typed !== "string") {
+      for (const p of picks) {
+        const fits = Object.entries(typed).every(([k, v]) => p.a.tags[k] === v);
+        p.el.hidden = !fits;
+        if (!fits) p.box.checked = false;
+      }
+    }
     const sel = selected();
     if (sel.error) return clear(advice, notice(sel.error, "error"));
     const f = sel.scope?.filter;
