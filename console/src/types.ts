@@ -61,7 +61,7 @@ export interface Report {
   narrative?: string;
   severity_reason?: string;
   routing_rationale?: string[];
-  severity_inputs?: Array<{ detection_id: string; agent_id: string; impact: number; precision: number; asset_weight: number; score: number; severity?: string }>;
+  severity_inputs?: Array<{ detection_id: string; agent_id: string; impact: number; precision: number; asset_weight: number; score: number; base_severity?: string; maturity?: string; exact_ioc?: boolean; severity?: string }>;
   paths?: Array<{ nodes: string[]; score: number; explanation: string }>;
   choke_points?: string[];
   coverage_gaps?: string[];

@@ -164,6 +164,8 @@ test("ask a question against the demo fleet, watch it run, read the report", asy
   t.ok((await w.page.locator("svg.graph .node").count()) > 1, "the pathfinder's paths drawn as a graph");
   t.ok((await w.page.locator("svg.graph path.edge").count()) > 0, "with links");
   t.match(await w.page.locator(".chip.attack").first().textContent(), /^T\d{4}/, "ATT&CK ids");
+  await w.page.getByText("Severity inputs").click();
+  t.match(await w.page.locator("details", { hasText: "Severity inputs" }).locator("thead").textContent(), /Maturity.*Base.*Exact indicator/, "the severity inputs show every input the rules use");
   await assertNothingRan(t, w);
   // Findings are paged (5 a page): the next page shows others.
   const pager = w.page.getByRole("navigation", { name: "Findings pages" });

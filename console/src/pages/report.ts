@@ -99,7 +99,23 @@ function renderReport(el: HTMLElement, inv: Investigation): void {
         { class: "card" },
         h("summary", {}, "Severity inputs"),
         r.severity_reason ? h("p", {}, r.severity_reason) : null,
-        table(["Detection", "Agent", "Impact", "Precision", "Asset weight", "Score", "Severity"], (r.severity_inputs ?? []).map((i) => [i.detection_id, i.agent_id, i.impact, i.precision, i.asset_weight, i.score.toFixed(2), i.severity ? badge(i.severity) : "—"])),
+        // Every input the rules use (docs/engine.md#severity): a score alone does not say why an exact indicator is
+        // critical at 75 and an experimental detection medium at 102.
+        table(
+          ["Detection", "Agent", "Maturity", "Base", "Exact indicator", "Impact", "Precision", "Asset weight", "Score", "Severity"],
+          (r.severity_inputs ?? []).map((i) => [
+            i.detection_id,
+            i.agent_id,
+            i.maturity ?? "—",
+            i.base_severity ?? "—",
+            i.exact_ioc ? "yes" : "no",
+            i.impact,
+            i.precision,
+            i.asset_weight,
+            i.score.toFixed(2),
+            i.severity ? badge(i.severity) : "—",
+          ]),
+        ),
       ),
     );
   }
