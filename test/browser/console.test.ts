@@ -361,10 +361,18 @@ test("webhooks: secret shown once, a test delivery dead-letters, replay delivers
   t.equal(receiver.received("/flaky")[5]?.json?.event_id, receiver.received("/flaky")[0]?.json?.event_id, "same event id");
 
   await w.page.getByText("New inbound endpoint", { exact: true }).click();
+  await w.page.getByLabel("Default scope (tags)").fill("env=prod");
   await w.page.getByRole("button", { name: "Create endpoint" }).click();
   const url = w.page.getByLabel(/^Receiver URL for the generic endpoint/);
   await url.waitFor();
   t.match(await url.inputValue(), /\/v1\/webhooks\/incoming\/generic\/whk_/, "the receiver URL is shown at creation");
+  const endpoints = await api(stack.baseUrl, "GET", "/v1/webhooks/incoming/endpoints", { key: stack.key });
+  t.same(endpoints.json.endpoints[0]?.default_scope, { type: "selector", filter: { tags: { env: "prod" } } }, "created with the default scope typed");
+  const posted = await fetch(await url.inputValue(), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "posted from a test sender" }) });
+  t.equal(posted.status, 202);
+  await w.page.getByRole("button", { name: /^Receipts of whk_/ }).first().click();
+  await w.page.getByRole("heading", { name: /^Latest receipts of the generic endpoint/ }).waitFor();
+  t.match(await w.page.getByRole("heading", { name: /^Latest receipts/ }).locator("..").textContent(), /triggered.*inv_/, "each receipt with what came of it: the investigation it queued");
   await w.page.getByLabel("Show").selectOption("");
   await w.page.reload();
   await w.page.getByRole("heading", { name: "Inbound endpoints" }).waitFor();

@@ -1,7 +1,7 @@
 // Webhooks: subscriptions (the secret shown once at creation), the delivery log with each attempt, dead letters
 // with replay, and inbound endpoints (their receiver URL shown once).
 import { call, enc, qs } from "../api.js";
-import { ago, when } from "../format.js";
+import { ago, parseTags, when } from "../format.js";
 import { badge, clear, confirmButton, field, h, notice, onClickOneAtATime, select, table } from "../dom.js";
 import { PAGE, pagedList } from "../paged.js";
 
@@ -277,6 +277,48 @@ function replayButton(d: Delivery, reload: () => Promise<void>, status: HTMLElem
   return b;
 }
 
+interface Receipt {
+  receipt_id: string;
+  received_at: string;
+  outcome: string;
+  reason: string | null;
+  status: number;
+  investigation_id: string | null;
+}
+
+/** The endpoint's latest receipts (what was posted to it, and what came of each), shown in `out`. */
+function receiptsButton(e: Endpoint, out: HTMLElement): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "ghost", "aria-label": `Receipts of ${e.url_key_prefix}` }, "Receipts");
+  onClickOneAtATime(b, async () => {
+    try {
+      const page = await call<{ receipts: Receipt[] }>("GET", `/v1/webhooks/incoming/endpoints/${enc(e.id)}/receipts${qs({ limit: 20 })}`);
+      clear(
+        out,
+        h(
+          "div",
+          { class: "card" },
+          h("h3", {}, `Latest receipts of the ${e.provider} endpoint ${e.url_key_prefix}`),
+          page.receipts.length
+            ? table(
+                ["Received", "Outcome", "Status", "Reason", "Investigation"],
+                page.receipts.map((r) => [
+                  when(r.received_at),
+                  badge(r.outcome),
+                  String(r.status),
+                  r.reason ?? "—",
+                  r.investigation_id ? h("a", { href: `#/investigations/${r.investigation_id}` }, r.investigation_id) : "—",
+                ]),
+              )
+            : notice("Nothing was posted to this endpoint yet.", "info"),
+        ),
+      );
+    } catch (err) {
+      clear(out, notice(`Receipts: ${(err as Error).message}`, "error"));
+    }
+  });
+  return b;
+}
+
 async function inboundSection(el: HTMLElement): Promise<void> {
   const shown = h("div", { "aria-live": "polite" });
   const { el: list, load } = pagedList<Endpoint>(
@@ -296,7 +338,7 @@ async function inboundSection(el: HTMLElement): Promise<void> {
               e.has_signing_secret ? "verified" : "URL key only",
               badge(e.active ? "active" : "paused"),
               ago(e.created_at),
-              h("span", { class: "actions" }, h("a", { href: "#/investigations", class: "button ghost", title: `Investigations with trigger source inbound:${e.provider}` }, "Runs"), confirmButton("Delete", "Confirm delete", async () => {
+              h("span", { class: "actions" }, receiptsButton(e, shown), confirmButton("Delete", "Confirm delete", async () => {
                 await call("DELETE", `/v1/webhooks/incoming/endpoints/${enc(e.id)}`);
                 await load();
               })),
@@ -307,11 +349,13 @@ async function inboundSection(el: HTMLElement): Promise<void> {
   const provider = select("provider", [["generic", "Generic (JSON with a query)"], ["edr", "EDR (CrowdStrike-style)"], ["ci", "CI (GitHub-compatible)"]]);
   const secret = h("input", { type: "password", name: "provider_signing_secret", autocomplete: "off", placeholder: "optional for edr and ci" });
   const depth = select("default_depth", [["quick", "Quick"], ["standard", "Standard"], ["deep", "Deep"]], "standard");
+  const scopeTags = h("input", { type: "text", name: "default_scope", placeholder: "env=prod (empty: every agent)", autocomplete: "off" });
   const status = h("div", { "aria-live": "polite" });
   const form = h(
     "form",
     { "aria-label": "New inbound endpoint" },
     h("div", { class: "grid3" }, field("Provider", provider), field("Provider signing secret", secret), field("Default depth", depth)),
+    field("Default scope (tags)", scopeTags),
     status,
     h("button", { type: "submit", class: "primary" }, "Create endpoint"),
   );
@@ -319,6 +363,9 @@ async function inboundSection(el: HTMLElement): Promise<void> {
     ev.preventDefault();
     const body: Record<string, unknown> = { provider: provider.value, default_depth: depth.value };
     if (secret.value) body.provider_signing_secret = secret.value;
+    const tags = parseTags(scopeTags.value);
+    if (typeof tags === "string") return clear(status, notice(`Default scope: ${tags}`, "error"));
+    if (Object.keys(tags).length > 0) body.default_scope = { type: "selector", filter: { tags } };
     call<Endpoint>("POST", "/v1/webhooks/incoming/endpoints", body).then(
       (e) => {
         form.reset();
