@@ -29,6 +29,9 @@ const SEED_TEXT: Readonly<Record<SeedSource, string>> = {
   lateral: "from cross-host connections and shared keys or hashes (no entity or finding to start from)",
 };
 
+/** Detections named in the narrative's "Ran" line; a broad sweep runs more (its route line says so). */
+const MAX_NAMED_DETECTIONS = 8;
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -47,7 +50,11 @@ export function buildNarrative(n: NarrativeInput): string {
 
   const how = n.plan.routing_rationale.length > 0 ? ` because ${n.plan.routing_rationale.join("; ")}` : "";
   out.push(`Route: ${n.plan.route}${how}.`.replace(/\.\.$/, "."));
-  const ran = n.plan.detection_ids.length > 0 ? `${plural(n.plan.detection_ids.length, "detection")} (${n.plan.detection_ids.join(", ")})` : "no detections";
+  // A sweep's 40-odd ids would bury the rest of the story: the first few are named, and the route line above says
+  // which families ran (the findings name the detections that fired).
+  const ids = n.plan.detection_ids;
+  const named = ids.length > MAX_NAMED_DETECTIONS ? `${ids.slice(0, MAX_NAMED_DETECTIONS).join(", ")} and ${ids.length - MAX_NAMED_DETECTIONS} more` : ids.join(", ");
+  const ran = ids.length > 0 ? `${plural(ids.length, "detection")} (${named})` : "no detections";
   out.push(`Ran ${ran} over ${plural(n.hostsExamined, "host")} that answered, of ${n.coverage.agents_targeted} targeted.`);
   if (n.hostsOutOfTagScope > 0) {
     const tags = Object.entries(n.plan.entities.tags).map(([k, v]) => `${k}=${v}`).join(", ");

@@ -59,10 +59,15 @@ function lexicalMatches(q: Words): { chosen: Set<string>; rationale: string[] } 
     const intent = INTENTS[INTENT_OF[at] as number];
     for (const id of intent?.detections ?? []) note(id, [INTENT_PHRASES[at] as string]);
   }
+  // One line per set of matched phrases, naming every detection it chose: a phrase that several detections list
+  // ("cryptominer") is said once, not once per detection.
+  const byPhrases = new Map<string, string[]>();
   for (const id of [...byDetection.keys()].sort()) {
     chosen.add(id);
-    rationale.push(`${quote([...(byDetection.get(id) ?? [])].sort())} → ${id}`);
+    const said = quote([...(byDetection.get(id) ?? [])].sort());
+    byPhrases.set(said, [...(byPhrases.get(said) ?? []), id]);
   }
+  for (const [said, ids] of byPhrases) rationale.push(`${said} → ${ids.join(", ")}`);
   for (const entry of CATEGORY_LEXICON) {
     const hit = matchedPhrases(q, entry.phrases);
     if (hit.length === 0) continue;
