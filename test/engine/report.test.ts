@@ -104,6 +104,10 @@ test("narrative: asked, route, what ran, findings, gaps, verdict", async (t) => 
   t.match(r.narrative, /gone \(gone\) gave no rows: offline/);
   t.match(r.narrative, new RegExp(`Verdict: ${r.verdict}`));
   t.equal(r.verdict, "malicious");
+  const sweep = runInvestigation(routeQuery("anything odd?", "standard"), [compromised], coverage(1, []), "standard");
+  const ran = /Ran (\d+) detections \(([^)]*)\)/.exec(sweep.narrative);
+  t.ok(ran && Number(ran[1]) > 8, "a broad sweep runs many detections");
+  t.match(ran?.[2], new RegExp(`^([a-z0-9-]+, ){7}[a-z0-9-]+ and ${Number(ran?.[1]) - 8} more$`), "the Ran line names 8 and counts the rest");
 });
 
 test("coverage gaps: unreachable agents, missing tables, missing baselines", async (t) => {

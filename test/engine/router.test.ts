@@ -38,6 +38,9 @@ test("lexicon: specific persistence words and miners", async (t) => {
   const miners = ["cryptominer", "exec-from-tmp", "fake-kernel-thread", "hidden-system-path-exec", "process-masquerading"];
   t.same(routeQuery("is anyone mining monero", "quick").detection_ids, miners, "miners and the ways miners hide");
   t.same(routeQuery("crypto miner?", "quick").detection_ids, miners);
+  const rationale = routeQuery("any cryptominers?", "quick").routing_rationale;
+  t.equal(rationale.filter((r) => r.includes('"cryptominer"')).length, 1, `a phrase several detections list is said once: ${rationale.join(" | ")}`);
+  t.match(rationale.find((r) => r.includes('"cryptominer"')), new RegExp(`→ ${miners.join(", ")}$`), "naming every detection it chose");
 });
 
 test("pathfinder words without a seed never run the pathfinder alone: the sweep runs with it", async (t) => {
