@@ -60,7 +60,8 @@ function renderHead(el: HTMLElement, inv: Investigation, cancels: CancelButtons)
       ...fact("Scope", scopeText(inv.scope)),
       ...fact("Depth / mode", `${inv.depth} / ${inv.mode}`),
       ...fact("Source", ctx.trigger_source),
-      ...fact("Started", h("time", { datetime: inv.started_at, title: inv.started_at }, ago(inv.started_at))),
+      // Both times absolute, so they compare at a glance; how long ago in the tooltip.
+      ...fact("Started", h("time", { datetime: inv.started_at, title: ago(inv.started_at) }, when(inv.started_at))),
       ...fact("Completed", inv.completed_at ? when(inv.completed_at) : "—"),
       ...fact("Id", h("code", {}, inv.investigation_id)),
       ...(ctx.previous_investigation_id ? fact("Previous run", h("a", { href: `#/investigations/${ctx.previous_investigation_id}` }, ctx.previous_investigation_id)) : []),
