@@ -62,7 +62,7 @@ export interface Report {
   severity_reason?: string;
   routing_rationale?: string[];
   severity_inputs?: Array<{ detection_id: string; agent_id: string; impact: number; precision: number; asset_weight: number; score: number; base_severity?: string; maturity?: string; exact_ioc?: boolean; severity?: string }>;
-  paths?: Array<{ nodes: string[]; score: number; explanation: string }>;
+  paths?: Array<{ nodes: string[]; score: number; explanation: string; labels?: string[]; links?: Array<{ type: string; forward: boolean }> }>;
   choke_points?: string[];
   coverage_gaps?: string[];
   next_steps?: Record<string, string[]>;

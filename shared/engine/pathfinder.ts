@@ -175,6 +175,16 @@ function describe(graph: EntityGraph, nodes: string[], visits: Map<string, Visit
   return parts.join("");
 }
 
+function steps(graph: EntityGraph, nodes: string[], visits: Map<string, Visit>): Required<Pick<EvidencePath, "labels" | "links">> {
+  return {
+    labels: nodes.map((id) => graph.nodes.get(id)?.label ?? id),
+    links: nodes.slice(1).map((id) => {
+      const e = visits.get(id)?.prev?.edge;
+      return { type: e?.type ?? "related", forward: e?.forward ?? true };
+    }),
+  };
+}
+
 export function findPaths(graph: EntityGraph, seedsIn: string[], depth: Depth, flagged: ReadonlySet<string> = new Set()): PathfinderResult {
   const budget = PATH_BUDGETS[depth];
   const seeds = [...new Set(seedsIn)].filter((s) => graph.nodes.has(s)).sort().slice(0, budget.nodes);
@@ -223,7 +233,8 @@ export function findPaths(graph: EntityGraph, seedsIn: string[], depth: Depth, f
     candidates.push({ nodes, score: Math.round(v.score * bonus * 1000) / 1000, explanation: describe(graph, nodes, visits) });
   }
   candidates.sort((a, b) => b.score - a.score || a.nodes.length - b.nodes.length || compareText(a.nodes.join(">"), b.nodes.join(">")));
-  const paths = candidates.slice(0, budget.paths);
+  // Labels and links only for the paths kept (a deep walk has up to 1,000 candidates): what the console draws.
+  const paths = candidates.slice(0, budget.paths).map((p) => ({ ...p, ...steps(graph, p.nodes, visits) }));
 
   const through = new Map<string, number>();
   for (const p of paths) for (const id of p.nodes.slice(1, -1)) through.set(id, (through.get(id) ?? 0) + 1);

@@ -86,6 +86,10 @@ export interface EvidencePath {
   nodes: string[];
   score: number;
   explanation: string;
+  /** Each node as people read it (`kswapd0 (pid 31337) on web-02`), beside its id in `nodes`. */
+  labels?: string[];
+  /** The relation between nodes[i] and nodes[i + 1]; `forward` false when the path walks it backwards. */
+  links?: Array<{ type: string; forward: boolean }>;
 }
 
 export interface NextSteps {

@@ -163,6 +163,8 @@ test("ask a question against the demo fleet, watch it run, read the report", asy
   t.ok(await w.page.locator(".host", { hasText: XSS_HOST }).first().isVisible(), "the planted hostname shows as text");
   t.ok((await w.page.locator("svg.graph .node").count()) > 1, "the pathfinder's paths drawn as a graph");
   t.ok((await w.page.locator("svg.graph path.edge").count()) > 0, "with links");
+  t.ok((await w.page.locator("svg.graph text.edge-label").count()) > 0, "each link says its relation");
+  t.notOk((await w.page.locator("svg.graph .node text:not(.kind)").allTextContents()).some((l) => /^ag-[a-z0-9-]+:\d+:\d+$/.test(l)), "process nodes by name, not by their internal key");
   t.match(await w.page.locator(".chip.attack").first().textContent(), /^T\d{4}/, "ATT&CK ids");
   await w.page.getByText("Severity inputs").click();
   t.match(await w.page.locator("details", { hasText: "Severity inputs" }).locator("thead").textContent(), /Maturity.*Base.*Exact indicator/, "the severity inputs show every input the rules use");

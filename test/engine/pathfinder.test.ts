@@ -57,6 +57,13 @@ test("nodes present on most hosts are reached but not expanded; rare ones are", 
   const fromRare = findPaths(graph, [graph.processByPid.get("a|20") ?? ""], "standard");
   t.ok(fromRare.paths.some((p) => p.nodes.at(-1)?.startsWith("process:c:20:")), "the rare endpoint links a to c");
   t.notOk(fromRare.paths.some((p) => p.nodes.some((n) => n.startsWith("process:b:") || n.startsWith("process:d:"))));
+  // Each kept path carries its nodes as people read them and the relation of each step, for the console's graph.
+  const toC = fromRare.paths.find((p) => p.nodes.at(-1)?.startsWith("process:c:20:"));
+  t.equal(toC?.labels?.length, toC?.nodes.length, "a label per node");
+  t.equal(toC?.links?.length, (toC?.nodes.length ?? 1) - 1, "a link per step");
+  t.match(toC?.labels?.[0], /tool-a/, "the process by name, not by its key");
+  t.ok(toC?.links?.every((l) => typeof l.type === "string" && l.type !== "related" && typeof l.forward === "boolean"), JSON.stringify(toC?.links));
+  t.equal(toC?.explanation, toC?.labels?.map((label, i) => (i === 0 ? label : `${toC.links?.[i - 1]?.forward ? ` —${toC.links?.[i - 1]?.type}→ ` : ` ←${toC.links?.[i - 1]?.type}— `}${label}`)).join(""), "the same path the explanation tells");
 });
 
 test("composite link: the same ssh key on two hosts", async (t) => {
