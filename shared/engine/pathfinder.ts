@@ -165,24 +165,18 @@ class Frontier {
   }
 }
 
-function describe(graph: EntityGraph, nodes: string[], visits: Map<string, Visit>): string {
-  const label = (id: string): string => graph.nodes.get(id)?.label ?? id;
-  const parts = [label(nodes[0] ?? "")];
-  for (const id of nodes.slice(1)) {
+/** A kept path as people read it: each node's label, each step's relation, and the two told as one sentence. */
+function told(graph: EntityGraph, nodes: string[], visits: Map<string, Visit>): Pick<EvidencePath, "explanation"> & Required<Pick<EvidencePath, "labels" | "links">> {
+  const labels = nodes.map((id) => graph.nodes.get(id)?.label ?? id);
+  const links: Array<{ type: string; forward: boolean }> = [];
+  const parts = [labels[0] ?? ""];
+  nodes.slice(1).forEach((id, i) => {
     const e = visits.get(id)?.prev?.edge;
-    parts.push(e ? (e.forward ? ` —${e.type}→ ${label(id)}` : ` ←${e.type}— ${label(id)}`) : ` — ${label(id)}`);
-  }
-  return parts.join("");
-}
-
-function steps(graph: EntityGraph, nodes: string[], visits: Map<string, Visit>): Required<Pick<EvidencePath, "labels" | "links">> {
-  return {
-    labels: nodes.map((id) => graph.nodes.get(id)?.label ?? id),
-    links: nodes.slice(1).map((id) => {
-      const e = visits.get(id)?.prev?.edge;
-      return { type: e?.type ?? "related", forward: e?.forward ?? true };
-    }),
-  };
+    links.push({ type: e?.type ?? "related", forward: e?.forward ?? true });
+    const label = labels[i + 1] ?? id;
+    parts.push(e ? (e.forward ? ` —${e.type}→ ${label}` : ` ←${e.type}— ${label}`) : ` — ${label}`);
+  });
+  return { explanation: parts.join(""), labels, links };
 }
 
 export function findPaths(graph: EntityGraph, seedsIn: string[], depth: Depth, flagged: ReadonlySet<string> = new Set()): PathfinderResult {
@@ -219,7 +213,7 @@ export function findPaths(graph: EntityGraph, seedsIn: string[], depth: Depth, f
 
   const parents = new Set([...visits.values()].map((v) => v.prev?.id).filter((id): id is string => id !== undefined));
   const seedAgents = new Set(seeds.map((s) => graph.nodes.get(s)?.agent).filter((a): a is string => a !== undefined));
-  const candidates: EvidencePath[] = [];
+  const candidates: Array<Pick<EvidencePath, "nodes" | "score">> = [];
   for (const [id, v] of visits) {
     if (v.hops === 0) continue;
     const n = graph.nodes.get(id);
@@ -230,11 +224,12 @@ export function findPaths(graph: EntityGraph, seedsIn: string[], depth: Depth, f
     const nodes: string[] = [id];
     for (let cur = v.prev; cur; cur = visits.get(cur.id)?.prev) nodes.unshift(cur.id);
     const bonus = (flagged.has(id) ? 1.5 : 1) * (otherHost ? 1.2 : 1);
-    candidates.push({ nodes, score: Math.round(v.score * bonus * 1000) / 1000, explanation: describe(graph, nodes, visits) });
+    candidates.push({ nodes, score: Math.round(v.score * bonus * 1000) / 1000 });
   }
   candidates.sort((a, b) => b.score - a.score || a.nodes.length - b.nodes.length || compareText(a.nodes.join(">"), b.nodes.join(">")));
-  // Labels and links only for the paths kept (a deep walk has up to 1,000 candidates): what the console draws.
-  const paths = candidates.slice(0, budget.paths).map((p) => ({ ...p, ...steps(graph, p.nodes, visits) }));
+  // Told only for the paths kept (a deep walk has up to 1,000 candidates): the sentence, and the labels and links
+  // the console draws.
+  const paths: EvidencePath[] = candidates.slice(0, budget.paths).map((p) => ({ ...p, ...told(graph, p.nodes, visits) }));
 
   const through = new Map<string, number>();
   for (const p of paths) for (const id of p.nodes.slice(1, -1)) through.set(id, (through.get(id) ?? 0) + 1);
