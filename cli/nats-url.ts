@@ -8,17 +8,20 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
   return env.INQUEST_DATA_DIR && env.INQUEST_DATA_DIR !== "" ? env.INQUEST_DATA_DIR : "./data";
 }
 
-export function resolveNatsUrl(args: Args, env: NodeJS.ProcessEnv): string {
-  const explicit = flag(args, "nats") ?? env.NATS_URL;
-  if (explicit) return explicit;
-  const file = join(dataDir(env), "nats.url");
+/** A URL `make run` wrote into the data dir (`nats.url`, `gateway.url`), or undefined when there is none. */
+function urlInDataDir(env: NodeJS.ProcessEnv, name: string): string | undefined {
   try {
-    const url = readFileSync(file, "utf8").trim();
-    if (url) return url;
+    const url = readFileSync(join(dataDir(env), name), "utf8").trim();
+    return url === "" ? undefined : url;
   } catch {
-    /* fall through */
+    return undefined;
   }
-  throw new UsageError(`no NATS server: pass --nats nats://host:4222, set NATS_URL, or start \`make run\` (it writes ${file})`);
+}
+
+export function resolveNatsUrl(args: Args, env: NodeJS.ProcessEnv): string {
+  const url = (flag(args, "nats") ?? env.NATS_URL) || urlInDataDir(env, "nats.url");
+  if (url) return url;
+  throw new UsageError(`no NATS server: pass --nats nats://host:4222, set NATS_URL, or start \`make run\` (it writes ${join(dataDir(env), "nats.url")})`);
 }
 
 /** INQUEST_NATS_REPLICAS as the services read it, so the CLI never provisions with another replica count. */
@@ -31,10 +34,5 @@ export function natsReplicas(env: NodeJS.ProcessEnv): number {
 
 /** The gateway `make run` started, as it wrote it into the data dir (gateway.url), or undefined. */
 export function gatewayUrlFromDataDir(env: NodeJS.ProcessEnv): string | undefined {
-  try {
-    const url = readFileSync(join(dataDir(env), "gateway.url"), "utf8").trim();
-    return url === "" ? undefined : url;
-  } catch {
-    return undefined;
-  }
+  return urlInDataDir(env, "gateway.url");
 }
