@@ -40,7 +40,7 @@ export async function askPage(root: HTMLElement): Promise<void> {
     const typed = parseTags(tags.value);
     if (typeof typed !== "string") {
       for (const p of picks) {
-        const fits = Object.entries(typed).every(([k, v]) => p.a.tags[k] === v);
+        const fits = carries(p.a, typed);
         p.el.hidden = !fits;
         if (!fits) p.box.checked = false;
       }
@@ -48,14 +48,16 @@ export async function askPage(root: HTMLElement): Promise<void> {
     const sel = selected();
     if (sel.error) return clear(advice, notice(sel.error, "error"));
     const f = sel.scope?.filter;
-    const inScope = agents.filter((a) => (!f?.agent_ids || f.agent_ids.includes(a.agent_id)) && Object.entries(f?.tags ?? {}).every(([k, v]) => a.tags[k] === v));
+    const inScope = agents.filter((a) => (!f?.agent_ids || f.agent_ids.includes(a.agent_id)) && carries(a, f?.tags ?? {}));
     const now = Date.now();
-    const ages = inScope.filter((a) => a.snapshot_collected_at).map((a) => (now - Date.parse(a.snapshot_collected_at as string)) / 1000);
+    /** Seconds since the agent's snapshot, or null without one. */
+    const ageOf = (a: Agent): number | null => (a.snapshot_collected_at ? (now - Date.parse(a.snapshot_collected_at)) / 1000 : null);
+    const ages = inScope.map(ageOf).filter((s): s is number => s !== null);
     const stale = ages.filter((s) => s > STALE_SECONDS).length;
     const none = inScope.length - ages.length;
     const offline = inScope.filter((a) => a.status !== "online").length;
     // Hosts a live run could help with: online ones whose snapshot is stale or missing (an offline host answers no one).
-    const askable = inScope.filter((a) => a.status === "online" && (!a.snapshot_collected_at || (now - Date.parse(a.snapshot_collected_at)) / 1000 > STALE_SECONDS)).length;
+    const askable = inScope.filter((a) => a.status === "online" && (ageOf(a) ?? Infinity) > STALE_SECONDS).length;
     const lines = [`${inScope.length} agent(s) in scope, ${offline} offline.`];
     if (ages.length) lines.push(`Oldest snapshot ${span(Math.max(...ages))} old; ${stale} older than an hour; ${none} without a snapshot.`);
     else if (inScope.length) lines.push("No snapshots yet: only a live run can answer.");
@@ -99,6 +101,11 @@ export async function askPage(root: HTMLElement): Promise<void> {
   root.append(form);
   showAdvice();
   question.focus();
+}
+
+/** Whether the agent carries every one of `tags` (how a scope's tags select agents: they AND together). */
+function carries(a: Agent, tags: Record<string, string>): boolean {
+  return Object.entries(tags).every(([k, v]) => a.tags[k] === v);
 }
 
 /**
