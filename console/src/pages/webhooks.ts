@@ -223,31 +223,38 @@ async function deliveriesSection(el: HTMLElement): Promise<() => Promise<void>> 
 }
 
 function attemptsButton(d: Delivery, out: HTMLElement): HTMLButtonElement {
-  const b = h("button", { type: "button", class: "ghost", "aria-label": `Attempts of ${d.delivery_id}` }, "Attempts");
   // Shown above the list (not below fifty rows), with each answer's headers and body from GET .../attempts.
-  onClickOneAtATime(b, async () => {
-    let attempts: AttemptDetail[];
-    try {
-      attempts = (await call<{ attempts: AttemptDetail[] }>("GET", `/v1/webhooks/deliveries/${enc(d.delivery_id)}/attempts`)).attempts;
-    } catch (err) {
-      clear(out, notice(`Attempts of ${d.delivery_id}: ${(err as Error).message}`, "error"));
-      return;
-    }
-    const heading = h("h3", { tabindex: "-1" }, `Attempts of ${d.delivery_id}`);
-    clear(
-      out,
-      h(
-        "div",
-        { class: "card" },
-        heading,
-        d.next_attempt_at ? h("p", { class: "muted" }, `Next attempt ${ago(d.next_attempt_at)}`) : null,
-        table(
-          ["#", "At", "Answer", "Duration", "Error", "Response"],
-          attempts.map((a) => [String(a.attempt), when(a.at), a.response_code === null ? "—" : `HTTP ${a.response_code}`, `${a.duration_ms} ms`, a.error ?? "—", answerOf(a)]),
-        ),
+  return panelButton("Attempts", `Attempts of ${d.delivery_id}`, out, `Attempts of ${d.delivery_id}`, async () => {
+    const attempts = (await call<{ attempts: AttemptDetail[] }>("GET", `/v1/webhooks/deliveries/${enc(d.delivery_id)}/attempts`)).attempts;
+    return h(
+      "div",
+      { class: "card" },
+      h("h3", { tabindex: "-1" }, `Attempts of ${d.delivery_id}`),
+      d.next_attempt_at ? h("p", { class: "muted" }, `Next attempt ${ago(d.next_attempt_at)}`) : null,
+      table(
+        ["#", "At", "Answer", "Duration", "Error", "Response"],
+        attempts.map((a) => [String(a.attempt), when(a.at), a.response_code === null ? "—" : `HTTP ${a.response_code}`, `${a.duration_ms} ms`, a.error ?? "—", answerOf(a)]),
       ),
     );
-    heading.focus();
+  });
+}
+
+/**
+ * A button that fills `out` with what `render` makes (its heading focused when it takes focus), or with the error
+ * that stopped it, named by `what`.
+ */
+function panelButton(label: string, ariaLabel: string, out: HTMLElement, what: string, render: () => Promise<HTMLElement>): HTMLButtonElement {
+  const b = h("button", { type: "button", class: "ghost", "aria-label": ariaLabel }, label);
+  onClickOneAtATime(b, async () => {
+    let shown: HTMLElement;
+    try {
+      shown = await render();
+    } catch (err) {
+      clear(out, notice(`${what}: ${(err as Error).message}`, "error"));
+      return;
+    }
+    clear(out, shown);
+    shown.querySelector<HTMLElement>("[tabindex='-1']")?.focus();
   });
   return b;
 }
@@ -288,35 +295,26 @@ interface Receipt {
 
 /** The endpoint's latest receipts (what was posted to it, and what came of each), shown in `out`. */
 function receiptsButton(e: Endpoint, out: HTMLElement): HTMLButtonElement {
-  const b = h("button", { type: "button", class: "ghost", "aria-label": `Receipts of ${e.url_key_prefix}` }, "Receipts");
-  onClickOneAtATime(b, async () => {
-    try {
-      const page = await call<{ receipts: Receipt[] }>("GET", `/v1/webhooks/incoming/endpoints/${enc(e.id)}/receipts${qs({ limit: 20 })}`);
-      clear(
-        out,
-        h(
-          "div",
-          { class: "card" },
-          h("h3", {}, `Latest receipts of the ${e.provider} endpoint ${e.url_key_prefix}`),
-          page.receipts.length
-            ? table(
-                ["Received", "Outcome", "Status", "Reason", "Investigation"],
-                page.receipts.map((r) => [
-                  when(r.received_at),
-                  badge(r.outcome),
-                  String(r.status),
-                  r.reason ?? "—",
-                  r.investigation_id ? h("a", { href: `#/investigations/${r.investigation_id}` }, r.investigation_id) : "—",
-                ]),
-              )
-            : notice("Nothing was posted to this endpoint yet.", "info"),
-        ),
-      );
-    } catch (err) {
-      clear(out, notice(`Receipts: ${(err as Error).message}`, "error"));
-    }
+  return panelButton("Receipts", `Receipts of ${e.url_key_prefix}`, out, "Receipts", async () => {
+    const page = await call<{ receipts: Receipt[] }>("GET", `/v1/webhooks/incoming/endpoints/${enc(e.id)}/receipts${qs({ limit: 20 })}`);
+    return h(
+      "div",
+      { class: "card" },
+      h("h3", {}, `Latest receipts of the ${e.provider} endpoint ${e.url_key_prefix}`),
+      page.receipts.length
+        ? table(
+            ["Received", "Outcome", "Status", "Reason", "Investigation"],
+            page.receipts.map((r) => [
+              when(r.received_at),
+              badge(r.outcome),
+              String(r.status),
+              r.reason ?? "—",
+              r.investigation_id ? h("a", { href: `#/investigations/${r.investigation_id}` }, r.investigation_id) : "—",
+            ]),
+          )
+        : notice("Nothing was posted to this endpoint yet.", "info"),
+    );
   });
-  return b;
 }
 
 async function inboundSection(el: HTMLElement): Promise<void> {
