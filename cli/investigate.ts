@@ -117,9 +117,18 @@ function printReport(d: Detail): void {
     process.stdout.write(`status: ${d.status}${d.error ? ` (${terminalLine(d.error.message)})` : ""}\n`);
     return;
   }
-  process.stdout.write(`severity: ${d.summary?.severity}  verdict: ${d.summary?.verdict}\n\n${terminalLines(d.summary?.narrative ?? "")}\n`);
-  for (const f of d.findings) process.stdout.write(`\n- [${f.severity}] ${terminalLine(`${f.title} on ${f.hostname}: ${f.summary}`)}`);
-  process.stdout.write("\n");
+  const narrative = d.summary?.narrative ?? "";
+  process.stdout.write(`severity: ${d.summary?.severity}  verdict: ${d.summary?.verdict}\n\n${terminalLines(narrative)}\n`);
+  // The narrative lists the first few findings itself; the rest of those the detail carries follow it, once each.
+  const rest = d.findings.filter((f) => !narrative.includes(`- [${f.severity}] ${f.title} on ${f.hostname} (confidence `));
+  if (rest.length > 0) {
+    process.stdout.write(`\n${rest.length === d.findings.length ? "Findings" : "More findings"}:`);
+    for (const f of rest) process.stdout.write(`\n- [${f.severity}] ${terminalLine(`${f.title} on ${f.hostname}: ${f.summary}`)}`);
+    process.stdout.write("\n");
+  }
+  if (d.findings_total > d.findings.length) {
+    process.stdout.write(`\n${d.findings_total} findings in all, ${d.findings.length} shown; every one: GET /v1/investigations/${d.investigation_id}/findings\n`);
+  }
 }
 
 /**

@@ -119,6 +119,27 @@ test("text from agents reaches the terminal as text: control and escape sequence
   t.notMatch(f.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, "nor from a failed run's error");
 });
 
+test("each finding is printed once: the narrative's own list, then the rest, then how many there are in all", async (t) => {
+  const finding = (n: number, severity: string) => ({
+    finding_id: `fnd_${n}`, detection_id: "reverse-shell", title: `Reverse shell ${n}`, severity, confidence: 0.9, agent_id: `ag-${n}`,
+    hostname: `web-${n}`, summary: `bash -i on web-${n}`, evidence: [], attack: [],
+  });
+  const findings = [finding(1, "high"), finding(2, "high"), finding(3, "medium")];
+  const listed = findings.slice(0, 2).map((f) => `- [${f.severity}] ${f.title} on ${f.hostname} (confidence 0.90): ${f.summary}`);
+  const done = {
+    ...detail("completed"),
+    summary: { narrative: ["Found 250 findings on 250 hosts:", ...listed, "- and 248 more."].join("\n"), severity: "high", verdict: "malicious", findings_count: 250 },
+    findings,
+    findings_total: 250,
+  };
+  const gw = await scriptedGateway(t, queued, [json(200, done)]);
+  const r = await investigate(gw.url);
+  t.equal(r.status, 0, r.stderr);
+  for (const f of findings) t.equal(r.stdout.split(`${f.title} on ${f.hostname}`).length - 1, 1, `${f.title} once`);
+  t.match(r.stdout, /More findings:\n- \[medium\] Reverse shell 3 on web-3: bash -i on web-3/, "the one the narrative did not list, after it");
+  t.match(r.stdout, "250 findings in all, 3 shown; every one: GET /v1/investigations/inv_1/findings");
+});
+
 test("a gateway URL that is not usable is a usage error that never prints its credentials", async (t) => {
   const withPassword = await cliAsync(["investigate", "q", "--url", "http://ops:hunter2secret@127.0.0.1:1"], { INQUEST_KEY: "inq_test" });
   t.equal(withPassword.status, 2, withPassword.stderr);
