@@ -10,7 +10,7 @@ import type { BaselineNote } from "./types.js";
 export const MAX_NOTES_PER_BASELINE = 20;
 
 /** Report order: by detection, baseline, agent, then summary. */
-function byReportOrder(a: BaselineNote, b: BaselineNote): number {
+export function byNoteOrder(a: BaselineNote, b: BaselineNote): number {
   return compareText(a.detection_id, b.detection_id) || compareText(a.baseline, b.baseline) || compareText(a.agent_id, b.agent_id) || compareText(a.summary, b.summary);
 }
 
@@ -28,17 +28,17 @@ export class BaselineNotes {
       return;
     }
     if (notes.length >= this.perBaseline) {
-      if (byReportOrder(note, notes[notes.length - 1] as BaselineNote) >= 0) return;
+      if (byNoteOrder(note, notes[notes.length - 1] as BaselineNote) >= 0) return;
       notes.pop();
     }
     // Sorted insertion: the list is short (perBaseline), and ties keep the earlier note, as a stable sort would.
     let at = notes.length;
-    while (at > 0 && byReportOrder(note, notes[at - 1] as BaselineNote) < 0) at--;
+    while (at > 0 && byNoteOrder(note, notes[at - 1] as BaselineNote) < 0) at--;
     notes.splice(at, 0, note);
   }
 
   /** The kept notes in report order. */
   sorted(): BaselineNote[] {
-    return [...this.kept.values()].flat().sort(byReportOrder);
+    return [...this.kept.values()].flat().sort(byNoteOrder);
   }
 }

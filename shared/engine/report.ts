@@ -1,6 +1,7 @@
 // runInvestigation: run the plan's detections and the pathfinder over the hosts' rows and assemble the report.
 // InvestigationRun does the same a host at a time, as rows arrive.
-import { BaselineNotes } from "./baseline-notes.js";
+import { BaselineNotes, byNoteOrder } from "./baseline-notes.js";
+import { FLEET_COMMON_BASELINE, fleetCommon, fleetCommonSummary, fleetKeyOf } from "./fleet-common.js";
 import { compareText } from "./order.js";
 import { coverageSummary } from "./coverage.js";
 import type { Detection, DetectionHit } from "./detections/detection.js";
@@ -28,6 +29,8 @@ interface Scored {
   detection: Detection;
   links: string[];
   fingerprint: string;
+  /** The hit's fleet_key under its detection's id (fleet-common.ts); null when it does not take part. */
+  fleetKey: string | null;
 }
 
 /** Runs a detection; malformed rows that make it throw become a coverage gap instead of a failed investigation. */
@@ -67,7 +70,8 @@ function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Dete
         evidence: exact(evidence.kept),
         attack: (hit.attack ?? det.attack).slice(),
       };
-      out.push({ finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: flat(evidenceFingerprint(finding)) });
+      const fleetKey = fleetKeyOf(det.id, hit.fleet_key);
+      out.push({ finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: flat(evidenceFingerprint(finding)), fleetKey: fleetKey === null ? null : flat(fleetKey) });
     }
   }
   return exact(out);
@@ -165,18 +169,43 @@ export class InvestigationRun {
   finish(coverage: CoverageInput, depth: Depth, options: InvestigationOptions = {}): Report {
     // Hosts in agent order (ties in the order they came), so nothing below depends on arrival order.
     const inScope = [...this.results].sort((a, b) => compareText(a.host.agent_id, b.host.agent_id));
+    const { scored, notes } = withoutFleetCommon(
+      inScope.map((r) => r.host),
+      inScope.flatMap((r) => r.scored),
+    );
     return assemble(this.plan, {
       hosts: inScope.map((r) => r.host),
       hostsSeen: this.seen,
       detections: this.detections,
-      scored: inScope.flatMap((r) => r.scored).sort(byReportOrder),
+      scored: scored.sort(byReportOrder),
       errors: inScope.flatMap((r) => r.errors),
-      notes: this.notes.sorted(),
+      notes: [...this.notes.sorted(), ...notes].sort(byNoteOrder),
       coverage,
       depth,
       options,
     });
   }
+}
+
+/** The findings without those most hosts of the scope share (fleet-common.ts), and those as baseline notes. */
+function withoutFleetCommon(hosts: readonly HostData[], all: Scored[]): { scored: Scored[]; notes: BaselineNote[] } {
+  const common = fleetCommon(
+    hosts,
+    all.map((s) => ({ agent_id: s.finding.agent_id, key: s.fleetKey, table: s.finding.evidence[0]?.table ?? "" })),
+  );
+  if (common.size === 0) return { scored: all, notes: [] };
+  const notes = new BaselineNotes();
+  const scored: Scored[] = [];
+  for (const s of all) {
+    const share = s.fleetKey === null ? undefined : common.get(s.fleetKey);
+    if (share === undefined) {
+      scored.push(s);
+      continue;
+    }
+    const f = s.finding;
+    notes.add({ detection_id: f.detection_id, agent_id: f.agent_id, hostname: f.hostname, baseline: FLEET_COMMON_BASELINE, summary: fleetCommonSummary(f.summary, share) });
+  }
+  return { scored, notes: notes.sorted() };
 }
 
 export function runInvestigation(plan: RoutePlan, hosts: HostData[], coverage: CoverageInput, depth: Depth, options: InvestigationOptions = {}): Report {

@@ -100,6 +100,9 @@ test("preload, units, images, installers, temp layouts", async (t) => {
   t.equal(vendorInstaller("curl -fsSL https://get.docker.com | sh")?.baseline, "installer:docker");
   t.equal(vendorInstaller("curl -fsSL https://get.docker.com.evil.example/x | sh"), undefined);
   t.equal(tempExecution("/tmp/go-build123/b001/exe/main")?.baseline, "tmp-exec:go-run");
+  t.equal(tempExecution("/tmp/go-build496553963/b001/billing-api.test")?.baseline, "tmp-exec:go-test", "go test's binary in its work directory");
+  t.equal(tempExecution("/tmp/go-build496553963/b001/x.test.sh"), undefined, "not any file that mentions .test");
+  t.equal(tempExecution("/tmp/go-build1/b001/sub/evil.test"), undefined, "only directly in the package's directory");
   t.equal(tempExecution("/tmp/.x/main"), undefined);
 });
 
@@ -108,4 +111,36 @@ test("every baseline carries a source and is listed in docs/baselines.md", async
   const ids = new Set(baselineCatalog().map((b) => b.id.replace(/^(suid|cron:packaged):.*/, "$1")));
   for (const entry of baselineCatalog()) t.ok(entry.source.length > 10, `${entry.id} has a source`);
   for (const id of ids) t.ok(doc.includes(id), `docs/baselines.md lists ${id}`);
+});
+
+test("a key that can only run a plain program, without a terminal or forwarding, is a restricted forced command", async (t) => {
+  const { restrictedForcedCommand } = await import("../../shared/engine/detections/ssh-authorized-key.js");
+  const borg = 'command="borg serve --append-only --restrict-to-path /srv/backup/web-01,/srv/b",restrict,from="10.0.0.0/16"';
+  t.equal(restrictedForcedCommand(borg), "borg serve --append-only --restrict-to-path /srv/backup/web-01,/srv/b");
+  t.equal(restrictedForcedCommand('no-pty,no-port-forwarding,no-agent-forwarding,command="/usr/bin/rrsync -ro /srv/data"'), "/usr/bin/rrsync -ro /srv/data");
+  t.equal(restrictedForcedCommand('command="borg serve"'), null, "a forced command alone leaves a pty and forwarding");
+  t.equal(restrictedForcedCommand('command="borg serve",no-pty'), null, "forwarding still open");
+  t.equal(restrictedForcedCommand('command="borg serve",restrict,port-forwarding'), null, "forwarding given back");
+  t.equal(restrictedForcedCommand('command="/bin/bash -i",restrict'), null, "a shell");
+  t.equal(restrictedForcedCommand('command="python3 -c x",restrict'), null, "an interpreter");
+  t.equal(restrictedForcedCommand('command="/tmp/.x/agent",restrict'), null, "a temp-directory program");
+  t.equal(restrictedForcedCommand('command="/opt/.cache/agent",restrict'), null, "a hidden path");
+  t.equal(restrictedForcedCommand('command="rsync --server; curl x|sh",restrict'), null, "shell syntax");
+  t.equal(restrictedForcedCommand('command="tar c $HOME",restrict'), null, "an expansion");
+});
+
+test("root's restricted backup key is a note; the same key with a shell, or with a strong signal, is a finding", async (t) => {
+  const { getDetection } = await import("../../shared/engine/index.js");
+  const { host } = await import("./helpers.js");
+  const det = getDetection("ssh-authorized-key");
+  if (!det) throw new Error("ssh-authorized-key missing");
+  const root = { uid: "0", gid: "0", username: "root", shell: "/bin/bash", directory: "/root" };
+  const keyRow = (options: string, comment = "borg@web-fleet") => ({ uid: "0", algorithm: "ssh-ed25519", key: "AAAAC3NzaC1lZDI1NTE5AAAAIBorg0", options, comment, key_file: "/root/.ssh/authorized_keys" });
+  const hits = (options: string, comment?: string) => det.evaluate(host({ authorized_keys: [keyRow(options, comment)], users: [root] }));
+  const borg = hits('command="borg serve --append-only --restrict-to-path /srv/backup",restrict');
+  t.equal(borg.length, 1);
+  t.equal(borg[0]?.kept_by, "ssh-key:restricted-forced-command");
+  t.match(borg[0]?.summary, /can only run `borg serve --append-only/);
+  t.equal(hits('command="/bin/sh -c borg",restrict')[0]?.severity, "high", "a shell behind the forced command");
+  t.equal(hits('command="borg serve",restrict', "mallory@kali")[0]?.kept_by, undefined, "an attacker distribution's key is not kept quiet by its options");
 });

@@ -40,6 +40,13 @@ export interface DetectionHit {
    * it under `baseline_notes` so an analyst sees which baseline kept it quiet. The value is the baseline's id.
    */
   kept_by?: string;
+  /**
+   * What this hit would share with every host configured alike (a sudoers rule in its file, a module's name, the
+   * program on a port), for hits that are configuration when most of the fleet has them: such hits become baseline
+   * notes (`fleet:common`) when most hosts of the scope hold the same key (shared/engine/fleet-common.ts). Absent on
+   * anything suspicious however many hosts have it.
+   */
+  fleet_key?: string;
 }
 
 /** What the question contributes (entities named in it: IOCs, advisories). */

@@ -5,7 +5,7 @@ import { stableHash } from "../fingerprint.js";
 import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { commandSignals, isInteractiveShell } from "./patterns.js";
+import { commandSignals, firstToken, inTmpDir, isInteractiveShell, isShell } from "./patterns.js";
 
 /** A stable short id for a public key (the base64 body, ignoring options and comment). */
 export function sshKeyId(key: string): string {
@@ -62,6 +62,30 @@ export function foreignCloudKey(comment: string, account: string): boolean {
   const m = CLOUD_INSTANCE_COMMENT.exec(comment.trim());
   const who = m?.[1] ?? m?.[2];
   return who !== undefined && who !== account;
+}
+
+export const RESTRICTED_KEY_BASELINE = "ssh-key:restricted-forced-command";
+
+/** Interpreters that run whatever they are given: a forced command of one of them is a shell by another name. */
+const INTERPRETER = /^(?:python[\d.]*|perl|ruby|php[\d.]*|node|lua|env|su|sudo|script|expect|tclsh|busybox)$/;
+
+/**
+ * The forced command of a key that can run nothing else, no shell and no forwarding: `restrict` (OpenSSH 7.2: no
+ * pty, no forwarding of any kind, no ~/.ssh/rc), or no-pty with port and agent forwarding off. A plain program from an
+ * ordinary path, no shell or interpreter and no shell syntax: what borg, rrsync and git document for backup and
+ * deploy keys (`command="borg serve --append-only ...",restrict`). Null for anything else. Source: sshd(8),
+ * AUTHORIZED_KEYS FILE FORMAT; BorgBackup docs "Hosting repositories" (restricting ssh access).
+ */
+export function restrictedForcedCommand(options: string): string | null {
+  const command = /command="([^"]*)"/.exec(options)?.[1]?.trim() ?? "";
+  if (command === "" || /[;&|`<>$()\\\n]/.test(command)) return null;
+  const opts = new Set(options.replace(/command="[^"]*"/, "").split(",").map((o) => o.trim().toLowerCase()));
+  const locked = opts.has("restrict") || (opts.has("no-pty") && opts.has("no-port-forwarding") && opts.has("no-agent-forwarding"));
+  if (!locked || opts.has("pty") || opts.has("port-forwarding")) return null;
+  const program = firstToken(command);
+  const name = program.split("/").pop() ?? program;
+  if (isShell(program) || INTERPRETER.test(name) || inTmpDir(program) || /\/\./.test(program)) return null;
+  return command;
 }
 
 export const sshAuthorizedKey = defineDetection({
@@ -127,6 +151,11 @@ export const sshAuthorizedKey = defineDetection({
       const strong = signals.length > 0;
       if (!strong && allowed.some((a) => a !== "" && (comment === a || body === a || body.includes(a)))) {
         keep("listed in the host's allowed_ssh_keys tag", tagBaseline("allowed_ssh_keys"));
+        continue;
+      }
+      const only = strong ? null : restrictedForcedCommand(options);
+      if (only !== null) {
+        keep(`the key can only run \`${only.slice(0, 80)}\`, without a terminal or forwarding (restricted forced command)`, RESTRICTED_KEY_BASELINE);
         continue;
       }
       const numericUid = num(user, "uid") ?? num(row, "uid") ?? 1000;

@@ -55,11 +55,15 @@ export const sudoersNopasswdAll = defineDetection({
         hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the cloud image's default rule.`, evidence, entity, kept_by: cloud.baseline });
         continue;
       }
+      const everyone = who === "ALL" || who === "%users" || who === "%all";
       hits.push({
         summary: `${subject} may run any command as root without a password (${rule.trim()}${source ? ` in ${source}` : ""}).`,
         evidence,
-        severity: who === "ALL" || who === "%users" || who === "%all" ? "high" : undefined,
+        severity: everyone ? "high" : undefined,
         entity,
+        // The same rule in the same file on most hosts is configuration management's (a deploy account); a rule
+        // that lets every user be root is not kept quiet however common.
+        ...(everyone ? {} : { fleet_key: `${source}\n${who}\n${rule.trim().replace(/\s+/g, " ")}` }),
       });
     }
     return hits;

@@ -66,6 +66,9 @@ export const unexpectedKernelModule = defineDetection({
         summary: `Kernel module ${name} (${str(row, "status") || "status unknown"}${usedBy !== "" && usedBy !== "-" ? `, used by ${usedBy}` : ""}) is neither in Debian's kernel tree nor a known DKMS or vendor module.`,
         evidence,
         entity,
+        // Loaded on most hosts of the fleet: a driver of its distribution or hardware that the baselines lack (an
+        // Ubuntu kernel's input_leds). A rootkit's traces below are never kept quiet so.
+        fleet_key: name,
       });
     }
     // Modules that hide from /proc/modules still leave an insmod line, a .ko file or a kit's userland behind.

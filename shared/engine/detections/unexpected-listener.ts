@@ -74,6 +74,9 @@ export const unexpectedListener = defineDetection({
         evidence: g.evidence,
         severity: risky ? "high" : packaged ? "info" : undefined,
         entity,
+        // The same program listening on most hosts (on whatever port: promtail's is picked by the kernel) is the
+        // fleet's inventory; a shell, a temp-directory program or a bind-shell port never is.
+        ...(risky || (path === "" && name === "") ? {} : { fleet_key: path !== "" ? path : `name:${name}` }),
       });
     }
     return hits;
