@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { connect, nkeyAuthenticator, type NatsConnection } from "@nats-io/transport-node";
 import { ConfigError } from "../errors.js";
 import { NatsUnavailableError } from "../errors.js";
+import { isAuthorizationRefused } from "./errors.js";
 import type { Logger } from "../log.js";
 import "./settled-requests.js"; // every process that connects gets the cheaper end of answered requests
 import "./coalesced-writes.js"; // and one socket write per event-loop turn, not one per command
@@ -40,7 +41,11 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
   const deadline = Date.now() + (opts.firstConnectTimeoutMs ?? 15_000);
   const auth = opts.nkeySeedFile ? { authenticator: seedAuthenticator(opts.nkeySeedFile) } : {};
   let lastError: unknown;
+  let checked = false;
   while (Date.now() < deadline) {
+    // Once, before the connection that outlives refusals: with that setting a credential refused from the start was
+    // retried forever, hundreds of times a second, without a word in the log. A refusal throws from here.
+    if (!checked) checked = await credentialsAccepted(servers, opts.name, auth);
     try {
       const nc = await connect({
         servers,
@@ -75,6 +80,25 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
       "Start nats-server with JetStream (-js) or set NATS_URL.",
     { cause: lastError },
   );
+}
+
+/**
+ * A short connection of the default kind (it gives up on a refusal) to learn whether the servers accept these
+ * credentials: true once one did; a refusal throws a ConfigError naming where the credentials come from; anything
+ * else (no server reachable yet) is false, and the caller tries again.
+ */
+async function credentialsAccepted(servers: string[], name: string, auth: { authenticator?: ReturnType<typeof nkeyAuthenticator> }): Promise<boolean> {
+  try {
+    const probe = await connect({ servers, name: `${name}-credentials-check`, reconnect: false, timeout: 5_000, noAsyncTraces: true, ...auth });
+    await probe.close();
+    return true;
+  } catch (err) {
+    if (!isAuthorizationRefused(err)) return false;
+    throw new ConfigError(
+      `NATS at ${servers.map(redactCredentials).join(", ")} refused this process's credentials (${err instanceof Error ? err.message : String(err)}): ` +
+        (auth.authenticator ? "check that NATS_NKEY_SEED_FILE holds a seed the servers' authorization lists (inquest nats-auth)" : "the servers require a user: set NATS_NKEY_SEED_FILE (inquest nats-auth) or credentials in NATS_URL"),
+    );
+  }
 }
 
 async function watchStatus(nc: NatsConnection, log: Logger): Promise<void> {

@@ -31,6 +31,11 @@ function chain(err: unknown): unknown[] {
 const apiCode = (err: unknown): number | null => (err instanceof JetStreamApiError ? err.code : null);
 
 /** A compare-and-set lost: a KV create on an existing key, an update or publish on a stale revision. */
+/** The server refused this connection's credentials (Authorization Violation, an unknown nkey, a bad signature). */
+export function isAuthorizationRefused(err: unknown): boolean {
+  return chain(err).some((e) => e instanceof AuthorizationError);
+}
+
 export function isCasConflict(err: unknown): boolean {
   const code = apiCode(err);
   return code === JetStreamApiCodes.StreamWrongLastSequence || code === JetStreamApiCodes.StreamWrongLastSequenceUnknown;

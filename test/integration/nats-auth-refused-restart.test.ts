@@ -10,6 +10,7 @@ import { test } from "tap";
 import pino from "pino";
 import { createUser } from "@nats-io/nkeys";
 import { connectNats } from "../../shared/nats/connect.js";
+import { ConfigError } from "../../shared/errors.js";
 import { natsServerBin } from "../../scripts/dev/processes.js";
 import { freePort } from "../helpers/nats.js";
 
@@ -72,4 +73,33 @@ test("two refusals in a row do not close the connection for good", async (t) => 
   }
   t.notOk(nc.isClosed(), "the connection is still open");
   t.ok(answered, "and requests work again once the user is listed");
+});
+
+test("credentials refused from the start end the connect at once with a clear error, not endless retries", async (t) => {
+  const own = mkdtempSync(join(tmpdir(), "inquest-auth-refused-"));
+  t.teardown(() => rmSync(own, { recursive: true, force: true }));
+  const listedUser = createUser();
+  const stranger = createUser();
+  const file = join(own, "only-listed.conf");
+  writeFileSync(file, `authorization { users: [ { nkey: "${listedUser.getPublicKey()}" } ] }\n`);
+  const strangerSeed = join(own, "stranger.nk");
+  writeFileSync(strangerSeed, new TextDecoder().decode(stranger.getSeed()), { mode: 0o600 });
+  const port = await freePort();
+  const srv = await server(port, file);
+  t.teardown(() => kill(srv));
+  const log = pino({ level: "silent" });
+  for (const [what, seed] of [["an unlisted seed", strangerSeed], ["no seed", undefined]] as const) {
+    const started = Date.now();
+    const err = await connectNats({ servers: `127.0.0.1:${port}`, name: "refused", log, nkeySeedFile: seed, firstConnectTimeoutMs: 30_000 }).then(
+      async (nc) => {
+        await nc.close();
+        return null;
+      },
+      (e: unknown) => e,
+    );
+    t.ok(err instanceof ConfigError, `${what}: a ConfigError (${String(err)})`);
+    t.match(String(err), /refused this process's credentials/, what);
+    t.match(String(err), seed ? /NATS_NKEY_SEED_FILE holds a seed/ : /set NATS_NKEY_SEED_FILE/, `${what}: says what to check`);
+    t.ok(Date.now() - started < 10_000, `${what}: well before the 30 s first-connect limit (${Date.now() - started} ms)`);
+  }
 });
