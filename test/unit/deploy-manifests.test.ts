@@ -253,6 +253,20 @@ test("alert rules: each has a name, an expression, a severity and a summary", as
   }
 });
 
+test("alert rules: the 5xx ratio leaves out every ops route of the gateway, and the leader rule fires with no ticker scraped", async (t) => {
+  const rules = parse(readFileSync(join(REPO, "deploy", "prometheus", "alerts.yaml"), "utf8")) as Obj;
+  const expr = (name: string) => String((rules.groups as Obj[]).flatMap((g) => g.rules as Obj[]).find((r) => r.alert === name)?.expr ?? "");
+  const fivexx = expr("InquestGateway5xx");
+  const excluded = [...fivexx.matchAll(/route!~"([^"]+)"/g)].map((m) => new RegExp(`^(?:${m[1] as string})$`));
+  t.equal(excluded.length, 2, "both sides of the ratio leave them out");
+  const ops = readFileSync(join(REPO, "services", "gateway", "routes", "ops.ts"), "utf8");
+  const paths = [...ops.matchAll(/path: "(\/[a-z]+)"/g)].map((m) => `GET ${m[1] as string}`);
+  t.ok(paths.length >= 3, `ops routes: ${paths.join(", ")}`);
+  for (const route of paths) for (const re of excluded) t.ok(re.test(route), `${route} left out`);
+  t.notOk(excluded.some((re) => re.test("POST /v1/investigations")), "API routes counted");
+  t.match(expr("InquestTickerNoLeader"), /or vector\(0\)/, "no series at all counts as no leader");
+});
+
 test("dashboard: no query puts `or` between two aggregations by the same labels (PromQL drops the right side)", async (t) => {
   const dashboard = JSON.parse(readFileSync(join(REPO, "deploy", "grafana", "inquest-dashboard.json"), "utf8")) as Obj;
   const exprs = (dashboard.panels as Obj[]).flatMap((p) => ((p.targets ?? []) as Obj[]).map((x) => ({ panel: p.title as string, expr: x.expr as string })));
