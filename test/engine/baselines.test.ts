@@ -144,3 +144,11 @@ test("root's restricted backup key is a note; the same key with a shell, or with
   t.equal(hits('command="/bin/sh -c borg",restrict')[0]?.severity, "high", "a shell behind the forced command");
   t.equal(hits('command="borg serve",restrict', "mallory@kali")[0]?.kept_by, undefined, "an attacker distribution's key is not kept quiet by its options");
 });
+
+test("an Exec line's programs: its own, and each command's of a shell's -c script", async (t) => {
+  const { execPrograms } = await import("../../shared/engine/detections/suspicious-systemd-unit.js");
+  t.same(execPrograms("/usr/bin/node /srv/app.js"), ["/usr/bin/node"]);
+  t.same(execPrograms("-/usr/sbin/nginx -g daemon off;"), ["/usr/sbin/nginx"], "systemd's prefixes dropped; nginx's own arguments are not a script");
+  t.same(execPrograms(`/bin/sh -c "/usr/local/lib/.netd/netd -c 193.233.48.22:8080"`), ["/bin/sh", "/usr/local/lib/.netd/netd"]);
+  t.same(execPrograms(`/bin/bash -lc 'cd /srv && exec /opt/app/run --port 80; nohup /var/lib/x'`), ["/bin/bash", "cd", "/opt/app/run", "/var/lib/x"]);
+});

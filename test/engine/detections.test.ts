@@ -156,6 +156,27 @@ test("behaviours added from corpus misses: planted positive and benign twin", as
     process_open_sockets: [sock(8, "198.51.100.3", 443)],
   }));
   t.same(findings(vendor), [], "rke2 from its own /var/lib subdirectory, rc.local");
+  // The same dropped binary behind a shell wrapper (ExecStart=/bin/sh -c "..."): the script's program is the one run.
+  const wrapped = run("suspicious-systemd-unit", host({
+    systemd_units: [{ id: "node-agent.service", fragment_path: unit }],
+    augeas: [
+      { node: `/files${unit}/Service/ExecStart/command`, value: "/bin/sh", label: "command", path: unit },
+      { node: `/files${unit}/Service/ExecStart/arguments/1`, value: "-c", label: "1", path: unit },
+      { node: `/files${unit}/Service/ExecStart/arguments/2`, value: '"/var/lib/node-agentd -c 203.0.113.9:8443"', label: "2", path: unit },
+    ],
+    processes: [proc(7, "node-agentd", "/var/lib/node-agentd")],
+    process_open_sockets: [sock(7, "203.0.113.9", 8443)],
+  }));
+  t.equal(findings(wrapped)[0]?.severity, "high", "the wrapper's script runs the dropped binary");
+  const hiddenWrapped = run("suspicious-systemd-unit", host({
+    systemd_units: [{ id: "net-helper.service", fragment_path: "/etc/systemd/system/net-helper.service" }],
+    augeas: [
+      { node: "/files/etc/systemd/system/net-helper.service/Service/ExecStart/command", value: "/bin/bash", label: "command", path: "/etc/systemd/system/net-helper.service" },
+      { node: "/files/etc/systemd/system/net-helper.service/Service/ExecStart/arguments/1", value: "-lc", label: "1", path: "/etc/systemd/system/net-helper.service" },
+      { node: "/files/etc/systemd/system/net-helper.service/Service/ExecStart/arguments/2", value: "'cd /srv && exec /usr/local/lib/.netd/netd'", label: "2", path: "/etc/systemd/system/net-helper.service" },
+    ],
+  }));
+  t.match(findings(hiddenWrapped)[0]?.summary, /runs from a hidden directory/, "a program in a hidden directory, second command of the script");
 
   // history-tampering: the state left behind (Atomic T1070.003).
   const wiped = run("history-tampering", host({ file: [{ path: "/root/.bash_history", type: "symlink", symlink: "1", symlink_target_path: "/dev/null", size: "9" }], process_envs: [{ pid: "7", key: "HISTFILE", value: "/dev/null" }] }));

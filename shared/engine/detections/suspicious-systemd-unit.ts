@@ -9,7 +9,7 @@ import { isPublic } from "../net.js";
 import { appendTo, basename, processIndex, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { commandSignals, inTmpDir } from "./patterns.js";
+import { commandSignals, firstToken, inTmpDir, isShell } from "./patterns.js";
 
 /** /files/<unit path>/<Section>/<ExecXxx>[n]/command | /arguments/<i> */
 const EXEC_NODE = /^\/files(\/.+?)\/[A-Za-z]+\/(Exec[A-Za-z]+(?:\[\d+\])?)\/(command|arguments(?:\/|\[)(\d+)\]?)$/;
@@ -90,6 +90,19 @@ export function dataDirProgram(program: string): string | undefined {
   return DATA_DIRS.has(dir) ? dir : undefined;
 }
 
+/**
+ * The programs an Exec line runs: its own, and when that is a shell given a script (`/bin/sh -c "..."`, the usual
+ * wrapper of persistence and of many a legitimate unit alike), the first program of each command of the script.
+ */
+export function execPrograms(command: string): string[] {
+  const program = firstToken(command).replace(/^[-@:+!]+/, "");
+  const script = isShell(program) ? /\s-[a-z]*c\s+(.+)$/.exec(command)?.[1] : undefined;
+  if (script === undefined) return [program];
+  const unquoted = script.trim().replace(/^(["'])([\s\S]*)\1$/, "$2");
+  const inner = unquoted.split(/&&|\|\||[;&|\n]/).map((c) => firstToken(c.replace(/^\s*(?:exec|nohup|setsid)\s+/, "")).replace(/^["']/, ""));
+  return [program, ...new Set(inner.filter((p) => p !== "" && p !== program))];
+}
+
 function render(line: ExecLine): string {
   return [line.command, ...line.args.sort((a, b) => a[0] - b[0]).map(([, v]) => v)].join(" ").trim();
 }
@@ -152,26 +165,27 @@ export const suspiciousSystemdUnit = defineDetection({
           reasons.push(`${key} ${s.why}`);
           strong = strong || s.strong;
         }
-        const program = command.split(/\s+/)[0]?.replace(/^[-@:+!]+/, "") ?? "";
-        if (inTmpDir(program)) strong = true;
-        if (/\/\.[A-Za-z0-9_-]+\//.test(program)) reasons.push(`${key} runs from a hidden directory`);
-        const dataDir = dataDirProgram(program);
-        const live = online.get(program);
-        const imitated = SYSTEM_NAME.exec(str(unit, "id") || basename(path))?.[1];
-        if (dataDir === undefined && imitated !== undefined && path.startsWith("/etc/systemd/system/") && live?.[1] !== undefined && !packagedProgram(program)) {
-          // A unit named like a system component (udev-worker, dbus-broker-helper), defined by hand in /etc, whose
-          // program no package installs there and which holds a connection to a public address: an implant.
-          reasons.push(`the unit is named like the ${imitated} system component but is defined in /etc/systemd/system and runs ${program}, which no package installs there`);
-          reasons.push(`it is running and connected to ${str(live[1], "remote_address")}:${str(live[1], "remote_port")}`);
-          strong = true;
-          netEvidence.push(...live.slice(0, 4).map((row, i) => ({ table: i % 2 === 0 ? "processes" : "process_open_sockets", row })));
-        }
-        if (dataDir !== undefined) {
-          reasons.push(`${key} runs ${program}, a program dropped directly in ${dataDir} (a data or library directory)`);
-          if (live && live[1]) {
+        for (const program of execPrograms(command)) {
+          if (inTmpDir(program)) strong = true;
+          if (/\/\.[A-Za-z0-9_-]+\//.test(program)) reasons.push(`${key} runs from a hidden directory`);
+          const dataDir = dataDirProgram(program);
+          const live = online.get(program);
+          const imitated = SYSTEM_NAME.exec(str(unit, "id") || basename(path))?.[1];
+          if (dataDir === undefined && imitated !== undefined && path.startsWith("/etc/systemd/system/") && live?.[1] !== undefined && !packagedProgram(program)) {
+            // A unit named like a system component (udev-worker, dbus-broker-helper), defined by hand in /etc, whose
+            // program no package installs there and which holds a connection to a public address: an implant.
+            reasons.push(`the unit is named like the ${imitated} system component but is defined in /etc/systemd/system and runs ${program}, which no package installs there`);
             reasons.push(`it is running and connected to ${str(live[1], "remote_address")}:${str(live[1], "remote_port")}`);
             strong = true;
             netEvidence.push(...live.slice(0, 4).map((row, i) => ({ table: i % 2 === 0 ? "processes" : "process_open_sockets", row })));
+          }
+          if (dataDir !== undefined) {
+            reasons.push(`${key} runs ${program}, a program dropped directly in ${dataDir} (a data or library directory)`);
+            if (live && live[1]) {
+              reasons.push(`it is running and connected to ${str(live[1], "remote_address")}:${str(live[1], "remote_port")}`);
+              strong = true;
+              netEvidence.push(...live.slice(0, 4).map((row, i) => ({ table: i % 2 === 0 ? "processes" : "process_open_sockets", row })));
+            }
           }
         }
       }
