@@ -99,6 +99,7 @@ test("nothing specific: the broad sweep of every family at every depth, and a ra
 test("stems and intents: inflections and the way analysts say things", async (t) => {
   const cases: Array<[string, string]> = [
     ["did they move laterally?", "lateral-admin-connection"],
+    ["did an attacker move laterally over ssh between the shop servers?", "remote-root-login"],
     ["is something hiding processes?", "ld-so-preload"],
     ["who was logging in as root", "remote-root-login"],
     ["is someone remotely controlling a shell on web-03?", "reverse-shell"],
