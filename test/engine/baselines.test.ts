@@ -152,3 +152,10 @@ test("an Exec line's programs: its own, and each command's of a shell's -c scrip
   t.same(execPrograms(`/bin/sh -c "/usr/local/lib/.netd/netd -c 193.233.48.22:8080"`), ["/bin/sh", "/usr/local/lib/.netd/netd"]);
   t.same(execPrograms(`/bin/bash -lc 'cd /srv && exec /opt/app/run --port 80; nohup /var/lib/x'`), ["/bin/bash", "cd", "/opt/app/run", "/var/lib/x"]);
 });
+
+test("modules Debian builds into its kernel are in-tree when another distribution loads them", async (t) => {
+  const { isPackagedKernelModule } = await import("../../shared/engine/baselines/index.js");
+  for (const name of ["input_leds", "mac_hid", "i2c_core"]) t.equal(isPackagedKernelModule(name)?.baseline, "kmod:mainline-modular-elsewhere", name);
+  t.match(isPackagedKernelModule("input-leds")?.source, /modules\.builtin/, "named with a dash, and sourced from the package's list");
+  t.equal(isPackagedKernelModule("ipt_logmark"), undefined, "a made-up netfilter name is not");
+});

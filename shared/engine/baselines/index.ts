@@ -3,7 +3,7 @@
 import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
 import { BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
 import { PRIVILEGED_IMAGES, imageRepository } from "./containers.js";
-import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
+import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODULES, DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
 import { VENDOR_MODULES } from "./kernel-modules-vendor.js";
 import { PORT_OWNERS, type PortOwner } from "./ports.js";
 import { PRELOAD_LIBRARIES, explainedPreload } from "./preload.js";
@@ -22,6 +22,7 @@ const MAINLINE_BUILT_IN_ON_DEBIAN: ReadonlySet<string> = new Set(["polyval_clmul
 const MAINLINE_SOURCE = { kind: "doc" as const, name: "Linux kernel source tree (mainline)", detail: "tristate options built =y by Debian's config and =m by Ubuntu's and RHEL's generic kernels (arch/x86/crypto, net/sched, fs)" };
 const IN_TREE_6_1: ReadonlySet<string> = new Set(DEBIAN_6_1_MODULES.split(/\s+/).filter((n) => n !== ""));
 const IN_TREE_6_12: ReadonlySet<string> = new Set(DEBIAN_6_12_ADDED_MODULES.split(/\s+/).filter((n) => n !== ""));
+const BUILT_IN_6_1: ReadonlySet<string> = new Set(DEBIAN_6_1_BUILTIN_MODULES.split(/\s+/).filter((n) => n !== ""));
 
 function kmodName(name: string): string {
   return name.trim().replace(/-/g, "_");
@@ -33,6 +34,7 @@ export function isPackagedKernelModule(name: string): Explanation | undefined {
   if (n === "") return undefined;
   if (IN_TREE_6_1.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_SOURCE);
   if (IN_TREE_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_SOURCE);
+  if (BUILT_IN_6_1.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_BUILTIN_SOURCE);
   if (MAINLINE_BUILT_IN_ON_DEBIAN.has(n)) return explain("kmod:mainline-modular-elsewhere", MAINLINE_SOURCE);
   for (const group of VENDOR_MODULES) {
     if (group.names.includes(n) || (group.prefixes ?? []).some((p) => n.startsWith(p))) return explain(group.id, group.source);
@@ -213,6 +215,7 @@ export function tagBaseline(tag: string): string {
 export function baselineCatalog(): Array<{ id: string; source: string }> {
   const out: Array<{ id: string; source: string }> = [
     { id: "kmod:debian-in-tree", source: `${describeSource(DEBIAN_6_1_SOURCE)}; ${describeSource(DEBIAN_6_12_SOURCE)}` },
+    { id: "kmod:mainline-modular-elsewhere", source: `${describeSource(DEBIAN_6_1_BUILTIN_SOURCE)}; ${describeSource(MAINLINE_SOURCE)}` },
     ...VENDOR_MODULES.map((g) => ({ id: g.id, source: describeSource(g.source) })),
     ...PACKAGED_SUID.map((s) => ({ id: `suid:${s.package.split(" ")[0]}`, source: `${s.path}: ${describeSource(s.source)}` })),
     ...ACCOUNT_GROUPS.map((g) => ({ id: g.id, source: describeSource(g.source) })),

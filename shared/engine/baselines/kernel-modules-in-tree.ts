@@ -350,3 +350,23 @@ snd_sof_pci_intel_ptl sp8870 spd5118 spi_cs42l43 spi_ljca spi_pxa2xx_core stm_co
 system76_acpi tda8261 tdx_guest tee tipc_diag tsm typec_wcove ublk_drv usb_ljca uvc v4l2_cci vdpa vduse vhost_vdpa virtio_iommu virtio_snd virtio_vdpa
 wilco_charger wilco_ec wilco_ec_debugfs wilco_ec_events wilco_ec_telem xe xhci_pci_renesas xhci_plat_hcd xsk_diag
 `;
+
+export const DEBIAN_6_1_BUILTIN_SOURCE: SourceRef = { kind: "debian-package", name: "linux-image-6.1.0-56-amd64", version: "6.1.192-2", release: "bookworm", detail: "modules built into the kernel image (/lib/modules/6.1.0-56-amd64/modules.builtin): in-tree modules that Ubuntu and RHEL kernels build as loadable ones (input_leds, mac_hid)" };
+
+/** 183 module names built in, sorted, space-separated (not already in the lists above). */
+export const DEBIAN_6_1_BUILTIN_MODULES = `
+8250 8250_base 8250_dw 8250_mid 8250_pci 8250_pericom acpi_extlog acpiphp aead aes_generic af_packet agpgart akcipher amd64_agp amd_pstate amd_uncore
+asn1_decoder asymmetric_keys atkbd backlight binfmt_elf binfmt_script bitrev braille_console bsg btree cbc cfbcopyarea cfbfillrect cfbimgblt cn
+compat_binfmt_elf coreboot_table cpufreq_performance cpuidle_haltpoll crc32 crc_ccitt crypto crypto_acompress crypto_algapi crypto_hash cryptomgr
+cxl_core cxl_port dax dh_generic digsig dmi_sysfs drm_mipi_dsi drm_panel_orientation_quirks edac_core encrypted_keys exportfs fb fb_sys_fops fbdev
+fddi firmware_class font framebuffer_coreboot freq_table glob hed hmac hsu_dma hwmon i2c_core i2c_designware_core i2c_designware_platform i8042
+input_core input_leds intel_agp intel_gtt intel_pstate intel_soc_pmic_crc ioasid iommu_v2 iosf_mbi iova ipv6 kdf_sp800108 kpp led_class libaes
+libblake2s libblake2s_x86_64 libcryptoutils libps2 libsha1 libsha256 linear_ranges lz4_decompress lzo lzo_compress lzo_decompress lzo_rle mac_hid md5
+mfd_core mip6 mousedev mpi mpls_gso mq_deadline n_null nfs_ssc nls_base nvmem_core oid_registry pinctrl_amd pinctrl_broxton pinctrl_cannonlake
+pinctrl_cedarfork pinctrl_cherryview pinctrl_denverton pinctrl_geminilake pinctrl_icelake pinctrl_intel pinctrl_lewisburg pinctrl_sunrisepoint
+pinctrl_tigerlake pkcs7_message pldmfw power_supply powercap_sys pps_core processor pstore ptp public_key rational regmap_i2c regmap_mmio rng rng_core
+rsa_generic rtc_cmos sch_fq_codel serdev serial_core serial_mctrl_gpio serio sha1_generic sha256_generic shpchp simplefb sis_agp skcipher spidev
+syscopyarea sysfillrect sysimgblt tcp_cubic thermal tpm tpm_crb tpm_tis tpm_tis_core ucs2_string unicode unix utf8data vesafb vgacon via_agp virt_dma
+vivaldi_fmap vmgenid x509_key_parser xen_fbfront xen_kbdfront xenbus xenbus_probe_frontend xxhash xz_dec zbud zlib_deflate zlib_inflate zpool
+zstd_common zstd_decompress zswap
+`;
