@@ -17,17 +17,27 @@ import { stopChild } from "./stop-child.js";
 import { writeNatsAuth, type NatsAuth } from "../shared/nats/credentials.js";
 import { redactCredentials } from "../shared/nats/connect.js";
 import { dataDir } from "./nats-url.js";
+import { forgetProcesses, noteProcesses, stopLeftovers } from "./leftovers.js";
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = resolve(DIST, "..");
 /** Replicas per service with --cluster (one fleet: two would announce the same agents twice). */
 const CLUSTER_REPLICAS: Record<ServiceName, number> = { gateway: 2, runner: 2, ticker: 2, dispatcher: 2, agent: 1 };
+/** A replica that exits once running is started again after this (as a supervisor or Kubernetes would)... */
+const RESTART_AFTER_MS = 1_000;
+/** ...unless it exited this many times within the window: then it is crash-looping, and everything stops. */
+const RESTARTS_ALLOWED = 5;
+const RESTART_WINDOW_MS = 60_000;
 /** The line a service prints once it is ready (shared/service.ts READY_LINE). */
 const READY_LINE = "INQUEST_READY=";
 
 export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promise<number> {
   const data = resolve(dataDir(env));
   mkdirSync(data, { recursive: true, mode: 0o700 });
+  const leftovers = await stopLeftovers(data);
+  if (leftovers.length > 0) {
+    process.stderr.write(`inquest: stopped ${leftovers.length} processes a previous \`inquest up\` on ${data} left running (pids ${leftovers.join(", ")}): it was killed before it could stop them\n`);
+  }
   const children: ChildProcess[] = [];
   // Filled as each node is spawned: a stop during the start reaches the nodes already running.
   const natsNodes: NatsNode[] = [];
@@ -45,9 +55,12 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     stopped ??= (async () => {
       await Promise.all(children.map((c) => stopChild(c, 10_000)));
       await Promise.all(natsNodes.map((n) => stopChild(n.proc, 5_000)));
+      forgetProcesses(data);
     })();
     return stopped;
   };
+  /** What runs now, noted for the next `up` should this one be killed (leftovers.ts). */
+  const note = (): void => noteProcesses(data, [...natsNodes.map((n) => n.proc.pid), ...children.map((c) => c.pid)]);
   const stopAll = async (code: number): Promise<never> => {
     if (!stopping) process.stderr.write("\nstopping Inquest…\n");
     await stopEverything();
@@ -67,6 +80,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
       if (cluster) auth = writeNatsAuth(join(data, "nats-cluster", "auth"), { agents: [], fleet: true });
       const embedded = await startEmbeddedNats(data, cluster ? 3 : 1, auth ? { conf: auth.conf, seedFile: auth.services } : undefined, natsNodes);
       natsUrl = embedded.url;
+      note();
       natsNote = ` (embedded${cluster ? ", 3 clustered nodes" : ""}, store in ${embedded.dir})`;
     }
     // Read by the CLI's other commands; a NATS_URL given with credentials in it must not be readable by everyone.
@@ -104,17 +118,35 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
           opsPorts.push(`${label} http://127.0.0.1:${own.INQUEST_OPS_PORT}`);
         }
       }
-      const child = spawn(process.execPath, serviceArgs(name, DIST), { env: serviceEnv(name, { ...childEnv, ...own }), stdio: ["ignore", "pipe", "inherit"] });
-      children.push(child);
-      child.on("exit", (code, signal) => {
-        if (!stopping) {
-          process.stderr.write(`inquest: ${label} exited (${signal ?? code}); stopping everything\n`);
-          void stopAll(1);
-        }
-      });
       let markReady: () => void = () => undefined;
-      ready.push(new Promise<void>((res) => (markReady = res)));
-      const urlReady = new Promise<string>((res) => {
+      let isReady = false;
+      ready.push(new Promise<void>((res) => (markReady = () => ((isReady = true), res()))));
+      let markUrl: (url: string) => void = () => undefined;
+      const urlReady = new Promise<string>((res) => (markUrl = res));
+      const exits: number[] = [];
+      const launch = (): void => {
+        const child = spawn(process.execPath, serviceArgs(name, DIST), { env: serviceEnv(name, { ...childEnv, ...own }), stdio: ["ignore", "pipe", "inherit"] });
+        children.push(child);
+        note();
+        child.on("exit", (code, signal) => {
+          if (stopping) return;
+          const now = Date.now();
+          exits.push(now);
+          while (exits.length > 0 && (exits[0] as number) < now - RESTART_WINDOW_MS) exits.shift();
+          // Before it was ready, an exit is a start that failed (a setting, a port): nothing to wait for.
+          if (!isReady || exits.length > RESTARTS_ALLOWED) {
+            const why = isReady ? `${exits.length} times within ${RESTART_WINDOW_MS / 1000}s` : "before it was ready";
+            process.stderr.write(`inquest: ${label} exited (${signal ?? code}) ${why}; stopping everything\n`);
+            void stopAll(1);
+            return;
+          }
+          process.stderr.write(`inquest: ${label} exited (${signal ?? code}); starting it again in ${RESTART_AFTER_MS / 1000}s\n`);
+          setTimeout(() => {
+            if (stopping) return;
+            children.splice(children.indexOf(child), 1);
+            launch();
+          }, RESTART_AFTER_MS);
+        });
         let buf = "";
         child.stdout?.on("data", (d: Buffer) => {
           buf += d.toString();
@@ -122,12 +154,13 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
           while ((nl = buf.indexOf("\n")) >= 0) {
             const line = buf.slice(0, nl);
             buf = buf.slice(nl + 1);
-            if (line.startsWith("INQUEST_GATEWAY_URL=")) res(line.slice("INQUEST_GATEWAY_URL=".length));
+            if (line.startsWith("INQUEST_GATEWAY_URL=")) markUrl(line.slice("INQUEST_GATEWAY_URL=".length));
             else if (line.startsWith(READY_LINE)) markReady();
             else process.stdout.write(`${line}\n`);
           }
         });
-      });
+      };
+      launch();
       if (name === "gateway") {
         const url = await urlReady;
         // Links name the first gateway (as they would a load balancer); the others are listed by their own port.
