@@ -10,7 +10,7 @@
 #
 # Needs the `nats` CLI (nats-box image) and NATS_URL (plus credentials if the cluster has auth).
 #   compose:    docker compose --profile ops run --rm nats-replicate
-#   kubernetes: kubectl -n inquest exec -i deploy/nats-box -- sh -s < deploy/nats/replicate-streams.sh
+#   kubernetes: from a pod with the nats CLI and the services' seed (NATS_NKEY=<file>; the cluster requires it)
 set -eu
 REPLICAS="${REPLICAS:-3}"
 SERVER="${NATS_URL:-nats://nats:4222}"

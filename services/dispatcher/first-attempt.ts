@@ -32,7 +32,8 @@ export interface FirstAttemptDeps {
  *   keeps its rate), `unhealthy` (endpoint-health.ts), `busy` (too many first attempts of the subscription
  *   waiting), `recorded` (the delivery has a record already).
  */
-export type FirstAttemptOutcome = "made" | "deleted" | "joined" | "inactive" | "rate_limited" | "unhealthy" | "busy" | "recorded";
+export const FIRST_ATTEMPT_OUTCOMES = ["made", "deleted", "joined", "inactive", "rate_limited", "unhealthy", "busy", "recorded"] as const;
+export type FirstAttemptOutcome = (typeof FIRST_ATTEMPT_OUTCOMES)[number];
 
 const HANDLED: ReadonlySet<FirstAttemptOutcome> = new Set<FirstAttemptOutcome>(["made", "deleted", "joined"]);
 

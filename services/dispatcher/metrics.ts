@@ -3,7 +3,7 @@
 import type { Registry } from "../../shared/ops/metrics.js";
 import type { AttemptResult } from "../../shared/webhooks/delivery-state.js";
 import type { DeliveryStatus } from "../../shared/webhooks/schemas.js";
-import type { FirstAttemptOutcome } from "./first-attempt.js";
+import { FIRST_ATTEMPT_OUTCOMES, type FirstAttemptOutcome } from "./first-attempt.js";
 
 /** Seconds an attempt took: a fast endpoint to the delivery timeout. */
 const ATTEMPT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -28,6 +28,7 @@ export function deliveryMetrics(registry: Registry): AttemptObserver {
 /** Jobs sent back to wait because their subscription's rate_limit_per_second was reached this second. */
 export function rateLimitedMetric(registry: Registry): () => void {
   const waits = registry.counter("inquest_delivery_rate_limited_total", "Webhook deliveries made to wait (no attempt spent) because their subscription's rate_limit_per_second was reached.");
+  waits.inc({}, 0); // 0 from the start, so increase() counts the first
   return () => waits.inc({});
 }
 
@@ -37,5 +38,6 @@ export function firstAttemptMetric(registry: Registry): (outcome: FirstAttemptOu
     "inquest_delivery_first_attempts_total",
     "Deliveries the fan-out looked at, by outcome: made (first attempt made by the fan-out), deleted, joined, or why it took the job path (inactive, rate_limited, unhealthy, busy, recorded).",
   );
+  for (const outcome of FIRST_ATTEMPT_OUTCOMES) outcomes.inc({ outcome }, 0); // every outcome's series from the start
   return (outcome) => outcomes.inc({ outcome });
 }

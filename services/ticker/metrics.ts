@@ -13,6 +13,12 @@ export function tickerMetrics(registry: Registry, isLeader: () => boolean): Tick
   registry.gauge("inquest_ticker_leader", "1 while this ticker holds the lease.", () => (isLeader() ? 1 : 0));
   return {
     lateness: registry.histogram("inquest_ticker_lateness_seconds", "From a curiosity run's next_run_at to its claim (the contract allows 1 s).", LATENESS_BUCKETS),
-    triggered: registry.counter("inquest_ticker_runs_triggered_total", "Curiosity runs whose investigation this ticker triggered."),
+    triggered: zeroed(registry.counter("inquest_ticker_runs_triggered_total", "Curiosity runs whose investigation this ticker triggered.")),
   };
+}
+
+/** A counter shown as 0 from the start, so that `increase()` counts its first run (a series appears with it otherwise). */
+function zeroed<C extends { inc(labels?: Record<string, string>, by?: number): void }>(c: C): C {
+  c.inc({}, 0);
+  return c;
 }
