@@ -21,6 +21,7 @@ import { CONSUMERS, SUBJECTS } from "../../shared/nats/catalog.js";
 import { encodeJson, type JsonKv } from "../../shared/nats/kvjson.js";
 import { startPeriodic, type Periodic } from "../../shared/periodic.js";
 import type { ReadModel } from "../../shared/readmodel.js";
+import { logRetriedFailure } from "../../shared/nats/errors.js";
 
 export interface RequeueOptions {
   /** How often to look (default 30 s). */
@@ -110,7 +111,7 @@ export class Requeuer implements Component {
   constructor(private readonly deps: RequeueDeps, private readonly opts: RequeueOptions = DEFAULT_REQUEUE) {}
 
   async start(): Promise<void> {
-    this.periodic = startPeriodic(this.opts.intervalMs, async () => void (await requeueLost(this.deps, this.opts)), (err) => this.deps.log.warn({ err }, "requeue pass failed; trying again next pass"));
+    this.periodic = startPeriodic(this.opts.intervalMs, async () => void (await requeueLost(this.deps, this.opts)), (err) => logRetriedFailure(this.deps.log, err, "requeue pass failed; trying again next pass"));
   }
 
   async stop(): Promise<void> {

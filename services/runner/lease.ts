@@ -10,6 +10,7 @@ import type { InvestigationRecord } from "../../shared/investigations/record.js"
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { startPeriodic, type Periodic } from "../../shared/periodic.js";
+import { logRetriedFailure } from "../../shared/nats/errors.js";
 
 export type LeaseView = { kind: "free" } | { kind: "mine" } | { kind: "held"; untilMs: number };
 
@@ -57,6 +58,6 @@ export function keepLease(deps: LeaseKeeperDeps, id: string, token: string, ttlM
         onLost();
       }
     },
-    (err) => deps.log.warn({ err, investigation_id: id }, "renewing the run's lease failed; trying again"),
+    (err) => logRetriedFailure(deps.log, err, "renewing the run's lease failed; trying again", { investigation_id: id }),
   );
 }

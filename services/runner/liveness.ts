@@ -11,6 +11,7 @@ import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import type { JsonKv } from "../../shared/nats/kvjson.js";
 import { startPeriodic, type Periodic } from "../../shared/periodic.js";
+import { logRetriedFailure } from "../../shared/nats/errors.js";
 
 /**
  * How late a heartbeat may show, on top of three intervals: a beat that changes nothing is seen once the presence
@@ -56,7 +57,7 @@ export class LivenessMonitor implements Component {
 
   async start(): Promise<void> {
     // A sweep slower than the interval (a slow bucket) skips the ticks that come meanwhile.
-    this.sweeps = startPeriodic(this.intervalMs, () => this.sweep(), (err) => this.deps.log.warn({ err }, "liveness sweep failed"));
+    this.sweeps = startPeriodic(this.intervalMs, () => this.sweep(), (err) => logRetriedFailure(this.deps.log, err, "liveness sweep failed"));
   }
 
   async stop(): Promise<void> {

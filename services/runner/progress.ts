@@ -2,6 +2,7 @@
 // write slower than the interval makes the next ticks wait for it (one write at a time; never a queue of them).
 import type { Logger } from "../../shared/log.js";
 import { startPeriodic } from "../../shared/periodic.js";
+import { logRetriedFailure } from "../../shared/nats/errors.js";
 
 export interface ProgressFlusher {
   /** Something changed: write it on the next tick. */
@@ -19,7 +20,7 @@ export function startProgressFlusher(write: () => Promise<unknown>, log: Logger,
       pending = false;
       await write();
     },
-    (err) => log.warn({ err }, "progress write failed"),
+    (err) => logRetriedFailure(log, err, "progress write failed"),
   );
   return {
     dirty: () => {

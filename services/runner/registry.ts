@@ -29,7 +29,7 @@ import { isAgentRecord, type AgentRecord } from "../../shared/agents/record.js";
 import { iso, type Clock } from "../../shared/clock.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
-import { isUnavailable } from "../../shared/nats/errors.js";
+import { isUnavailable, logRetriedFailure } from "../../shared/nats/errors.js";
 import { decodeJson, encodeJson, type JsonKv, type Versioned } from "../../shared/nats/kvjson.js";
 import { isAgentInbox } from "../../shared/nats/permissions.js";
 import type { Counter } from "../../shared/ops/metrics.js";
@@ -272,7 +272,7 @@ export class AgentRegistry implements Component {
       if (err.code !== "unknown_agent" && err.code !== "unavailable") this.deps.log.warn({ subject, code: err.code }, `agent registry refused a message: ${err.message}`);
       return { ok: false, error: { code: err.code, message: err.message } };
     }
-    if (isUnavailable(err)) this.deps.log.warn({ err, subject }, "agent registry: NATS unavailable; the agent sends it again");
+    if (isUnavailable(err)) logRetriedFailure(this.deps.log, err, "agent registry: NATS unavailable; the agent sends it again", { subject });
     else this.deps.log.error({ err, subject }, "agent registry: could not apply a message");
     return NOT_RECORDED;
   }

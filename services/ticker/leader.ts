@@ -14,6 +14,7 @@ import { LEADER_KEY } from "../../shared/curiosity/catalog.js";
 import type { Component } from "../../shared/lifecycle.js";
 import type { Logger } from "../../shared/log.js";
 import { decodeJson, encodeJson, isCasConflict } from "../../shared/nats/kvjson.js";
+import { logRetriedFailure } from "../../shared/nats/errors.js";
 
 export interface LeaseHolder {
   holder: string;
@@ -117,11 +118,11 @@ export class LeaderLease implements Component {
       }
     } catch (err) {
       if (this.revision === null) {
-        if (!isCasConflict(err)) log.warn({ err }, "could not try to acquire ticker leadership");
+        if (!isCasConflict(err)) logRetriedFailure(log, err, "could not try to acquire ticker leadership");
       } else if (isCasConflict(err)) {
         this.lose("another ticker holds the lease");
       } else {
-        log.warn({ err }, "could not renew ticker leadership");
+        logRetriedFailure(log, err, "could not renew ticker leadership");
         if (!this.isLeader()) this.lose("renewal overdue");
       }
     }

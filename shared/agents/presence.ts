@@ -13,7 +13,7 @@ import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
 import { STREAMS, SUBJECTS } from "../nats/catalog.js";
 import { tryDecodeJson } from "../nats/kvjson.js";
-import { isUnavailable } from "../nats/errors.js";
+import { isUnavailable, logRetriedFailure } from "../nats/errors.js";
 import { patiently } from "../nats/provision.js";
 import { checker } from "../validate.js";
 import type { AgentRecord } from "./record.js";
@@ -229,7 +229,7 @@ export class PresenceFollower implements Component {
           if (!this.caughtUp && (msg.seq >= target || msg.info.pending === 0)) this.caughtUp = true;
         }
       } catch (err) {
-        if (!this.stopped) this.deps.log.warn({ err }, "presence: reading the stream failed; reading it again");
+        if (!this.stopped) logRetriedFailure(this.deps.log, err, "presence: reading the stream failed; reading it again");
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, REREAD_DELAY_MS));
     }
@@ -254,7 +254,7 @@ export class PresenceFollower implements Component {
         const state = (await this.deps.jsm.streams.info(STREAMS.presence.name)).state;
         if (state.messages === 0 || state.first_seq > target || this.lastSeq >= target) this.caughtUp = true;
       } catch (err) {
-        this.deps.log.warn({ err }, "presence: stream info failed; asking again");
+        logRetriedFailure(this.deps.log, err, "presence: stream info failed; asking again");
       }
     }
   }

@@ -70,16 +70,16 @@ export function isTimeout(err: unknown): boolean {
   return chain(err).some((e) => e instanceof TimeoutError);
 }
 
-/**
- * The bus could not carry the operation: no answer in time, nobody listening, the connection closed,
- * draining or lost under the request, or JetStream answering 503. Permission and authorization refusals are
- * not unavailability (retrying will not help).
- */
 /** The server refused a publish or subscription to this client's user: retrying will not change it. */
 export function isPermissionViolation(err: unknown): boolean {
   return chain(err).some((e) => e instanceof PermissionViolationError);
 }
 
+/**
+ * The bus could not carry the operation: no answer in time, nobody listening, the connection closed,
+ * draining or lost under the request, or JetStream answering 503. Permission and authorization refusals are
+ * not unavailability (retrying will not help).
+ */
 export function isUnavailable(err: unknown): boolean {
   const all = chain(err);
   if (all.some((e) => e instanceof PermissionViolationError || e instanceof AuthorizationError)) return false;
@@ -93,4 +93,14 @@ export function isUnavailable(err: unknown): boolean {
       e instanceof RequestError ||
       (e instanceof JetStreamApiError && e.status === 503),
   );
+}
+
+/**
+ * Logs a NATS call that failed and will be tried again: a bus unavailable for a while (a leader election, a node
+ * restarting: routine in a cluster) at info with its message only, since its stack says nothing; anything else at
+ * warn with the whole error.
+ */
+export function logRetriedFailure(log: { info(o: object, m: string): void; warn(o: object, m: string): void }, err: unknown, msg: string, fields: object = {}): void {
+  if (isUnavailable(err)) log.info({ ...fields, reason: err instanceof Error ? err.message : String(err) }, msg);
+  else log.warn({ ...fields, err }, msg);
 }
