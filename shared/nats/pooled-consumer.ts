@@ -7,6 +7,7 @@ import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetSt
 import type { Component } from "../lifecycle.js";
 import type { Logger } from "../log.js";
 import { patiently } from "./provision.js";
+import { logRetriedFailure } from "./errors.js";
 
 export interface PooledConsumerOptions {
   name: string;
@@ -162,7 +163,7 @@ export class PooledConsumer implements Component {
         if (got === 0 && performance.now() - started < EMPTY_PULL_MIN_MS) await this.sleep(EMPTY_PULL_MIN_MS);
       } catch (err) {
         if (this.stopped) break;
-        this.opts.log.warn({ err, consumer: this.name }, "pulling messages failed; trying again");
+        logRetriedFailure(this.opts.log, err, "pulling messages failed; trying again", { consumer: this.opts.config.durable_name, component: this.name });
         await this.sleep(RETRY_MS);
         if (!this.stopped) consumer = (await this.reattach()) ?? consumer;
       } finally {
@@ -202,7 +203,7 @@ export class PooledConsumer implements Component {
       const done: Promise<void> = Promise.resolve()
         .then(() => this.opts.handle(msg, receivedAt))
         .catch((err: unknown) => {
-          this.opts.log.error({ err, consumer: this.name, seq: msg.seq }, "message handler failed; it will be redelivered");
+          this.opts.log.error({ err, consumer: this.opts.config.durable_name, component: this.name, seq: msg.seq }, "message handler failed; it will be redelivered");
           msg.nak(1_000);
         })
         .finally(() => {
