@@ -71,9 +71,17 @@ export class Lifecycle {
    * session dropped): Node's default would end the process on the spot, an agent without its bye.
    */
   exitOnSignals(): void {
+    let stopping = false;
     const onSignal = (signal: string): void => {
+      // Ctrl-C reaches a service run by `inquest up` twice (SIGINT from the terminal, SIGTERM from up): one stop.
+      if (stopping) return;
+      stopping = true;
+      const began = Date.now();
       this.opts.log.info({ signal }, "shutting down");
-      void this.stop().then(() => process.exit(0));
+      void this.stop().then(() => {
+        this.opts.log.info({ ms: Date.now() - began }, "stopped");
+        process.exit(0);
+      });
     };
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => onSignal(signal));
   }
