@@ -277,6 +277,16 @@ test("dashboard: no query puts `or` between two aggregations by the same labels 
     // `a or b` keeps b's series only where a has none with the same labels: same grouping, and b never shows.
     t.equal(new Set(sides).size, sides.length, `${panel}: ${expr}`);
   }
+  // Two different things on one axis joined by `or` (a 0/1 gauge and a reconnect count) hide one behind the other
+  // whatever the grouping: one query per series.
+  for (const { panel, expr } of exprs) t.notMatch(expr, /\bor\b/, `${panel}: one query per series, no \`or\``);
+  // A panel titled with percentiles draws each of them.
+  for (const p of dashboard.panels as Obj[]) {
+    const title = String(p.title ?? "");
+    const wanted = [...title.matchAll(/\bp(\d{2})\b/g)].map((m) => Number(m[1]) / 100);
+    const drawn = ((p.targets ?? []) as Obj[]).map((x) => String(x.expr));
+    for (const q of wanted) t.ok(drawn.some((e) => e.includes(`histogram_quantile(${q},`)), `${title}: a p${q * 100} query`);
+  }
   const both = exprs.filter((e) => e.panel === "Messages in hand / redelivered").map((e) => e.expr).join("\n");
   for (const name of ["inquest_consumer_ack_pending_messages", "inquest_consumer_redelivered_messages"]) t.match(both, name, `the in-hand panel shows ${name}`);
 });
