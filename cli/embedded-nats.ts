@@ -2,7 +2,7 @@
 // with its own store under the data dir, client/cluster/monitor ports taken free. A cluster is "up" once JetStream
 // answers an account-info request (a meta leader was elected), so services can provision streams with 3 replicas.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
@@ -14,6 +14,8 @@ import { stopChild } from "./stop-child.js";
 export interface NatsNode {
   name: string;
   clientPort: number;
+  /** Its HTTP monitoring port (/healthz, /varz, /jsz), on loopback. */
+  monitorPort: number;
   proc: ChildProcess;
 }
 
@@ -29,6 +31,7 @@ export interface EmbeddedNats {
 export interface ClusterNodeConfig {
   name: string;
   clientPort: number;
+  monitorPort: number;
   conf: string;
 }
 
@@ -39,18 +42,22 @@ export interface ClusterNodeConfig {
 export async function writeClusterConfigs(dir: string, size: number, authConf?: string): Promise<ClusterNodeConfig[]> {
   mkdirSync(dir, { recursive: true });
   const ports = [];
-  for (let i = 0; i < size; i++) ports.push({ client: await freePort(), cluster: await freePort() });
+  for (let i = 0; i < size; i++) ports.push({ client: await freePort(), cluster: await freePort(), monitor: await freePort() });
   const routes = ports.map((p) => `nats-route://127.0.0.1:${p.cluster}`).join(", ");
   return ports.map((p, i) => {
     const name = `nats-${i + 1}`;
     const store = join(dir, name);
     mkdirSync(store, { recursive: true });
     const conf = join(dir, `${name}.conf`);
+    // nats-server appends to its log file: the last run's log is kept beside it, not grown into without end.
+    const log = join(dir, `${name}.log`);
+    if (existsSync(log)) renameSync(log, `${log}.1`);
     writeFileSync(
       conf,
       [
         `server_name: ${name}`,
         `listen: 127.0.0.1:${p.client}`,
+        `http: 127.0.0.1:${p.monitor}`,
         "max_payload: 8MB",
         `log_file: "${join(dir, `${name}.log`)}"`,
         `jetstream { store_dir: "${store}" }`,
@@ -60,7 +67,7 @@ export async function writeClusterConfigs(dir: string, size: number, authConf?: 
         "",
       ].join("\n"),
     );
-    return { name, clientPort: p.client, conf };
+    return { name, clientPort: p.client, monitorPort: p.monitor, conf };
   });
 }
 
@@ -86,9 +93,10 @@ export async function startEmbeddedNats(dataDir: string, size: 1 | 3, auth?: { c
   try {
     if (size === 1) {
       const port = await freePort();
-      add({ name: "nats-1", clientPort: port, proc: spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", dir], { ...options, stdio: [...options.stdio] }) });
+      const monitor = await freePort();
+      add({ name: "nats-1", clientPort: port, monitorPort: monitor, proc: spawn(bin, ["-a", "127.0.0.1", "-p", String(port), "-m", String(monitor), "-js", "-sd", dir], { ...options, stdio: [...options.stdio] }) });
     } else {
-      for (const c of await writeClusterConfigs(dir, size, auth?.conf)) add({ name: c.name, clientPort: c.clientPort, proc: spawn(bin, ["--config", c.conf], { ...options, stdio: [...options.stdio] }) });
+      for (const c of await writeClusterConfigs(dir, size, auth?.conf)) add({ name: c.name, clientPort: c.clientPort, monitorPort: c.monitorPort, proc: spawn(bin, ["--config", c.conf], { ...options, stdio: [...options.stdio] }) });
     }
     for (const n of nodes) await waitForPort(n.clientPort);
     const url = nodes.map((n) => `nats://127.0.0.1:${n.clientPort}`).join(",");

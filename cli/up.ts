@@ -191,6 +191,7 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
         "Inquest is running.",
         `  base URL:  ${gatewayUrls.join("  ")}`,
         `  NATS URL:  ${natsUrl.split(",").map(redactCredentials).join(",")}${natsNote}`,
+        ...(natsNodes.length > 0 ? [`  NATS monitoring: ${natsNodes.map((n) => `http://127.0.0.1:${n.monitorPort}/healthz`).join("  ")}`] : []),
         ...(auth ? [`  NATS auth: nkey users (${auth.conf}); CLI: NATS_NKEY_SEED_FILE=${auth.services}`] : []),
         ...(opsPorts.length > 0 ? [`  ops ports: ${opsPorts.join(", ")}`] : []),
         ...keyLines,

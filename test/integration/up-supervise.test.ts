@@ -53,6 +53,8 @@ test("a service killed once it is running is started again; up keeps running", a
   const dir = tempDir("inquest-up-supervise-");
   t.teardown(() => dir.remove());
   const u = await up(t, dir.path);
+  const monitor = /NATS monitoring: (http:\/\/127\.0\.0\.1:\d+\/healthz)/.exec(u.out())?.[1];
+  if (t.ok(monitor, "the embedded NATS's monitoring URL is printed") && monitor) t.equal((await fetch(monitor)).status, 200, `${monitor} answers`);
   const runner = childrenOf(u.child.pid as number).find((p) => /services\/runner\/main\.js/.test(p.cmd));
   if (!t.ok(runner, "a runner runs") || !runner) return;
   process.kill(runner.pid, "SIGKILL");
