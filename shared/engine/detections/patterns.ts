@@ -1,6 +1,7 @@
 // Shared vocabularies for detections: shells, temp directories, suspicious command fragments.
 import { basename } from "../rows.js";
 import { InOrder } from "../in-order.js";
+import { isIpv4, isPublic } from "../net.js";
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "ash", "fish", "busybox"]);
 export const NETCAT_LIKE: ReadonlySet<string> = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet"]);
@@ -83,6 +84,47 @@ export function downloadThenRun(command: string): boolean {
   return false;
 }
 
+/** Host names that stay inside a site: no dot (a service name), or a private suffix (RFC 6762 .local, RFC 8375 .home.arpa, cluster and service-discovery domains). */
+const INTERNAL_NAME = /^(?:[^.]+|.+\.(?:local|localdomain|internal|intranet|lan|corp|home\.arpa|svc|cluster\.local|consul))$/i;
+const URL_HOST = /\b(?:https?|ftp):\/\/(?:[^@\s/'"]*@)?(\[[^\]\s]+\]|[^/\s:'"?#]+)/gi;
+const BARE_TARGET = /^(?:[^@\s/'"]*@)?([A-Za-z0-9.-]+)(?::\d+)?(?:\/|$)/;
+const DISCARDED = /\s(?:-o|--output)\s*\/dev\/null\b|\s-O\s*\/dev\/null\b|>\s*\/dev\/null\s*$/;
+
+/** Whether a host (name or address) is outside the site: a public address, or a name with a public-looking suffix. */
+function outsideHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, "");
+  if (isIpv4(h) || h.includes(":")) return isPublic(h);
+  return h !== "" && !INTERNAL_NAME.test(h);
+}
+
+/**
+ * A curl or wget that fetches from (or sends to) outside the site: the command's URLs, or its first argument when it
+ * names no scheme, include an outside host, and its output is not thrown away. A health check of a local service
+ * (`curl -o /dev/null https://127.0.0.1/healthz`), a reload (`curl -X POST localhost:9090/-/reload`) or a push to an
+ * internal gateway is not a download; a command whose target cannot be read counts as outside.
+ */
+export const OUTSIDE_TRANSFER: Pick<RegExp, "test"> = {
+  test(text: string): boolean {
+    for (const line of text.split("\n")) {
+      for (const { command } of simpleCommandsOf(line)) {
+        const at = command.search(DOWNLOADER);
+        if (at < 0) continue;
+        const part = command.slice(at);
+        if (DISCARDED.test(part)) continue;
+        const hosts = [...part.matchAll(URL_HOST)].map((m) => m[1] as string);
+        if (hosts.length === 0) {
+          const target = part.split(/\s+/).slice(1).find((a) => a !== "" && !a.startsWith("-") && !/^["']?@/.test(a));
+          const bare = target === undefined ? undefined : BARE_TARGET.exec(target.replace(/^["']|["']$/g, ""))?.[1];
+          if (bare === undefined || outsideHost(bare)) return true;
+          continue;
+        }
+        if (hosts.some(outsideHost)) return true;
+      }
+    }
+    return false;
+  },
+};
+
 export interface CommandSignal {
   why: string;
   strong: boolean;
@@ -97,7 +139,7 @@ const COMMAND_SIGNALS: ReadonlyArray<{ re: Pick<RegExp, "test">; why: string; st
   { re: /\bbase64\s+(?:-d|--decode)\b|\bbase64\s+-di?\b|frombase64|b64decode/i, why: "decodes base64", strong: true },
   { re: NETCAT_EXEC, why: "runs netcat with -e", strong: true },
   { re: /(?:^|[\s'"=;|&(>])\/(?:tmp|var\/tmp|dev\/shm)\//, why: "uses a temp directory", strong: false },
-  { re: /\b(?:curl|wget)\b/i, why: "downloads with curl/wget", strong: false },
+  { re: OUTSIDE_TRANSFER, why: "fetches from or sends to an outside address with curl/wget", strong: false },
   { re: /\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b/i, why: "runs inline interpreter code", strong: false },
 ];
 
