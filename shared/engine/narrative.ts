@@ -39,8 +39,8 @@ function plural(n: number, word: string): string {
 const VERDICT_TEXT: Readonly<Record<Verdict, string>> = {
   malicious: "malicious: at least one high-severity finding",
   suspicious: "suspicious: findings that need review, none high",
-  benign: "benign: nothing fired and coverage was sufficient",
-  inconclusive: "inconclusive: nothing fired, but too little of the scope was examined to call it clean",
+  benign: "benign: nothing above info fired and coverage was sufficient",
+  inconclusive: "inconclusive: nothing above info fired, but too little of the scope was examined to call it clean",
 };
 
 export function buildNarrative(n: NarrativeInput): string {

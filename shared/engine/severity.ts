@@ -153,7 +153,11 @@ export function coverageOutweighs({ coverage, hostsWithRows, tableCoverage }: Co
   return tableCoverage < 0.5;
 }
 
+/**
+ * Findings of severity info are observations (Sigma's meaning), not alerts: a report with only those is judged as one
+ * where nothing fired, benign or inconclusive by coverage, never "suspicious" at severity info.
+ */
 export function verdictFor(severity: Severity, findingsCount: number, coverageInput: CoverageVerdictInput): Verdict {
-  if (findingsCount > 0) return severityRank(severity) >= severityRank("high") ? "malicious" : "suspicious";
+  if (findingsCount > 0 && severityRank(severity) >= severityRank("low")) return severityRank(severity) >= severityRank("high") ? "malicious" : "suspicious";
   return coverageOutweighs(coverageInput) ? "inconclusive" : "benign";
 }

@@ -147,3 +147,19 @@ test("linked pairs: same host, different detections, a shared entity; in (i, j) 
   const many = Array.from({ length: 400 }, () => f(`h${next(25)}`, `d${next(4)}`, Array.from({ length: 1 + next(3) }, () => `pid:${next(6)}`)));
   t.same(linkedPairs(many), bruteForce(many), "400 findings on 25 hosts: the same pairs in the same order");
 });
+
+test("only info findings: benign (or inconclusive by coverage), never suspicious at severity info", async (t) => {
+  const { verdictFor } = await import("../../shared/engine/severity.js");
+  const full = { coverage: coverage(3), hostsWithRows: 3, tableCoverage: 1 };
+  t.equal(verdictFor("info", 4, full), "benign", "four observations, nothing that alerts");
+  t.equal(verdictFor("info", 4, { ...full, coverage: coverage(1, ["a2", "a3"]), hostsWithRows: 1 }), "inconclusive");
+  t.equal(verdictFor("low", 1, full), "suspicious");
+  t.equal(verdictFor("high", 1, full), "malicious");
+  // Through the engine: a packaged program on a port nobody lists is an inventory note at info.
+  const plan = routeQuery("are any hosts listening on unexpected ports?", "standard");
+  const inventory = host({ listening_ports: [{ pid: "7", port: "8123", protocol: "6", family: "2", address: "0.0.0.0", fd: "3", socket: "0", path: "" }], processes: [proc(7, "acme-agent", "/usr/bin/acme-agent")] });
+  const r = runInvestigation(plan, [inventory], coverage(1), "standard");
+  t.ok(r.findings.length > 0 && r.findings.every((f) => f.severity === "info"), "only info findings");
+  t.equal(r.verdict, "benign");
+  t.match(r.narrative, /Verdict: benign: nothing above info fired/);
+});
