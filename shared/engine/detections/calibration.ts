@@ -48,6 +48,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "security-tool-sinkhole": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 233 },
   "service-spawned-shell": { precision: 0.667, recall: 0.048, tp: 1, fp: 0, fn: 20, tn: 233 },
   "ssh-authorized-key": { precision: 0.857, recall: 0.556, tp: 5, fp: 0, fn: 4, tn: 233 },
+  "staged-data-exfiltration": { precision: 0.8, recall: 0.6, tp: 3, fp: 0, fn: 2, tn: 233 },
   "sudoers-nopasswd-all": { precision: 0.8, recall: 1, tp: 3, fp: 0, fn: 0, tn: 233 },
   "suspicious-cron": { precision: 0.875, recall: 0.75, tp: 6, fp: 0, fn: 2, tn: 233 },
   "suspicious-systemd-unit": { precision: 0.8, recall: 1, tp: 3, fp: 0, fn: 0, tn: 233 },

@@ -21,7 +21,7 @@ const USED_BY: Readonly<Record<string, RegExp>> = {
 };
 const SSH_LIKE: ReadonlySet<string> = new Set(["scp", "rsync", "sftp", "ssh"]);
 
-function dropUsedKeys(program: string, raw: string): string {
+export function dropUsedKeys(program: string, raw: string): string {
   const own = SSH_LIKE.has(program) ? USED_BY.ssh : program === "curl" ? USED_BY.curl : undefined;
   const once = own ? raw.replace(own, " ") : raw;
   return once.replace(USED_BY.any ?? /$^/, " ");
@@ -38,7 +38,7 @@ function namedCredential(text: string): string | undefined {
 }
 
 /** A remote destination: host:path for scp/rsync (not a local path), or a URL that is not loopback. */
-function remoteTarget(cmd: SimpleCommand): string | undefined {
+export function remoteTarget(cmd: SimpleCommand): string | undefined {
   const plain = cmd.args.filter((a) => !a.startsWith("-"));
   if (["scp", "rsync", "sftp"].includes(cmd.program)) {
     const dest = plain[plain.length - 1] ?? "";
@@ -64,7 +64,7 @@ function copySources(cmd: SimpleCommand): string | undefined {
 }
 
 /** The archive a command writes and what it packs: `tar czf A srcs`, `tar -c -f A srcs`, `zip -r A srcs`, `7z a A srcs`. */
-function archiveOf(cmd: SimpleCommand): { archive: string; sources: string } | undefined {
+export function archiveOf(cmd: SimpleCommand): { archive: string; sources: string } | undefined {
   const words = cmd.args;
   if (cmd.program === "tar" || cmd.program === "bsdtar") {
     const bundle = words.findIndex((w) => /^-?[A-Za-z]*f$/.test(w) && w.slice(0, -1).includes("c") && !w.startsWith("--")); // one scan a word (`[A-Za-z]*c[A-Za-z]*f` was quadratic in it)

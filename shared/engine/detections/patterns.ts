@@ -91,7 +91,7 @@ const BARE_TARGET = /^(?:[^@\s/'"]*@)?([A-Za-z0-9.-]+)(?::\d+)?(?:\/|$)/;
 const DISCARDED = /\s(?:-o|--output)\s*\/dev\/null\b|\s-O\s*\/dev\/null\b|>\s*\/dev\/null\s*$/;
 
 /** Whether a host (name or address) is outside the site: a public address, or a name with a public-looking suffix. */
-function outsideHost(host: string): boolean {
+export function outsideHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "");
   if (isIpv4(h) || h.includes(":")) return isPublic(h);
   return h !== "" && !INTERNAL_NAME.test(h);
@@ -129,7 +129,9 @@ export const OUTSIDE_TRANSFER: Pick<RegExp, "test"> = {
 const NETWORK_PIPE_TOOL = /^\s*(?:sudo\s+)?(?:\/\S*\/)?(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd|socat|telnet|openssl\s+s_client|cryptcat)\b/i;
 const SHELL_IN_PIPE = /^\s*(?:exec\s+)?(?:\/\S*\/)?(?:ba|da|z|k)?sh(?:\s+-i)?\s*$/i;
 /** A line without its redirections (`2>&1`, `< /tmp/f`, `2>/dev/null`), which would otherwise split its pipeline. */
-const withoutRedirections = (line: string): string => line.replace(/\d*[<>]+&\d+/g, " ").replace(/\d*[<>]+\s*[^\s|;&]+/g, " ");
+// `(?:\b\d+)?`, not `\d*`: from inside a long run of digits the boundary fails at once, where `\d*` rescanned the
+// rest of the run from every start (quadratic on a 512 KiB line of digits).
+const withoutRedirections = (line: string): string => line.replace(/(?:\b\d+)?[<>]+&\d+/g, " ").replace(/(?:\b\d+)?[<>]+\s*[^\s|;&]+/g, " ");
 
 /**
  * A shell wired to a network tool by a pipe, either way round (`openssl s_client -connect h:993 | /bin/bash |

@@ -30,6 +30,7 @@ import { vulnerablePackage } from "./vulnerable-package.js";
 import { cloudCredentialAccess } from "./cloud-credential-access.js";
 import { containerHostMount } from "./container-host-mount.js";
 import { credentialExfiltration } from "./credential-exfiltration.js";
+import { stagedDataExfiltration } from "./staged-data-exfiltration.js";
 import { credentialFileAccess } from "./credential-file-access.js";
 import { defenseImpairment } from "./defense-impairment.js";
 import { dockerApiExposed } from "./docker-api-exposed.js";
@@ -75,6 +76,7 @@ export const DETECTIONS = [
   cloudCredentialAccess,
   containerHostMount,
   credentialExfiltration,
+  stagedDataExfiltration,
   credentialFileAccess,
   defenseImpairment,
   dockerApiExposed,

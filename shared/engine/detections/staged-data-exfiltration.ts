@@ -1,0 +1,92 @@
+// Data staged in a temp directory and sent off the host: an archive written into /tmp, /var/tmp or /dev/shm (often a
+// hidden name there), or any file there, uploaded with curl or wget, copied with scp or rsync or streamed to netcat,
+// to an address outside the site. credential-exfiltration names the credential files themselves;
+// this one needs no idea what the data is, only how it left.
+// Facts: ATT&CK T1074.001 (Local Data Staging), T1560.001 (Archive via Utility), T1048 and T1567 (exfiltration over
+// an alternative protocol or a web service); Sigma "Suspicious Curl File Upload - Linux"
+// (proc_creation_lnx_susp_curl_fileupload.yml); the LOTS project's anonymous file-drop hosts (intel/staging-hosts.ts).
+import { stagingHost } from "../intel/staging-hosts.js";
+import { clip, commandHit, commandSources, CURL_UPLOAD, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, urlHost, USER_COLUMNS, userMaps, WGET_POST, type SimpleCommand } from "./command-lines.js";
+import { archiveOf, dropUsedKeys, remoteTarget } from "./credential-exfiltration.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+import { inTmpDir, NETCAT_LIKE, outsideHost } from "./patterns.js";
+
+/**
+ * Whether the command sends data somewhere (not a download). Not `aws s3 cp`: a backup archived in /tmp and copied to
+ * the organisation's bucket is the commonest job of all, and a bucket name says nothing of whose it is
+ * (credential-exfiltration still names credential files sent there).
+ */
+function sends(cmd: SimpleCommand): boolean {
+  if (cmd.program === "curl") return CURL_UPLOAD.test(` ${dropUsedKeys("curl", cmd.raw)} `);
+  if (cmd.program === "wget") return WGET_POST.test(cmd.raw);
+  return ["scp", "rsync", "sftp"].includes(cmd.program) || NETCAT_LIKE.has(cmd.program);
+}
+
+/** The host of a destination (a URL, user@host:path, or a bare host). */
+function destinationHost(dest: string): string {
+  return urlHost(dest) || (/^(?:[^@/\s:]+@)?([^/\s:]+)/.exec(dest)?.[1] ?? dest).toLowerCase();
+}
+
+/** Files in a temp directory the command names as what it sends (`-F f=@/dev/shm/x`, `-T /tmp/x`, `scp /tmp/x h:`). */
+function tempFilesOf(cmd: SimpleCommand, dest: string): string[] {
+  const words = dropUsedKeys(cmd.program, cmd.raw).split(/\s+/).flatMap((w) => w.split(/[=@<]/));
+  return [...new Set(words.map((w) => w.replace(/^["']|["']$/g, "")).filter((w) => inTmpDir(w) && w !== dest))];
+}
+
+export const stagedDataExfiltration = defineDetection({
+  id: "staged-data-exfiltration",
+  title: "Data staged in a temp directory sent off the host",
+  reads: { processes: [...PROCESS_COLUMNS], shell_history: [...HISTORY_COLUMNS], users: [...USER_COLUMNS] },
+  severity: "medium",
+  attack: ["T1074.001", "T1560.001", "T1048", "T1567"],
+  maturity: "experimental",
+  category: "exfiltration",
+  false_positives: "Backup or log-shipping scripts that write their archive to /tmp and upload it to an outside service (a cloud bucket, a vendor's support portal).",
+  advice: {
+    triage: ["On {hosts}, note what was archived or staged, its size, and the destination; check egress logs for the transfer."],
+    containment: ["Block the destination and remove the staged files after they are captured."],
+    investigation: ["Find how the data was gathered (shell history around the archive), by which account, and what else it read."],
+    remediation: ["Rotate credentials the staged data held; restrict egress from {hosts} to the destinations they need."],
+  },
+  evaluate(host) {
+    const sources = commandSources(host, userMaps(host));
+    // Archives written into a temp directory, by any command seen on the host (the upload may come later).
+    const archives = new Map<string, string>();
+    for (const src of sources) {
+      for (const cmd of simpleCommands(src.text)) {
+        const a = archiveOf(cmd);
+        if (a !== undefined && inTmpDir(a.archive)) archives.set(a.archive, a.sources.trim());
+      }
+    }
+    const hits: DetectionHit[] = [];
+    for (const src of sources) {
+      for (const cmd of simpleCommands(src.text)) {
+        if (!sends(cmd)) continue;
+        const dest = remoteTarget(cmd);
+        if (dest === undefined) continue;
+        const destHost = destinationHost(dest);
+        if (!outsideHost(destHost)) continue;
+        const files = tempFilesOf(cmd, dest);
+        const staged = [...archives.keys()].filter((a) => cmd.raw.includes(a));
+        const sent = [...new Set([...staged, ...files])];
+        if (sent.length === 0) continue;
+        const file = sent[0] as string;
+        const packed = archives.get(file);
+        const drop = stagingHost(destHost);
+        const hidden = /\/\.[^/]+/.test(file);
+        const why = [
+          packed !== undefined ? `an archive of ${clip(packed, 60) || "files"} written there` : "",
+          hidden ? "under a hidden name" : "",
+          drop ? `to ${drop.host}, an anonymous file-drop host` : "",
+        ].filter((w) => w !== "");
+        hits.push(
+          commandHit(src, `${src.who} sends ${file} from a temp directory${why.length > 0 ? ` (${why.join(", ")})` : ""} to ${clip(dest, 60)} with ${cmd.program}: ${clip(src.text)}.`, {
+            severity: packed !== undefined || hidden || drop !== undefined ? "high" : undefined,
+          }),
+        );
+        break;
+      }
+    }
+    return hits;
+  },
+});
