@@ -100,6 +100,9 @@ test("stems and intents: inflections and the way analysts say things", async (t)
   const cases: Array<[string, string]> = [
     ["did they move laterally?", "lateral-admin-connection"],
     ["did an attacker move laterally over ssh between the shop servers?", "remote-root-login"],
+    ["is there a scheduled unit that downloads and runs something?", "suspicious-systemd-unit"],
+    ["any suspicious systemd timers?", "suspicious-systemd-unit"],
+    ["anything scheduled to run every few minutes?", "suspicious-cron"],
     ["is something hiding processes?", "ld-so-preload"],
     ["who was logging in as root", "remote-root-login"],
     ["is someone remotely controlling a shell on web-03?", "reverse-shell"],
