@@ -93,6 +93,29 @@ export const FIXTURES: Record<string, DetectionFixture> = {
     }),
     kept: ["cloud-init:disable-root-opts", "automation:config-management-key"],
   },
+  "pam-backdoor": {
+    // A VPN gateway's sshd with an extra module in the system's PAM directory, named like an SSO cache.
+    positive: host({
+      processes: [proc(900, "sshd", "/usr/sbin/sshd", "sshd: /usr/sbin/sshd -D [listener] 0 of 10-100 startups"), proc(4210, "sshd", "/usr/sbin/sshd", "sshd: alice [priv]")],
+      process_memory_map: [
+        { pid: "4210", path: "/usr/lib/x86_64-linux-gnu/security/pam_unix.so" },
+        { pid: "4210", path: "/usr/lib/x86_64-linux-gnu/security/pam_sso_cache.so" },
+      ],
+    }),
+    // Debian sshd and sudo with the stock stack and SSSD's module (an AD-joined host); libc and libpam themselves.
+    benign: host({
+      processes: [proc(4210, "sshd", "/usr/sbin/sshd", "sshd: alice [priv]"), proc(4300, "sudo", "/usr/bin/sudo", "sudo -i")],
+      process_memory_map: [
+        { pid: "4210", path: "/usr/lib/x86_64-linux-gnu/security/pam_unix.so" },
+        { pid: "4210", path: "/usr/lib/x86_64-linux-gnu/security/pam_systemd.so" },
+        { pid: "4210", path: "/usr/lib/x86_64-linux-gnu/security/pam_sss.so" },
+        { pid: "4210", path: "/usr/lib/x86_64-linux-gnu/libpam.so.0.85.1" },
+        { pid: "4300", path: "/lib64/security/pam_faillock.so" },
+        { pid: "4300", path: "/usr/lib/x86_64-linux-gnu/libc.so.6" },
+      ],
+    }),
+    kept: ["pam:packaged"],
+  },
   "staged-data-exfiltration": {
     // An Elasticsearch node's data archived under a hidden name in /dev/shm and posted to an anonymous file-drop host.
     positive: host({

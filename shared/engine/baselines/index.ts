@@ -3,6 +3,7 @@
 import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
 import { BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
 import { PRIVILEGED_IMAGES, imageRepository } from "./containers.js";
+import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
 import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODULES, DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
 import { VENDOR_MODULES } from "./kernel-modules-vendor.js";
 import { PORT_OWNERS, type PortOwner } from "./ports.js";
@@ -206,6 +207,17 @@ export function tempExecution(path: string): Explanation | undefined {
   return hit ? explain(hit.id, hit.source) : undefined;
 }
 
+const PAM_DEBIAN: ReadonlySet<string> = new Set(DEBIAN_PAM_MODULES.split(/\s+/).filter((n) => n !== ""));
+const PAM_OTHER: ReadonlySet<string> = new Set(OTHER_DISTRO_PAM_MODULES.split(/\s+/).filter((n) => n !== ""));
+
+/** A PAM module (its file name, `pam_unix.so`) that a distribution ships. */
+export function packagedPamModule(fileName: string): Explanation | undefined {
+  const name = fileName.replace(/\.so$/, "");
+  if (PAM_DEBIAN.has(name)) return explain("pam:packaged", DEBIAN_PAM_SOURCE);
+  if (PAM_OTHER.has(name)) return explain("pam:packaged", OTHER_DISTRO_PAM_SOURCE);
+  return undefined;
+}
+
 /** A host tag as the baseline that kept a row quiet ("tag:allowed_ports"). */
 export function tagBaseline(tag: string): string {
   return `tag:${tag}`;
@@ -215,6 +227,7 @@ export function tagBaseline(tag: string): string {
 export function baselineCatalog(): Array<{ id: string; source: string }> {
   const out: Array<{ id: string; source: string }> = [
     { id: "kmod:debian-in-tree", source: `${describeSource(DEBIAN_6_1_SOURCE)}; ${describeSource(DEBIAN_6_12_SOURCE)}` },
+    { id: "pam:packaged", source: `${describeSource(DEBIAN_PAM_SOURCE)}; ${describeSource(OTHER_DISTRO_PAM_SOURCE)}` },
     { id: "kmod:mainline-modular-elsewhere", source: `${describeSource(DEBIAN_6_1_BUILTIN_SOURCE)}; ${describeSource(MAINLINE_SOURCE)}` },
     ...VENDOR_MODULES.map((g) => ({ id: g.id, source: describeSource(g.source) })),
     ...PACKAGED_SUID.map((s) => ({ id: `suid:${s.package.split(" ")[0]}`, source: `${s.path}: ${describeSource(s.source)}` })),

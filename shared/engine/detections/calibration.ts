@@ -40,6 +40,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "non-root-uid0": { precision: 0.75, recall: 0.333, tp: 2, fp: 0, fn: 4, tn: 233 },
   "offensive-tool-present": { precision: 0.857, recall: 0.217, tp: 5, fp: 0, fn: 18, tn: 233 },
   "packet-socket-backdoor": { precision: 0.75, recall: 0.333, tp: 2, fp: 0, fn: 4, tn: 233 },
+  "pam-backdoor": { precision: 0.5, recall: 0, tp: 0, fp: 0, fn: 0, tn: 233 },
   "privileged-container": { precision: 0.857, recall: 0.714, tp: 5, fp: 0, fn: 2, tn: 233 },
   "process-masquerading": { precision: 0.909, recall: 0.75, tp: 9, fp: 0, fn: 3, tn: 233 },
   "public-interactive-login": { precision: 0.75, recall: 0.2, tp: 2, fp: 0, fn: 8, tn: 233 },

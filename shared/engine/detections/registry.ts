@@ -31,6 +31,7 @@ import { cloudCredentialAccess } from "./cloud-credential-access.js";
 import { containerHostMount } from "./container-host-mount.js";
 import { credentialExfiltration } from "./credential-exfiltration.js";
 import { stagedDataExfiltration } from "./staged-data-exfiltration.js";
+import { pamBackdoor } from "./pam-backdoor.js";
 import { credentialFileAccess } from "./credential-file-access.js";
 import { defenseImpairment } from "./defense-impairment.js";
 import { dockerApiExposed } from "./docker-api-exposed.js";
@@ -77,6 +78,7 @@ export const DETECTIONS = [
   containerHostMount,
   credentialExfiltration,
   stagedDataExfiltration,
+  pamBackdoor,
   credentialFileAccess,
   defenseImpairment,
   dockerApiExposed,
