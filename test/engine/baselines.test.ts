@@ -175,3 +175,15 @@ test("curl or wget counts as a transfer only to or from outside the site, and no
   t.notOk(outside("echo nothing to fetch"));
   t.same(commandSignals("*/5 * * * * curl -s localhost:9100/metrics > /dev/null").map((s) => s.why), [], "no signal at all for a local scrape");
 });
+
+test("a temp directory is a signal when something runs from it, is made executable there or hides there", async (t) => {
+  const { TEMP_RUN_OR_HIDE } = await import("../../shared/engine/detections/patterns.js");
+  const signal = (c: string) => TEMP_RUN_OR_HIDE.test(c);
+  t.ok(signal("cd /tmp && /tmp/kinsing"), "run from /tmp");
+  t.ok(signal("sh /dev/shm/x.sh"), "a script there run by a shell");
+  t.ok(signal("chmod +x /var/tmp/upd && nohup /var/tmp/upd &"));
+  t.ok(signal("cp payload /tmp/.X11-cache/a"), "a hidden name there");
+  t.notOk(signal("tar czf /tmp/backup-$(date +%F).tgz /etc /srv && scp /tmp/backup-$(date +%F).tgz backup01:/srv/"), "a backup archive moved on");
+  t.notOk(signal("restic backup /srv --exclude /tmp/cache"));
+  t.notOk(signal("find /tmp -type f -mtime +7 -delete"), "tmp cleaning");
+});

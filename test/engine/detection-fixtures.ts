@@ -148,7 +148,8 @@ export const FIXTURES: Record<string, DetectionFixture> = {
         { minute: "0", hour: "6", command: "/usr/local/bin/report.sh && curl -fsS -m 10 --retry 5 https://hc-ping.com/7c1d2e3f-4a5b-6c7d-8e9f-0a1b2c3d4e5f", path: "/var/spool/cron/crontabs/deploy" },
       ],
     }),
-    kept: ["cron:packaged:certbot", "cron:restic", "cron:heartbeat-ping"],
+    // restic's line writes nothing to run or hide in /tmp (--exclude /tmp/cache): no signal, so no note to keep it by.
+    kept: ["cron:packaged:certbot", "cron:heartbeat-ping"],
   },
   "suspicious-systemd-unit": {
     positive: host({ systemd_units: [{ id: "upd.service", fragment_path: "/etc/systemd/system/upd.service", active_state: "active" }], augeas: aug("/etc/systemd/system/upd.service", "/tmp/.u/upd", ["-d"]) }),

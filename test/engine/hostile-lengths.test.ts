@@ -38,6 +38,7 @@ const HOSTILE: readonly string[] = [
   run("find /proc ", "find /proc "),
   run("grep ", "grep AKIA"),
   run("x", ".a"), // a URL's scheme from every letter
+  run("cat ", "/tmp/a/"), // a hidden temp path from every /tmp/
   run("sh ", "1", " | nc h 1"), // a redirection's file descriptor from every digit (withoutRedirections)
   run("bash ", "<", " | openssl s_client"),
   run("curl http://", "a@", " -F f=@/tmp/x"), // a URL's user part from every character

@@ -153,6 +153,31 @@ export const SHELL_THROUGH_NETWORK: Pick<RegExp, "test"> = {
   },
 };
 
+const TEMP_PATH = /(?:^|[\s'"=;|&(>])\/(?:tmp|var\/tmp|dev\/shm)\//;
+const HIDDEN_TEMP_PATH = /(?:^|[\s'"=;|&(>@])\/(?:tmp|var\/tmp|dev\/shm)\/(?:[^\s'"/]+\/){0,8}\.[^\s'"/.]/; // bounded depth: linear on hostile lengths
+const MAKES_EXECUTABLE = /^\s*chmod\s+(?:\+x|[0-7]*[1357][0-7]*|[ugoa]*\+[rw]*x)\s/i;
+
+/**
+ * A temp directory used the way droppers use it: a program run from there (`/tmp/x`, `sh /dev/shm/y`), made executable
+ * there, or a hidden name there (`/tmp/.x`). A job that writes an archive or a log to /tmp and moves it on (a backup)
+ * does none of these (a second blind corpus and the backup look-alikes: "uses a temp directory" was a finding).
+ */
+export const TEMP_RUN_OR_HIDE: Pick<RegExp, "test"> = {
+  test(text: string): boolean {
+    if (!TEMP_PATH.test(text)) return false;
+    if (HIDDEN_TEMP_PATH.test(text)) return true;
+    for (const line of text.split("\n")) {
+      for (const { command } of simpleCommandsOf(line)) {
+        const words = command.trim().split(/\s+/);
+        const program = (words[0] ?? "").replace(/^["']/, "");
+        const runner = /^(?:(?:\/\S*\/)?(?:ba|da|z|k)?sh|(?:\/\S*\/)?(?:python[0-9.]*|perl|nohup|exec|setsid|\.))$/.test(program) ? (words[1] ?? "") : "";
+        if (inTmpDir(program) || inTmpDir(runner.replace(/^["']/, "")) || (MAKES_EXECUTABLE.test(command) && TEMP_PATH.test(command))) return true;
+      }
+    }
+    return false;
+  },
+};
+
 export interface CommandSignal {
   why: string;
   strong: boolean;
@@ -167,7 +192,7 @@ const COMMAND_SIGNALS: ReadonlyArray<{ re: Pick<RegExp, "test">; why: string; st
   { re: /\bbase64\s+(?:-d|--decode)\b|\bbase64\s+-di?\b|frombase64|b64decode/i, why: "decodes base64", strong: true },
   { re: NETCAT_EXEC, why: "runs netcat with -e", strong: true },
   { re: SHELL_THROUGH_NETWORK, why: "pipes a shell through a network tool (a reverse shell)", strong: true },
-  { re: /(?:^|[\s'"=;|&(>])\/(?:tmp|var\/tmp|dev\/shm)\//, why: "uses a temp directory", strong: false },
+  { re: TEMP_RUN_OR_HIDE, why: "runs something from a temp directory or hides it there", strong: false },
   { re: OUTSIDE_TRANSFER, why: "fetches from or sends to an outside address with curl/wget", strong: false },
   { re: /\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b/i, why: "runs inline interpreter code", strong: false },
 ];
