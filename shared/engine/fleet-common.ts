@@ -15,8 +15,8 @@ export const FLEET_COMMON_BASELINE = "fleet:common";
 
 export interface FleetHit {
   agent_id: string;
-  /** The detection's id and the hit's fleet_key; null when the hit does not take part. */
-  key: string | null;
+  /** The hit's fleet keys under its detection's id (fleetKeysOf); empty when the hit does not take part. */
+  keys: readonly string[];
   /** The table whose rows the key is about (the hit's first evidence row's). */
   table: string;
 }
@@ -27,8 +27,14 @@ export interface FleetShare {
   table: string;
 }
 
-/** `fleet_key` as a Scored entry keeps it: per detection, so two detections' keys never meet. */
-export const fleetKeyOf = (detectionId: string, key: string | undefined): string | null => (key === undefined || key === "" ? null : `${detectionId}\n${key}`);
+/**
+ * A hit's `fleet_key` (one key, or several ways it may be the same as its peers') as a Scored entry keeps them: each
+ * under the detection's id, so two detections' keys never meet.
+ */
+export function fleetKeysOf(detectionId: string, key: string | readonly string[] | undefined): string[] {
+  const keys = key === undefined ? [] : typeof key === "string" ? [key] : [...key];
+  return keys.filter((k) => k !== "").map((k) => `${detectionId}\n${k}`);
+}
 
 /**
  * The keys most hosts share, with how many hosts hold each and of how many that returned its table. `hosts` are the
@@ -37,10 +43,11 @@ export const fleetKeyOf = (detectionId: string, key: string | undefined): string
 export function fleetCommon(hosts: ReadonlyArray<{ tables: Readonly<Record<string, unknown>> }>, hits: Iterable<FleetHit>): Map<string, FleetShare> {
   const holders = new Map<string, { agents: Set<string>; table: string }>();
   for (const h of hits) {
-    if (h.key === null) continue;
-    const entry = holders.get(h.key) ?? { agents: new Set<string>(), table: h.table };
-    entry.agents.add(h.agent_id);
-    holders.set(h.key, entry);
+    for (const key of h.keys) {
+      const entry = holders.get(key) ?? { agents: new Set<string>(), table: h.table };
+      entry.agents.add(h.agent_id);
+      holders.set(key, entry);
+    }
   }
   const common = new Map<string, FleetShare>();
   if (holders.size === 0) return common;

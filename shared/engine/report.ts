@@ -1,7 +1,7 @@
 // runInvestigation: run the plan's detections and the pathfinder over the hosts' rows and assemble the report.
 // InvestigationRun does the same a host at a time, as rows arrive.
 import { BaselineNotes, byNoteOrder } from "./baseline-notes.js";
-import { FLEET_COMMON_BASELINE, fleetCommon, fleetCommonSummary, fleetKeyOf } from "./fleet-common.js";
+import { FLEET_COMMON_BASELINE, fleetCommon, fleetCommonSummary, fleetKeysOf } from "./fleet-common.js";
 import { compareText } from "./order.js";
 import { coverageSummary } from "./coverage.js";
 import type { Detection, DetectionHit } from "./detections/detection.js";
@@ -29,8 +29,8 @@ interface Scored {
   detection: Detection;
   links: string[];
   fingerprint: string;
-  /** The hit's fleet_key under its detection's id (fleet-common.ts); null when it does not take part. */
-  fleetKey: string | null;
+  /** The hit's fleet keys under its detection's id (fleet-common.ts); empty when it does not take part. */
+  fleetKeys: string[];
 }
 
 /** Runs a detection; malformed rows that make it throw become a coverage gap instead of a failed investigation. */
@@ -70,8 +70,8 @@ function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Dete
         evidence: exact(evidence.kept),
         attack: (hit.attack ?? det.attack).slice(),
       };
-      const fleetKey = fleetKeyOf(det.id, hit.fleet_key);
-      out.push({ finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: flat(evidenceFingerprint(finding)), fleetKey: fleetKey === null ? null : flat(fleetKey) });
+      const fleetKeys = fleetKeysOf(det.id, hit.fleet_key).map(flat);
+      out.push({ finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: flat(evidenceFingerprint(finding)), fleetKeys: exact(fleetKeys) });
     }
   }
   return exact(out);
@@ -191,13 +191,13 @@ export class InvestigationRun {
 function withoutFleetCommon(hosts: readonly HostData[], all: Scored[]): { scored: Scored[]; notes: BaselineNote[] } {
   const common = fleetCommon(
     hosts,
-    all.map((s) => ({ agent_id: s.finding.agent_id, key: s.fleetKey, table: s.finding.evidence[0]?.table ?? "" })),
+    all.map((s) => ({ agent_id: s.finding.agent_id, keys: s.fleetKeys, table: s.finding.evidence[0]?.table ?? "" })),
   );
   if (common.size === 0) return { scored: all, notes: [] };
   const notes = new BaselineNotes();
   const scored: Scored[] = [];
   for (const s of all) {
-    const share = s.fleetKey === null ? undefined : common.get(s.fleetKey);
+    const share = s.fleetKeys.map((k) => common.get(k)).find((c) => c !== undefined);
     if (share === undefined) {
       scored.push(s);
       continue;

@@ -61,6 +61,11 @@ test("the same program listening on most hosts is inventory, on whatever port; a
   );
   t.same(on(promtail, "unexpected-listener"), []);
   t.equal(notes(promtail, "unexpected-listener").length, 5);
+  const conda = run(
+    "are any hosts listening on unexpected ports?",
+    fleet(5, (i) => ({ listening_ports: [listen(700, 29500)], processes: [proc(700, "python3", `/home/user${i}/.conda/envs/torch/bin/python3.11`, "python -m torch.distributed.run train.py")] })),
+  );
+  t.same(on(conda, "unexpected-listener"), [], "the same program name on the same port, each from its own install");
   const dropped = run(
     "are any hosts listening on unexpected ports?",
     fleet(5, () => ({ listening_ports: [listen(400, 8443)], processes: [proc(400, "svc", "/tmp/svc", "/tmp/svc")] })),

@@ -43,6 +43,7 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:haproxy-stats", ports: [8404, 9101], protocol: 6, programs: ["haproxy", "haproxy_exporter"], source: doc("HAProxy docs: stats/Prometheus 8404") },
   { id: "port:varnish", ports: [6081, 6082], protocol: 6, programs: ["varnishd", "cache-main"], source: doc("varnishd(1) Debian defaults: -a :6081 -T :6082") },
   { id: "port:squid", ports: [3128], protocol: 6, programs: ["squid"], source: doc("squid.conf: http_port 3128") },
+  { id: "port:restic-rest-server", ports: [8000], protocol: 6, programs: ["rest-server"], source: doc("restic rest-server README: listens on :8000 by default (--listen)", "https://github.com/restic/rest-server") },
   { id: "port:php-fpm", ports: [9000], protocol: 6, programs: ["php-fpm", "php-fpm8.2", "php-fpm8.1", "php-fpm8.3", "php-fpm7.4", "php-fpm: master", "php-fpm: pool"], source: doc("php-fpm www.conf: listen = 127.0.0.1:9000 (upstream default)") },
   { id: "port:app-servers", ports: [8000, 8001, 5000, 3000, 4000, 8081, 9000], protocol: 6, programs: ["gunicorn", "uwsgi", "uvicorn", "puma", "unicorn", "passenger", "node", "deno", "bun", "daphne", "hypercorn"], source: doc("Gunicorn bind default 127.0.0.1:8000; Flask 5000; Express/Next.js/Grafana-style 3000; Puma 3000") },
   { id: "port:service-mesh", ports: [15000, 15001, 15004, 15006, 15008, 15009, 15020, 15021, 15053, 15090], protocol: 6, programs: ["envoy", "pilot-agent", "istio-proxy"], source: doc("Istio: Ports used by Istio", "https://istio.io/latest/docs/ops/deployment/application-requirements/") },

@@ -79,6 +79,7 @@ export const PACKAGED_SUID: readonly PackagedSuid[] = [
   { path: "/usr/bin/staprun", package: "systemtap-runtime", mode: "4754 root:stapusr", source: { kind: "doc", name: "Debian systemtap-runtime: staprun setuid, group stapusr" } },
   { path: "/usr/sbin/userhelper", package: "usermode (RHEL/Fedora)", mode: "4711", source: { kind: "doc", name: "Fedora usermode package" } },
   // RHEL 9 / Rocky 9 / Amazon Linux 2023 packages (rpm -qlv modes), and older Debian/Ubuntu layouts.
+  { path: "/bin/bbsuid", package: "busybox-suid", mode: "4111", source: { kind: "upstream-package", name: "Alpine Linux busybox-suid", url: "https://pkgs.alpinelinux.org/package/edge/main/x86_64/busybox-suid", detail: "bbsuid: the setuid helper busybox applets (ping, su, passwd) run through, installed 4111 root:root" } },
   { path: "/usr/bin/write", package: "util-linux / bsdextrautils", mode: "2755 root:tty", source: { kind: "upstream-package", name: "util-linux (RHEL 9) / bsdextrautils (Debian)", detail: "write is setgid tty so it can write to other terminals" } },
   { path: "/usr/sbin/pam_timestamp_check", package: "pam", mode: "4755", source: { kind: "upstream-package", name: "pam", release: "rhel9", detail: "rpm -qlv pam: -rwsr-xr-x /usr/sbin/pam_timestamp_check" } },
   { path: "/usr/sbin/grub2-set-bootflag", package: "grub2-tools-minimal", mode: "4755", source: { kind: "upstream-package", name: "grub2-tools-minimal", release: "rhel9", detail: "setuid so that users can set boot_success (Fedora/RHEL boot counting)" } },

@@ -42,11 +42,12 @@ export interface DetectionHit {
   kept_by?: string;
   /**
    * What this hit would share with every host configured alike (a sudoers rule in its file, a module's name, the
-   * program on a port), for hits that are configuration when most of the fleet has them: such hits become baseline
+   * program on a port; several when there are several ways to be the same), for hits that are configuration when
+   * most of the fleet has them: such hits become baseline
    * notes (`fleet:common`) when most hosts of the scope hold the same key (shared/engine/fleet-common.ts). Absent on
    * anything suspicious however many hosts have it.
    */
-  fleet_key?: string;
+  fleet_key?: string | readonly string[];
 }
 
 /** What the question contributes (entities named in it: IOCs, advisories). */

@@ -74,9 +74,10 @@ export const unexpectedListener = defineDetection({
         evidence: g.evidence,
         severity: risky ? "high" : packaged ? "info" : undefined,
         entity,
-        // The same program listening on most hosts (on whatever port: promtail's is picked by the kernel) is the
-        // fleet's inventory; a shell, a temp-directory program or a bind-shell port never is.
-        ...(risky || (path === "" && name === "") ? {} : { fleet_key: path !== "" ? path : `name:${name}` }),
+        // The same program listening on most hosts is the fleet's inventory: the same file on whatever port (promtail's
+        // is picked by the kernel), or a program of the same name on the same port from wherever it was installed
+        // (each user's conda python on PyTorch's 29500). A shell, a temp-directory program or a bind-shell port never is.
+        ...(risky || (path === "" && name === "") ? {} : { fleet_key: [path !== "" ? path : `name:${name}`, `${exe || name} port ${g.port}`] }),
       });
     }
     return hits;
