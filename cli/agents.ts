@@ -11,7 +11,7 @@ import { parseTags } from "../services/agent/host.js";
 import { AgentGroup } from "../services/agent/agent-group.js";
 import { fleetAgents, hostAgent, inboxPrefixFor } from "../services/agent/start.js";
 import { flag, UsageError, type Args } from "./args.js";
-import { resolveNatsUrl } from "./nats-url.js";
+import { natsSeedFile, resolveNatsUrl } from "./nats-url.js";
 
 export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: NodeJS.ProcessEnv): Promise<number> {
   // Held to what the registry accepts, as the agent service holds INQUEST_HEARTBEAT_INTERVAL, before connecting.
@@ -44,7 +44,7 @@ export async function agentsCommand(kind: "agent" | "fleet", args: Args, env: No
   const log = createLogger(kind, env.LOG_LEVEL ?? "info");
   // Agents provision nothing: they speak the agent protocol to the registry that the runners run.
   const inboxPrefix = inboxPrefixFor(fleet !== null, { agentId: flag(args, "id"), tags });
-  const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: `inquest-${kind}`, log, nkeySeedFile: env.NATS_NKEY_SEED_FILE, inboxPrefix });
+  const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: `inquest-${kind}`, log, nkeySeedFile: natsSeedFile(args, env), inboxPrefix });
   const life = new Lifecycle({ log, nc });
   const deps = { nc, clock: systemClock, log };
   const agents = fleet

@@ -6,7 +6,7 @@ import { createLogger } from "../shared/log.js";
 import { connectNats } from "../shared/nats/connect.js";
 import { openRuntime } from "../shared/runtime.js";
 import { flag, UsageError, type Args } from "./args.js";
-import { natsReplicas, resolveNatsUrl } from "./nats-url.js";
+import { natsReplicas, natsSeedFile, resolveNatsUrl } from "./nats-url.js";
 
 const USAGE = "usage: inquest keys create --scopes a,b [--name n] [--nats URL] | keys list [--nats URL] | keys revoke <id> [--nats URL]";
 
@@ -36,7 +36,7 @@ export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<n
     if (typeof scopes === "string") throw new UsageError(scopes);
   }
   const replicas = natsReplicas(env);
-  const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000, nkeySeedFile: env.NATS_NKEY_SEED_FILE });
+  const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000, nkeySeedFile: natsSeedFile(args, env) });
   try {
     const rt = await openRuntime(nc, { replicas });
     if (sub === "create") {

@@ -24,6 +24,16 @@ export function resolveNatsUrl(args: Args, env: NodeJS.ProcessEnv): string {
   throw new UsageError(`no NATS server: pass --nats nats://host:4222, set NATS_URL, or start \`make run\` (it writes ${join(dataDir(env), "nats.url")})`);
 }
 
+/**
+ * The nkey seed file the CLI connects with: NATS_NKEY_SEED_FILE; else, when the NATS URL is the one `inquest up` wrote
+ * (no --nats, no NATS_URL), the seed it wrote beside it (`nats.seed`: make cluster requires credentials).
+ */
+export function natsSeedFile(args: Args, env: NodeJS.ProcessEnv): string | undefined {
+  if (env.NATS_NKEY_SEED_FILE) return env.NATS_NKEY_SEED_FILE;
+  if (flag(args, "nats") !== undefined || env.NATS_URL) return undefined;
+  return urlInDataDir(env, "nats.seed");
+}
+
 /** INQUEST_NATS_REPLICAS as the services read it, so the CLI never provisions with another replica count. */
 export function natsReplicas(env: NodeJS.ProcessEnv): number {
   const raw = env.INQUEST_NATS_REPLICAS;

@@ -5,7 +5,7 @@
 // each with its own data dir and the services' ops ports printed (docs/operations.md#cluster).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SERVICE_NAMES, serviceArgs, serviceEnv, type ServiceName } from "../shared/launch.js";
@@ -87,6 +87,10 @@ export async function upCommand(env: NodeJS.ProcessEnv, cluster = false): Promis
     const urlFile = join(data, "nats.url");
     writeFileSync(urlFile, `${natsUrl}\n`, { mode: 0o600 });
     chmodSync(urlFile, 0o600);
+    // Beside it, the seed the CLI's other commands connect with when the cluster requires credentials (nats-url.ts).
+    const seedNote = join(data, "nats.seed");
+    if (auth) writeFileSync(seedNote, `${auth.services}\n`, { mode: 0o600 });
+    else rmSync(seedNote, { force: true });
 
     const fleetFile = env.INQUEST_FLEET_FILE ?? join(REPO, "examples", "fleet.json");
     const childEnv: NodeJS.ProcessEnv = {

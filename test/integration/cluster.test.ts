@@ -8,6 +8,7 @@ import tap, { test } from "tap";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { STREAMS } from "../../shared/nats/catalog.js";
 import { connectTo } from "../helpers/nats.js";
+import { cliAsync } from "../helpers/cli.js";
 import { DIST, tempDir } from "../helpers/services.js";
 import { api, eventually } from "../helpers/stack.js";
 
@@ -42,6 +43,9 @@ test("make cluster: 3 NATS nodes with R3, two of every service, survives a NATS 
   await t.rejects(connectTo(natsUrl), "a client without credentials is refused");
   const nc = await connectTo(natsUrl, join(dir.path, "nats-cluster", "auth", "services.nk"));
   t.teardown(() => nc.close());
+  // The CLI beside it needs no flags: it reads the URL and the seed `up` wrote into the data dir.
+  const listed = await cliAsync(["keys", "list"], { INQUEST_DATA_DIR: dir.path });
+  t.equal(listed.status, 0, `inquest keys list with only the data dir: ${listed.stderr.slice(0, 300)}`);
   const jsm = await jetstreamManager(nc);
   for (const s of Object.values(STREAMS)) t.equal((await jsm.streams.info(s.name)).config.num_replicas, 3, `${s.name} has 3 replicas`);
 
