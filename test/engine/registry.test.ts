@@ -32,3 +32,8 @@ test("the catalog as plain data", async (t) => {
   t.same(catalog.map((c) => c.id), [...catalog.map((c) => c.id)].sort(), "sorted by id");
   t.equal(JSON.parse(JSON.stringify(catalog)).length, catalog.length, "serialisable");
 });
+
+test("the README says how many detections there are", async (t) => {
+  const said = /\*\*(\d+) detections\*\*/.exec(readRepoFile("README.md"))?.[1];
+  t.equal(Number(said), DETECTIONS.length, "README.md's count is the catalog's");
+});
