@@ -187,3 +187,14 @@ test("a temp directory is a signal when something runs from it, is made executab
   t.notOk(signal("restic backup /srv --exclude /tmp/cache"));
   t.notOk(signal("find /tmp -type f -mtime +7 -delete"), "tmp cleaning");
 });
+
+test("an allocator preloaded from the program's own vendor prefix is a note; from elsewhere it is not", async (t) => {
+  const { bundledAllocatorPreload } = await import("../../shared/engine/baselines/index.js");
+  t.equal(bundledAllocatorPreload("/opt/td-agent/lib/libjemalloc.so", "/opt/td-agent/bin/ruby")?.baseline, "preload:bundled-allocator");
+  t.equal(bundledAllocatorPreload("/opt/gitlab/embedded/lib/libjemalloc.so.2", "/opt/gitlab/embedded/bin/puma")?.baseline, "preload:bundled-allocator");
+  t.equal(bundledAllocatorPreload("/opt/td-agent/lib/libjemalloc.so", "/usr/sbin/sshd"), undefined, "into another program");
+  t.equal(bundledAllocatorPreload("/opt/td-agent/lib/libhide.so", "/opt/td-agent/bin/ruby"), undefined, "not an allocator");
+  t.equal(bundledAllocatorPreload("/opt/.x/lib/libjemalloc.so", "/opt/.x/bin/x"), undefined, "a hidden prefix");
+  t.equal(bundledAllocatorPreload("/tmp/app/lib/libjemalloc.so", "/tmp/app/bin/x"), undefined, "a temp prefix");
+  t.equal(bundledAllocatorPreload("/opt/td-agent/lib/libjemalloc.so:/opt/td-agent/lib/libx.so", "/opt/td-agent/bin/ruby"), undefined, "every library must be one");
+});

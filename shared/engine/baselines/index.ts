@@ -188,6 +188,29 @@ export function knownPreload(value: string): Explanation | undefined {
   return { baseline: libs.length === 1 ? first.id : libs.map((l) => l.id).join("+"), source: libs.map((l) => describeSource(l.source)).join("; ") };
 }
 
+const BUNDLED_ALLOCATOR_SOURCE = {
+  kind: "doc" as const,
+  name: "Vendor packages that ship an allocator in their own prefix and preload it into their own programs",
+  detail: "fluent-package/td-agent (/opt/td-agent/lib/libjemalloc.so, its unit's LD_PRELOAD), GitLab Omnibus (/opt/gitlab/embedded/lib/libjemalloc.so)",
+};
+const ALLOCATORS = /^lib(?:jemalloc|tcmalloc|tcmalloc_minimal|mimalloc)\.so(?:\.[\d.]+)?$/;
+
+/**
+ * An LD_PRELOAD of allocators from the program's own install prefix: every library a jemalloc/tcmalloc/mimalloc in
+ * `<prefix>/lib`, `<prefix>/lib64` or `<prefix>/embedded/lib`, where the program itself runs from under `<prefix>` in
+ * /opt or /usr/lib (a vendor's bundle), never a temp, home or hidden directory.
+ */
+export function bundledAllocatorPreload(value: string, programPath: string): Explanation | undefined {
+  const libs = value.split(/[\s:]+/).filter((l) => l !== "");
+  if (libs.length === 0) return undefined;
+  for (const lib of libs) {
+    const file = lib.slice(lib.lastIndexOf("/") + 1);
+    const prefix = /^(\/(?:opt|usr\/lib)\/[^/.][^/]*)\/(?:embedded\/)?lib(?:64)?\/[^/]+$/.exec(lib)?.[1];
+    if (!ALLOCATORS.test(file) || prefix === undefined || !programPath.startsWith(`${prefix}/`) || /\/\./.test(lib)) return undefined;
+  }
+  return explain("preload:bundled-allocator", BUNDLED_ALLOCATOR_SOURCE);
+}
+
 /** An image whose documented way to run is privileged (cAdvisor, docker:dind, Falco...). */
 export function privilegedImage(image: string): Explanation | undefined {
   const { repository, tag } = imageRepository(image);
@@ -227,6 +250,7 @@ export function tagBaseline(tag: string): string {
 export function baselineCatalog(): Array<{ id: string; source: string }> {
   const out: Array<{ id: string; source: string }> = [
     { id: "kmod:debian-in-tree", source: `${describeSource(DEBIAN_6_1_SOURCE)}; ${describeSource(DEBIAN_6_12_SOURCE)}` },
+    { id: "preload:bundled-allocator", source: describeSource(BUNDLED_ALLOCATOR_SOURCE) },
     { id: "pam:packaged", source: `${describeSource(DEBIAN_PAM_SOURCE)}; ${describeSource(OTHER_DISTRO_PAM_SOURCE)}` },
     { id: "kmod:mainline-modular-elsewhere", source: `${describeSource(DEBIAN_6_1_BUILTIN_SOURCE)}; ${describeSource(MAINLINE_SOURCE)}` },
     ...VENDOR_MODULES.map((g) => ({ id: g.id, source: describeSource(g.source) })),

@@ -1,6 +1,6 @@
 // Library injection through the LD_PRELOAD environment variable of running processes. (/etc/ld.so.preload, the
 // system-wide file, is the ld-so-preload detection's.)
-import { knownPreload } from "../baselines/index.js";
+import { bundledAllocatorPreload, knownPreload } from "../baselines/index.js";
 import { processIndex, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
@@ -31,7 +31,7 @@ export const ldPreload = defineDetection({
       const proc = procs.get(pid);
       const evidence = proc ? [{ table: "process_envs", row }, { table: "processes", row: proc }] : [{ table: "process_envs", row }];
       const label = `${processLabel(proc, pid)} (pid ${pid})`;
-      const known = knownPreload(value);
+      const known = knownPreload(value) ?? bundledAllocatorPreload(value, str(proc, "path"));
       if (known) {
         hits.push({ summary: `${label} runs with LD_PRELOAD=${value}, a packaged library (${known.source}).`, evidence, entity: `pid:${pid}`, kept_by: known.baseline });
         continue;
