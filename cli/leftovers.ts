@@ -7,6 +7,8 @@ import { join } from "node:path";
 
 interface Noted {
   pid: number;
+  /** The `up` that started it (absent in notes written before this field). */
+  up?: number;
   /** The process's command line as /proc shows it (NUL-separated arguments), when it was noted. */
   cmdline: string;
 }
@@ -21,13 +23,13 @@ function cmdlineOf(pid: number): string | null {
   }
 }
 
-/** Notes the processes now running for this `up` (replacing the last note). */
+/** Notes the processes now running for this `up` (replacing the last note), this `up` first. */
 export function noteProcesses(dataDir: string, pids: ReadonlyArray<number | undefined>): void {
   const noted: Noted[] = [];
-  for (const pid of pids) {
+  for (const pid of [process.pid, ...pids]) {
     if (pid === undefined) continue;
     const cmdline = cmdlineOf(pid);
-    if (cmdline !== null && cmdline !== "") noted.push({ pid, cmdline });
+    if (cmdline !== null && cmdline !== "") noted.push({ pid, cmdline, up: process.pid });
   }
   writeFileSync(join(dataDir, FILE), `${JSON.stringify(noted)}\n`, { mode: 0o600 });
 }
@@ -35,6 +37,11 @@ export function noteProcesses(dataDir: string, pids: ReadonlyArray<number | unde
 /** Forgets the note (a clean stop left nothing running). */
 export function forgetProcesses(dataDir: string): void {
   rmSync(join(dataDir, FILE), { force: true });
+}
+
+/** Another `up` on this data dir is running (it noted itself, and its pid still runs that command): stop that one first. */
+export class UpAlreadyRunning extends Error {
+  override name = "UpAlreadyRunning";
 }
 
 /**
@@ -50,6 +57,9 @@ export async function stopLeftovers(dataDir: string, graceMs = 5_000): Promise<n
   }
   const alive = (n: Noted): boolean => n.pid !== process.pid && cmdlineOf(n.pid) === n.cmdline;
   const left = Array.isArray(noted) ? noted.filter((n) => Number.isInteger(n?.pid) && typeof n?.cmdline === "string" && alive(n)) : [];
+  // The `up` itself still running: not leftovers but a live stack, which is not this one's to stop.
+  const owner = left.find((n) => n.up !== undefined && n.pid === n.up);
+  if (owner) throw new UpAlreadyRunning(`another \`inquest up\` (pid ${owner.pid}) is running on ${dataDir}: stop it first (Ctrl-C in its terminal, or kill ${owner.pid}), or give this one its own INQUEST_DATA_DIR`);
   for (const n of left) signal(n.pid, "SIGTERM");
   const deadline = Date.now() + graceMs;
   while (left.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -81,3 +81,22 @@ test("an up killed outright: the next up on its data dir stops what it left runn
   process.kill(-(second.child.pid as number), "SIGINT");
   t.equal(await second.exited, 0);
 });
+
+test("a second up on the data dir of a running one refuses to start and stops nothing", async (t) => {
+  const dir = tempDir("inquest-up-twice-");
+  t.teardown(() => dir.remove());
+  const first = await up(t, dir.path);
+  const before = childrenOf(first.child.pid as number);
+  const second = spawn(process.execPath, [join(DIST, "cli", "main.js"), "up"], {
+    env: { PATH: `${process.env.PATH ?? ""}:/usr/sbin`, INQUEST_DATA_DIR: dir.path, INQUEST_PORT: "0", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let err = "";
+  second.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => second.once("exit", (c) => resolve(c)));
+  t.equal(code, 1, err);
+  t.match(err, new RegExp(`another \`inquest up\` \\(pid ${first.child.pid}\\) is running on`));
+  t.same(before.filter((p) => !running(p.pid)).map((p) => p.cmd), [], "the running stack is untouched");
+  process.kill(-(first.child.pid as number), "SIGINT");
+  t.equal(await first.exited, 0);
+});
