@@ -231,3 +231,16 @@ test("a shell piped through openssl s_client or netcat: a strong cron signal, an
   t.match(findings(live)[0]?.summary, /pid 40.*pipes a shell through a network tool.*185\.244\.25\.7:99[35]/);
   t.equal(findings(live)[0]?.severity, undefined, "the detection's own severity: high");
 });
+
+test("docker-api-exposed: a daemon listening in a container's own network namespace (docker:dind) is info, on the host's high", async (t) => {
+  const hostNs = "4026531840";
+  const listen = (pid: number, port: number, ns: string) => ({ pid: String(pid), port: String(port), protocol: "6", family: "2", address: "0.0.0.0", fd: "3", socket: "0", path: "", net_namespace: ns });
+  const rows = (dockerNs: string) => host({
+    listening_ports: [listen(501, 22, hostNs), listen(920, 9100, hostNs), listen(754, 2375, dockerNs)],
+    processes: [proc(501, "sshd", "/usr/sbin/sshd"), proc(920, "node_exporter", "/usr/local/bin/node_exporter"), proc(754, "dockerd", "/usr/local/bin/dockerd", "dockerd --host=unix:///var/run/docker.sock --host=tcp://0.0.0.0:2375")],
+  });
+  const dind = findings(run("docker-api-exposed", rows("4026532981")));
+  t.equal(dind[0]?.severity, "info");
+  t.match(dind[0]?.summary, /network namespace of its own/);
+  t.equal(findings(run("docker-api-exposed", rows(hostNs)))[0]?.severity, "high", "the same daemon on the host's network");
+});

@@ -58,11 +58,20 @@ function where(address: string): string {
   return isPublic(address) ? `public address ${address}` : `address ${address}`;
 }
 
+/** The value most items have (ties: the smallest, so the answer does not depend on row order); undefined when none. */
+function mostCommon(items: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const i of items) counts.set(i, (counts.get(i) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [k, n] of counts) if (best === undefined || n > (counts.get(best) ?? 0) || (n === counts.get(best) && compareText(k, best) < 0)) best = k;
+  return best;
+}
+
 export const dockerApiExposed = defineDetection({
   id: "docker-api-exposed",
   title: "Docker Engine API exposed over TCP",
   reads: {
-    listening_ports: ["pid", "port", "protocol", "address"],
+    listening_ports: ["pid", "port", "protocol", "address", "net_namespace"],
     processes: ["pid", "name", "path", "cmdline"],
     process_open_sockets: ["pid", "remote_address", "remote_port", "local_port"],
     docker_containers: ["id", "name", "image", "command"],
@@ -86,10 +95,12 @@ export const dockerApiExposed = defineDetection({
       proc: Row | undefined;
       evidence: EvidenceRow[];
       endpoints: TcpHost[];
+      /** The network namespaces its listening sockets are in. */
+      namespaces: Set<string>;
     }
     const groups = new Map<string, Group>();
     const group = (pid: string): Group => {
-      const g = groups.get(pid) ?? { pid, proc: procs.get(pid), evidence: [], endpoints: [] };
+      const g = groups.get(pid) ?? { pid, proc: procs.get(pid), evidence: [], endpoints: [], namespaces: new Set<string>() };
       groups.set(pid, g);
       return g;
     };
@@ -109,7 +120,11 @@ export const dockerApiExposed = defineDetection({
       const g = group(pid);
       g.evidence.push({ table: "listening_ports", row });
       g.endpoints.push({ address, port });
+      if (str(row, "net_namespace") !== "") g.namespaces.add(str(row, "net_namespace"));
     }
+    // The host's network namespace: the one most listening sockets are in (the host's own services); a daemon whose
+    // sockets are all in another runs in a container (a CI job's docker:dind service) and listens on its network.
+    const hostNamespace = mostCommon(rowsOf(host, "listening_ports").map((r) => str(r, "net_namespace")).filter((n) => n !== ""));
     for (const proc of rowsOf(host, "processes")) {
       const pid = str(proc, "pid");
       const cmdline = str(proc, "cmdline");
@@ -151,6 +166,7 @@ export const dockerApiExposed = defineDetection({
       const entity = `pid:${g.pid}`;
       let severity: Severity;
       let why: string;
+      const ownNamespace = hostNamespace !== undefined && g.namespaces.size > 0 && !g.namespaces.has(hostNamespace);
       if (n === "docker-proxy") {
         severity = "medium";
         why = `a container publishes the Docker API port (typically docker:dind) on ${list}`;
@@ -163,12 +179,16 @@ export const dockerApiExposed = defineDetection({
       } else if (endpoints.every((e) => e.port === 2376) || /(?:^|\s)--tls(?:=true)?(?:\s|$)/.test(cmdline)) {
         severity = "medium";
         why = `serves the Docker API with TLS on ${list}, but its command line does not show --tlsverify (check daemon.json: TLS without client verification lets anyone in)`;
+      } else if (ownNamespace) {
+        // What the CI's jobs are given on purpose: an observation (info), unless abuse below shows it was used.
+        severity = "info";
+        why = `serves the Docker API without TLS on ${list} inside a network namespace of its own (a container's, such as a CI docker:dind service): reachable from that container network, and from outside only if a port is published`;
       } else {
         severity = "high";
         why = `serves the Docker API without TLS on ${list}: anyone who reaches it runs containers as root on the host`;
       }
       const abuse: string[] = [];
-      if (n !== "docker-proxy" && severity !== "info") {
+      if (n !== "docker-proxy" && (severity !== "info" || ownNamespace)) {
         const from = clients(g.pid);
         if (from.length > 0) {
           abuse.push(`clients at public addresses are connected (${from.map((r) => str(r, "remote_address")).join(", ")})`);
