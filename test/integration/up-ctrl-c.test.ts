@@ -2,28 +2,13 @@
 // to `up` alone. Every service must still stop while NATS is up (consumers end their pulls, the last writes land),
 // and only then NATS; and closing the terminal (SIGHUP to the group) must leave nothing running.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, type Test } from "tap";
+import { childrenOf } from "../helpers/children.js";
 import { running } from "../helpers/hanging-nats.js";
 import { DIST, tempDir } from "../helpers/services.js";
 import { eventually } from "../helpers/stack.js";
 
-/** The pids whose parent is `ppid`, with their command lines. */
-function childrenOf(ppid: number): Array<{ pid: number; cmd: string }> {
-  const out = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== ppid) continue;
-      out.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ") });
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
-}
 
 /** `inquest up` as a shell runs a job: the leader of its own process group. Resolves once it says it is running. */
 async function upInItsOwnGroup(t: Test) {

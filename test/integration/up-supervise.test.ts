@@ -2,28 +2,13 @@
 // again (`make cluster`'s chaos by hand, a crash in `make run`), and an `up` killed outright leaves its processes to
 // the next `up` on the same data dir, which stops them before it starts (cli/leftovers.ts).
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test, type Test } from "tap";
+import { childrenOf } from "../helpers/children.js";
 import { running } from "../helpers/hanging-nats.js";
 import { DIST, tempDir } from "../helpers/services.js";
 import { eventually } from "../helpers/stack.js";
 
-/** Every process whose parent is `ppid`, with its command line. */
-function childrenOf(ppid: number): Array<{ pid: number; cmd: string }> {
-  const out = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== ppid) continue;
-      out.push({ pid: Number(name), cmd: readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").join(" ") });
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return out;
-}
 
 interface Up {
   child: ChildProcess;
