@@ -244,3 +244,23 @@ test("docker-api-exposed: a daemon listening in a container's own network namesp
   t.match(dind[0]?.summary, /network namespace of its own/);
   t.equal(findings(run("docker-api-exposed", rows(hostNs)))[0]?.severity, "high", "the same daemon on the host's network");
 });
+
+test("ioc-match: a domain the host itself is named under names the fleet, not an indicator", async (t) => {
+  const { routeQuery } = await import("../../shared/engine/index.js");
+  const entities = routeQuery("anything odd on the example.org mail hosts? check for evil-cdn.net too", "standard").entities;
+  t.ok(entities.domains.includes("example.org") && entities.domains.includes("evil-cdn.net"), JSON.stringify(entities.domains));
+  const mail = { ...host({ etc_hosts: [{ address: "10.0.0.5", hostnames: "mx1.example.org mx1" }, { address: "203.0.113.9", hostnames: "cdn.evil-cdn.net" }] }), hostname: "mx1.example.org" };
+  const hits = findings(byId.get("ioc-match")?.evaluate(mail, { entities }) ?? []);
+  t.same(hits.map((h) => h.entity).sort(), ["domain:evil-cdn.net"], "only the other domain");
+});
+
+test("suspicious-systemd-unit: a user's own unit with nothing else odd is info; one that runs from a hidden directory is not", async (t) => {
+  const unitAt = (path: string, command: string) => host({
+    systemd_units: [{ id: "ssh-agent.service", fragment_path: path }],
+    augeas: [{ node: `/files${path}/Service/ExecStart/command`, value: command, label: "command", path }],
+  });
+  const agent = findings(run("suspicious-systemd-unit", unitAt("/home/jdoe/.config/systemd/user/ssh-agent.service", "/usr/bin/ssh-agent")));
+  t.equal(agent[0]?.severity, "info");
+  const implant = findings(run("suspicious-systemd-unit", unitAt("/home/jdoe/.config/systemd/user/ssh-agent.service", "/home/jdoe/.cache/.x/agent")));
+  t.equal(implant[0]?.severity, undefined, "the detection's medium");
+});

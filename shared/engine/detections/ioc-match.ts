@@ -152,7 +152,10 @@ export const iocMatch = defineDetection({
     const hashes = new Set(ctx.entities.sha256.map((h) => h.toLowerCase()));
     const paths = ctx.entities.paths.filter((p) => p.length > 1 && !PLACES.has(withoutTrailingSlashes(p)));
     const hits: DetectionHit[] = [];
-    const domains = ctx.entities.domains;
+    // A domain the host itself is named under is how the question names the fleet ("the example.org mail hosts"), not
+    // an indicator: its own /etc/hosts lines and lookups carry it everywhere.
+    const self = host.hostname.toLowerCase();
+    const domains = ctx.entities.domains.filter((d) => self !== d.toLowerCase() && !self.endsWith(`.${d.toLowerCase()}`));
     const emit = (kind: "address" | "hash" | "path" | "domain", found: Map<string, EvidenceRow[]>): void => {
       for (const ioc of [...found.keys()].sort()) {
         const evidence = found.get(ioc) ?? [];

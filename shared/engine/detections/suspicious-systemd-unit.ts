@@ -202,7 +202,10 @@ export const suspiciousSystemdUnit = defineDetection({
         hits.push({ summary: `Unit ${name} comes from a package's unit directory (${packaged.source}): ${reasons.join("; ")}${shown}.`, evidence, entity: `unit:${name}`, kept_by: packaged.baseline });
         continue;
       }
-      hits.push({ summary: `Unit ${name}: ${reasons.join("; ")}${shown}.`, evidence, severity: strong ? "high" : undefined, entity: `unit:${name}` });
+      // A user's own unit with nothing else odd about it (ssh-agent, syncthing: common on desktops and jump hosts) is
+      // an observation; what it runs, where from and whether it calls out decide more.
+      const userUnitOnly = !strong && reasons.length === 1 && reasons[0]?.startsWith("user-level unit") === true;
+      hits.push({ summary: `Unit ${name}: ${reasons.join("; ")}${shown}.`, evidence, severity: strong ? "high" : userUnitOnly ? "info" : undefined, entity: `unit:${name}` });
     }
     return hits;
   },
