@@ -20,6 +20,8 @@ const NOT_A_USER: ReadonlySet<string> = new Set([
   "other", "others", "another", "new", "old", "unknown", "unexpected", "normal", "regular", "real", "same", "different", "own",
   "local", "remote", "service", "system", "interactive", "privileged", "unprivileged", "admin", "administrator", "attacker",
   "hacker", "intruder", "web", "app", "application", "database", "db", "ci", "build", "human", "hire", "level", "land", "mode",
+  // "the SSH daemon's config", "the server's logs": the thing's, not an account's (the daemon user is asked after by name).
+  "daemon", "server", "host", "agent", "kernel", "machine", "box", "node", "cluster", "container",
   "space", "name", "names", "named", "called", "id", "ids", "uid", "gid", "account", "accounts", "user", "users", "login",
   "logins", "log", "logs", "logged", "logging", "session", "sessions", "shell", "shells", "key", "keys", "crontab", "crontabs",
   "process", "processes", "home", "directory", "password", "passwords", "with", "has", "have", "had", "can", "could", "did",
@@ -107,6 +109,11 @@ export function extractEntities(query: string): QueryEntities {
     .map((p) => (p.length > 1 ? withoutTrailingSlashes(p) : p))
     .filter((p) => p.length > 1);
   const domains = extractDomains(text);
+  // A file name standing alone (not inside a path), of the kinds indicators name: shared objects (with a version),
+  // scripts, kernel modules, binaries. Bounded quantifiers: linear on any text.
+  const files = allMatches(/(?<![\w/.@-])([A-Za-z0-9_][A-Za-z0-9_+-]{0,63}(?:\.[A-Za-z0-9_+-]{1,32}){0,4}\.(?:so(?:\.\d{1,4}){0,4}|sh|py|pl|ko|php|jar|elf|bin))(?![\w.-])/g, text)
+    .map((m) => m[1] ?? "")
+    .filter((f) => f !== "" && !domains.includes(f.toLowerCase()));
   const tags: Record<string, string> = {};
   for (const m of allMatches(/(?<![\w/.-])([A-Za-z][A-Za-z0-9_.-]*)=([A-Za-z0-9_.:\/@-]+)/g, text)) {
     const key = m[1] ?? "";
@@ -123,6 +130,7 @@ export function extractEntities(query: string): QueryEntities {
     ports: uniqueSorted(ports.filter((p) => Number.isInteger(p) && p > 0 && p <= 65535)),
     paths: uniqueSorted(paths),
     domains: uniqueSorted(domains),
+    files: uniqueSorted(files),
     tags: sortedTags,
   };
 }
@@ -134,5 +142,5 @@ export function hasSeedEntities(e: QueryEntities): boolean {
 
 /** Entities an exact indicator match can look for. */
 export function hasIndicatorEntities(e: QueryEntities): boolean {
-  return e.ips.length + e.sha256.length + e.paths.length + e.domains.length > 0;
+  return e.ips.length + e.sha256.length + e.paths.length + e.domains.length + (e.files?.length ?? 0) > 0;
 }

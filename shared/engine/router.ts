@@ -100,7 +100,7 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   if (seeds) rationale.push(`entities ${describeEntities(entities).join("; ")} → pathfinder seeds`);
   if (hasIndicatorEntities(entities)) {
     chosen.add("ioc-match");
-    rationale.push("IPs, hashes, domains and paths named in the question are looked for exactly in the rows (ioc-match); a named path is a place to look, not an indicator of compromise by itself");
+    rationale.push("IPs, hashes, domains, paths and file names named in the question are looked for exactly in the rows (ioc-match); a named path is a place to look, not an indicator of compromise by itself");
   }
   const tagKeys = Object.keys(entities.tags);
   if (tagKeys.length > 0) rationale.push(`tags ${tagKeys.map((k) => `${k}=${entities.tags[k] ?? ""}`).join(", ")} narrow the scope`);

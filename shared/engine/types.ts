@@ -57,6 +57,11 @@ export interface QueryEntities {
   paths: string[];
   /** Domains named in the question: the host of a URL, or a bare name under a public suffix (webhook.site). */
   domains: string[];
+  /**
+   * File names named bare, as threat reports give them (`libkeyutils.so.1.3.2`, `pam_sso_cache.so`, `kinsing.sh`):
+   * matched against the last component of paths (absent in plans made before they were extracted).
+   */
+  files?: string[];
   tags: Record<string, string>;
 }
 

