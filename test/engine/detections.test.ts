@@ -283,3 +283,14 @@ test("a bare file name in the question is an indicator: ioc-match finds it as a 
   t.same(hits.map((x) => x.entity).sort(), ["domain:kinsing.sh", "file:libkeyutils.so.1.3.2"]);
   t.equal(hits.find((x) => x.entity === "file:libkeyutils.so.1.3.2")?.severity, "low", "a named file is a place to look, as a named path");
 });
+
+test("ioc-match: the instance-metadata address named in a question is context (info); cloud-credential-access judges its clients", async (t) => {
+  const { routeQuery } = await import("../../shared/engine/index.js");
+  const plan = routeQuery("is anything on the observability hosts talking to 169.254.169.254?", "standard");
+  t.ok(plan.detection_ids.includes("cloud-credential-access") && plan.detection_ids.includes("ioc-match"));
+  const h = host({ processes: [proc(700, "amazon-ssm-agen", "/usr/bin/amazon-ssm-agent")], process_open_sockets: [sock(700, "169.254.169.254", 80)] });
+  const hits = findings(byId.get("ioc-match")?.evaluate(h, { entities: plan.entities }) ?? []);
+  t.equal(hits[0]?.severity, "info");
+  const other = findings(byId.get("ioc-match")?.evaluate(host({ process_open_sockets: [sock(700, "203.0.113.50", 443)] }), { entities: routeQuery("anything talking to 203.0.113.50?", "standard").entities }) ?? []);
+  t.equal(other[0]?.severity, "medium", "any other address named stays an indicator");
+});

@@ -105,6 +105,14 @@ function pathHit(value: string, paths: readonly string[]): string[] {
   return paths.filter((p) => clean === p || clean.startsWith(`${p}/`));
 }
 
+/**
+ * Cloud instance-metadata addresses: every cloud agent on the host talks to them (the SSM agent, Thanos and Loki for
+ * credentials, cloud-init), so their being in the rows is context, not an indicator: cloud-credential-access judges
+ * what fetched credentials from them (AWS, GCP, Azure 169.254.169.254 and fd00:ec2::254; ECS task 169.254.170.2;
+ * Alibaba 100.100.100.200).
+ */
+const METADATA_ADDRESSES: ReadonlySet<string> = new Set(["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"]);
+
 /** File names that are the last component of the path (a mapped library, a running program, a listed file). */
 function fileHit(value: string, files: readonly string[]): string[] {
   const name = value.replace(/ \(deleted\)$/, "").slice(value.lastIndexOf("/") + 1);
@@ -181,7 +189,7 @@ export const iocMatch = defineDetection({
         hits.push({
           summary: `The ${kind} ${ioc} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
           evidence,
-          severity: kind === "path" || kind === "file" ? "low" : "medium",
+          severity: kind === "address" && METADATA_ADDRESSES.has(ioc) ? "info" : kind === "path" || kind === "file" ? "low" : "medium",
           entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : kind === "domain" ? "domain" : kind === "file" ? "file" : "path"}:${ioc}`,
         });
       }
