@@ -43,10 +43,14 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
   let lastError: unknown;
   let checked = false;
   while (Date.now() < deadline) {
-    // Once, before the connection that outlives refusals: with that setting a credential refused from the start was
-    // retried forever, hundreds of times a second, without a word in the log. A refusal throws from here.
-    if (!checked) checked = await credentialsAccepted(servers, opts.name, auth);
     try {
+      // Once, before the connection that outlives refusals: with that setting a credential refused from the start was
+      // retried forever, hundreds of times a second, without a word in the log. An unreachable server fails this
+      // attempt here, as it would the connection below.
+      if (!checked) {
+        await checkCredentials(servers, opts.name, auth);
+        checked = true;
+      }
       const nc = await connect({
         servers,
         name: opts.name,
@@ -71,6 +75,7 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
       opts.log.info({ server: nc.getServer() }, "connected to NATS");
       return nc;
     } catch (err) {
+      if (err instanceof ConfigError) throw err;
       lastError = err;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -84,16 +89,15 @@ export async function connectNats(opts: ConnectOptions): Promise<NatsConnection>
 
 /**
  * A short connection of the default kind (it gives up on a refusal) to learn whether the servers accept these
- * credentials: true once one did; a refusal throws a ConfigError naming where the credentials come from; anything
- * else (no server reachable yet) is false, and the caller tries again.
+ * credentials. A refusal throws a ConfigError naming where the credentials come from; any other failure (no server
+ * reachable yet) is thrown as it is, and the caller tries again.
  */
-async function credentialsAccepted(servers: string[], name: string, auth: { authenticator?: ReturnType<typeof nkeyAuthenticator> }): Promise<boolean> {
+async function checkCredentials(servers: string[], name: string, auth: { authenticator?: ReturnType<typeof nkeyAuthenticator> }): Promise<void> {
   try {
     const probe = await connect({ servers, name: `${name}-credentials-check`, reconnect: false, timeout: 5_000, noAsyncTraces: true, ...auth });
     await probe.close();
-    return true;
   } catch (err) {
-    if (!isAuthorizationRefused(err)) return false;
+    if (!isAuthorizationRefused(err)) throw err;
     throw new ConfigError(
       `NATS at ${servers.map(redactCredentials).join(", ")} refused this process's credentials (${err instanceof Error ? err.message : String(err)}): ` +
         (auth.authenticator ? "check that NATS_NKEY_SEED_FILE holds a seed the servers' authorization lists (inquest nats-auth)" : "the servers require a user: set NATS_NKEY_SEED_FILE (inquest nats-auth) or credentials in NATS_URL"),
