@@ -20,8 +20,8 @@ const NOT_A_USER: ReadonlySet<string> = new Set([
   "other", "others", "another", "new", "old", "unknown", "unexpected", "normal", "regular", "real", "same", "different", "own",
   "local", "remote", "service", "system", "interactive", "privileged", "unprivileged", "admin", "administrator", "attacker",
   "hacker", "intruder", "web", "app", "application", "database", "db", "ci", "build", "human", "hire", "level", "land", "mode",
-  // "the SSH daemon's config", "the server's logs": the thing's, not an account's (the daemon user is asked after by name).
-  "daemon", "server", "host", "agent", "kernel", "machine", "box", "node", "cluster", "container",
+  // "the SSH daemon's config": the daemon's, not an account's (the daemon user is asked after by name).
+  "daemon", "kernel",
   "space", "name", "names", "named", "called", "id", "ids", "uid", "gid", "account", "accounts", "user", "users", "login",
   "logins", "log", "logs", "logged", "logging", "session", "sessions", "shell", "shells", "key", "keys", "crontab", "crontabs",
   "process", "processes", "home", "directory", "password", "passwords", "with", "has", "have", "had", "can", "could", "did",

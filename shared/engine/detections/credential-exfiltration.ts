@@ -96,6 +96,14 @@ function credentialArchives(texts: readonly string[]): Map<string, string> {
   return out;
 }
 
+/** Whether the command sends data off the host (an upload, a copy to a host, a stream to netcat, an S3 copy), not a download. */
+export function sendsData(cmd: SimpleCommand): boolean {
+  if (cmd.program === "curl") return CURL_UPLOAD.test(` ${dropUsedKeys("curl", cmd.raw)} `);
+  if (cmd.program === "wget") return WGET_POST.test(cmd.raw);
+  if (cmd.program === "aws") return cmd.args[0] === "s3";
+  return ["scp", "rsync", "sftp"].includes(cmd.program) || NETCAT_LIKE.has(cmd.program);
+}
+
 interface Exfil {
   file: string;
   dest: string;
@@ -105,12 +113,7 @@ interface Exfil {
 function judge(text: string, archives: ReadonlyMap<string, string> = new Map()): Exfil | undefined {
   const commands = simpleCommands(text);
   for (const [i, cmd] of commands.entries()) {
-    let sender = false;
-    if (cmd.program === "curl") sender = CURL_UPLOAD.test(` ${dropUsedKeys("curl", cmd.raw)} `);
-    else if (cmd.program === "wget") sender = WGET_POST.test(cmd.raw);
-    else if (["scp", "rsync", "sftp"].includes(cmd.program) || NETCAT_LIKE.has(cmd.program)) sender = true;
-    else if (cmd.program === "aws") sender = cmd.args[0] === "s3";
-    if (!sender) continue;
+    if (!sendsData(cmd)) continue;
     const dest = remoteTarget(cmd);
     if (dest === undefined) continue;
     // The file is in this command (curl -F f=@/etc/shadow, scp id_rsa host:) or in what feeds it (cat x | nc h p).

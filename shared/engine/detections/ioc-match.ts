@@ -3,7 +3,7 @@
 // hash table; domains as names in the same free text and in /etc/hosts; paths as executables, files, mapped libraries, mounts and inside command lines. A path named in the
 // question is a place to look, not an indicator: a match is low on its own, and system directories named as places
 // ("/tmp", "/usr/lib") are left to the detections that know what is wrong there.
-import { rowsOf, str, withoutTrailingSlashes } from "../rows.js";
+import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import { normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -115,7 +115,7 @@ const METADATA_ADDRESSES: ReadonlySet<string> = new Set(["169.254.169.254", "fd0
 
 /** File names that are the last component of the path (a mapped library, a running program, a listed file). */
 function fileHit(value: string, files: readonly string[]): string[] {
-  const name = value.replace(/ \(deleted\)$/, "").slice(value.lastIndexOf("/") + 1);
+  const name = basename(value);
   return files.filter((f) => name === f);
 }
 

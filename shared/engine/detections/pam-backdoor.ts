@@ -4,6 +4,7 @@
 // pam_backdoor and "PAM spy" kits; Sigma linux PAM rules). A distribution's module replaced in place keeps its name
 // and place: that needs file integrity (hashes), not this.
 import { packagedPamModule } from "../baselines/index.js";
+import { compareText } from "../order.js";
 import { basename, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -48,7 +49,7 @@ export const pamBackdoor = defineDetection({
       modules.set(path, evidence);
     }
     const hits: DetectionHit[] = [];
-    for (const [path, evidence] of [...modules].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    for (const [path, evidence] of [...modules].sort((a, b) => compareText(a[0], b[0]))) {
       const file = basename(path);
       const who = [...new Set(evidence.filter((e) => e.table === "processes").map((e) => str(e.row, "name")))].join(", ");
       const standard = PAM_DIR.test(path);

@@ -3,7 +3,7 @@
 // php fsockopen, lua socket.tcp, node net.Socket + child_process, awk /inet/tcp).
 // Facts: PayloadsAllTheThings "Reverse Shell Cheatsheet", Atomic Red Team T1059.004/T1059.006, Sigma
 // proc_creation_lnx_perl_reverse_shell / proc_creation_lnx_python_reverse_shell / proc_creation_lnx_php_reverse_shell.
-import { appendTo, basename, num, processLabel, rowsOf, str } from "../rows.js";
+import { appendTo, basename, num, processIndex, processLabel, rowsOf, str } from "../rows.js";
 import { isRemotePeer } from "../net.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
@@ -54,12 +54,13 @@ export const reverseShell = defineDetection({
     // the shell holds no socket, the tool it started does. Judged at the process that ran the pipeline.
     const procs = rowsOf(host, "processes");
     const pipelines = new Set(procs.filter((p) => SHELL_THROUGH_NETWORK.test(str(p, "cmdline"))).map((p) => str(p, "pid")));
+    const byProcPid = pipelines.size > 0 ? processIndex(host) : new Map<string, Row>();
     const flagged = new Set<string>();
     for (const tool of procs) {
       const sockets = byPid.get(str(tool, "pid")) ?? [];
       const parent = str(tool, "parent");
       if (sockets.length === 0 || !pipelines.has(parent) || flagged.has(parent)) continue;
-      const runner = procs.find((p) => str(p, "pid") === parent) as Row;
+      const runner = byProcPid.get(parent) as Row;
       flagged.add(parent);
       const first = sockets[0] as Row;
       hits.push({

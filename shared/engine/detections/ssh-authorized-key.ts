@@ -2,7 +2,7 @@
 // is outside the host's key inventory, shared with another account, hidden in an odd file or forces a command.
 import { cloudDefaultUser, knownAutomation, tagBaseline } from "../baselines/index.js";
 import { stableHash } from "../fingerprint.js";
-import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
+import { basename, num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { commandSignals, firstToken, inTmpDir, isInteractiveShell, isShell } from "./patterns.js";
@@ -83,8 +83,7 @@ export function restrictedForcedCommand(options: string): string | null {
   const locked = opts.has("restrict") || (opts.has("no-pty") && opts.has("no-port-forwarding") && opts.has("no-agent-forwarding"));
   if (!locked || opts.has("pty") || opts.has("port-forwarding")) return null;
   const program = firstToken(command);
-  const name = program.split("/").pop() ?? program;
-  if (isShell(program) || INTERPRETER.test(name) || inTmpDir(program) || /\/\./.test(program)) return null;
+  if (isShell(program) || INTERPRETER.test(basename(program)) || inTmpDir(program) || /\/\./.test(program)) return null;
   return command;
 }
 

@@ -6,20 +6,18 @@
 // an alternative protocol or a web service); Sigma "Suspicious Curl File Upload - Linux"
 // (proc_creation_lnx_susp_curl_fileupload.yml); the LOTS project's anonymous file-drop hosts (intel/staging-hosts.ts).
 import { stagingHost } from "../intel/staging-hosts.js";
-import { clip, commandHit, commandSources, CURL_UPLOAD, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, urlHost, USER_COLUMNS, userMaps, WGET_POST, type SimpleCommand } from "./command-lines.js";
-import { archiveOf, dropUsedKeys, remoteTarget } from "./credential-exfiltration.js";
+import { clip, commandHit, commandSources, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, urlHost, USER_COLUMNS, userMaps, type SimpleCommand } from "./command-lines.js";
+import { archiveOf, dropUsedKeys, remoteTarget, sendsData } from "./credential-exfiltration.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { inTmpDir, NETCAT_LIKE, outsideHost } from "./patterns.js";
+import { inTmpDir, outsideHost } from "./patterns.js";
 
 /**
- * Whether the command sends data somewhere (not a download). Not `aws s3 cp`: a backup archived in /tmp and copied to
- * the organisation's bucket is the commonest job of all, and a bucket name says nothing of whose it is
- * (credential-exfiltration still names credential files sent there).
+ * Whether the command sends data somewhere (credential-exfiltration's senders), but not `aws s3`: a backup archived in
+ * /tmp and copied to the organisation's bucket is the commonest job of all, and a bucket name says nothing of whose
+ * it is (credential-exfiltration still names credential files sent there).
  */
 function sends(cmd: SimpleCommand): boolean {
-  if (cmd.program === "curl") return CURL_UPLOAD.test(` ${dropUsedKeys("curl", cmd.raw)} `);
-  if (cmd.program === "wget") return WGET_POST.test(cmd.raw);
-  return ["scp", "rsync", "sftp"].includes(cmd.program) || NETCAT_LIKE.has(cmd.program);
+  return cmd.program !== "aws" && sendsData(cmd);
 }
 
 /** The host of a destination (a URL, user@host:path, or a bare host). */
