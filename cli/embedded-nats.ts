@@ -59,7 +59,7 @@ export async function writeClusterConfigs(dir: string, size: number, authConf?: 
         `listen: 127.0.0.1:${p.client}`,
         `http: 127.0.0.1:${p.monitor}`,
         "max_payload: 8MB",
-        `log_file: "${join(dir, `${name}.log`)}"`,
+        `log_file: "${log}"`,
         `jetstream { store_dir: "${store}" }`,
         `cluster { name: inquest-dev, listen: 127.0.0.1:${p.cluster}, routes: [${routes}] }`,
         // nats-server 2.9 resolves an include relative to the config file only.
