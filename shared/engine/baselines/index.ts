@@ -5,6 +5,7 @@ import { BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEM
 import { PRIVILEGED_IMAGES, imageRepository } from "./containers.js";
 import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
 import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODULES, DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
+import { DEBIAN_6_12_ARM64_ADDED_MODULES, DEBIAN_6_12_ARM64_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_MODULES, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_MODULES, DEBIAN_6_1_ARM64_SOURCE } from "./kernel-modules-in-tree-arm64.js";
 import { VENDOR_MODULES } from "./kernel-modules-vendor.js";
 import { PORT_OWNERS, type PortOwner } from "./ports.js";
 import { PRELOAD_LIBRARIES, explainedPreload } from "./preload.js";
@@ -21,9 +22,13 @@ export { commName, describeSource } from "./types.js";
  */
 const MAINLINE_BUILT_IN_ON_DEBIAN: ReadonlySet<string> = new Set(["polyval_clmulni", "polyval_generic", "sch_fq_codel", "sch_fq", "efivarfs", "nls_iso8859_1", "autofs4", "crc32c_intel", "ghash_clmulni_intel", "aesni_intel", "sha256_ssse3", "sha1_ssse3"]);
 const MAINLINE_SOURCE = { kind: "doc" as const, name: "Linux kernel source tree (mainline)", detail: "tristate options built =y by Debian's config and =m by Ubuntu's and RHEL's generic kernels (arch/x86/crypto, net/sched, fs)" };
-const IN_TREE_6_1: ReadonlySet<string> = new Set(DEBIAN_6_1_MODULES.split(/\s+/).filter((n) => n !== ""));
-const IN_TREE_6_12: ReadonlySet<string> = new Set(DEBIAN_6_12_ADDED_MODULES.split(/\s+/).filter((n) => n !== ""));
-const BUILT_IN_6_1: ReadonlySet<string> = new Set(DEBIAN_6_1_BUILTIN_MODULES.split(/\s+/).filter((n) => n !== ""));
+const nameSet = (list: string): ReadonlySet<string> => new Set(list.split(/\s+/).filter((n) => n !== ""));
+const IN_TREE_6_1 = nameSet(DEBIAN_6_1_MODULES);
+const IN_TREE_6_12 = nameSet(DEBIAN_6_12_ADDED_MODULES);
+const BUILT_IN_6_1 = nameSet(DEBIAN_6_1_BUILTIN_MODULES);
+const IN_TREE_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_MODULES);
+const IN_TREE_ARM64_6_12 = nameSet(DEBIAN_6_12_ARM64_ADDED_MODULES);
+const BUILT_IN_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_BUILTIN_MODULES);
 
 function kmodName(name: string): string {
   return name.trim().replace(/-/g, "_");
@@ -35,7 +40,10 @@ export function isPackagedKernelModule(name: string): Explanation | undefined {
   if (n === "") return undefined;
   if (IN_TREE_6_1.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_SOURCE);
   if (IN_TREE_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_SOURCE);
+  if (IN_TREE_ARM64_6_1.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_ARM64_SOURCE);
+  if (IN_TREE_ARM64_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_ARM64_SOURCE);
   if (BUILT_IN_6_1.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_BUILTIN_SOURCE);
+  if (BUILT_IN_ARM64_6_1.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_ARM64_BUILTIN_SOURCE);
   if (MAINLINE_BUILT_IN_ON_DEBIAN.has(n)) return explain("kmod:mainline-modular-elsewhere", MAINLINE_SOURCE);
   for (const group of VENDOR_MODULES) {
     if (group.names.includes(n) || (group.prefixes ?? []).some((p) => n.startsWith(p))) return explain(group.id, group.source);
@@ -249,10 +257,10 @@ export function tagBaseline(tag: string): string {
 /** Every baseline id with its source, for docs and reports. */
 export function baselineCatalog(): Array<{ id: string; source: string }> {
   const out: Array<{ id: string; source: string }> = [
-    { id: "kmod:debian-in-tree", source: `${describeSource(DEBIAN_6_1_SOURCE)}; ${describeSource(DEBIAN_6_12_SOURCE)}` },
+    { id: "kmod:debian-in-tree", source: [DEBIAN_6_1_SOURCE, DEBIAN_6_12_SOURCE, DEBIAN_6_1_ARM64_SOURCE, DEBIAN_6_12_ARM64_SOURCE].map(describeSource).join("; ") },
     { id: "preload:bundled-allocator", source: describeSource(BUNDLED_ALLOCATOR_SOURCE) },
     { id: "pam:packaged", source: `${describeSource(DEBIAN_PAM_SOURCE)}; ${describeSource(OTHER_DISTRO_PAM_SOURCE)}` },
-    { id: "kmod:mainline-modular-elsewhere", source: `${describeSource(DEBIAN_6_1_BUILTIN_SOURCE)}; ${describeSource(MAINLINE_SOURCE)}` },
+    { id: "kmod:mainline-modular-elsewhere", source: [DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, MAINLINE_SOURCE].map(describeSource).join("; ") },
     ...VENDOR_MODULES.map((g) => ({ id: g.id, source: describeSource(g.source) })),
     ...PACKAGED_SUID.map((s) => ({ id: `suid:${s.package.split(" ")[0]}`, source: `${s.path}: ${describeSource(s.source)}` })),
     ...ACCOUNT_GROUPS.map((g) => ({ id: g.id, source: describeSource(g.source) })),
