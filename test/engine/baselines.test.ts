@@ -54,6 +54,9 @@ test("listeners: the port must be held by its default program", async (t) => {
   t.equal(expectedListener({ port: 10256, processName: "kube-proxy" })?.baseline, "port:kube-proxy");
   t.equal(expectedListener({ port: 10257, processName: "kube-controller" })?.baseline, "port:kube-controller-manager", "comm is 15 characters");
   t.equal(expectedListener({ port: 9092, processName: "java", cmdline: "java kafka.Kafka server.properties" })?.baseline, "port:kafka");
+  t.equal(expectedListener({ port: 10905, protocol: 6, processName: "thanos" })?.baseline, "port:thanos", "a second Thanos component beside the sidecar");
+  t.equal(expectedListener({ port: 10905, protocol: 6, processName: "python3" }), undefined, "Thanos's ports explain only Thanos");
+  t.equal(expectedListener({ port: 8481, protocol: 6, processName: "vmselect-prod" })?.baseline, "port:victoriametrics");
   t.equal(expectedListener({ port: 9092, processName: "java", cmdline: "java -jar x.jar" }), undefined, "java alone is not Kafka");
   t.equal(expectedListener({ port: 123, protocol: 6, processName: "chronyd" }), undefined, "protocol matters");
   t.equal(expectedListener({ port: 8472, protocol: 17, processName: "", kernel: true })?.baseline, "port:vxlan-wireguard-kernel");
