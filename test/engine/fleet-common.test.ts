@@ -72,3 +72,26 @@ test("the same program listening on most hosts is inventory, on whatever port; a
   );
   t.equal(on(dropped, "unexpected-listener").length, 5, "a program in /tmp listening is flagged on every host");
 });
+
+test("the same root key on most hosts is provisioning; on one host, or appended by hand everywhere, it is a finding", async (t) => {
+  const BREAK_GLASS = "AAAAC3NzaC1lZDI1NTE5AAAAIBreakGlassKeyOfTheOpsTeamForRoot0000000001";
+  const key = (body: string, comment: string): Row => ({ uid: "0", key: `ssh-ed25519 ${body}`, options: "", comment, key_file: "/root/.ssh/authorized_keys", algorithm: "ssh-ed25519" });
+  const root: Row = { uid: "0", username: "root", shell: "/bin/bash", directory: "/root" };
+  const question = "any unauthorized ssh keys on root?";
+  const everywhere = run(question, fleet(5, () => ({ authorized_keys: [key(BREAK_GLASS, "ops-break-glass")], users: [root] })));
+  t.same(on(everywhere, "ssh-authorized-key"), [], "one key for root on five of five hosts");
+  t.equal(notes(everywhere, "ssh-authorized-key").length, 5);
+  const alone = run(question, fleet(5, (i) => ({ authorized_keys: i === 3 ? [key(BREAK_GLASS, "ops-break-glass")] : [], users: [root] })));
+  t.same(on(alone, "ssh-authorized-key"), ["web-3"], "the same key on one host of five");
+  const byHand = run(
+    question,
+    fleet(5, () => ({
+      authorized_keys: [key(BREAK_GLASS, "ops-break-glass")],
+      users: [root],
+      shell_history: [{ uid: "0", command: `echo "ssh-ed25519 ${BREAK_GLASS} x" >> /root/.ssh/authorized_keys`, history_file: "/root/.bash_history" }],
+    })),
+  );
+  t.equal(on(byHand, "ssh-authorized-key").length, 5, "a key a shell appended by hand stays a finding on every host");
+  const otherKeys = run(question, fleet(5, (i) => ({ authorized_keys: [key(`AAAAC3NzaC1lZDI1NTE5AAAAIOwnKeyOfHost${i}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`, "admin")], users: [root] })));
+  t.equal(on(otherKeys, "ssh-authorized-key").length, 5, "a different key on each host is not a shared configuration");
+});

@@ -87,6 +87,16 @@ export function restrictedForcedCommand(options: string): string | null {
   return command;
 }
 
+/**
+ * A key with no signal of its own takes part in fleet-common (fleet-common.ts): the same key for the same account on
+ * most hosts of the scope is provisioning (a break-glass root key, a CI controller's deploy key), not a plant on each.
+ * A key planted by hand, shared with another account, hidden in another file or forcing a suspicious command never
+ * does, however many hosts carry it.
+ */
+function provisioned(strong: boolean, account: string, body: string): { fleet_key?: string } {
+  return strong ? {} : { fleet_key: `${account}\n${body}` };
+}
+
 export const sshAuthorizedKey = defineDetection({
   id: "ssh-authorized-key",
   title: "SSH authorized key planted for persistence",
@@ -170,7 +180,7 @@ export const sshAuthorizedKey = defineDetection({
           keep(`a configuration-management key (${automation.source})`, automation.baseline);
           continue;
         }
-        hits.push({ summary: `root accepts SSH key ${label} from ${file}${strong ? `; ${signals.join("; ")}` : ", not in the host's allowed keys"}.`, evidence, severity: "high", entity });
+        hits.push({ summary: `root accepts SSH key ${label} from ${file}${strong ? `; ${signals.join("; ")}` : ", not in the host's allowed keys"}.`, evidence, severity: "high", entity, ...provisioned(strong, "root", body) });
         continue;
       }
       const service = user ? numericUid < 1000 || !interactive : numericUid < 1000;
@@ -180,7 +190,7 @@ export const sshAuthorizedKey = defineDetection({
           keep(`a configuration-management key (${automation.source})`, automation.baseline);
           continue;
         }
-        hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file})${strong ? `; ${signals.join("; ")}` : ""}.`, evidence, severity: strong ? "high" : undefined, entity });
+        hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file})${strong ? `; ${signals.join("; ")}` : ""}.`, evidence, severity: strong ? "high" : undefined, entity, ...provisioned(strong, name, body) });
         continue;
       }
       // Interactive non-root users: keys are normal, so it takes a signal or an inventory that leaves the key out.
