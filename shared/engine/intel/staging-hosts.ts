@@ -39,3 +39,18 @@ export function stagingHost(host: string): StagingHost | undefined {
   const h = host.toLowerCase();
   return STAGING_HOSTS.find((s) => h === s.host || h.endsWith(`.${s.host}`));
 }
+
+/**
+ * Free dynamic-DNS zones: anyone can point a name under them at any address in minutes, so a name there says nothing
+ * about who runs it (download servers and C2 of commodity malware sit under them). Sources: the providers' own lists of
+ * free hostname domains (Duck DNS, No-IP, Dynu, FreeDNS at afraid.org, Dyn).
+ */
+const DYNAMIC_DNS_ZONES: readonly string[] = [
+  "duckdns.org", "ddns.net", "hopto.org", "zapto.org", "sytes.net", "no-ip.org", "no-ip.biz", "no-ip.info", "serveftp.com", "servehttp.com",
+  "myftp.org", "redirectme.net", "dynu.net", "mooo.com", "chickenkiller.com", "dyndns.org", "dynalias.com", "ddnsfree.com", "ddns.me",
+];
+
+export function dynamicDnsHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return DYNAMIC_DNS_ZONES.some((z) => h === z || h.endsWith(`.${z}`));
+}
