@@ -152,4 +152,56 @@ const backupUpload: Family = {
   },
 };
 
-export const AUTH_EXFIL_FAMILIES: Family[] = [pamBackdoor, pamMfa, tlsPipeShell, tlsCertCheck, stagedExfil, backupUpload];
+/** The libraries an sshd privileged child maps on a stock install (libkeyutils through libkrb5), and the SSSD client's. */
+function sshdWithLibraries(h: HostBuilder, rng: Rng, sshd: number, user: string, libs: string[]): number {
+  const priv = run(h, { name: "sshd", path: "/usr/sbin/sshd", cmdline: `sshd: ${user} [priv]`, parent: sshd, uid: 0, ageMin: 60, ageMax: 7_200 });
+  for (const l of libs) mapLib(h, rng, priv, l);
+  return priv;
+}
+
+function stockSshdLibraries(libdir: string, keyutils: string): string[] {
+  return ["libcrypto.so.3", "libz.so.1", "libgssapi_krb5.so.2", "libkrb5.so.3", "libk5crypto.so.3", "libcom_err.so.2", "libkrb5support.so.0", keyutils, "libpam.so.0.85.1", "libc.so.6"].map((f) => `${libdir}/${f}`);
+}
+
+const EBURY_Q = {
+  direct: ["is sshd on {host} backdoored like Ebury?", "check the {role} for a trojanized libkeyutils in sshd", "is an ssh credential stealer loaded into sshd on {host}?"],
+  paraphrase: ["could someone be harvesting the passwords admins type when they ssh into {host}?", "has the ssh server on the {role} been tampered with to steal logins?"],
+};
+
+const eburyLibrary: Family = {
+  name: "ebury-libkeyutils", kind: "attack", attack: ["T1556", "T1554"], count: 4,
+  sources: ["ESET, Operation Windigo (2014) and Ebury: ten years on (2024)", "CERT-Bund Ebury FAQ", "cPanel Security Advisor's Ebury file-name check"],
+  q: EBURY_Q,
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["bastion", "web", "app", "db"] as const));
+    const h = b.h;
+    const libdir = h.spec.distro.libdir;
+    const rhel = libdir === "/usr/lib64";
+    const lib = rng.pick(rhel ? ["/lib64/libkeyutils.so.1.9", "/lib64/tls/libkeyutils.so.1.5", `${libdir}/libsbr.so`] : [`${libdir}/libkeyutils.so.1.3.2`, `${libdir}/libkeyutils.so.1.3.0`, `${libdir}/libns5.so`]);
+    h.file(lib, { mode: "0755", size: rng.int(28_000, 60_000), mtime: h.recent(3_600, 86_400 * 30) });
+    const keyutils = rhel ? "libkeyutils.so.1.6" : "libkeyutils.so.1.10";
+    for (const a of b.admins.slice(0, rng.int(1, 2))) sshdWithLibraries(h, rng, b.sshd, a.name, [...stockSshdLibraries(libdir, keyutils).filter((l) => !(lib.includes("libkeyutils") && l.endsWith(keyutils))), lib]);
+    h.plant(lib, lib.slice(lib.lastIndexOf("/") + 1));
+    return withDecoys(ctx, { hosts: [{ b, compromised: true }], indicators: [lib] });
+  },
+};
+
+const sshdSssd: Family = {
+  name: "sshd-sssd-libraries", kind: "benign", attack: [], count: 4,
+  sources: ["SSSD docs: sshd on AD-joined hosts loads libnss_sss and the SSSD client libraries", "Debian and RHEL keyutils packages: libkeyutils.so.1.10 / libkeyutils.so.1.6"],
+  q: EBURY_Q,
+  build(ctx) {
+    const { rng } = ctx;
+    const hosts = Array.from({ length: rng.int(1, 3) }, () => ctx.base(rng.pick(["bastion", "web", "app"] as const)));
+    for (const b of hosts) {
+      const libdir = b.h.spec.distro.libdir;
+      const keyutils = libdir === "/usr/lib64" ? "libkeyutils.so.1.6" : rng.pick(["libkeyutils.so.1.10", "libkeyutils.so.1.9"]);
+      const extra = [`${libdir}/libnss_sss.so.2`, `${libdir}/libsss_idmap.so.0.5.1`, `${libdir}/security/pam_sss.so`];
+      for (const a of b.admins.slice(0, rng.int(1, 2))) sshdWithLibraries(b.h, rng, b.sshd, a.name, [...stockSshdLibraries(libdir, keyutils), ...extra]);
+    }
+    return { hosts: hosts.map((b) => ({ b, compromised: false })) };
+  },
+};
+
+export const AUTH_EXFIL_FAMILIES: Family[] = [pamBackdoor, pamMfa, tlsPipeShell, tlsCertCheck, stagedExfil, backupUpload, eburyLibrary, sshdSssd];

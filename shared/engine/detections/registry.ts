@@ -32,6 +32,7 @@ import { containerHostMount } from "./container-host-mount.js";
 import { credentialExfiltration } from "./credential-exfiltration.js";
 import { stagedDataExfiltration } from "./staged-data-exfiltration.js";
 import { pamBackdoor } from "./pam-backdoor.js";
+import { sshdLibraryBackdoor } from "./sshd-library-backdoor.js";
 import { credentialFileAccess } from "./credential-file-access.js";
 import { defenseImpairment } from "./defense-impairment.js";
 import { dockerApiExposed } from "./docker-api-exposed.js";
@@ -79,6 +80,7 @@ export const DETECTIONS = [
   credentialExfiltration,
   stagedDataExfiltration,
   pamBackdoor,
+  sshdLibraryBackdoor,
   credentialFileAccess,
   defenseImpairment,
   dockerApiExposed,
