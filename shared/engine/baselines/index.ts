@@ -2,7 +2,7 @@
 // undefined otherwise. Detections put the id in `kept_by`.
 import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
 import { BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
-import { PRIVILEGED_IMAGES, imageRepository } from "./containers.js";
+import { PRIVILEGED_IMAGES, imageRepository, kubeletContainerName } from "./containers.js";
 import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
 import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODULES, DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
 import { DEBIAN_6_12_ARM64_ADDED_MODULES, DEBIAN_6_12_ARM64_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_MODULES, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_MODULES, DEBIAN_6_1_ARM64_SOURCE } from "./kernel-modules-in-tree-arm64.js";
@@ -220,10 +220,17 @@ export function bundledAllocatorPreload(value: string, programPath: string): Exp
 }
 
 /** An image whose documented way to run is privileged (cAdvisor, docker:dind, Falco...). */
-export function privilegedImage(image: string): Explanation | undefined {
+/**
+ * A container whose documented way to run is privileged: by its image's repository, or, for a Kubernetes node agent,
+ * by the container and namespace names the kubelet gave it (`containerName`: docker_containers.name).
+ */
+export function privilegedImage(image: string, containerName = ""): Explanation | undefined {
   const { repository, tag } = imageRepository(image);
-  const hit = PRIVILEGED_IMAGES.find((p) => p.repositories.includes(repository) && (p.tag === undefined || p.tag.test(tag)));
-  return hit ? explain(hit.id, hit.source) : undefined;
+  const byImage = PRIVILEGED_IMAGES.find((p) => p.repositories.includes(repository) && (p.tag === undefined || p.tag.test(tag)));
+  if (byImage) return explain(byImage.id, byImage.source);
+  const pod = kubeletContainerName(containerName);
+  const byPod = pod && PRIVILEGED_IMAGES.find((p) => p.k8s !== undefined && p.k8s.containers.includes(pod.container) && p.k8s.namespaces.includes(pod.namespace));
+  return byPod ? explain(byPod.id, byPod.source) : undefined;
 }
 
 /** A documented vendor installer fetched with curl | sh (get.docker.com, sh.rustup.rs...). */

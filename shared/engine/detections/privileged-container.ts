@@ -33,7 +33,7 @@ export const privilegedContainer = defineDetection({
         hits.push({ summary: `${label} runs privileged; the image is in the host's allowed_privileged_images tag.`, evidence, entity, kept_by: tagBaseline("allowed_privileged_images") });
         continue;
       }
-      const documented = privilegedImage(image);
+      const documented = privilegedImage(image, str(row, "name"));
       if (documented) {
         hits.push({ summary: `${label} runs privileged, as its documentation requires (${documented.source}).`, evidence, entity, kept_by: documented.baseline });
         continue;
