@@ -26,6 +26,9 @@ test("kernel modules: Debian's tree, DKMS and vendor modules; rootkits are intel
   t.match(isPackagedKernelModule("arm_smmuv3_pmu")?.source, /linux-image-6\.1\.0-56-arm64/, "arm64-only in-tree modules (Graviton, Ampere)");
   t.match(isPackagedKernelModule("aes_neon_bs")?.baseline, "kmod:debian-in-tree");
   t.match(isPackagedKernelModule("clk_raspberrypi")?.source, /modules built into the arm64 kernel image/, "built into Debian's arm64 kernel, loadable on a Pi's");
+  t.match(isPackagedKernelModule("nft_counter")?.source, /linux-image-5\.10\.0-32/, "a module older kernels load, built into nf_tables since 5.13");
+  t.equal(isPackagedKernelModule("bcm2835_codec")?.baseline, "kmod:raspberrypi");
+  t.equal(isPackagedKernelModule("vc_sm_cma")?.baseline, "kmod:raspberrypi");
   t.equal(isPackagedKernelModule("nvidia_uvm")?.baseline, "kmod:nvidia");
   t.equal(isPackagedKernelModule("falcon_lsm_pinned_16110")?.baseline, "kmod:crowdstrike-falcon", "versioned vendor names by prefix");
   t.equal(isPackagedKernelModule("scap")?.baseline, "kmod:falco-sysdig");

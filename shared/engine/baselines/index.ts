@@ -6,6 +6,7 @@ import { PRIVILEGED_IMAGES, imageRepository, kubeletContainerName } from "./cont
 import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
 import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODULES, DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
 import { DEBIAN_6_12_ARM64_ADDED_MODULES, DEBIAN_6_12_ARM64_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_MODULES, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_MODULES, DEBIAN_6_1_ARM64_SOURCE } from "./kernel-modules-in-tree-arm64.js";
+import { DEBIAN_5_10_BUILTIN_MODULES, DEBIAN_5_10_BUILTIN_SOURCE, DEBIAN_5_10_MODULES, DEBIAN_5_10_SOURCE } from "./kernel-modules-in-tree-5.10.js";
 import { VENDOR_MODULES } from "./kernel-modules-vendor.js";
 import { PORT_OWNERS, type PortOwner } from "./ports.js";
 import { PRELOAD_LIBRARIES, explainedPreload } from "./preload.js";
@@ -29,6 +30,8 @@ const BUILT_IN_6_1 = nameSet(DEBIAN_6_1_BUILTIN_MODULES);
 const IN_TREE_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_MODULES);
 const IN_TREE_ARM64_6_12 = nameSet(DEBIAN_6_12_ARM64_ADDED_MODULES);
 const BUILT_IN_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_BUILTIN_MODULES);
+const IN_TREE_5_10 = nameSet(DEBIAN_5_10_MODULES);
+const BUILT_IN_5_10 = nameSet(DEBIAN_5_10_BUILTIN_MODULES);
 
 function kmodName(name: string): string {
   return name.trim().replace(/-/g, "_");
@@ -42,8 +45,10 @@ export function isPackagedKernelModule(name: string): Explanation | undefined {
   if (IN_TREE_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_SOURCE);
   if (IN_TREE_ARM64_6_1.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_ARM64_SOURCE);
   if (IN_TREE_ARM64_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_ARM64_SOURCE);
+  if (IN_TREE_5_10.has(n)) return explain("kmod:debian-in-tree", DEBIAN_5_10_SOURCE);
   if (BUILT_IN_6_1.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_BUILTIN_SOURCE);
   if (BUILT_IN_ARM64_6_1.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_ARM64_BUILTIN_SOURCE);
+  if (BUILT_IN_5_10.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_5_10_BUILTIN_SOURCE);
   if (MAINLINE_BUILT_IN_ON_DEBIAN.has(n)) return explain("kmod:mainline-modular-elsewhere", MAINLINE_SOURCE);
   for (const group of VENDOR_MODULES) {
     if (group.names.includes(n) || (group.prefixes ?? []).some((p) => n.startsWith(p))) return explain(group.id, group.source);
@@ -264,10 +269,10 @@ export function tagBaseline(tag: string): string {
 /** Every baseline id with its source, for docs and reports. */
 export function baselineCatalog(): Array<{ id: string; source: string }> {
   const out: Array<{ id: string; source: string }> = [
-    { id: "kmod:debian-in-tree", source: [DEBIAN_6_1_SOURCE, DEBIAN_6_12_SOURCE, DEBIAN_6_1_ARM64_SOURCE, DEBIAN_6_12_ARM64_SOURCE].map(describeSource).join("; ") },
+    { id: "kmod:debian-in-tree", source: [DEBIAN_6_1_SOURCE, DEBIAN_6_12_SOURCE, DEBIAN_6_1_ARM64_SOURCE, DEBIAN_6_12_ARM64_SOURCE, DEBIAN_5_10_SOURCE].map(describeSource).join("; ") },
     { id: "preload:bundled-allocator", source: describeSource(BUNDLED_ALLOCATOR_SOURCE) },
     { id: "pam:packaged", source: `${describeSource(DEBIAN_PAM_SOURCE)}; ${describeSource(OTHER_DISTRO_PAM_SOURCE)}` },
-    { id: "kmod:mainline-modular-elsewhere", source: [DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, MAINLINE_SOURCE].map(describeSource).join("; ") },
+    { id: "kmod:mainline-modular-elsewhere", source: [DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, DEBIAN_5_10_BUILTIN_SOURCE, MAINLINE_SOURCE].map(describeSource).join("; ") },
     ...VENDOR_MODULES.map((g) => ({ id: g.id, source: describeSource(g.source) })),
     ...PACKAGED_SUID.map((s) => ({ id: `suid:${s.package.split(" ")[0]}`, source: `${s.path}: ${describeSource(s.source)}` })),
     ...ACCOUNT_GROUPS.map((g) => ({ id: g.id, source: describeSource(g.source) })),

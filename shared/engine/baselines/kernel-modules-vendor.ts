@@ -22,6 +22,17 @@ export const VENDOR_MODULES: readonly VendorModuleGroup[] = [
     },
   },
   {
+    id: "kmod:raspberrypi",
+    vendor: "Raspberry Pi OS kernel (the Foundation's tree: VideoCore, camera, codec and RP1 drivers not in Debian's)",
+    names: ["vchiq", "snd_bcm2835", "uio_pdrv_genirq", "rpi_hevc_dec", "raspberrypi_gpiomem", "raspberrypi_hwmon", "v4l2_mem2mem", "videobuf2_dma_contig", "pisp_be", "rpivid_hevc"],
+    prefixes: ["bcm2835_", "bcm2711_", "bcm2712_", "rp1_", "vc_sm_", "rpi_", "rpivid_"],
+    source: {
+      kind: "doc",
+      name: "Raspberry Pi OS kernel (github.com/raspberrypi/linux): drivers/staging/vc04_services (vchiq, vc_sm_cma, bcm2835-codec, bcm2835-isp, bcm2835-mmal-vchiq, snd-bcm2835), the RP1 and rpivid drivers; uio_pdrv_genirq is loaded on a stock image for /dev/uio",
+      url: "https://www.raspberrypi.com/documentation/computers/linux_kernel.html",
+    },
+  },
+  {
     id: "kmod:zfs",
     vendor: "OpenZFS (zfs-dkms)",
     names: ["zfs", "spl", "zavl", "znvpair", "zunicode", "zcommon", "icp", "zlua", "zzstd"],
