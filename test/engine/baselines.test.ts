@@ -60,6 +60,9 @@ test("listeners: the port must be held by its default program", async (t) => {
   t.equal(expectedListener({ port: 10905, protocol: 6, processName: "thanos" })?.baseline, "port:thanos", "a second Thanos component beside the sidecar");
   t.equal(expectedListener({ port: 10905, protocol: 6, processName: "python3" }), undefined, "Thanos's ports explain only Thanos");
   t.equal(expectedListener({ port: 8481, protocol: 6, processName: "vmselect-prod" })?.baseline, "port:victoriametrics");
+  t.equal(expectedListener({ port: 55000, protocol: 6, processName: "python3", cmdline: "/var/ossec/framework/python/bin/python3 /var/ossec/api/scripts/wazuh_apid.py" })?.baseline, "port:wazuh-osquery", "Wazuh's API under its bundled Python");
+  t.equal(expectedListener({ port: 55000, protocol: 6, processName: "python3", cmdline: "python3 -m http.server 55000" }), undefined, "any other python on that port");
+  t.equal(expectedListener({ port: 3024, protocol: 6, processName: "teleport" })?.baseline, "port:teleport");
   t.equal(expectedListener({ port: 9092, processName: "java", cmdline: "java -jar x.jar" }), undefined, "java alone is not Kafka");
   t.equal(expectedListener({ port: 123, protocol: 6, processName: "chronyd" }), undefined, "protocol matters");
   t.equal(expectedListener({ port: 8472, protocol: 17, processName: "", kernel: true })?.baseline, "port:vxlan-wireguard-kernel");
