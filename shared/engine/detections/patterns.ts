@@ -219,13 +219,18 @@ export const DEV_TCP_STREAM: Pick<RegExp, "test"> = {
   },
 };
 
+const DEV_TCP_TARGET = /\/dev\/(?:tcp|udp)\/([^/\s'"]+)\//gi;
+
 /**
- * /dev/tcp opened and nothing carried: `echo > /dev/tcp/db/5432` or `</dev/tcp/h/p` in a monitoring job, the bash idiom
- * for "is the port open" (Nagios, health checks). Weak: a port check, or a beacon.
+ * /dev/tcp opened and nothing carried, to a host outside the site: a beacon, or a port check of something outside
+ * (weak). The same to hosts inside the site (`echo > /dev/tcp/db/5432`, `</dev/tcp/10.0.0.5/22` in a monitoring job) is
+ * the bash idiom for "is the port open" (Nagios, health checks), no signal.
  */
 export const DEV_TCP_PROBE: Pick<RegExp, "test"> = {
   test(text: string): boolean {
-    return DEV_TCP.test(text) && !DEV_TCP_STREAM.test(text);
+    if (!DEV_TCP.test(text) || DEV_TCP_STREAM.test(text)) return false;
+    const targets = [...text.matchAll(DEV_TCP_TARGET)].map((m) => m[1] as string);
+    return targets.length === 0 || targets.some(outsideHost);
   },
 };
 
@@ -245,7 +250,7 @@ export const FETCH_AND_RUN_SIGNALS: ReadonlySet<string> = new Set([TEMP_RUN_WHY,
 const COMMAND_SIGNALS: ReadonlyArray<{ re: Pick<RegExp, "test">; why: string; strong: boolean }> = [
   { re: PIPE_TO_SHELL, why: "pipes a download into a shell", strong: true },
   { re: DEV_TCP_STREAM, why: "connects a shell's input or output to a /dev/tcp socket", strong: true },
-  { re: DEV_TCP_PROBE, why: "opens a /dev/tcp socket (a port check?)", strong: false },
+  { re: DEV_TCP_PROBE, why: "opens a /dev/tcp socket to an outside host", strong: false },
   { re: /\bbase64\s+(?:-d|--decode)\b|\bbase64\s+-di?\b|frombase64|b64decode/i, why: "decodes base64", strong: true },
   { re: NETCAT_EXEC, why: "runs netcat with -e", strong: true },
   { re: SHELL_THROUGH_NETWORK, why: "pipes a shell through a network tool (a reverse shell)", strong: true },
