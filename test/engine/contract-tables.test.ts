@@ -164,6 +164,25 @@ test("a unit named like a system component, defined in /etc, running an unpackag
   t.same(run("suspicious-systemd-unit", exporter), []);
 });
 
+test("a unit a generator wrote at boot, named like systemd's, running a program no systemd release ships, connected out", async (t) => {
+  const id = "systemd-udev-settle-helper.service";
+  const generated = { id, fragment_path: `/run/systemd/generator/${id}`, active_state: "active", unit_file_state: "generated" };
+  const program = "/usr/lib/systemd/systemd-udev-settle-helper";
+  const implant = host({
+    systemd_units: [generated, { id: "data1.mount", fragment_path: "/run/systemd/generator/data1.mount", active_state: "active", unit_file_state: "generated" }],
+    processes: [proc(720, "systemd-udev-se", program, `${program} --daemon`, { cgroup_path: `/system.slice/${id}` })],
+    process_open_sockets: [sock(720, "203.0.113.12", 8443)],
+  });
+  const unitHits = run("suspicious-systemd-unit", implant);
+  t.equal(unitHits.length, 1, "the generated unit, not the generated mount");
+  t.equal(unitHits[0]?.severity, "high");
+  t.match(unitHits[0]?.summary ?? "", /defined in \/run\/systemd\/generator/);
+  const masquerade = run("process-masquerading", implant);
+  t.match(masquerade[0]?.summary ?? "", /no systemd release installs systemd-udev-settle-helper/);
+  const real = host({ processes: [proc(1, "systemd", "/usr/lib/systemd/systemd"), proc(300, "systemd-executo", "/usr/lib/systemd/systemd-executor"), proc(301, "systemd-udevd", "/lib/systemd/systemd-udevd")] });
+  t.same(run("process-masquerading", real), [], "systemd's own programs, old and new");
+});
+
 test("a host without a supplementary table (file, augeas) is not a coverage gap that makes a clean verdict inconclusive", async (t) => {
   const clean = host({ processes: [proc(1, "systemd", "/usr/lib/systemd/systemd")], process_open_sockets: [], listening_ports: [], crontab: [], systemd_units: [], users: [] });
   const report = runInvestigation(routeQuery("anything hiding in dot directories?", "standard"), [clean], coverage(1), "standard");

@@ -5,6 +5,7 @@
 // (FHS 3.0: /var/lib holds state, /usr/lib object files and internal binaries in a package's own subdirectory).
 // When that program is also running with a connection to a public address, the unit is a persistent implant.
 import { packagedUnitFile } from "../baselines/index.js";
+import { SYSTEMD_PROGRAMS } from "../baselines/systemd-programs.js";
 import { isPublic } from "../net.js";
 import { appendTo, basename, processIndex, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
@@ -70,8 +71,17 @@ const SYSTEM_NAME = /^(systemd|udev|dbus|sshd?|rsyslog|syslog|network|networkd|c
 
 /** Programs where Debian packages put them (a system component's own binary lives here). */
 function packagedProgram(program: string): boolean {
-  return /^\/(?:usr\/)?s?bin\/[^/]+$/.test(program) || /^\/usr\/libexec\//.test(program) || /^\/(?:usr\/)?lib\/systemd\/systemd-[^/]+$/.test(program) || /^\/opt\//.test(program);
+  const systemd = /^\/(?:usr\/)?lib\/systemd\/(systemd-[^/]+)$/.exec(program)?.[1];
+  if (systemd !== undefined) return SYSTEMD_PROGRAMS.has(systemd);
+  return /^\/(?:usr\/)?s?bin\/[^/]+$/.test(program) || /^\/usr\/libexec\//.test(program) || /^\/opt\//.test(program);
 }
+
+/**
+ * Where a unit defined outside any package lives: by hand in /etc/systemd/system, or written at boot by a generator
+ * (/run/systemd/generator, .early, .late), which systemd runs as root before anything else (a generator planted in
+ * /etc/systemd/system-generators writes a fresh unit on every boot).
+ */
+const UNPACKAGED_UNIT = /^\/(?:etc\/systemd\/system|run\/systemd\/generator(?:\.early|\.late)?)\//;
 
 /** Directories that hold data, state or libraries: a program directly inside one was put there by hand. */
 const DATA_DIRS: ReadonlySet<string> = new Set([
@@ -171,10 +181,11 @@ export const suspiciousSystemdUnit = defineDetection({
           const dataDir = dataDirProgram(program);
           const live = online.get(program);
           const imitated = SYSTEM_NAME.exec(str(unit, "id") || basename(path))?.[1];
-          if (dataDir === undefined && imitated !== undefined && path.startsWith("/etc/systemd/system/") && live?.[1] !== undefined && !packagedProgram(program)) {
-            // A unit named like a system component (udev-worker, dbus-broker-helper), defined by hand in /etc, whose
-            // program no package installs there and which holds a connection to a public address: an implant.
-            reasons.push(`the unit is named like the ${imitated} system component but is defined in /etc/systemd/system and runs ${program}, which no package installs there`);
+          if (dataDir === undefined && imitated !== undefined && UNPACKAGED_UNIT.test(path) && live?.[1] !== undefined && !packagedProgram(program)) {
+            // A unit named like a system component (udev-worker, dbus-broker-helper), defined by hand in /etc or by a
+            // generator at boot, whose program no package installs there and which holds a connection to a public
+            // address: an implant.
+            reasons.push(`the unit is named like the ${imitated} system component but is defined in ${path.slice(0, path.lastIndexOf("/"))} and runs ${program}, which no package installs there`);
             reasons.push(`it is running and connected to ${str(live[1], "remote_address")}:${str(live[1], "remote_port")}`);
             strong = true;
             netEvidence.push(...live.slice(0, 4).map((row, i) => ({ table: i % 2 === 0 ? "processes" : "process_open_sockets", row })));

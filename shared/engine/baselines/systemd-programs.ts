@@ -1,0 +1,30 @@
+// The programs systemd installs directly in its library directory (/usr/lib/systemd, /lib/systemd), by name. Read from
+// Debian bookworm's systemd packages (systemd, udev, systemd-resolved, -timesyncd, -homed, -container, -journal-remote,
+// -oomd, -boot, -userdbd, -coredump, -sysv, libpam-systemd 252.39-1~deb12u2: `dpkg -c`), plus the helpers later
+// releases and other distributions add there (systemd-executor since v255, systemd-vconsole-setup and systemd-udevd as
+// a binary on Fedora and RHEL, systemd's meson.build for the rest). A program named like systemd's that runs from that
+// directory under another name is borrowing its look (process-masquerading).
+import type { SourceRef } from "./types.js";
+
+export const SYSTEMD_PROGRAMS_SOURCE: SourceRef = { kind: "debian-package", name: "systemd, udev and the systemd-* packages", version: "252.39-1~deb12u2", release: "bookworm", detail: "every file directly under /lib/systemd (dpkg -c), and the helpers of systemd 253-257 (meson.build)" };
+
+const BOOKWORM = `
+systemd systemd-ac-power systemd-backlight systemd-binfmt systemd-bless-boot systemd-boot-check-no-failures systemd-cgroups-agent systemd-coredump
+systemd-cryptsetup systemd-export systemd-fsck systemd-fsckd systemd-growfs systemd-hibernate-resume systemd-homed systemd-homework systemd-hostnamed
+systemd-import systemd-import-fs systemd-importd systemd-initctl systemd-integritysetup systemd-journal-gatewayd systemd-journal-remote
+systemd-journal-upload systemd-journald systemd-localed systemd-logind systemd-machined systemd-makefs systemd-measure systemd-modules-load
+systemd-network-generator systemd-networkd systemd-networkd-wait-online systemd-oomd systemd-pcrphase systemd-portabled systemd-pstore systemd-pull
+systemd-quotacheck systemd-random-seed systemd-remount-fs systemd-reply-password systemd-resolved systemd-rfkill systemd-shutdown systemd-sleep
+systemd-socket-proxyd systemd-sulogin-shell systemd-sysctl systemd-sysroot-fstab-check systemd-sysv-install systemd-time-wait-sync systemd-timedated
+systemd-timesyncd systemd-udevd systemd-update-utmp systemd-user-runtime-dir systemd-user-sessions systemd-userdbd systemd-userwork systemd-veritysetup
+systemd-volatile-root systemd-xdg-autostart-condition
+`;
+
+const LATER = `
+systemd-executor systemd-vconsole-setup systemd-update-done systemd-storagetm systemd-bsod systemd-pcrextend systemd-pcrlock systemd-tpm2-setup
+systemd-sysupdate systemd-sysupdated systemd-mountwork systemd-mountfsd systemd-nsresourced systemd-nsresourcework systemd-battery-check
+systemd-keyutil systemd-ssh-proxy systemd-ssh-issue systemd-hwdb systemd-sysext systemd-confext systemd-tpm2-clear systemd-import-generator
+systemd-loop@ systemd-creds systemd-dissect systemd-boot-random-seed systemd-networkd-persistent-storage systemd-journald-audit
+`;
+
+export const SYSTEMD_PROGRAMS: ReadonlySet<string> = new Set(`${BOOKWORM} ${LATER}`.split(/\s+/).filter((n) => n !== ""));
