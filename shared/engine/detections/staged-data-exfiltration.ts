@@ -20,6 +20,22 @@ function sends(cmd: SimpleCommand): boolean {
   return cmd.program !== "aws" && sendsData(cmd);
 }
 
+const RCLONE_COPIES: ReadonlySet<string> = new Set(["copy", "copyto", "move", "moveto", "sync"]);
+
+/**
+ * An rclone copy to a remote (`rclone copy /tmp/x mega:bkp`): the remote and the temp files named before it. Its
+ * backend (S3, B2, MEGA, Drive...) is in the config, so, like `aws s3`, a remote says nothing of whose it is: it counts
+ * only with a dropper's signs (rclone itself run from a temp directory, a hidden file, an archive staged there), the
+ * way ransomware crews use it (CISA #StopRansomware advisories: rclone to MEGA).
+ */
+function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[] } | undefined {
+  if (cmd.program !== "rclone" || !RCLONE_COPIES.has(cmd.args[0] ?? "")) return undefined;
+  const at = cmd.args.findIndex((a, i) => i > 0 && /^[A-Za-z0-9_][\w.-]*:/.test(a) && !a.startsWith("-"));
+  if (at < 0) return undefined;
+  const files = cmd.args.slice(1, at).filter((a) => !a.startsWith("-") && inTmpDir(a));
+  return { remote: cmd.args[at] as string, files };
+}
+
 /** The host of a destination (a URL, user@host:path, or a bare host). */
 function destinationHost(dest: string): string {
   return urlHost(dest) || (/^(?:[^@/\s:]+@)?([^/\s:]+)/.exec(dest)?.[1] ?? dest).toLowerCase();
@@ -59,6 +75,17 @@ export const stagedDataExfiltration = defineDetection({
     const hits: DetectionHit[] = [];
     for (const src of sources) {
       for (const cmd of simpleCommands(src.text)) {
+        const rclone = rcloneCopy(cmd);
+        if (rclone) {
+          const file = rclone.files[0];
+          const packed = file === undefined ? undefined : archives.get(file);
+          const dropped = inTmpDir(cmd.word);
+          const hidden = file !== undefined && /\/\.[^/]+/.test(file);
+          if (file === undefined || !(dropped || hidden || packed !== undefined)) continue;
+          const why = [dropped ? `rclone itself run from ${cmd.word}` : "", packed !== undefined ? `an archive of ${clip(packed, 60) || "files"} written there` : "", hidden ? "under a hidden name" : ""].filter((w) => w !== "");
+          hits.push(commandHit(src, `${src.who} sends ${file} from a temp directory (${why.join(", ")}) to the rclone remote ${clip(rclone.remote, 40)}: ${clip(src.text)}.`, { severity: "high" }));
+          break;
+        }
         if (!sends(cmd)) continue;
         const dest = remoteTarget(cmd);
         if (dest === undefined) continue;
