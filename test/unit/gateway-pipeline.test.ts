@@ -130,6 +130,12 @@ test("a bus failure is a 503 that says 'nothing was changed' only when the opera
   t.equal(plain.status, 503, "an undecided bus failure is still a 503");
   t.notMatch(plain.message, /nothing was changed/, "but claims nothing");
   t.equal((await answer(new Error("timeout: no responders, connection closed"))).status, 500, "words in a message decide nothing");
+  const write = await handleRequest(
+    { ...deps, router: new Router([{ method: "POST", path: "/bus", access: "public", doc: { summary: "", tags: [], responses: {} }, handle: async () => Promise.reject(new TimeoutError()) }]) },
+    req({ method: "POST", path: "/bus" }),
+  );
+  t.equal(write.status, 503);
+  t.match((write.body as { error: { message: string } }).error.message, /may have been applied; read or list before retrying/, "an unanswered write (a create the bus stored before its answer was lost) says it may have happened");
 });
 
 test("a read in the instant the local store reopens is a 503 with Retry-After", async (t) => {

@@ -72,7 +72,7 @@ async function dispatch(deps: PipelineDeps, m: Match, req: RawRequest): Promise<
       }
     }
   } catch (err) {
-    reply = unexpected(deps.log, err, label);
+    reply = unexpected(deps.log, err, label, req.method);
   }
   deps.observe?.(label, reply.status, Number(process.hrtime.bigint() - started) / 1e9);
   return reply;
@@ -133,18 +133,23 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
   return route.handle({ params, query, headers: req.headers, repeatedHeaders: req.repeatedHeaders, body, rawBody: req.body, auth });
 }
 
-const UNAVAILABLE_MESSAGE: Record<BusUnavailableError["changed"] | "unsaid", string> = {
+const UNAVAILABLE_MESSAGE: Record<BusUnavailableError["changed"] | "unsaid" | "unsaid_write", string> = {
   nothing: "the message bus is unavailable; nothing was changed, retry shortly",
   unknown: "the message bus did not confirm the write, so it may have been applied; a retry with the same Idempotency-Key is safe",
   unsaid: "the message bus is unavailable; retry shortly",
+  // A write the bus did not answer may have been stored before the answer was lost (a frozen server, a leader
+  // change): a create retried blindly would be made twice.
+  unsaid_write: "the message bus did not answer, so the change may have been applied; read or list before retrying",
 };
 
-function unexpected(log: Logger, err: unknown, route: string): Reply {
+const READS: ReadonlySet<string> = new Set(["GET", "HEAD"]);
+
+function unexpected(log: Logger, err: unknown, route: string, method: string): Reply {
   if (err instanceof LocalStoreUnavailableError) {
     log.warn({ err, route }, "local store unavailable");
     return fail(503, "unavailable", "the gateway's local read model is reopening; retry shortly", undefined, { "retry-after": "1" });
   }
-  const changed = err instanceof BusUnavailableError ? err.changed : isUnavailable(err) ? "unsaid" : null;
+  const changed = err instanceof BusUnavailableError ? err.changed : isUnavailable(err) ? (READS.has(method) ? "unsaid" : "unsaid_write") : null;
   if (changed !== null) {
     log.warn({ err, route }, "NATS unavailable");
     return fail(503, "unavailable", UNAVAILABLE_MESSAGE[changed], undefined, { "retry-after": "1" });
