@@ -41,6 +41,9 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec = {}): Args {
     if (!a.startsWith("--")) throw new UsageError(`unknown flag ${a} (flags are spelled --name; a question that starts with - goes after --)`);
     const eq = a.indexOf("=");
     const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    // A flag given twice is refused, not overwritten: `--scope env=prod --scope role=web` would otherwise quietly
+    // drop env=prod and widen the run (the API refuses repeated query parameters for the same reason).
+    if (flags.has(name)) throw new UsageError(`--${name} is given twice; give it once${LISTS.has(name) ? `, with its items comma-separated (--${name} a,b)` : ""}`);
     if (booleans.has(name)) {
       if (eq > 0) throw new UsageError(`--${name} takes no value`);
       flags.set(name, true);
@@ -55,6 +58,9 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec = {}): Args {
   }
   return { positionals, flags, help };
 }
+
+/** Flags whose value is a comma-separated list. */
+const LISTS: ReadonlySet<string> = new Set(["scope", "tags", "scopes", "events"]);
 
 export function flag(args: Args, name: string): string | undefined {
   const v = args.flags.get(name);

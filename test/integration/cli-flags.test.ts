@@ -111,3 +111,12 @@ test("agent and fleet hold --heartbeat to what the registry accepts (100ms..1h),
     for (const good of ["100ms", "1h"]) t.match(cli([command as string, ...rest, "--heartbeat", good], env).stderr, /no NATS server/, `${command} --heartbeat ${good} is taken`);
   }
 });
+
+test("a flag given twice is refused, not overwritten: --scope twice would quietly widen the run", async (t) => {
+  const scope = cli(["investigate", "any listeners?", "--scope", "env=prod", "--scope", "role=web", "--url", "http://127.0.0.1:1", "--key", "k"]);
+  t.equal(scope.status, 2, scope.stderr);
+  t.match(scope.stderr, /--scope is given twice; give it once, with its items comma-separated/);
+  const url = cli(["keys", "list", "--nats", "nats://127.0.0.1:1", "--nats=nats://127.0.0.1:2"]);
+  t.equal(url.status, 2);
+  t.match(url.stderr, /--nats is given twice; give it once$/m);
+});
