@@ -1,5 +1,6 @@
 // inquest keys create|list|revoke: API keys straight in the KV bucket.
 import { createApiKey, listApiKeys, revokeApiKey } from "../shared/auth/keys.js";
+import { CONTROL_CHARACTER_CLASS } from "../shared/control-characters.js";
 import { parseScopes } from "../shared/auth/scopes.js";
 import { systemClock } from "../shared/clock.js";
 import { createLogger } from "../shared/log.js";
@@ -8,6 +9,8 @@ import { openRuntime } from "../shared/runtime.js";
 import { flag, UsageError, type Args } from "./args.js";
 import { natsReplicas, natsSeedFile, resolveNatsUrl } from "./nats-url.js";
 
+const CONTROL_CHARACTER = new RegExp(`[${CONTROL_CHARACTER_CLASS}]`);
+const NAME_MAX = 100;
 const USAGE = "usage: inquest keys create --scopes a,b [--name n] [--nats URL] | keys list [--nats URL] | keys revoke <id> [--nats URL]";
 
 /**
@@ -34,6 +37,10 @@ export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<n
   if (sub === "create") {
     scopes = parseScopes(flag(args, "scopes") ?? "");
     if (typeof scopes === "string") throw new UsageError(scopes);
+    // A name is shown back in `keys list`, whoami and the console: characters a terminal obeys (an escape sequence, a
+    // bidi override) are refused here rather than trusted everywhere it is shown.
+    const name = flag(args, "name");
+    if (name !== undefined && (CONTROL_CHARACTER.test(name) || name.length > NAME_MAX)) throw new UsageError(`--name must be 1-${NAME_MAX} characters without control characters`);
   }
   const replicas = natsReplicas(env);
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000, nkeySeedFile: natsSeedFile(args, env) });

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
+import { fail } from "./http/reply.js";
 import type { Reply } from "./http/types.js";
 
 const TYPES: Record<string, string> = {
@@ -54,9 +55,11 @@ export function loadConsoleSite(dir: string): ConsoleSite | null {
   return {
     serve(method, path, ifNoneMatch) {
       if (path !== "/" && !path.startsWith("/console/")) return null;
-      if (method !== "GET") return null; // HEAD comes here as GET; the server sends no body (http/server.ts)
       const asset = assets.get(path);
       if (!asset) return null;
+      // HEAD comes here as GET; the server sends no body (http/server.ts). A file of the console is a known path: any
+      // other method is 405 with what it allows, as on the API's own paths.
+      if (method !== "GET") return fail(405, "method_not_allowed", `${method} is not allowed here; use GET, HEAD`, undefined, { allow: "GET, HEAD" });
       const headers = {
         "content-type": asset.type,
         "content-security-policy": CONSOLE_CSP,

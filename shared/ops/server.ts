@@ -31,7 +31,8 @@ export class OpsServer implements Component {
   async start(): Promise<void> {
     const server = createServer((req, res) => {
       void this.answer(req.method ?? "GET", (req.url ?? "/").split("?")[0] ?? "/").then(({ status, type, body }) => {
-        res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+        // A 503 (not ready) says when to ask again, as every 503 of the API does (docs/api.md#errors).
+        res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...(status === 503 ? { "retry-after": "1" } : {}) });
         res.end(body);
       });
     });

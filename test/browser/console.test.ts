@@ -104,7 +104,10 @@ test("headers: CSP, nosniff, content types, ETag revalidation; API paths untouch
   t.equal(missing.status, 404);
   t.equal(missing.json?.error?.code, "not_found");
   const post = await api(stack.baseUrl, "POST", "/", { body: {} });
-  t.not(post.status, 200, "only GET serves the console");
+  t.equal(post.status, 405, "only GET serves the console: another method on its path is 405, not 404");
+  t.equal(post.json?.error?.code, "method_not_allowed");
+  t.equal(post.headers.get("allow"), "GET, HEAD");
+  t.equal((await api(stack.baseUrl, "DELETE", "/console/index.html")).status, 405);
 });
 
 test("whoami: any valid key learns its own scopes; no key is 401", async (t) => {

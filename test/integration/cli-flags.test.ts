@@ -120,3 +120,11 @@ test("a flag given twice is refused, not overwritten: --scope twice would quietl
   t.equal(url.status, 2);
   t.match(url.stderr, /--nats is given twice; give it once$/m);
 });
+
+test("a key name with characters a terminal obeys is refused before anything is written", async (t) => {
+  const escape = cli(["keys", "create", "--scopes", "investigations:read", "--name", "a\u001b[31mred", "--nats", "nats://127.0.0.1:1"]);
+  t.equal(escape.status, 2, escape.stderr);
+  t.match(escape.stderr, /--name must be 1-100 characters without control characters/);
+  t.notMatch(escape.stderr, /connect|NATS/i, "refused before connecting");
+  t.equal(cli(["keys", "create", "--scopes", "investigations:read", "--name", "x\u202eevil", "--nats", "nats://127.0.0.1:1"]).status, 2, "a bidi override too");
+});

@@ -340,6 +340,7 @@ test("readyz answers 503 when NATS is gone, and recovers", async (t) => {
   const down = await api(stack.baseUrl, "GET", "/readyz");
   t.equal(down.status, 503);
   t.equal(down.json.error.code, "unavailable");
+  t.equal(down.headers.get("retry-after"), "1", "a 503 says when to ask again");
   const refused = await api(stack.baseUrl, "GET", "/v1/investigations/inv_01ARZ3NDEKTSV4RRFFQ69G5FAV", { key: stack.key });
   t.equal(refused.status, 503, "a request that needs NATS answers 503, not 500");
   await stack.nats.up();

@@ -15,9 +15,9 @@ let receiver: Receiver;
 const ports = new Map<ServiceName, number>();
 const SERVICES: ServiceName[] = ["runner", "dispatcher", "ticker"];
 
-async function get(port: number, path: string, method = "GET"): Promise<{ status: number; type: string; text: string }> {
+async function get(port: number, path: string, method = "GET"): Promise<{ status: number; type: string; text: string; retryAfter: string | null }> {
   const r = await fetch(`http://127.0.0.1:${port}${path}`, { method });
-  return { status: r.status, type: r.headers.get("content-type") ?? "", text: await r.text() };
+  return { status: r.status, type: r.headers.get("content-type") ?? "", text: await r.text(), retryAfter: r.headers.get("retry-after") };
 }
 
 test("setup: gateway, and runner, dispatcher and ticker each with an ops port", async () => {
@@ -124,11 +124,15 @@ test("SIGTERM: readiness never 200 again, and every service exits 0", async (t) 
     // From the moment the process says it is shutting down (signals are handled on its event loop's next turn).
     await eventually(async () => (gone || proc.output().includes('"msg":"shutting down"') ? true : undefined), 10_000, 5);
     const answers: number[] = [];
+    let unavailableWithoutRetry = 0;
     while (!gone) {
-      const status = await get(port, "/readyz").then((r) => r.status, () => 0);
+      const r = await get(port, "/readyz").catch(() => undefined);
+      const status = r?.status ?? 0;
+      if (status === 503 && r?.retryAfter !== "1") unavailableWithoutRetry++;
       answers.push(status);
       if (status === 0) break;
     }
+    t.equal(unavailableWithoutRetry, 0, `${name}: every 503 from /readyz carries Retry-After`);
     t.equal(await exited, 0, `${name} exits 0 on SIGTERM`);
     t.notOk(answers.includes(200), `${name}: /readyz never 200 after SIGTERM (${[...new Set(answers)].join(", ")})`);
   }

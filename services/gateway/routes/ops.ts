@@ -18,7 +18,7 @@ export function opsRoutes(deps: OpsDeps): Route[] {
       doc: { summary: "Ready: NATS connected, streams and buckets present", tags: ["ops"], responses: { 200: { description: "Ready" }, 503: { description: "Not ready" } } },
       async handle() {
         const r = await deps.ready();
-        return r.ok ? ok({ ok: true }) : fail(503, "unavailable", r.reason ?? "not ready");
+        return r.ok ? ok({ ok: true }) : fail(503, "unavailable", r.reason ?? "not ready", undefined, { "retry-after": "1" });
       },
     },
     {
