@@ -1,6 +1,7 @@
 // /v1/webhooks/subscriptions and /v1/webhooks/deliveries (docs/api.md#webhooks). Every route needs
 // webhooks:manage. The operations live in shared/webhooks/manage.ts; this file maps their outcomes to HTTP.
 import type { Clock } from "../../../shared/clock.js";
+import { isId } from "../../../shared/ids.js";
 import type { ReadModel } from "../../../shared/readmodel.js";
 import { ErrorBody, isOneOf } from "../../../shared/schemas/common.js";
 import type { WebhookStores } from "../../../shared/webhooks/catalog.js";
@@ -217,6 +218,9 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
           ] as const
         ).filter(([, v]) => v !== null && v.length > FILTER_ID_MAX_CHARS);
         if (tooLong.length > 0) return invalid(tooLong.map(([path]) => ({ path, message: `must be at most ${FILTER_ID_MAX_CHARS} characters` })));
+        // A malformed subscription id can match nothing: say so, as the findings list does for a bad agent_id, instead
+        // of an empty page that reads as "no deliveries" (a pasted id cut short, a typo).
+        if (subscriptionId !== null && !isId(subscriptionId, "sub")) return invalid([{ path: "/subscription_id", message: "must be a subscription id (sub_ and 26 characters)" }]);
         const walk = deliveryWalk({ status, subscription_id: subscriptionId, event_id: eventId });
         const list = listId("deliveries", { status, subscription_id: subscriptionId, event_id: eventId });
         const page = parsePage(ctx.query, walk.prefix, list);
