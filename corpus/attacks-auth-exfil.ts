@@ -204,4 +204,45 @@ const sshdSssd: Family = {
   },
 };
 
-export const AUTH_EXFIL_FAMILIES: Family[] = [pamBackdoor, pamMfa, tlsPipeShell, tlsCertCheck, stagedExfil, backupUpload, eburyLibrary, sshdSssd];
+const REPLACED_Q = {
+  direct: ["has sshd been replaced with a trojanized binary on the {role}?", "check the {role} for tampered system binaries", "is the sshd binary on {host} different from the other hosts'?"],
+  paraphrase: ["could someone have swapped out the ssh server on one of the {role} hosts?", "are the system binaries on the {role} fleet still the ones the packages installed?"],
+};
+
+/** Peers of one role and distribution: the hosts a replaced binary is compared with. */
+function peerHosts(ctx: Parameters<Family["build"]>[0], n: number) {
+  const role = ctx.rng.pick(["web", "app", "db", "bastion"] as const);
+  const first = ctx.base(role);
+  return [first, ...Array.from({ length: n - 1 }, () => ctx.base(role, { distro: first.h.spec.distro }))];
+}
+
+const replacedSshd: Family = {
+  name: "replaced-sshd", kind: "attack", attack: ["T1554", "T1036.005"], count: 4,
+  sources: ["ESET, A wild Kobalos appears (2021): a trojanized sshd on HPC clusters", "ESET, Operation Windigo (2014): OpenSSH trojans replacing sshd", "Debian debsums(1), rpm -V: verifying installed binaries against the package"],
+  q: REPLACED_Q,
+  build(ctx) {
+    const hosts = peerHosts(ctx, ctx.rng.int(4, 6));
+    const victim = hosts[ctx.rng.int(0, hosts.length - 1)] as (typeof hosts)[number];
+    const sum = ctx.rng.hex(64);
+    const rows = victim.h.tables.hash ?? [];
+    for (const row of rows) if (row.path === "/usr/sbin/sshd") row.sha256 = sum;
+    victim.h.plant(sum, "/usr/sbin/sshd");
+    return { hosts: [victim, ...hosts.filter((b) => b !== victim)].map((b) => ({ b, compromised: b === victim })), indicators: [sum] };
+  },
+};
+
+const rollingUpgrade: Family = {
+  name: "rolling-upgrade", kind: "benign", attack: [], count: 4,
+  sources: ["Debian and RHEL security updates rolled out host by host: a new openssh-server build, a new sshd"],
+  q: REPLACED_Q,
+  build(ctx) {
+    const hosts = peerHosts(ctx, ctx.rng.int(4, 6));
+    // One host already took the update: its package version and its sshd both changed.
+    const upgraded = hosts[ctx.rng.int(0, hosts.length - 1)] as (typeof hosts)[number];
+    for (const table of ["deb_packages", "rpm_packages"]) for (const row of upgraded.h.tables[table] ?? []) if (row.name === "openssh-server") row.version = `${String(row.version)}+sec1`;
+    for (const row of upgraded.h.tables.hash ?? []) if (row.path === "/usr/sbin/sshd") row.sha256 = ctx.rng.hex(64);
+    return { hosts: hosts.map((b) => ({ b, compromised: false })) };
+  },
+};
+
+export const AUTH_EXFIL_FAMILIES: Family[] = [pamBackdoor, pamMfa, tlsPipeShell, tlsCertCheck, stagedExfil, backupUpload, eburyLibrary, sshdSssd, replacedSshd, rollingUpgrade];

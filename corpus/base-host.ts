@@ -5,6 +5,16 @@ import { HostBuilder } from "./host.js";
 import { DISTROS, BASE_MODULES, type Distro } from "./distros.js";
 import { adminKey, hostname, type Fleet, type Role } from "./fleet.js";
 import { addRole } from "./roles.js";
+import { createHash } from "node:crypto";
+
+/** Packages whose binaries the engine compares between hosts: built once per distribution release. */
+const PEER_PACKAGES: ReadonlySet<string> = new Set(["openssh-server", "sudo", "cron", "cronie", "util-linux", "rsyslog", "systemd", "login", "passwd", "shadow-utils", "dbus"]);
+
+/** The hash of a distribution's build of a binary (stands in for the real file: the same on every host of the release). */
+export function packagedSha256(d: Distro, path: string, pkg: string): string {
+  const version = d.packages.find(([name]) => name === pkg)?.[1] ?? "unpackaged";
+  return createHash("sha256").update(`${d.tag}\n${path}\n${pkg}=${version}`).digest("hex");
+}
 
 export interface Account {
   name: string;
@@ -202,8 +212,18 @@ export function buildBaseHost(rng: Rng, fleet: Fleet, role: Role, opts: BaseOpts
   }
   for (const [path, username, groupname, permissions] of d.suid) h.add("suid_bin", { path, username, groupname, permissions });
   for (const [name, version] of d.packages) {
-    if (d.pkg === "deb") h.add("deb_packages", { name, version, source: "", size: rng.int(100, 9000), arch: name === "osquery" ? "amd64" : rng.pick(["amd64", "all"]), revision: "", status: "install ok installed", maintainer: "Ubuntu Developers <ubuntu-devel-discuss@lists.ubuntu.com>", section: "admin", priority: "optional", admindir: "/var/lib/dpkg" });
-    else h.add("rpm_packages", { name, version, release: `${rng.int(1, 30)}.el9`, source: `${name}-${version}.src.rpm`, size: rng.int(100_000, 9_000_000), sha1: rng.hex(40), arch: "x86_64", epoch: 0, install_time: boot - rng.int(86_400, 86_400 * 200), vendor: d.os.name ?? "", package_group: "Unspecified" });
+    // A distribution's build of a package is the same on every host: its arch and release are fixed for the packages
+    // whose binaries hosts are compared by (replaced-system-binary). The random draws stay, so the rest of the
+    // corpus is generated as before.
+    const fixed = PEER_PACKAGES.has(name);
+    if (d.pkg === "deb") {
+      const size = rng.int(100, 9000);
+      const drawn = name === "osquery" ? "amd64" : rng.pick(["amd64", "all"]);
+      h.add("deb_packages", { name, version, source: "", size, arch: fixed ? "amd64" : drawn, revision: "", status: "install ok installed", maintainer: "Ubuntu Developers <ubuntu-devel-discuss@lists.ubuntu.com>", section: "admin", priority: "optional", admindir: "/var/lib/dpkg" });
+    } else {
+      const release = `${rng.int(1, 30)}.el9`;
+      h.add("rpm_packages", { name, version, release: fixed ? "2.el9" : release, source: `${name}-${version}.src.rpm`, size: rng.int(100_000, 9_000_000), sha1: rng.hex(40), arch: "x86_64", epoch: 0, install_time: boot - rng.int(86_400, 86_400 * 200), vendor: d.os.name ?? "", package_group: "Unspecified" });
+    }
   }
   const taken = new Set<string>();
   for (const [name, size, used] of BASE_MODULES) {
@@ -218,8 +238,11 @@ export function buildBaseHost(rng: Rng, fleet: Fleet, role: Role, opts: BaseOpts
   h.file("/etc/sudoers", { mode: "0440", size: 1800 });
   h.file("/etc/hosts", { mode: "0644", size: 220 + rng.int(0, 200) });
   h.file(`/usr/sbin/sshd`, { mode: "0755", size: 921_288 });
-  h.hash("/usr/sbin/sshd", rng.hex(64));
-  h.hash("/usr/bin/sudo", rng.hex(64));
+  // The running sshd and sudo are the distribution's builds: one hash per distribution and package version.
+  rng.hex(64);
+  h.hash("/usr/sbin/sshd", packagedSha256(d, "/usr/sbin/sshd", "openssh-server"));
+  rng.hex(64);
+  h.hash("/usr/bin/sudo", packagedSha256(d, "/usr/bin/sudo", "sudo"));
   for (const pid of [sshd, cron]) {
     h.add("process_memory_map", { pid, start: `7f${rng.hex(10)}`, end: `7f${rng.hex(10)}`, permissions: "r-xp", offset: 163840, device: "103:01", inode: rng.int(10_000, 900_000), path: `${d.libdir}/libc.so.6`, pseudo: 0 });
   }

@@ -1,7 +1,8 @@
 // Per-detection calibration on the corpus's calibrate split (never the holdout): host-level counts and a smoothed
 // precision that reports use as a finding's confidence and that severity scoring multiplies by.
 import type { Scenario } from "../corpus/types.js";
-import type { Detection } from "../shared/engine/index.js";
+import type { Detection, DetectionHit } from "../shared/engine/index.js";
+import { PeerOutliers } from "../shared/engine/peer-outliers.js";
 import { namesArtifact } from "./score.js";
 
 export interface CalibrationRow {
@@ -35,6 +36,23 @@ function ratio(n: number, d: number): number {
   return d === 0 ? 0 : Math.round((n / d) * 1000) / 1000;
 }
 
+/**
+ * Each host's hits in a scenario, as a report keeps them: a hit compared with its peers (peer-outliers.ts) only when
+ * it is an outlier among the scenario's hosts.
+ */
+function scenarioHits(d: Detection, s: Scenario): Map<string, DetectionHit[]> {
+  const ctx = { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } };
+  const out = new Map<string, DetectionHit[]>();
+  const peers = new PeerOutliers();
+  for (const h of s.hosts) {
+    const hits = d.evaluate(h, ctx);
+    out.set(h.agent_id, hits.filter((x) => x.peer === undefined));
+    for (const x of hits) if (x.peer !== undefined) peers.add(d, h, x);
+  }
+  for (const o of peers.outliers()) out.get(o.host.agent_id)?.push(o.hit);
+  return out;
+}
+
 export function computeCalibration(corpus: readonly Scenario[], detections: readonly Detection[]): CalibrationResult {
   const scenarios = corpus.filter((s) => s.split === "calibrate");
   const rows: CalibrationRow[] = [];
@@ -42,9 +60,9 @@ export function computeCalibration(corpus: readonly Scenario[], detections: read
     const r: CalibrationRow = { id: d.id, maturity: d.maturity, tp: 0, fp: 0, fn: 0, tn: 0, precision: 0, recall: 0, false_positive_hosts: [] };
     for (const s of scenarios) {
       const exercised = s.attack.some((a) => d.attack.some((x) => a === x || a.startsWith(`${x}.`) || x.startsWith(`${a}.`)));
+      const hitsOf = scenarioHits(d, s);
       for (const h of s.hosts) {
-        const hits = d.evaluate(h, { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } });
-        const alerts = hits.filter((x) => x.kept_by === undefined && (x.severity ?? d.severity) !== "info");
+        const alerts = (hitsOf.get(h.agent_id) ?? []).filter((x) => x.kept_by === undefined && (x.severity ?? d.severity) !== "info");
         const named = alerts.some((x) => namesArtifact(x, h));
         if (h.compromised) {
           if (named) r.tp++;

@@ -15,6 +15,7 @@ import { buildNextSteps } from "./next-steps.js";
 import { flat } from "./flat.js";
 import { findPaths, lateralSeeds, nodesForEvidence, seedsFromEntities, type PathfinderResult } from "./pathfinder.js";
 import { bySeverityDesc } from "./severity-scale.js";
+import { PeerOutliers } from "./peer-outliers.js";
 import { investigationSeverity, scoreFinding, verdictFor, type ScoredSeverity } from "./severity.js";
 import { buildTimeline } from "./timeline.js";
 import type { SeedSource } from "./narrative.js";
@@ -43,38 +44,57 @@ function safeEvaluate(det: Detection, host: HostData, ctx: { entities: RoutePlan
   }
 }
 
-/** One host's detection hits, scored (unsorted), with the baseline notes and evaluation errors it gave. */
-function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Detection[], errors: string[], notes: BaselineNotes): Scored[] {
+/**
+ * One host's detection hits, scored (unsorted), with the baseline notes and evaluation errors it gave. Hits that are
+ * findings only by comparison with the host's peers go to `peers` instead (peer-outliers.ts).
+ */
+function evaluateHost(plan: RoutePlan, host: HostData, detections: readonly Detection[], errors: string[], notes: BaselineNotes, peers: PeerOutliers): Scored[] {
   const out: Scored[] = [];
   const ctx = { entities: plan.entities };
   for (const det of detections) {
     for (const hit of safeEvaluate(det, host, ctx, errors)) {
-      const summary = flat(boundSummary(hit.summary));
       if (hit.kept_by !== undefined) {
-        notes.add({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary });
+        notes.add({ detection_id: det.id, agent_id: host.agent_id, hostname: host.hostname, baseline: hit.kept_by, summary: flat(boundSummary(hit.summary)) });
         continue;
       }
-      const scored = scoreFinding(det, hit, host, plan.entities);
-      const evidence = boundEvidence(hit.evidence, host.collected_at);
-      if (evidence.left > 0) {
-        errors.push(`${det.id} on ${host.hostname} (${host.agent_id}): ${evidence.left} of ${hit.evidence.length} evidence rows left out of its finding (a finding carries at most ${EVIDENCE_MAX_BYTES / 1024} KB of rows).`);
+      if (hit.peer !== undefined) {
+        peers.add(det, host, hit);
+        continue;
       }
-      const finding: EngineFinding = {
-        detection_id: det.id,
-        title: det.title,
-        severity: scored.severity,
-        confidence: Math.round(det.precision * 100) / 100,
-        agent_id: host.agent_id,
-        hostname: host.hostname,
-        summary,
-        evidence: exact(evidence.kept),
-        attack: (hit.attack ?? det.attack).slice(),
-      };
-      const fleetKeys = fleetKeysOf(det.id, hit.fleet_key).map(flat);
-      out.push({ finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: flat(evidenceFingerprint(finding)), fleetKeys: exact(fleetKeys) });
+      out.push(toScored(plan, det, host, hit, errors));
     }
   }
   return exact(out);
+}
+
+/** A hit as a scored finding, its evidence bounded. */
+function toScored(plan: RoutePlan, det: Detection, host: HostData, hit: DetectionHit, errors: string[]): Scored {
+  const scored = scoreFinding(det, hit, host, plan.entities);
+  const evidence = boundEvidence(hit.evidence, host.collected_at);
+  if (evidence.left > 0) {
+    errors.push(`${det.id} on ${host.hostname} (${host.agent_id}): ${evidence.left} of ${hit.evidence.length} evidence rows left out of its finding (a finding carries at most ${EVIDENCE_MAX_BYTES / 1024} KB of rows).`);
+  }
+  const finding: EngineFinding = {
+    detection_id: det.id,
+    title: det.title,
+    severity: scored.severity,
+    confidence: Math.round(det.precision * 100) / 100,
+    agent_id: host.agent_id,
+    hostname: host.hostname,
+    summary: flat(boundSummary(hit.summary)),
+    evidence: exact(evidence.kept),
+    attack: (hit.attack ?? det.attack).slice(),
+  };
+  const fleetKeys = fleetKeysOf(det.id, hit.fleet_key).map(flat);
+  return { finding, scored, detection: det, links: exact(linkKeys(hit)), fingerprint: flat(evidenceFingerprint(finding)), fleetKeys: exact(fleetKeys) };
+}
+
+/** The peer-compared hits that are outliers, as findings whose summary says how the host's peers stand. */
+function peerFindings(plan: RoutePlan, peers: PeerOutliers, errors: string[]): Scored[] {
+  return peers.outliers().map(({ detection, host, hit, share }) => {
+    const peersSay = `${share.majorityHosts} of the ${share.of} hosts compared with it have ${share.majority.slice(0, 16)}…${share.hosts > 1 ? `; ${share.hosts} hosts have this one` : "; no other host has this one"}.`;
+    return toScored(plan, detection, host, { ...hit, summary: `${hit.summary} ${peersSay}`, peer: undefined }, errors);
+  });
 }
 
 /**
@@ -142,6 +162,8 @@ export class InvestigationRun {
   private readonly detections: Detection[];
   private readonly results: HostResult[] = [];
   private readonly notes = new BaselineNotes();
+  /** Hits judged against the host's peers once every host is in (peer-outliers.ts). */
+  private readonly peers = new PeerOutliers();
   /** The emptied tables of hosts kept without their rows, one object per set of tables (withoutRows). */
   private readonly emptied = new Map<string, HostData["tables"]>();
   /** Hosts added, in the tag scope or not. */
@@ -159,7 +181,7 @@ export class InvestigationRun {
     this.seen++;
     if (!inTagScope(host, this.plan.entities.tags)) return;
     const errors: string[] = [];
-    const scored = evaluateHost(this.plan, host, this.detections, errors, this.notes);
+    const scored = evaluateHost(this.plan, host, this.detections, errors, this.notes, this.peers);
     // Once its detections ran, only the pathfinder reads a host's rows (findings keep the rows they cite); without
     // it, the host is kept as who it is and which tables it returned (coverage), not 10,000 hosts' rows.
     this.results.push({ host: this.plan.route === "detections" ? withoutRows(host, this.emptied) : host, scored, errors: exact(errors) });
@@ -169,16 +191,17 @@ export class InvestigationRun {
   finish(coverage: CoverageInput, depth: Depth, options: InvestigationOptions = {}): Report {
     // Hosts in agent order (ties in the order they came), so nothing below depends on arrival order.
     const inScope = [...this.results].sort((a, b) => compareText(a.host.agent_id, b.host.agent_id));
+    const peerErrors: string[] = [];
     const { scored, notes } = withoutFleetCommon(
       inScope.map((r) => r.host),
-      inScope.flatMap((r) => r.scored),
+      [...inScope.flatMap((r) => r.scored), ...peerFindings(this.plan, this.peers, peerErrors)],
     );
     return assemble(this.plan, {
       hosts: inScope.map((r) => r.host),
       hostsSeen: this.seen,
       detections: this.detections,
       scored: scored.sort(byReportOrder),
-      errors: inScope.flatMap((r) => r.errors),
+      errors: [...inScope.flatMap((r) => r.errors), ...peerErrors],
       notes: [...this.notes.sorted(), ...notes].sort(byNoteOrder),
       coverage,
       depth,

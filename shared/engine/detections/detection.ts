@@ -48,6 +48,12 @@ export interface DetectionHit {
    * anything suspicious however many hosts have it.
    */
   fleet_key?: string | readonly string[];
+  /**
+   * A hit that is a finding only when this host's `value` is rare among the scope's hosts of the same `group`
+   * (shared/engine/peer-outliers.ts): a system binary's hash among hosts that run the same package version. Hits whose
+   * value most peers share, or that have too few peers to compare with, are dropped.
+   */
+  peer?: { group: string; value: string };
 }
 
 /** What the question contributes (entities named in it: IOCs, advisories). */
