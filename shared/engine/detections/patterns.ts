@@ -8,6 +8,21 @@ import type { Severity } from "../types.js";
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "ash", "fish", "busybox"]);
 export const NETCAT_LIKE: ReadonlySet<string> = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet"]);
 
+/** socat address types that are a network or socket endpoint, not a program, a terminal or this process's stdio. */
+const SOCAT_ENDPOINT = /^(?:TCP[46]?(?:-LISTEN|-CONNECT)?|UDP[46]?(?:-LISTEN|-SENDTO|-RECVFROM|-RECV|-DATAGRAM)?|UNIX(?:-LISTEN|-CONNECT|-CLIENT|-SENDTO|-RECV)?|ABSTRACT(?:-LISTEN|-CONNECT)?|OPENSSL(?:-LISTEN)?|SSL|SCTP[46]?(?:-LISTEN|-CONNECT)?|SOCKS4A?|SOCKS5|PROXY|VSOCK(?:-LISTEN|-CONNECT)?|TUN)[:,]/i;
+
+/**
+ * socat joining two sockets (`socat TCP-LISTEN:8443,fork TCP:10.0.0.5:443`, a Unix socket exposed on a port): a port
+ * forwarder, which carries bytes and runs nothing. A shell needs an EXEC:/SYSTEM: address, a PTY or its stdio (`-`,
+ * STDIO, READLINE), which this refuses. Source: socat(1), ADDRESS TYPES.
+ */
+export function socatForwarder(cmdline: string): boolean {
+  const words = cmdline.trim().split(/\s+/);
+  if (!/(?:^|\/)socat$/.test(words[0] ?? "")) return false;
+  const addresses = words.slice(1).filter((w) => !/^-[a-zA-Z]/.test(w)).map((w) => w.replace(/^["']|["']$/g, ""));
+  return addresses.length === 2 && addresses.every((a) => SOCAT_ENDPOINT.test(a));
+}
+
 export const TMP_DIRS: readonly string[] = ["/tmp/", "/var/tmp/", "/dev/shm/"];
 
 export function inTmpDir(path: string): boolean {

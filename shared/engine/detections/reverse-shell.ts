@@ -7,7 +7,7 @@ import { appendTo, basename, num, processIndex, processLabel, rowsOf, str } from
 import { isRemotePeer } from "../net.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { NETCAT_EXEC, NETCAT_LIKE, SHELL_THROUGH_NETWORK, SHELLS } from "./patterns.js";
+import { NETCAT_EXEC, NETCAT_LIKE, SHELL_THROUGH_NETWORK, SHELLS, socatForwarder } from "./patterns.js";
 
 const REVERSE_CMDLINE = /\/dev\/tcp\/|\bbash\s+-i\b|socket\.socket|pty\.spawn|\bexec:|\bsystem:/i;
 /** Script interpreters that run inline code (`-e`, `-c`, `-r`, `BEGIN{}`). */
@@ -77,6 +77,8 @@ export const reverseShell = defineDetection({
       const shellish = SHELLS.has(name) || NETCAT_LIKE.has(name) || INTERPRETER.test(name);
       const patterned = reverseShellCommand(cmdline);
       if (sockets.length === 0 || !(SHELLS.has(name) || NETCAT_LIKE.has(name) || (shellish && patterned))) continue;
+      // socat joining two sockets forwards a port: nothing runs at either end.
+      if (!patterned && socatForwarder(cmdline)) continue;
       if (flagged.has(str(proc, "parent"))) continue; // told above, as its pipeline
       const first = sockets[0];
       const peer = `${str(first, "remote_address")}:${str(first, "remote_port")}`;

@@ -5,7 +5,7 @@ import { compareText } from "../order.js";
 import { basename, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isLoopback, isWildcard } from "../net.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { SHELLS, inTmpDir, NETCAT_LIKE } from "./patterns.js";
+import { SHELLS, inTmpDir, NETCAT_LIKE, socatForwarder } from "./patterns.js";
 
 /** Ports bind shells and C2 kits default to (raise the severity). Source: Metasploit defaults (4444), ATT&CK T1571 examples. */
 const BIND_SHELL_PORTS: readonly number[] = [1337, 4444, 5555, 6666, 6667, 31337, 12345];
@@ -52,7 +52,8 @@ export const unexpectedListener = defineDetection({
       const exe = basename(path);
       // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
       const inlineCode = /\b(?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
-      const shellish = SHELLS.has(name) || SHELLS.has(exe) || NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe) || inlineCode;
+      const forwarder = socatForwarder(str(proc, "cmdline"));
+      const shellish = SHELLS.has(name) || SHELLS.has(exe) || ((NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe)) && !forwarder) || inlineCode;
       const risky = BIND_SHELL_PORTS.includes(g.port) || inTmpDir(path) || shellish;
       const where = `${[...new Set(g.addresses)].join(", ")}`;
       const entity = `pid:${g.pid}`;
