@@ -172,6 +172,19 @@ test("socat joining two sockets is a port forwarder: no reverse shell, no shell-
   t.equal(findings(run("reverse-shell", host({ processes: [stdio], process_open_sockets: [sock(1319, "203.0.113.9", 4444)] }))).length, 1, "its stdio on a socket is still a netcat");
 });
 
+test("lateral-admin-connection: a key kept in a temp or hidden place, from any host; AWX and Rundeck fan-out are automation", async (t) => {
+  const ssh = (cmdline: string, role = "bastion") =>
+    run("lateral-admin-connection", host({ processes: [proc(1558, "ssh", "/usr/bin/ssh", cmdline, { uid: "1001" })], process_open_sockets: [sock(1558, "10.20.4.57", 22)] }, { role }));
+  const stolen = ssh("ssh -i /dev/shm/.k -o StrictHostKeyChecking=no -o BatchMode=yes svc-deploy@10.20.4.57 hostname; id");
+  t.equal(findings(stolen).length, 1, "found on a bastion, whose ordinary SSH sessions are its job");
+  t.match(stolen[0]?.summary, /with the key \/dev\/shm\/\.k, kept in a temp location/);
+  t.match(stolen[0]?.summary, /10\.20\.4\.57/);
+  t.same(findings(ssh("ssh -i /home/ops/.ssh/id_ed25519 ops@10.20.4.57 uptime")), [], "a bastion's own key: its job");
+  t.same(findings(ssh('ssh -C -o ControlMaster=auto -o ControlPersist=60s -o User="ansible" -o IdentityFile="/runner/artifacts/4821/ssh_key_data" -o ControlPath="/runner/cp/102e7c9bfa" 10.20.1.11 /bin/sh -c true', "app")), [], "AWX's execution environment");
+  t.same(findings(ssh("ssh -i /var/lib/rundeck/.ssh/id_rsa -o BatchMode=yes rundeck@10.21.4.12 sudo systemctl restart tomcat", "app")), [], "Rundeck's node executor");
+  t.equal(findings(ssh("ssh ops@10.20.4.57", "app")).length, 1, "an app host's plain SSH session stays a (low) finding");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

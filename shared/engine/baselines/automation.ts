@@ -90,7 +90,8 @@ export const CONFIG_MANAGEMENT_KEY = {
  * backtracked polynomially (9.6 s for one 8 KiB command line).
  */
 export const CONFIG_MANAGEMENT_SSH: readonly CommandPattern[] = [
-  { id: "automation:ansible-ssh", re: /^(?=.*\bssh\b)(?=.*-o\s*ControlMaster=auto\b)(?=.*-o\s*ControlPersist=\d+\w*\b)(?=.*ControlPath="?[^"\s]*\/\.ansible\/cp\/)/, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
+  { id: "automation:ansible-ssh", re: /^(?=.*\bssh\b)(?=.*-o\s*ControlMaster=auto\b)(?=.*-o\s*ControlPersist=\d+\w*\b)(?=.*ControlPath="?(?:[^"\s]*\/\.ansible\/cp\/|\/runner\/cp\/))/, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp (AWX and ansible-runner execution environments: /runner/cp)", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
+  { id: "automation:rundeck-ssh", re: /^(?=.*\bssh\b)(?=.*\s-i\s+\/var\/lib\/rundeck\/\.ssh\/id_(?:rsa|ed25519|ecdsa)\b)/, source: { kind: "doc", name: "Rundeck docs: SSH node executor, the server's key /var/lib/rundeck/.ssh/id_rsa", url: "https://docs.rundeck.com/docs/manual/projects/node-execution/ssh.html" } },
   { id: "automation:salt-ssh", re: /^(?=.*\bssh\b)(?=.*-i\s+\S*\/(?:salt-ssh\.rsa|pki\/master\/ssh\/salt-ssh\.rsa)\b)/, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
 ];
 

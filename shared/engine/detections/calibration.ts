@@ -32,7 +32,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "ingress-tool-transfer": { precision: 0.75, recall: 0.095, tp: 2, fp: 0, fn: 19, tn: 269 },
   "ioc-match": { precision: 0.5, recall: 0, tp: 0, fp: 0, fn: 0, tn: 269 },
   "known-bad-hash": { precision: 0.5, recall: 0, tp: 0, fp: 0, fn: 0, tn: 269 },
-  "lateral-admin-connection": { precision: 0.667, recall: 0.125, tp: 1, fp: 0, fn: 7, tn: 269 },
+  "lateral-admin-connection": { precision: 0.75, recall: 0.25, tp: 2, fp: 0, fn: 6, tn: 269 },
   "ld-preload": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 269 },
   "ld-so-preload": { precision: 0.75, recall: 0.333, tp: 2, fp: 0, fn: 4, tn: 269 },
   "log-wiping": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 269 },

@@ -3,6 +3,14 @@ import { knownAutomation } from "../baselines/index.js";
 import { num, processIndex, processLabel, rowsOf, str } from "../rows.js";
 import { isPrivate } from "../net.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+import { inTmpDir } from "./patterns.js";
+
+/** The key an ssh/scp/sftp command line names (`-i path`, `-ipath`, `-o IdentityFile=path`), if any. */
+export function sshIdentityFile(cmdline: string): string | undefined {
+  if (!/^\s*(?:\S*\/)?(?:ssh|scp|sftp|rsync)\b/.test(cmdline)) return undefined;
+  const m = /\s-i\s*(["']?)([^\s"']+)\1/.exec(cmdline) ?? /\s-o\s*IdentityFile=(["']?)([^\s"']+)\1/i.exec(cmdline);
+  return m?.[2];
+}
 
 const ADMIN_PORTS: Readonly<Record<number, string>> = { 22: "SSH", 135: "RPC", 445: "SMB", 3389: "RDP", 5985: "WinRM", 5986: "WinRM" };
 /** Roles whose job is to connect to other hosts. */
@@ -13,7 +21,7 @@ const SERVER_DAEMONS: ReadonlySet<string> = new Set(["sshd", "smbd", "xrdp", "ss
 export const lateralAdminConnection = defineDetection({
   id: "lateral-admin-connection",
   title: "Lateral admin connection to an internal host",
-  reads: { process_open_sockets: ["pid", "remote_address", "remote_port"], processes: ["pid", "name", "path", "cmdline"] },
+  reads: { process_open_sockets: ["pid", "remote_address", "remote_port"], processes: ["pid", "name", "path", "cmdline", "uid"] },
   severity: "low",
   attack: ["T1021.004", "T1021"],
   maturity: "experimental",
@@ -26,9 +34,25 @@ export const lateralAdminConnection = defineDetection({
     remediation: ["Restrict SSH/RDP between servers to bastions; use short-lived certificates."],
   },
   evaluate(host) {
-    if (ADMIN_ROLES.has(host.tags.role ?? "")) return [];
+    const adminHost = ADMIN_ROLES.has(host.tags.role ?? "");
     const procs = processIndex(host);
     const hits: DetectionHit[] = [];
+    // A key kept in a temp or hidden directory is one somebody put there to use (a stolen key, ATT&CK T1552.004):
+    // any SSH client using one is lateral movement, from an admin host too.
+    const stolen = new Set<string>();
+    for (const proc of procs.values()) {
+      const key = sshIdentityFile(str(proc, "cmdline"));
+      if (key === undefined || !(inTmpDir(key) || /\/\.[^/]+$/.test(key))) continue;
+      stolen.add(str(proc, "pid"));
+      const target = /\s(?:[\w.-]+@)?(\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+)(?:\s|$)/.exec(` ${str(proc, "cmdline")} `)?.[1] ?? "another host";
+      hits.push({
+        summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}, uid ${str(proc, "uid") || "?"}) logs in to ${target} with the key ${key}, kept in a ${inTmpDir(key) ? "temp" : "hidden"} location: a key taken from elsewhere.`,
+        evidence: [{ table: "processes", row: proc }, ...rowsOf(host, "process_open_sockets").filter((s) => str(s, "pid") === str(proc, "pid")).map((row) => ({ table: "process_open_sockets", row }))],
+        severity: "high",
+        entity: `path:${key}`,
+      });
+    }
+    if (adminHost) return hits;
     for (const row of rowsOf(host, "process_open_sockets")) {
       const port = num(row, "remote_port") ?? 0;
       const protocol = ADMIN_PORTS[port];
@@ -36,7 +60,7 @@ export const lateralAdminConnection = defineDetection({
       if (protocol === undefined || !isPrivate(remote)) continue;
       const pid = str(row, "pid");
       const proc = procs.get(pid);
-      if (SERVER_DAEMONS.has(str(proc, "name"))) continue;
+      if (SERVER_DAEMONS.has(str(proc, "name")) || stolen.has(pid)) continue;
       const evidence = proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }];
       const automation = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
       if (automation) {
