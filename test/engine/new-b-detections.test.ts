@@ -119,6 +119,18 @@ test("docker-socket-mount variants", async (t) => {
   t.equal(one("acme/builder:1", "/var/run/docker.sock", true, false, { allowed_privileged_images: "acme/builder" })[0]?.kept_by, "tag:allowed_privileged_images");
   t.same(one("alpine", "/var/run/docker.sock.bak.d/x", true), [], "a path that is not the socket");
   t.same(run("docker-socket-mount", host({ docker_container_mounts: [{ ...mount("c9", "/var/run/docker.sock", true), type: "volume" }] })), [], "named volumes are not binds");
+  t.equal(one("localstack/localstack:3.4", "/var/run/docker.sock", true)[0]?.kept_by, "container-images:localstack");
+  const job = "runner-x7kq2mzp-project-4821-concurrent-0-1a2b3c4d5e6f-build";
+  const gitlab = (name: string, withRunner: boolean, privileged = false) =>
+    run("docker-socket-mount", host({
+      docker_containers: [{ ...ctr("j1", "node:20-bullseye", privileged), name: `/${name}` }],
+      docker_container_mounts: [mount("j1", "/var/run/docker.sock", true)],
+      processes: withRunner ? [{ pid: "800", name: "gitlab-runner", path: "/usr/bin/gitlab-runner", cmdline: "/usr/bin/gitlab-runner run" }] : [],
+    }));
+  t.equal(gitlab(job, true)[0]?.kept_by, "container-images:gitlab-runner-job", "a job container of this host's runner, with socket binding");
+  t.equal(findings(gitlab(job, false)).length, 1, "the name alone, with no runner on the host, is not enough");
+  t.equal(findings(gitlab(job, true, true)).length, 1, "a privileged job container is more than socket binding");
+  t.equal(findings(gitlab("runner-build", true)).length, 1, "a name that only starts like one");
 });
 
 test("container-host-mount variants", async (t) => {

@@ -17,6 +17,12 @@ export interface ContainerImageBaseline {
 
 export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
   {
+    id: "container-images:localstack",
+    images: ["localstack/localstack", "localstack/localstack-pro"],
+    host_paths: ["/var/run/docker.sock", "/var/lib/localstack", "/tmp/localstack"],
+    source: "https://docs.localstack.cloud/getting-started/installation/ (docker-compose: /var/run/docker.sock for Lambda and ECS containers)",
+  },
+  {
     id: "container-images:cadvisor",
     images: ["gcr.io/cadvisor/cadvisor", "google/cadvisor"],
     host_paths: ["/", "/var/run", "/sys", "/var/lib/docker", "/dev/disk", "/dev/kmsg"],
@@ -123,6 +129,16 @@ function underPath(path: string, base: string): boolean {
 }
 
 /** The baseline that documents `image` mounting `hostPath`, if any. */
+/**
+ * GitLab Runner's Docker executor with socket binding (`volumes = ["/var/run/docker.sock:/var/run/docker.sock"]`):
+ * every job container gets the host's socket, whatever its image. Matched by the job container's name on a host
+ * that runs the runner (docker-socket-mount).
+ */
+export const GITLAB_SOCKET_BINDING = {
+  id: "container-images:gitlab-runner-job",
+  source: "https://docs.gitlab.com/ci/docker/using_docker_build/#use-the-docker-executor-with-docker-socket-binding (job containers runner-<token>-project-<id>-concurrent-<n>-...)",
+} as const;
+
 export function containerImageBaseline(image: string, hostPath: string): ContainerImageBaseline | undefined {
   const repo = imageRepository(image);
   if (repo === "") return undefined;

@@ -1,9 +1,9 @@
 // A container with the container-runtime socket (docker.sock, containerd.sock, crio.sock) bind-mounted: whoever runs
 // code in it can start a privileged container on the host (root on the host).
-import { containerImageBaseline } from "../baselines/container-images.js";
+import { containerImageBaseline, GITLAB_SOCKET_BINDING } from "../baselines/container-images.js";
 import { compareText } from "../order.js";
-import { flag, str, tagList, containerBindMounts } from "../rows.js";
-import type { Row } from "../types.js";
+import { flag, rowsOf, str, tagList, containerBindMounts } from "../rows.js";
+import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 /** Runtime API sockets (Docker, containerd, CRI-O, cri-dockerd, Podman). */
@@ -21,12 +21,21 @@ export function taggedImage(image: string, allowed: readonly string[]): boolean 
   return allowed.some((a) => image === a || image.startsWith(`${a}:`) || image.startsWith(`${a}@`));
 }
 
+/** The Docker executor's job containers: runner-<token>-project-<id>-concurrent-<n>-... (GitLab Runner's naming). */
+const GITLAB_JOB_CONTAINER = /^\/?runner-[A-Za-z0-9_-]{6,}-project-\d+-concurrent-\d+(?:-|$)/;
+
+/** Whether GitLab Runner runs here: its process, or its container. */
+function runsGitlabRunner(host: HostData, containers: ReadonlyMap<string, Row>): boolean {
+  return rowsOf(host, "processes").some((p) => /^gitlab-(?:runner|ci-multi)/.test(str(p, "name"))) || [...containers.values()].some((c) => /(?:^|\/)gitlab-runner(?::|@|$)/.test(str(c, "image")));
+}
+
 export const dockerSocketMount = defineDetection({
   id: "docker-socket-mount",
   title: "Container with the container-runtime socket mounted",
   reads: {
     docker_container_mounts: ["id", "type", "source", "mode", "rw"],
     docker_containers: ["id", "name", "image", "privileged"],
+    processes: ["name"],
   },
   severity: "high",
   attack: ["T1611", "T1610"],
@@ -64,6 +73,12 @@ export const dockerSocketMount = defineDetection({
       }
       if (image !== "" && taggedImage(image, allowed)) {
         hits.push({ summary, evidence, entity, kept_by: "tag:allowed_privileged_images", severity: "info" });
+        continue;
+      }
+      // GitLab Runner's Docker executor with socket binding gives every job container the socket, whatever image the
+      // job uses: a job container of a runner this host runs, given the socket and nothing else, is that set-up.
+      if (!privileged && GITLAB_JOB_CONTAINER.test(str(container, "name")) && runsGitlabRunner(host, containers)) {
+        hits.push({ summary: `${summary} It is a job container of this host's GitLab Runner with socket binding (${GITLAB_SOCKET_BINDING.source}).`, evidence, entity, kept_by: GITLAB_SOCKET_BINDING.id, severity: "info" });
         continue;
       }
       hits.push({ summary, evidence, entity, severity: writable.length > 0 || privileged ? "high" : "medium" });
