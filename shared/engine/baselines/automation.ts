@@ -115,6 +115,12 @@ export const VENDOR_INSTALLERS: readonly CommandPattern[] = [
   { id: "installer:uv", re: /https:\/\/astral\.sh\/uv\/(?:[\d.]+\/)?install\.sh\b/i, source: { kind: "doc", name: "uv docs: standalone installer", url: "https://docs.astral.sh/uv/getting-started/installation/" } },
   { id: "installer:k3s", re: /https:\/\/get\.k3s\.io\/?(?:\s|\||$)/i, source: { kind: "doc", name: "K3s quick-start: curl -sfL https://get.k3s.io | sh -", url: "https://docs.k3s.io/quick-start" } },
   { id: "installer:oh-my-zsh", re: /https:\/\/raw\.githubusercontent\.com\/ohmyzsh\/ohmyzsh\/master\/tools\/install\.sh\b/i, source: { kind: "doc", name: "Oh My Zsh: basic installation", url: "https://ohmyz.sh/#install" } },
+  { id: "installer:pnpm", re: /https:\/\/get\.pnpm\.io\/install\.sh\b/i, source: { kind: "doc", name: "pnpm docs: curl -fsSL https://get.pnpm.io/install.sh | sh -", url: "https://pnpm.io/installation" } },
+  { id: "installer:ollama", re: /https:\/\/ollama\.com\/install\.sh\b/i, source: { kind: "doc", name: "Ollama docs: curl -fsSL https://ollama.com/install.sh | sh", url: "https://ollama.com/download/linux" } },
+  { id: "installer:deno", re: /https:\/\/deno\.land\/install\.sh\b/i, source: { kind: "doc", name: "Deno docs: curl -fsSL https://deno.land/install.sh | sh", url: "https://docs.deno.com/runtime/getting_started/installation/" } },
+  { id: "installer:homebrew", re: /https:\/\/raw\.githubusercontent\.com\/Homebrew\/install\/HEAD\/install\.sh\b/, source: { kind: "doc", name: "Homebrew: /bin/bash -c \"$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)\"", url: "https://brew.sh/" } },
+  { id: "installer:sdkman", re: /https:\/\/get\.sdkman\.io\/?(?:\?\S*)?(?:\s|\||$)/i, source: { kind: "doc", name: "SDKMAN!: curl -s \"https://get.sdkman.io\" | bash", url: "https://sdkman.io/install" } },
+  { id: "installer:starship", re: /https:\/\/starship\.rs\/install\.sh\b/i, source: { kind: "doc", name: "Starship: curl -sS https://starship.rs/install.sh | sh", url: "https://starship.rs/guide/" } },
   { id: "installer:datadog-agent", re: /https:\/\/(?:s3\.amazonaws\.com\/dd-agent\/scripts|install\.datadoghq\.com\/scripts)\/install_script(?:_agent7)?\.sh\b/i, source: { kind: "doc", name: "Datadog Agent: Linux install script", url: "https://docs.datadoghq.com/agent/basic_agent_usage/" } },
 ];
 
