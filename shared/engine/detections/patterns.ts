@@ -101,8 +101,12 @@ export function downloadThenRun(command: string): boolean {
   return false;
 }
 
-/** Host names that stay inside a site: no dot (a service name), or a private suffix (RFC 6762 .local, RFC 8375 .home.arpa, cluster and service-discovery domains). */
-const INTERNAL_NAME = /^(?:[^.]+|.+\.(?:local|localdomain|internal|intranet|lan|corp|home\.arpa|svc|cluster\.local|consul))$/i;
+/**
+ * Host names that stay inside a site: no dot (a service name), a private suffix (RFC 6762 .local, RFC 8375
+ * .home.arpa, cluster and service-discovery domains), or a split-horizon zone under the organisation's domain named
+ * for it (`pki.internal.example.net`, `git.corp.example.com`).
+ */
+const INTERNAL_NAME = /^(?:[^.]+|.+\.(?:local|localdomain|internal|intranet|lan|corp|home\.arpa|svc|cluster\.local|consul)|(?:[^.]+\.)+(?:internal|intranet|intra|corp|lan)\.[^.]+\.[a-z]{2,})$/i;
 const URL_HOST = /\b(?:https?|ftp):\/\/(?:[^@\s/'"]*@)?(\[[^\]\s]+\]|[^/\s:'"?#]+)/gi;
 const BARE_TARGET = /^(?:[^@\s/'"]*@)?([A-Za-z0-9.-]+)(?::\d+)?(?:\/|$)/;
 const DISCARDED = /\s(?:-o|--output)\s*\/dev\/null\b|\s-O\s*\/dev\/null\b|>\s*\/dev\/null\s*$/;
