@@ -16,6 +16,7 @@ import {
   vendorInstaller,
 } from "../../shared/engine/baselines/index.js";
 import { knownRootkitModule } from "../../shared/engine/intel/rootkits.js";
+import { preloadBaseline } from "../../shared/engine/baselines/preload-libraries.js";
 import { gtfobinsName } from "../../shared/engine/intel/gtfobins-suid.js";
 import { readRepoFile } from "./helpers.js";
 
@@ -63,6 +64,7 @@ test("listeners: the port must be held by its default program", async (t) => {
   t.equal(expectedListener({ port: 55000, protocol: 6, processName: "python3", cmdline: "/var/ossec/framework/python/bin/python3 /var/ossec/api/scripts/wazuh_apid.py" })?.baseline, "port:wazuh-osquery", "Wazuh's API under its bundled Python");
   t.equal(expectedListener({ port: 55000, protocol: 6, processName: "python3", cmdline: "python3 -m http.server 55000" }), undefined, "any other python on that port");
   t.equal(expectedListener({ port: 3024, protocol: 6, processName: "teleport" })?.baseline, "port:teleport");
+  t.equal(expectedListener({ port: 8052, protocol: 6, processName: "uwsgi", cmdline: "/var/lib/awx/venv/awx/bin/uwsgi /etc/tower/uwsgi.ini" })?.baseline, "port:awx");
   t.equal(expectedListener({ port: 9092, processName: "java", cmdline: "java -jar x.jar" }), undefined, "java alone is not Kafka");
   t.equal(expectedListener({ port: 123, protocol: 6, processName: "chronyd" }), undefined, "protocol matters");
   t.equal(expectedListener({ port: 8472, protocol: 17, processName: "", kernel: true })?.baseline, "port:vxlan-wireguard-kernel");
@@ -103,6 +105,8 @@ test("automation: packaged cron, backup tools, pings, cloud-init keys, config-ma
 test("preload, units, images, installers, temp layouts", async (t) => {
   t.equal(knownPreload("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2")?.baseline, "preload:jemalloc");
   t.equal(knownPreload("/dev/shm/libjemalloc.so.2"), undefined, "the name outside its package directory");
+  t.equal(preloadBaseline("/opt/datadog-packages/datadog-apm-inject/stable/inject/launcher.preload.so")?.id, "preload-libraries:datadog-apm-inject", "Datadog's single-step instrumentation in /etc/ld.so.preload");
+  t.equal(preloadBaseline("/tmp/launcher.preload.so"), undefined, "its name elsewhere");
   t.equal(knownPreload("libjemalloc.so.2 /tmp/x.so"), undefined, "every library must be explained");
   t.equal(packagedUnitFile("/lib/systemd/system/ssh.service")?.baseline, "systemd:package-unit-dir");
   t.equal(packagedUnitFile("/etc/systemd/system/x.service"), undefined);

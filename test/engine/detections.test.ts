@@ -190,6 +190,14 @@ test("lateral-admin-connection: a key kept in a temp or hidden place, from any h
   t.equal(findings(ssh("ssh ops@10.20.4.57", "app")).length, 1, "an app host's plain SSH session stays a (low) finding");
 });
 
+test("hosts-redirection: the site's own names pinned to private addresses are split-horizon entries, public names are not", async (t) => {
+  const hosts = (address: string, hostnames: string) => run("hosts-redirection", host({ etc_hosts: [{ address, hostnames }] }, {}, "agent-1", "ci-r-01.prod.example.net"));
+  t.same(findings(hosts("10.40.1.5", "gitlab.internal.example.net")), [], "an internal zone's name");
+  t.same(findings(hosts("10.40.1.6", "registry.example.net")), [], "a name in the host's own domain, on a private address");
+  t.equal(findings(hosts("203.0.113.5", "registry.example.net")).length, 1, "the same name sent to a public address");
+  t.equal(findings(hosts("10.40.1.7", "github.com"))[0]?.severity, "high", "a code-hosting name sent anywhere");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

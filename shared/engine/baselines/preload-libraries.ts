@@ -26,6 +26,12 @@ export const PRELOAD_LIBRARY_BASELINES: readonly PreloadLibraryBaseline[] = [
     source: "https://docs.dynatrace.com/docs/ingest-from/dynatrace-oneagent/installation-and-operation/linux (OneAgent writes /$LIB/liboneagentproc.so to /etc/ld.so.preload)",
   },
   {
+    id: "preload-libraries:datadog-apm-inject",
+    names: ["launcher.preload.so"],
+    directories: ["/opt/datadog-packages/datadog-apm-inject/stable/inject", "/opt/datadog/apm/inject"],
+    source: "https://docs.datadoghq.com/tracing/trace_collection/automatic_instrumentation/single-step-apm/ (Single Step Instrumentation on a Linux host writes /opt/datadog-packages/datadog-apm-inject/stable/inject/launcher.preload.so to /etc/ld.so.preload)",
+  },
+  {
     id: "preload-libraries:allocators",
     names: ["libjemalloc.so", "libtcmalloc.so", "libtcmalloc_minimal.so", "libmimalloc.so"],
     directories: MULTIARCH,

@@ -1,6 +1,7 @@
 // /etc/hosts entries that redirect public names (update servers, code hosting, security vendors).
 import { rowsOf, str } from "../rows.js";
-import { isLoopback, isWildcard } from "../net.js";
+import { isLoopback, isPrivate, isWildcard } from "../net.js";
+import { outsideHost } from "./patterns.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
 const INTERNAL_SUFFIXES = [".local", ".localdomain", ".internal", ".lan", ".corp", ".home.arpa", ".intra", ".svc", ".cluster.local"];
@@ -25,9 +26,13 @@ export const hostsRedirection = defineDetection({
   evaluate(host) {
     const hits: DetectionHit[] = [];
     const own = host.hostname.toLowerCase();
+    // The zone the host itself is named in (web-01.prod.example.net: prod.example.net, example.net): a name there
+    // pinned to a private address is the site's own split-horizon entry, not a redirected public name.
+    const ownZones = own.split(".").slice(1).map((_, i, labels) => labels.slice(i).join(".")).filter((z) => z.includes("."));
     for (const row of rowsOf(host, "etc_hosts")) {
       const address = str(row, "address");
       const names = str(row, "hostnames").toLowerCase().split(/\s+/).filter((n) => n !== "");
+      const sitePin = isPrivate(address) || isLoopback(address);
       const suspicious = names.filter(
         (n) =>
           n.includes(".") &&
@@ -35,6 +40,7 @@ export const hostsRedirection = defineDetection({
           !n.startsWith(`${own}.`) &&
           !n.startsWith("ip6-") &&
           !INTERNAL_SUFFIXES.some((s) => n.endsWith(s)) &&
+          !(sitePin && (!outsideHost(n) || ownZones.some((z) => n.endsWith(`.${z}`)))) &&
           !/^[\d.]+$/.test(n),
       );
       if (suspicious.length === 0) continue;
