@@ -183,6 +183,19 @@ test("a unit a generator wrote at boot, named like systemd's, running a program 
   t.same(run("process-masquerading", real), [], "systemd's own programs, old and new");
 });
 
+test("a timer's service running a program named like systemd's own from another directory (a miner as systemd-logind)", async (t) => {
+  const id = "dnf-makecache-check.service";
+  const miner = proc(1335, "systemd-logind", "/usr/lib/dnf/systemd-logind", "/usr/lib/dnf/systemd-logind -c /usr/lib/dnf/.cfg.json -B", { cgroup_path: `/system.slice/${id}` });
+  const h = host({ systemd_units: [{ id, fragment_path: `/etc/systemd/system/${id}`, active_state: "active" }, { id: "dnf-makecache-check.timer", fragment_path: "/etc/systemd/system/dnf-makecache-check.timer", active_state: "active" }], processes: [proc(860, "systemd-logind", "/usr/lib/systemd/systemd-logind", "/usr/lib/systemd/systemd-logind"), miner] });
+  const unit = run("suspicious-systemd-unit", h);
+  t.equal(unit.length, 1);
+  t.equal(unit[0]?.severity, "high");
+  t.match(unit[0]?.summary ?? "", /named like systemd's own systemd-logind, from outside systemd's directory/);
+  const masquerade = run("process-masquerading", h);
+  t.equal(masquerade.length, 1, "the miner, not the real systemd-logind");
+  t.match(masquerade[0]?.summary ?? "", /runs from \/usr\/lib\/dnf\/systemd-logind/);
+});
+
 test("a host without a supplementary table (file, augeas) is not a coverage gap that makes a clean verdict inconclusive", async (t) => {
   const clean = host({ processes: [proc(1, "systemd", "/usr/lib/systemd/systemd")], process_open_sockets: [], listening_ports: [], crontab: [], systemd_units: [], users: [] });
   const report = runInvestigation(routeQuery("anything hiding in dot directories?", "standard"), [clean], coverage(1), "standard");

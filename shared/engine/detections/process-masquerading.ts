@@ -13,6 +13,12 @@ function notSystemds(path: string): string | undefined {
   return file !== undefined && /^systemd/.test(file) && !SYSTEMD_PROGRAMS.has(file) ? file : undefined;
 }
 
+/** One of systemd's own programs (systemd-logind, systemd-journald...) run from anywhere but systemd's directory. */
+function systemdElsewhere(path: string): boolean {
+  const file = basename(path);
+  return file !== "systemd" && SYSTEMD_PROGRAMS.has(file) && !SYSTEMD_DIR.test(path);
+}
+
 /** Names attackers borrow (kernel threads and core daemons). */
 const BORROWED = /^(?:kworker|kthreadd|ksoftirqd|kswapd\d*|migration|rcu_\w+|watchdog|kdevtmpfs|systemd(?:-\w+)?|sshd|cron|crond|rsyslogd|dbus-daemon|agetty|init|udevd|irqbalance|atd)(?:[/:].*)?$/;
 /** A whole command line in brackets: [kworker/0:1], [kthreadd]. */
@@ -49,6 +55,7 @@ export const processMasquerading = defineDetection({
       else if (path === "" || name === "") continue;
       else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
       else if (notSystemds(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
+      else if (systemdElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
       else if (inTmpDir(path)) {
         const base = basename(path);
         if (!base.startsWith(name.slice(0, 15)) && !name.startsWith(base.slice(0, 15))) why = `name ${name} does not match its binary ${path}`;

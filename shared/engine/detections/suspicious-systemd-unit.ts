@@ -178,6 +178,11 @@ export const suspiciousSystemdUnit = defineDetection({
         for (const program of execPrograms(command)) {
           if (inTmpDir(program)) strong = true;
           if (/\/\.[A-Za-z0-9_-]+\//.test(program)) reasons.push(`${key} runs from a hidden directory`);
+          if (SYSTEMD_PROGRAMS.has(basename(program)) && basename(program) !== "systemd" && !/^(?:\/usr)?\/lib\/systemd\/[^/]+$/.test(program)) {
+            // systemd's own programs live in its directory; one by the same name elsewhere borrows its look.
+            reasons.push(`${key} runs ${program}, named like systemd's own ${basename(program)}, from outside systemd's directory`);
+            strong = true;
+          }
           const dataDir = dataDirProgram(program);
           const live = online.get(program);
           const imitated = SYSTEM_NAME.exec(str(unit, "id") || basename(path))?.[1];
