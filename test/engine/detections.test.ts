@@ -198,6 +198,19 @@ test("hosts-redirection: the site's own names pinned to private addresses are sp
   t.equal(findings(hosts("10.40.1.7", "github.com"))[0]?.severity, "high", "a code-hosting name sent anywhere");
 });
 
+test("privileged-container: a shell in pid 1's namespaces by nsenter from inside a container, on any runtime; kured is not", async (t) => {
+  const ROOT = "/run/containerd/io.containerd.runtime.v2.task/k8s.io/47f692f1/rootfs";
+  const nsenter = (cmdline: string, root = ROOT) => findings(run("privileged-container", host({ processes: [proc(1919, "nsenter", "/usr/bin/nsenter", cmdline, { root })] })));
+  const escape = nsenter("nsenter --target 1 --mount --uts --ipc --net --pid -- /bin/bash");
+  t.equal(escape.length, 1, "no docker_containers rows needed (a containerd node)");
+  t.match(escape[0]?.summary, /from inside a container/);
+  t.equal(nsenter("nsenter -t 1 -m -u -i -n -p").length, 1, "no program: nsenter runs the default shell");
+  t.equal(nsenter("nsenter --target=1 --mount sh").length, 1);
+  t.same(nsenter("/usr/bin/nsenter -m/proc/1/ns/mnt -- /bin/systemctl reboot"), [], "kured runs one program in the host's mount namespace");
+  t.same(nsenter("nsenter -t 4242 -n ip addr"), [], "another process's namespaces, a program");
+  t.notMatch(nsenter("nsenter -t 1 -a bash", "/")[0]?.summary ?? "none", /inside a container/, "on the host itself, said without the container");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

@@ -1,13 +1,52 @@
 // Containers running privileged (host takeover from inside). Socket and host-path mounts are the
 // docker-socket-mount and container-host-mount detections' (docker_container_mounts).
 import { privilegedImage, tagBaseline } from "../baselines/index.js";
-import { flag, rowsOf, str, tagList } from "../rows.js";
+import { flag, processLabel, rowsOf, str, tagList } from "../rows.js";
+import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+
+/** nsenter into pid 1's namespaces (`-t 1`, `--target 1`, `--target=1`, `-m/proc/1/ns/mnt`): the host's own. */
+const ENTERS_HOST = /(?:^|\s)(?:-t\s*1|--target(?:=|\s+)1|-[muinpUC]\s*\/proc\/1\/ns\/\w+|--(?:mount|pid|net|uts|ipc)=\/proc\/1\/ns\/\w+)(?=\s|$)/;
+const SHELL_WORD = /^(?:\S*\/)?(?:ba|da|z|k|c|tc|fi)?sh$/;
+
+/** nsenter's options that take their value as the next word. */
+const NSENTER_VALUED: ReadonlySet<string> = new Set(["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"]);
+
+/** The program nsenter runs (after `--`, or its first non-option word); undefined: none, so the default shell. */
+function nsenterProgram(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--") return args[i + 1];
+    if (a.startsWith("-")) {
+      if (NSENTER_VALUED.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
+/**
+ * A shell run in the host's namespaces by nsenter from inside a container (its root a container's filesystem, or a
+ * container's cgroup): the escape a privileged, host-PID pod allows (`nsenter --target 1 --mount --uts --ipc --net
+ * --pid -- bash`; ATT&CK T1611; BishopFox's "Bad Pods"). No command after it is a shell too. kured and node tools
+ * that nsenter to run one program (`systemctl reboot`) are not.
+ */
+function nsenterEscape(proc: Row): string | undefined {
+  const cmdline = str(proc, "cmdline");
+  const at = cmdline.search(/(?:^|[\s/])nsenter\s/);
+  if (at < 0 || !ENTERS_HOST.test(cmdline.slice(at))) return undefined;
+  const program = nsenterProgram(cmdline.slice(at).trim().split(/\s+/).slice(1));
+  if (program !== undefined && !SHELL_WORD.test(program)) return undefined;
+  const root = str(proc, "root");
+  const inContainer = (root !== "" && root !== "/") || /kubepods|docker|containerd|libpod/.test(str(proc, "cgroup_path"));
+  return inContainer ? `from inside a container (root ${root || "?"})` : "";
+}
 
 export const privilegedContainer = defineDetection({
   id: "privileged-container",
   title: "Privileged container",
-  reads: { docker_containers: ["id", "name", "image", "privileged"] },
+  reads: { docker_containers: ["id", "name", "image", "privileged"], processes: ["pid", "name", "path", "cmdline", "root", "cgroup_path"] },
   severity: "high",
   attack: ["T1611", "T1610"],
   maturity: "test",
@@ -39,6 +78,18 @@ export const privilegedContainer = defineDetection({
         continue;
       }
       hits.push({ summary: `${label} runs privileged: it can reach the host's devices and kernel.`, evidence, entity });
+    }
+    // What a privileged container is for, to an intruder: a shell in the host's namespaces. Seen in the processes, so
+    // on containerd and CRI-O nodes too, where docker_containers has no rows.
+    for (const proc of rowsOf(host, "processes")) {
+      const where = nsenterEscape(proc);
+      if (where === undefined) continue;
+      hits.push({
+        summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}) runs a shell in the host's namespaces (pid 1's) with nsenter${where !== "" ? ` ${where}` : ""}: ${str(proc, "cmdline").slice(0, 120)}.`,
+        evidence: [{ table: "processes", row: proc }],
+        entity: `pid:${str(proc, "pid")}`,
+        severity: "high",
+      });
     }
     return hits;
   },
