@@ -211,6 +211,20 @@ test("privileged-container: a shell in pid 1's namespaces by nsenter from inside
   t.notMatch(nsenter("nsenter -t 1 -a bash", "/")[0]?.summary ?? "none", /inside a container/, "on the host itself, said without the container");
 });
 
+test("ld-so-preload: a vendor's documented preload explains the file however few processes map it", async (t) => {
+  const lib = "/opt/datadog-packages/datadog-apm-inject/stable/inject/launcher.preload.so";
+  const h = (path: string) =>
+    host({
+      file: [{ path: "/etc/ld.so.preload", size: String(path.length + 1), uid: "0", mode: "0644", mtime: "1746264600" }],
+      processes: [proc(1229, "nginx", "/usr/sbin/nginx", "nginx: master"), proc(1368, "php-fpm8.2", "/usr/sbin/php-fpm8.2", "php-fpm: master"), proc(1400, "cron", "/usr/sbin/cron", "cron -f"), proc(1401, "sshd", "/usr/sbin/sshd", "sshd"), proc(1402, "rsyslogd", "/usr/sbin/rsyslogd", "rsyslogd")],
+      process_memory_map: [{ pid: "1229", path }, { pid: "1368", path }],
+    });
+  const datadog = run("ld-so-preload", h(lib));
+  t.same(findings(datadog), [], "Datadog's single-step instrumentation, mapped into the two sampled services");
+  t.equal(datadog[0]?.kept_by, "preload-libraries:datadog-apm-inject");
+  t.equal(findings(run("ld-so-preload", h("/usr/lib/x86_64-linux-gnu/libx.so"))).length, 1, "an unknown library listed there stays a finding");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

@@ -127,11 +127,13 @@ export const ldSoPreload = defineDetection({
       // shared by several different programs is injection.
       else if (lib.exes.size >= 2 && CORE_LIBRARY_NAME.test(basename(lib.path)) && !packaged) strong.push({ lib, why: "is a copy of a core system library outside the system library directories", known_bad: false });
       else if (lib.exes.size >= 2 && (hiddenComponent(lib.path) || inTmpDir(lib.path)) && !bundled(lib)) strong.push({ lib, why: "loads from a hidden or temporary location into several programs", known_bad: false });
-      else if (wide(lib)) {
+      else {
+        // A library a vendor documents for /etc/ld.so.preload explains the file however few processes were sampled
+        // mapping it (Datadog's single-step instrumentation, Snoopy, OneAgent).
         const baseline = preloadBaseline(lib.path);
         if (baseline) explained.push({ lib, id: baseline.id });
         // Libraries shipped next to the programs that load them (/opt/conda, /usr/local in python images) are not injected.
-        else if (!packaged && !bundled(lib)) widespread.push(lib);
+        else if (wide(lib) && !packaged && !bundled(lib)) widespread.push(lib);
       }
     }
 
