@@ -6,12 +6,19 @@
 import { packagedPamModule } from "../baselines/index.js";
 import { compareText } from "../order.js";
 import { basename, rowsOf, str } from "../rows.js";
-import type { Row } from "../types.js";
+import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
 
 /** Programs that load PAM to authenticate someone (their process names as the kernel shows them, 15 characters). */
-export const AUTHENTICATORS: ReadonlySet<string> = new Set(["sshd", "sshd-session", "sudo", "su", "login", "passwd", "chpasswd", "vsftpd", "proftpd", "dovecot", "auth", "gdm-session-wor", "lightdm", "polkit-agent-he", "cron", "crond", "runuser", "doas", "xrdp-sesman", "cockpit-session"]);
+const AUTHENTICATORS: ReadonlySet<string> = new Set(["sshd", "sshd-session", "sudo", "su", "login", "passwd", "chpasswd", "vsftpd", "proftpd", "dovecot", "auth", "gdm-session-wor", "lightdm", "polkit-agent-he", "cron", "crond", "runuser", "doas", "xrdp-sesman", "cockpit-session"]);
+/** The host's processes that authenticate users, by pid. */
+export function authenticatorProcesses(host: HostData): Map<string, Row> {
+  const procs = new Map<string, Row>();
+  for (const p of rowsOf(host, "processes")) if (AUTHENTICATORS.has(str(p, "name")) || AUTHENTICATORS.has(basename(str(p, "path")))) procs.set(str(p, "pid"), p);
+  return procs;
+}
+
 /** Where the distributions keep PAM modules: /lib/security, /lib64/security, /usr/lib/<triplet>/security and the like. */
 const PAM_DIR = /^\/(?:usr\/)?lib(?:64|32)?\/(?:[a-z0-9_]+-linux-gnu[a-z0-9_]*\/)?security\/[^/]+$/;
 
@@ -36,8 +43,7 @@ export const pamBackdoor = defineDetection({
     remediation: ["Reinstall the PAM packages, rotate the passwords of accounts that logged in, and watch /etc/pam.d with file integrity monitoring."],
   },
   evaluate(host) {
-    const procs = new Map<string, Row>();
-    for (const p of rowsOf(host, "processes")) if (AUTHENTICATORS.has(str(p, "name")) || AUTHENTICATORS.has(basename(str(p, "path")))) procs.set(str(p, "pid"), p);
+    const procs = authenticatorProcesses(host);
     // One finding per module file (every sshd child maps the same one): the first processes that map it as evidence.
     const modules = new Map<string, EvidenceRow[]>();
     for (const m of rowsOf(host, "process_memory_map")) {

@@ -8,10 +8,10 @@ import { inTmpDir } from "./patterns.js";
 import { notAKeyutilsFile, sshBackdoorLibrary } from "../intel/ssh-backdoors.js";
 import { compareText } from "../order.js";
 import { basename, rowsOf, str } from "../rows.js";
-import type { Row, Severity } from "../types.js";
+import type { Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { installRoot, packagedLibrary } from "./ld-so-preload.js";
-import { AUTHENTICATORS, pamModulePath } from "./pam-backdoor.js";
+import { authenticatorProcesses, pamModulePath } from "./pam-backdoor.js";
 
 interface Mapped {
   path: string;
@@ -49,8 +49,7 @@ export const sshdLibraryBackdoor = defineDetection({
     remediation: ["Reinstall from trusted media; rotate every password and SSH key that touched {hosts} since the file's mtime."],
   },
   evaluate(host) {
-    const procs = new Map<string, Row>();
-    for (const p of rowsOf(host, "processes")) if (AUTHENTICATORS.has(str(p, "name")) || AUTHENTICATORS.has(basename(str(p, "path")))) procs.set(str(p, "pid"), p);
+    const procs = authenticatorProcesses(host);
     if (procs.size === 0) return [];
     const libs = new Map<string, Mapped>();
     for (const m of rowsOf(host, "process_memory_map")) {
