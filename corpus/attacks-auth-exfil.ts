@@ -209,7 +209,7 @@ const REPLACED_Q = {
   paraphrase: ["could someone have swapped out the ssh server on one of the {role} hosts?", "are the system binaries on the {role} fleet still the ones the packages installed?"],
 };
 
-/** Peers of one role and distribution: the hosts a replaced binary is compared with. */
+/** Peers of one role and distribution: the hosts a replaced binary is compared with (four: a scenario holds at most four hosts, three agreeing are a majority). */
 function peerHosts(ctx: Parameters<Family["build"]>[0], n: number) {
   const role = ctx.rng.pick(["web", "app", "db", "bastion"] as const);
   const first = ctx.base(role);
@@ -221,7 +221,7 @@ const replacedSshd: Family = {
   sources: ["ESET, A wild Kobalos appears (2021): a trojanized sshd on HPC clusters", "ESET, Operation Windigo (2014): OpenSSH trojans replacing sshd", "Debian debsums(1), rpm -V: verifying installed binaries against the package"],
   q: REPLACED_Q,
   build(ctx) {
-    const hosts = peerHosts(ctx, ctx.rng.int(4, 6));
+    const hosts = peerHosts(ctx, 4);
     const victim = hosts[ctx.rng.int(0, hosts.length - 1)] as (typeof hosts)[number];
     const sum = ctx.rng.hex(64);
     const rows = victim.h.tables.hash ?? [];
@@ -236,7 +236,7 @@ const rollingUpgrade: Family = {
   sources: ["Debian and RHEL security updates rolled out host by host: a new openssh-server build, a new sshd"],
   q: REPLACED_Q,
   build(ctx) {
-    const hosts = peerHosts(ctx, ctx.rng.int(4, 6));
+    const hosts = peerHosts(ctx, 4);
     // One host already took the update: its package version and its sshd both changed.
     const upgraded = hosts[ctx.rng.int(0, hosts.length - 1)] as (typeof hosts)[number];
     for (const table of ["deb_packages", "rpm_packages"]) for (const row of upgraded.h.tables[table] ?? []) if (row.name === "openssh-server") row.version = `${String(row.version)}+sec1`;
