@@ -45,6 +45,10 @@ test("SUID: packaged helpers by canonical path, GTFOBins names", async (t) => {
   t.match(packagedSuid("/usr/bin/pkexec")?.source, /postinst: set_perms root root 4755/);
   t.equal(packagedSuid("/usr/lib/aarch64-linux-gnu/utempter/utempter")?.package, "libutempter0", "any multiarch triplet");
   t.equal(packagedSuid("/tmp/su"), undefined);
+  t.equal(packagedSuid("/usr/libexec/utempter/utempter")?.package, "libutempter", "RHEL's path");
+  t.equal(packagedSuid("/opt/netdata/usr/libexec/netdata/plugins.d/apps.plugin")?.package, "netdata", "Netdata's static install");
+  t.equal(systemAccount("amavis", "/bin/sh")?.baseline, "accounts:amavis");
+  t.equal(vendorInstaller("curl -fsSL https://get.docker.com/rootless | sh")?.baseline, "installer:docker", "Docker's rootless script");
   t.equal(packagedSuid("/usr/bin/bash"), undefined);
   t.equal(gtfobinsName("/usr/bin/python3.11"), "python3");
   t.equal(gtfobinsName("/var/tmp/.bash"), "bash");

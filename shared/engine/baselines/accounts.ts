@@ -37,7 +37,7 @@ export const ACCOUNT_GROUPS: readonly AccountGroup[] = [
   },
   {
     id: "accounts:mail-dns-web",
-    names: ["postfix", "Debian-exim", "dovecot", "dovenull", "opendkim", "bind", "unbound", "haproxy", "nginx", "apache", "httpd", "varnish", "vcache", "varnishlog", "squid", "smmta", "smmsp", "debian-tor", "Debian-snmp", "snmp", "clamav", "debian-spamd", "amavis", "nagios", "zabbix", "munin", "nut", "mosquitto", "influxdb", "caddy"],
+    names: ["postfix", "Debian-exim", "dovecot", "dovenull", "opendkim", "bind", "unbound", "haproxy", "nginx", "apache", "httpd", "varnish", "vcache", "varnishlog", "squid", "smmta", "smmsp", "debian-tor", "Debian-snmp", "snmp", "clamav", "debian-spamd", "nagios", "zabbix", "munin", "nut", "mosquitto", "influxdb", "caddy"],
     shells: NOLOGIN,
     source: deb("postfix, exim4-base, dovecot-core, opendkim, bind9, unbound, haproxy, varnish, squid, tor, snmpd, nagios4-common, zabbix-agent, munin, mosquitto, influxdb", "", "adduser --system lines in their postinst; nginx/apache/httpd/caddy users from upstream and RHEL packages"),
   },
@@ -58,6 +58,12 @@ export const ACCOUNT_GROUPS: readonly AccountGroup[] = [
     names: ["prometheus", "node_exporter", "node-exporter", "alertmanager", "grafana", "loki", "promtail", "telegraf", "dd-agent", "datadog", "newrelic", "nrpe", "nagios", "zabbix", "netdata", "_telegraf", "otelcol", "otelcol-contrib", "vector", "fluent-bit", "td-agent", "filebeat", "metricbeat", "consul", "vault", "nomad", "osquery", "wazuh", "ossec", "falcon", "sensu"],
     shells: NOLOGIN,
     source: deb("prometheus, prometheus-node-exporter, prometheus-alertmanager", "", "adduser --system --gecos 'Prometheus daemon' prometheus; Grafana, Datadog, HashiCorp and Elastic upstream packages; the prometheus.prometheus Ansible collection's node_exporter user"),
+  },
+  {
+    id: "accounts:amavis",
+    names: ["amavis"],
+    shells: [...NOLOGIN, "/bin/sh"],
+    source: deb("amavisd-new", "1:2.13.0-3", "postinst: adduser --system --group --home /var/lib/amavis --shell /bin/sh amavis"),
   },
   {
     id: "accounts:hadoop-ecosystem",

@@ -104,7 +104,7 @@ export const PACKAGED_UNIT_DIRS = {
 
 /** Vendor installers documented as `curl ... | sh` (the URL is the vendor's own). */
 export const VENDOR_INSTALLERS: readonly CommandPattern[] = [
-  { id: "installer:docker", re: /https:\/\/get\.docker\.com\/?(?:\s|\||$)/i, source: { kind: "doc", name: "Docker docs: Install using the convenience script (curl -fsSL https://get.docker.com)", url: "https://docs.docker.com/engine/install/debian/#install-using-the-convenience-script" } },
+  { id: "installer:docker", re: /https:\/\/get\.docker\.com(?:\/rootless)?\/?(?:\s|\||$)/i, source: { kind: "doc", name: "Docker docs: Install using the convenience script (curl -fsSL https://get.docker.com)", url: "https://docs.docker.com/engine/install/debian/#install-using-the-convenience-script" } },
   { id: "installer:rustup", re: /https:\/\/sh\.rustup\.rs\b/i, source: { kind: "doc", name: "rustup.rs: curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh", url: "https://rustup.rs/" } },
   { id: "installer:nvm", re: /https:\/\/raw\.githubusercontent\.com\/nvm-sh\/nvm\/v[\d.]+\/install\.sh\b/i, source: { kind: "doc", name: "nvm README: Install & Update Script", url: "https://github.com/nvm-sh/nvm#install--update-script" } },
   { id: "installer:nodesource", re: /https:\/\/deb\.nodesource\.com\/setup_[\w.]+\b/i, source: { kind: "doc", name: "NodeSource distributions README (curl -fsSL https://deb.nodesource.com/setup_20.x | bash -)" } },

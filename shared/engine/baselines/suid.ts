@@ -85,6 +85,16 @@ export const PACKAGED_SUID: readonly PackagedSuid[] = [
   { path: "/usr/sbin/grub2-set-bootflag", package: "grub2-tools-minimal", mode: "4755", source: { kind: "upstream-package", name: "grub2-tools-minimal", release: "rhel9", detail: "setuid so that users can set boot_success (Fedora/RHEL boot counting)" } },
   { path: "/usr/bin/bwrap", package: "bubblewrap", mode: "4755", source: { kind: "upstream-package", name: "bubblewrap", detail: "installed setuid on kernels without unprivileged user namespaces (RHEL 7/8, older Debian)" } },
   { path: "/usr/bin/traceroute6.iputils", package: "iputils-tracepath", mode: "4755", source: { kind: "upstream-package", name: "iputils-tracepath", release: "ubuntu-focal", detail: "setuid before file capabilities were used" } },
+  { path: "/usr/libexec/utempter/utempter", package: "libutempter", mode: "2711 root:utempter", source: { kind: "upstream-package", name: "libutempter", release: "rhel9", detail: "rpm -qlv libutempter: -rwx--s--x root utempter /usr/libexec/utempter/utempter (Fedora, RHEL, Rocky, Alma, Amazon Linux; SUSE's /usr/lib/utempter/utempter)" } },
+  { path: "/usr/lib/utempter/utempter", package: "libutempter0 (SUSE)", mode: "2755 root:utmp", source: { kind: "upstream-package", name: "libutempter0", release: "sles15", detail: "rpm -qlv libutempter0: setgid utmp" } },
+  ...["apps.plugin", "perf.plugin", "slabinfo.plugin", "freeipmi.plugin", "nfacct.plugin", "ioping", "cgroup-network", "debugfs.plugin", "local-listeners", "ebpf.plugin", "network-viewer.plugin", "ndsudo", "systemd-journal.plugin"].flatMap((plugin) =>
+    ["/usr/libexec/netdata/plugins.d/", "/opt/netdata/usr/libexec/netdata/plugins.d/"].map((dir) => ({
+      path: `${dir}${plugin}`,
+      package: "netdata",
+      mode: "4750 root:netdata",
+      source: { kind: "doc" as const, name: "Netdata docs: the plugins that need root (apps.plugin, perf.plugin, ioping, cgroup-network, ndsudo...) are installed setuid root, group netdata, by the package and the static installer (/opt/netdata)", url: "https://learn.netdata.cloud/docs/netdata-agent/installation/linux/" },
+    })),
+  ),
   { path: "/usr/bin/screen", package: "screen", mode: "2755 root:utmp", source: { kind: "debian-package", name: "screen", release: "bookworm", detail: "setgid utmp to record sessions" } },
 ];
 

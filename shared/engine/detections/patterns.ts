@@ -8,8 +8,11 @@ import type { Severity } from "../types.js";
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "ash", "fish", "busybox"]);
 export const NETCAT_LIKE: ReadonlySet<string> = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet"]);
 
-/** socat address types that are a network or socket endpoint, not a program, a terminal or this process's stdio. */
-const SOCAT_ENDPOINT = /^(?:TCP[46]?(?:-LISTEN|-CONNECT)?|UDP[46]?(?:-LISTEN|-SENDTO|-RECVFROM|-RECV|-DATAGRAM)?|UNIX(?:-LISTEN|-CONNECT|-CLIENT|-SENDTO|-RECV)?|ABSTRACT(?:-LISTEN|-CONNECT)?|OPENSSL(?:-LISTEN)?|SSL|SCTP[46]?(?:-LISTEN|-CONNECT)?|SOCKS4A?|SOCKS5|PROXY|VSOCK(?:-LISTEN|-CONNECT)?|TUN)[:,]/i;
+/**
+ * socat address types that are a network or socket endpoint, or a serial device (a serial-to-TCP bridge), not a
+ * program, a pseudo-terminal or this process's stdio.
+ */
+const SOCAT_ENDPOINT = /^(?:TCP[46]?(?:-LISTEN|-CONNECT)?|UDP[46]?(?:-LISTEN|-SENDTO|-RECVFROM|-RECV|-DATAGRAM)?|UNIX(?:-LISTEN|-CONNECT|-CLIENT|-SENDTO|-RECV)?|ABSTRACT(?:-LISTEN|-CONNECT)?|OPENSSL(?:-LISTEN)?|SSL|SCTP[46]?(?:-LISTEN|-CONNECT)?|SOCKS4A?|SOCKS5|PROXY|VSOCK(?:-LISTEN|-CONNECT)?|TUN)[:,]|^(?:(?:FILE|OPEN|GOPEN):)?\/dev\/(?:tty(?:S|USB|ACM|AMA|mxc)\d+|serial\/by-(?:id|path)\/[^,\s]+)(?:,|$)/i;
 
 /**
  * socat joining two sockets (`socat TCP-LISTEN:8443,fork TCP:10.0.0.5:443`, a Unix socket exposed on a port): a port

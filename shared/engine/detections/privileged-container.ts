@@ -9,6 +9,12 @@ import { defineDetection, type DetectionHit } from "./detection.js";
 const ENTERS_HOST = /(?:^|\s)(?:-t\s*1|--target(?:=|\s+)1|-[muinpUC]\s*\/proc\/1\/ns\/\w+|--(?:mount|pid|net|uts|ipc)=\/proc\/1\/ns\/\w+)(?=\s|$)/;
 const SHELL_WORD = /^(?:\S*\/)?(?:ba|da|z|k|c|tc|fi)?sh$/;
 
+/**
+ * cgroup v1's escape in one command line: a cgroup hierarchy's release_agent set, with notify_on_release or the cgroup
+ * mount beside it (`mount -t cgroup -o rdma cgroup /tmp/cgrp; echo 1 > .../notify_on_release; echo ... > .../release_agent`).
+ */
+const RELEASE_AGENT = { test: (cmdline: string): boolean => cmdline.includes("/release_agent") && (cmdline.includes("notify_on_release") || /\bmount\s+-t\s+cgroup\s/.test(cmdline)) };
+
 /** nsenter's options that take their value as the next word. */
 const NSENTER_VALUED: ReadonlySet<string> = new Set(["-t", "--target", "-S", "--setuid", "-G", "--setgid", "-w", "--wd", "-r", "--root"]);
 
@@ -79,9 +85,19 @@ export const privilegedContainer = defineDetection({
       }
       hits.push({ summary: `${label} runs privileged: it can reach the host's devices and kernel.`, evidence, entity });
     }
-    // What a privileged container is for, to an intruder: a shell in the host's namespaces. Seen in the processes, so
-    // on containerd and CRI-O nodes too, where docker_containers has no rows.
+    // What a privileged container is for, to an intruder: a shell in the host's namespaces, or a cgroup release_agent
+    // that the host's kernel runs as root. Seen in the processes, so on containerd and CRI-O nodes too, where
+    // docker_containers has no rows.
     for (const proc of rowsOf(host, "processes")) {
+      if (RELEASE_AGENT.test(str(proc, "cmdline"))) {
+        hits.push({
+          summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}) sets a cgroup release_agent: the host's kernel runs that program as root when the cgroup empties, the escape of CVE-2022-0492 and Felix Wilhelm's privileged-container proof of concept: ${str(proc, "cmdline").slice(0, 120)}.`,
+          evidence: [{ table: "processes", row: proc }],
+          entity: `pid:${str(proc, "pid")}`,
+          severity: "high",
+        });
+        continue;
+      }
       const where = nsenterEscape(proc);
       if (where === undefined) continue;
       hits.push({
