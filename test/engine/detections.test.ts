@@ -230,6 +230,16 @@ test("ld-so-preload: a vendor's documented preload explains the file however few
   t.equal(findings(run("ld-so-preload", h("/usr/lib/x86_64-linux-gnu/libx.so"))).length, 1, "an unknown library listed there stays a finding");
 });
 
+test("new-interactive-account: a service account whose every key is a restricted forced command needs its shell", async (t) => {
+  const borg = { uid: "990", username: "borg", shell: "/bin/sh", directory: "/srv/borg" };
+  const key = (options: string) => ({ uid: "990", key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBorgClientKey0000000000000000000000000001", options, comment: "web-01" });
+  const served = run("new-interactive-account", host({ users: [borg], authorized_keys: [key('command="borg serve --restrict-to-path /srv/borg/web-01 --append-only",restrict')] }));
+  t.same(findings(served), [], "borg serve behind restrict");
+  t.match(served[0]?.kept_by, /restricted-forced-command/);
+  t.equal(findings(run("new-interactive-account", host({ users: [borg], authorized_keys: [key('command="borg serve",restrict'), key("")] }))).length, 1, "one unrestricted key: the shell is usable");
+  t.equal(findings(run("new-interactive-account", host({ users: [borg] }))).length, 1, "no keys: nothing needs the shell");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));

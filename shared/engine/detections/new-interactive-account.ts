@@ -4,6 +4,8 @@ import { cloudDefaultUser, systemAccount, tagBaseline } from "../baselines/index
 import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir, isInteractiveShell } from "./patterns.js";
+import { RESTRICTED_KEY_BASELINE, restrictedForcedCommand } from "./ssh-authorized-key.js";
+import type { HostData } from "../types.js";
 
 function oddHome(directory: string): string | undefined {
   if (directory === "") return undefined;
@@ -13,10 +15,29 @@ function oddHome(directory: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The forced command every authorized key of the account is restricted to (ssh-authorized-key's rule: no pty, no
+ * forwarding, a plain program), when it has keys and all are: borg serve, rrsync, rsnapshot's wrapper. sshd runs a
+ * forced command with the user's shell (`shell -c command`), so such an account needs one. Source: sshd(8), LOGIN
+ * PROCESS and AUTHORIZED_KEYS FILE FORMAT (command=).
+ */
+function onlyForcedCommands(host: HostData, uid: string): string | undefined {
+  const keys = rowsOf(host, "authorized_keys").filter((k) => str(k, "uid") === uid && str(k, "key") !== "");
+  if (keys.length === 0) return undefined;
+  const commands = keys.map((k) => restrictedForcedCommand(str(k, "options") || optionsOf(str(k, "key"))));
+  return commands.every((c) => c !== null) ? (commands[0] as string) : undefined;
+}
+
+/** The options before the key type on a whole authorized_keys line (older rows carry the line in `key`). */
+function optionsOf(line: string): string {
+  const at = line.search(/(?:^|\s)(?:ssh-|ecdsa-|sk-)/);
+  return at > 0 ? line.slice(0, at).trim() : "";
+}
+
 export const newInteractiveAccount = defineDetection({
   id: "new-interactive-account",
   title: "New or unexpected interactive account",
-  reads: { users: ["uid", "username", "shell", "directory"] },
+  reads: { users: ["uid", "username", "shell", "directory"], authorized_keys: ["uid", "key", "options"] },
   severity: "medium",
   attack: ["T1136.001"],
   maturity: "experimental",
@@ -45,8 +66,10 @@ export const newInteractiveAccount = defineDetection({
       const home = oddHome(str(row, "directory"));
       if (uid < 1000) {
         const packaged = home === undefined ? systemAccount(name, shell) : undefined;
+        const forced = home === undefined && !packaged ? onlyForcedCommands(host, String(uid)) : undefined;
         if (packaged) keep(`the package that creates it gives it that shell (${packaged.source})`, packaged.baseline);
         else if (home === undefined && known.has(name)) keep("listed in the host's known_users tag", tagBaseline("known_users"));
+        else if (forced !== undefined) keep(`every key it accepts can only run \`${forced.slice(0, 60)}\`; sshd runs a forced command through the account's shell, so the shell is needed (a backup or sync account)`, RESTRICTED_KEY_BASELINE);
         else hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it${home ? `; ${home}` : ""}.`, evidence, severity: home ? "high" : undefined, entity });
         continue;
       }
