@@ -111,9 +111,16 @@ export function extractEntities(query: string): QueryEntities {
   const domains = extractDomains(text);
   // A file name standing alone (not inside a path), of the kinds indicators name: shared objects (with a version),
   // scripts, kernel modules, binaries. Bounded quantifiers: linear on any text.
-  const files = allMatches(/(?<![\w/.@-])([A-Za-z0-9_][A-Za-z0-9_+-]{0,63}(?:\.[A-Za-z0-9_+-]{1,32}){0,4}\.(?:so(?:\.\d{1,4}){0,4}|sh|py|pl|ko|php|jar|elf|bin))(?![\w.-])/g, text)
+  const files: string[] = allMatches(/(?<![\w/.@-])([A-Za-z0-9_][A-Za-z0-9_+-]{0,63}(?:\.[A-Za-z0-9_+-]{1,32}){0,4}\.(?:so(?:\.\d{1,4}){0,4}|sh|py|pl|ko|php|jar|elf|bin))(?![\w.-])/g, text)
     .map((m) => m[1] ?? "")
     .filter((f) => f !== "" && !domains.includes(f.toLowerCase()));
+  // A relative path to such a file (`node_modules/nx/telemetry.js`, `.venv/lib/x/evil.py`): an indicator that names
+  // the end of a path. Scripts of any interpreter count here, the directories say it is a file.
+  for (const m of allMatches(/(?<![\w/.@-])((?:[A-Za-z0-9_.+-]{1,64}\/){1,8}[A-Za-z0-9_+-]{1,64}(?:\.[A-Za-z0-9_+-]{1,32}){0,4}\.(?:so(?:\.\d{1,4}){0,4}|sh|py|pl|ko|php|jar|elf|bin|js|mjs|cjs|rb|lua))(?![\w.-])/g, text)) {
+    const rel = m[1] ?? "";
+    if (rel !== "" && !rel.startsWith("../") && !rel.startsWith("./")) files.push(rel);
+    else if (rel.startsWith("./")) files.push(rel.slice(2));
+  }
   const tags: Record<string, string> = {};
   for (const m of allMatches(/(?<![\w/.-])([A-Za-z][A-Za-z0-9_.-]*)=([A-Za-z0-9_.:\/@-]+)/g, text)) {
     const key = m[1] ?? "";

@@ -240,6 +240,17 @@ test("new-interactive-account: a service account whose every key is a restricted
   t.equal(findings(run("new-interactive-account", host({ users: [borg] }))).length, 1, "no keys: nothing needs the shell");
 });
 
+test("ioc-match: a relative path named in a question is the end of a path, or a word of a command", async (t) => {
+  const ioc = byId.get("ioc-match");
+  const ents = entities({ files: ["node_modules/nx/telemetry.js"] });
+  const onDisk = host({ file: [{ path: "/home/kenji/app/node_modules/nx/telemetry.js" }] });
+  t.equal(findings(ioc?.evaluate(onDisk, { entities: ents }) ?? []).length, 1, "a file whose path ends with it");
+  const ran = host({ processes: [proc(4100, "node", "/usr/bin/node", "node node_modules/nx/telemetry.js --upload")] });
+  t.equal(findings(ioc?.evaluate(ran, { entities: ents }) ?? []).length, 1, "a command line naming it");
+  const other = host({ file: [{ path: "/home/kenji/app/node_modules/other/telemetry.js" }], processes: [proc(4101, "node", "/usr/bin/node", "node telemetry.js")] });
+  t.same(findings(ioc?.evaluate(other, { entities: ents }) ?? []), [], "the same file name under another directory is not it");
+});
+
 test("listeners: a default port only when its default program holds it", async (t) => {
   const rows = (pid: number, port: number) => ({ pid: String(pid), port: String(port), protocol: "6", address: "0.0.0.0" });
   const shellOn9100 = run("unexpected-listener", host({ listening_ports: [rows(5, 9100)], processes: [proc(5, "bash", "/usr/bin/bash", "bash")] }));
@@ -421,6 +432,10 @@ test("a bare file name in the question is an indicator: ioc-match finds it as a 
   t.ok(plan.entities.domains.includes("kinsing.sh"));
   t.ok(plan.detection_ids.includes("ioc-match"));
   t.same(routeQuery("anything in /usr/lib/x86_64-linux-gnu/libkeyutils.so.1?", "standard").entities.files, [], "inside a path it is the path's");
+  const relative = routeQuery("Look for node_modules/nx/telemetry.js on the dev fleet", "standard");
+  t.same(relative.entities.files, ["node_modules/nx/telemetry.js"], "a relative path to a script is a file indicator");
+  t.ok(relative.detection_ids.includes("ioc-match"), "and runs the indicator match");
+  t.same(routeQuery("is ../../etc/passwd.sh readable?", "standard").entities.files, [], "a path climbing out is not a place to name");
   t.same(routeQuery("is the SSH daemon's config changed?", "standard").entities.users, [], "the daemon's, not a user's");
   const h = host({
     processes: [proc(900, "sshd", "/usr/sbin/sshd")],

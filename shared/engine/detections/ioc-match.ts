@@ -118,7 +118,8 @@ const METADATA_ADDRESSES: ReadonlySet<string> = new Set(["169.254.169.254", "fd0
 /** File names that are the last component of the path (a mapped library, a running program, a listed file). */
 function fileHit(value: string, files: readonly string[]): string[] {
   const name = basename(value);
-  return files.filter((f) => name === f);
+  // A relative path named (node_modules/nx/telemetry.js) is the end of the value's path.
+  return files.filter((f) => (f.includes("/") ? value === f || value.endsWith(`/${f}`) : name === f));
 }
 
 /** File names as a word of a command line (`insmod diamorphine.ko`, `cp pam_x.so /lib/...`, `/tmp/x/kinsing.sh`). */
