@@ -110,7 +110,6 @@ export function downloadThenRun(command: string): boolean {
  * for it (`pki.internal.example.net`, `git.corp.example.com`).
  */
 const INTERNAL_NAME = /^(?:[^.]+|.+\.(?:local|localdomain|internal|intranet|lan|corp|home\.arpa|svc|cluster\.local|consul)|(?:[^.]+\.)+(?:internal|intranet|intra|corp|lan)\.[^.]+\.[a-z]{2,})$/i;
-const URL_HOST = /\b(?:https?|ftp):\/\/(?:[^@\s/'"]*@)?(\[[^\]\s]+\]|[^/\s:'"?#]+)/gi;
 const BARE_TARGET = /^(?:[^@\s/'"]*@)?([A-Za-z0-9.-]+)(?::\d+)?(?:\/|$)/;
 const DISCARDED = /\s(?:-o|--output)\s*\/dev\/null\b|\s-O\s*\/dev\/null\b|>\s*\/dev\/null\s*$/;
 
@@ -142,7 +141,7 @@ export const OUTSIDE_TRANSFER: Pick<RegExp, "test"> = {
         if (at < 0) continue;
         const part = command.slice(at);
         if (DISCARDED.test(part)) continue;
-        const hosts = [...part.matchAll(URL_HOST)].map((m) => m[1] as string);
+        const hosts = urlSources(part).map((u) => u.host);
         if (hosts.length === 0) {
           const target = part.split(/\s+/).slice(1).find((a) => a !== "" && !a.startsWith("-") && !/^["']?@/.test(a));
           const bare = target === undefined ? undefined : BARE_TARGET.exec(target.replace(/^["']|["']$/g, ""))?.[1];
