@@ -4,6 +4,7 @@
 // releases and other distributions add there (systemd-executor since v255, systemd-vconsole-setup and systemd-udevd as
 // a binary on Fedora and RHEL, systemd's meson.build for the rest). A program named like systemd's that runs from that
 // directory under another name is borrowing its look (process-masquerading).
+import { basename } from "../rows.js";
 import type { SourceRef } from "./types.js";
 
 export const SYSTEMD_PROGRAMS_SOURCE: SourceRef = { kind: "debian-package", name: "systemd, udev and the systemd-* packages", version: "252.39-1~deb12u2", release: "bookworm", detail: "every file directly under /lib/systemd (dpkg -c), and the helpers of systemd 253-257 (meson.build)" };
@@ -28,3 +29,23 @@ systemd-loop@ systemd-creds systemd-dissect systemd-boot-random-seed systemd-net
 `;
 
 export const SYSTEMD_PROGRAMS: ReadonlySet<string> = new Set(`${BOOKWORM} ${LATER}`.split(/\s+/).filter((n) => n !== ""));
+
+/** systemd's own library directory, where its programs sit (not its generator or unit subdirectories). */
+const SYSTEMD_DIR = /^(?:\/usr)?\/lib\/systemd\/([^/]+)$/;
+
+/** The program's name when the path is directly in systemd's directory (/lib/systemd/x, /usr/lib/systemd/x). */
+export function inSystemdDir(path: string): string | undefined {
+  return SYSTEMD_DIR.exec(path)?.[1];
+}
+
+/** A program named like systemd's in systemd's directory that no systemd release installs. */
+export function unknownSystemdProgram(path: string): string | undefined {
+  const file = inSystemdDir(path);
+  return file !== undefined && /^systemd/.test(file) && !SYSTEMD_PROGRAMS.has(file) ? file : undefined;
+}
+
+/** One of systemd's own programs (systemd-logind, systemd-journald...) run from anywhere but systemd's directory. */
+export function systemdProgramElsewhere(path: string): boolean {
+  const file = basename(path);
+  return file !== "systemd" && SYSTEMD_PROGRAMS.has(file) && inSystemdDir(path) === undefined;
+}

@@ -2,22 +2,7 @@
 import { basename, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
-import { SYSTEMD_PROGRAMS } from "../baselines/systemd-programs.js";
-
-/** systemd's own library directory, where its programs sit (not its generator or unit subdirectories). */
-const SYSTEMD_DIR = /^(?:\/usr)?\/lib\/systemd\/([^/]+)$/;
-
-/** A program named like systemd's in systemd's directory that no systemd release installs (systemd-programs.ts). */
-function notSystemds(path: string): string | undefined {
-  const file = SYSTEMD_DIR.exec(path)?.[1];
-  return file !== undefined && /^systemd/.test(file) && !SYSTEMD_PROGRAMS.has(file) ? file : undefined;
-}
-
-/** One of systemd's own programs (systemd-logind, systemd-journald...) run from anywhere but systemd's directory. */
-function systemdElsewhere(path: string): boolean {
-  const file = basename(path);
-  return file !== "systemd" && SYSTEMD_PROGRAMS.has(file) && !SYSTEMD_DIR.test(path);
-}
+import { systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
 
 /** Names attackers borrow (kernel threads and core daemons). */
 const BORROWED = /^(?:kworker|kthreadd|ksoftirqd|kswapd\d*|migration|rcu_\w+|watchdog|kdevtmpfs|systemd(?:-\w+)?|sshd|cron|crond|rsyslogd|dbus-daemon|agetty|init|udevd|irqbalance|atd)(?:[/:].*)?$/;
@@ -54,8 +39,8 @@ export const processMasquerading = defineDetection({
       if (bracketed) why = `command line ${cmdline} imitates a kernel thread, but kernel threads have no command line${path !== "" ? ` and this runs ${path}` : ""}`;
       else if (path === "" || name === "") continue;
       else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
-      else if (notSystemds(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
-      else if (systemdElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
+      else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
+      else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
       else if (inTmpDir(path)) {
         const base = basename(path);
         if (!base.startsWith(name.slice(0, 15)) && !name.startsWith(base.slice(0, 15))) why = `name ${name} does not match its binary ${path}`;

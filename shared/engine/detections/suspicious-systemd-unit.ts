@@ -5,7 +5,7 @@
 // (FHS 3.0: /var/lib holds state, /usr/lib object files and internal binaries in a package's own subdirectory).
 // When that program is also running with a connection to a public address, the unit is a persistent implant.
 import { packagedUnitFile } from "../baselines/index.js";
-import { SYSTEMD_PROGRAMS } from "../baselines/systemd-programs.js";
+import { inSystemdDir, systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
 import { isPublic } from "../net.js";
 import { appendTo, basename, processIndex, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
@@ -71,8 +71,7 @@ const SYSTEM_NAME = /^(systemd|udev|dbus|sshd?|rsyslog|syslog|network|networkd|c
 
 /** Programs where Debian packages put them (a system component's own binary lives here). */
 function packagedProgram(program: string): boolean {
-  const systemd = /^\/(?:usr\/)?lib\/systemd\/(systemd-[^/]+)$/.exec(program)?.[1];
-  if (systemd !== undefined) return SYSTEMD_PROGRAMS.has(systemd);
+  if (inSystemdDir(program)?.startsWith("systemd-")) return unknownSystemdProgram(program) === undefined;
   return /^\/(?:usr\/)?s?bin\/[^/]+$/.test(program) || /^\/usr\/libexec\//.test(program) || /^\/opt\//.test(program);
 }
 
@@ -178,7 +177,7 @@ export const suspiciousSystemdUnit = defineDetection({
         for (const program of execPrograms(command)) {
           if (inTmpDir(program)) strong = true;
           if (/\/\.[A-Za-z0-9_-]+\//.test(program)) reasons.push(`${key} runs from a hidden directory`);
-          if (SYSTEMD_PROGRAMS.has(basename(program)) && basename(program) !== "systemd" && !/^(?:\/usr)?\/lib\/systemd\/[^/]+$/.test(program)) {
+          if (systemdProgramElsewhere(program)) {
             // systemd's own programs live in its directory; one by the same name elsewhere borrows its look.
             reasons.push(`${key} runs ${program}, named like systemd's own ${basename(program)}, from outside systemd's directory`);
             strong = true;
