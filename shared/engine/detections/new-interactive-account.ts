@@ -4,7 +4,7 @@ import { cloudDefaultUser, systemAccount, tagBaseline } from "../baselines/index
 import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir, isInteractiveShell } from "./patterns.js";
-import { RESTRICTED_KEY_BASELINE, restrictedForcedCommand } from "./ssh-authorized-key.js";
+import { keyParts, RESTRICTED_KEY_BASELINE, restrictedForcedCommand } from "./ssh-authorized-key.js";
 import type { HostData } from "../types.js";
 
 function oddHome(directory: string): string | undefined {
@@ -24,20 +24,14 @@ function oddHome(directory: string): string | undefined {
 function onlyForcedCommands(host: HostData, uid: string): string | undefined {
   const keys = rowsOf(host, "authorized_keys").filter((k) => str(k, "uid") === uid && str(k, "key") !== "");
   if (keys.length === 0) return undefined;
-  const commands = keys.map((k) => restrictedForcedCommand(str(k, "options") || optionsOf(str(k, "key"))));
+  const commands = keys.map((k) => restrictedForcedCommand(keyParts(k).options));
   return commands.every((c) => c !== null) ? (commands[0] as string) : undefined;
-}
-
-/** The options before the key type on a whole authorized_keys line (older rows carry the line in `key`). */
-function optionsOf(line: string): string {
-  const at = line.search(/(?:^|\s)(?:ssh-|ecdsa-|sk-)/);
-  return at > 0 ? line.slice(0, at).trim() : "";
 }
 
 export const newInteractiveAccount = defineDetection({
   id: "new-interactive-account",
   title: "New or unexpected interactive account",
-  reads: { users: ["uid", "username", "shell", "directory"], authorized_keys: ["uid", "key", "options"] },
+  reads: { users: ["uid", "username", "shell", "directory"], authorized_keys: ["uid", "key", "options", "comment"] },
   severity: "medium",
   attack: ["T1136.001"],
   maturity: "experimental",

@@ -14,7 +14,7 @@ export function sshKeyId(key: string): string {
 }
 
 /** osquery splits a line into algorithm, key (base64), options and comment; older rows carry the whole line in key. */
-function parts(row: Row): { body: string; comment: string; options: string } {
+export function keyParts(row: Row): { body: string; comment: string; options: string } {
   const raw = str(row, "key").trim();
   const tokens = raw.split(/\s+/);
   const i = tokens.findIndex((p) => p.startsWith("AAAA"));
@@ -124,7 +124,7 @@ export const sshAuthorizedKey = defineDetection({
     const keyRows = rowsOf(host, "authorized_keys").filter((r) => str(r, "key") !== "");
     const uidsByKey = new Map<string, Set<string>>();
     for (const row of keyRows) {
-      const { body, options } = parts(row);
+      const { body, options } = keyParts(row);
       // cloud-init copies the default user's key to root behind a forced command: that copy is not a shared key.
       if (knownAutomation({ kind: "ssh-key-options", options: options || str(row, "key") })) continue;
       uidsByKey.set(body, (uidsByKey.get(body) ?? new Set<string>()).add(str(row, "uid")));
@@ -132,7 +132,7 @@ export const sshAuthorizedKey = defineDetection({
     const appended = handAppends(host);
     const hits: DetectionHit[] = [];
     for (const row of keyRows) {
-      const { body, comment, options } = parts(row);
+      const { body, comment, options } = keyParts(row);
       const uid = str(row, "uid");
       const user = users.get(uid);
       const name = str(user, "username") || `uid ${uid}`;
