@@ -13,6 +13,7 @@ import { EVASION_FAMILIES } from "./attacks-evasion.js";
 import { ACCESS_FAMILIES } from "./attacks-access.js";
 import { CONTAINER_FAMILIES } from "./attacks-container.js";
 import { AUTH_EXFIL_FAMILIES } from "./attacks-auth-exfil.js";
+import { SUPPLY_CHAIN_FAMILIES } from "./attacks-supply-chain.js";
 import { BENIGN_SERVICE_FAMILIES } from "./benign-services.js";
 import { BENIGN_ADMIN_FAMILIES } from "./benign-admin.js";
 import { BENIGN_SYSTEM_FAMILIES } from "./benign-system.js";
@@ -23,7 +24,7 @@ const BASE_NOW = 1_736_121_600;
 const HOLDOUT_SHARE = 0.4;
 
 export const FAMILIES: Family[] = [
-  ...MINER_FAMILIES, ...SHELL_FAMILIES, ...PERSISTENCE_FAMILIES, ...STEALTH_FAMILIES, ...EVASION_FAMILIES, ...ACCESS_FAMILIES, ...CONTAINER_FAMILIES, ...AUTH_EXFIL_FAMILIES,
+  ...MINER_FAMILIES, ...SHELL_FAMILIES, ...PERSISTENCE_FAMILIES, ...STEALTH_FAMILIES, ...EVASION_FAMILIES, ...ACCESS_FAMILIES, ...CONTAINER_FAMILIES, ...AUTH_EXFIL_FAMILIES, ...SUPPLY_CHAIN_FAMILIES,
   ...BENIGN_SERVICE_FAMILIES, ...BENIGN_ADMIN_FAMILIES, ...BENIGN_SYSTEM_FAMILIES,
 ];
 

@@ -29,6 +29,8 @@ test("parseEnviron: NUL-separated, split at the first '=', stops at an empty ent
 test("environment values: only those detections read or that tell a process's origin leave the host", async (t) => {
   t.equal(reportedEnvValue("LD_PRELOAD", "/dev/shm/x.so"), "/dev/shm/x.so", "ld-preload reads it");
   t.equal(reportedEnvValue("HISTFILE", "/dev/null"), "/dev/null", "history-tampering reads it");
+  t.equal(reportedEnvValue("npm_lifecycle_event", "postinstall"), "postinstall", "install-script-payload reads which npm script runs");
+  t.equal(reportedEnvValue("npm_config__authToken", "npm_abc"), WITHHELD, "npm's other variables stay withheld (its config carries tokens)");
   t.equal(reportedEnvValue("HISTSIZE", "0"), "0");
   t.equal(reportedEnvValue("PATH", "/tmp/.x:/usr/bin"), "/tmp/.x:/usr/bin");
   for (const secret of ["AWS_SECRET_ACCESS_KEY", "INQUEST_MASTER_KEY", "GITHUB_TOKEN", "DATABASE_URL", "MYSQL_PWD", "path"]) {

@@ -52,6 +52,8 @@ const KEPT = new RegExp(
       "SUDO_COMMAND",
       "DISPLAY",
       "container",
+      "npm_lifecycle_event", // install-script-payload: which of a package's scripts npm is running
+      "npm_package_name",
     ].join("|") +
     ")$",
 );

@@ -33,6 +33,7 @@ import { credentialExfiltration } from "./credential-exfiltration.js";
 import { stagedDataExfiltration } from "./staged-data-exfiltration.js";
 import { pamBackdoor } from "./pam-backdoor.js";
 import { sshdLibraryBackdoor } from "./sshd-library-backdoor.js";
+import { installScriptPayload } from "./install-script-payload.js";
 import { replacedSystemBinary } from "./replaced-system-binary.js";
 import { credentialFileAccess } from "./credential-file-access.js";
 import { defenseImpairment } from "./defense-impairment.js";
@@ -82,6 +83,7 @@ export const DETECTIONS = [
   stagedDataExfiltration,
   pamBackdoor,
   sshdLibraryBackdoor,
+  installScriptPayload,
   replacedSystemBinary,
   credentialFileAccess,
   defenseImpairment,
