@@ -34,11 +34,14 @@ const CRON_JOBS: Array<[string, string, string]> = [
   ["/etc/cron.d/geoipupdate", "47 4 * * 3", "root /usr/bin/geoipupdate"],
   ["/etc/cron.d/acme-sh", "7 0 * * *", "root \"/root/.acme.sh\"/acme.sh --cron --home \"/root/.acme.sh\" > /dev/null"],
   ["/etc/cron.d/awscli-s3-sync", "*/30 * * * *", "root aws s3 sync /var/www/uploads s3://acme-prod-uploads/ --only-show-errors"],
+  // BIND ARM and Unbound docs: refresh the root hints monthly; a firewall blocklist pulled into a config file.
+  ["/etc/cron.d/root-hints", "20 4 1 * *", "root curl -sS -o /etc/bind/db.root https://www.internic.net/domain/named.root && /usr/sbin/rndc reload"],
+  ["/etc/cron.d/spamhaus-drop", "40 5 * * *", "root wget -qO /etc/nginx/conf.d/drop.list https://www.spamhaus.org/drop/drop.txt && nginx -s reload"],
 ];
 
 const cronMaint: Family = {
   name: "maintenance-cron", kind: "benign", attack: [], count: 5,
-  sources: ["Debian package certbot: /etc/cron.d/certbot", "restic docs: scheduling backups", "borgmatic docs: How to set up backups (cron)", "Debian package sysstat: /etc/cron.d/sysstat"],
+  sources: ["Debian package certbot: /etc/cron.d/certbot", "BIND 9 ARM: root hints (named.root from www.internic.net)", "Spamhaus DROP list: download instructions", "restic docs: scheduling backups", "borgmatic docs: How to set up backups (cron)", "Debian package sysstat: /etc/cron.d/sysstat"],
   q: {
     direct: ["any malicious cron jobs on {host}?", "check crontabs in {env} for anything suspicious", "is there cron persistence on the {role}?"],
     paraphrase: ["is something set to run on a schedule on {host} that we didn't expect?", "what keeps running every night on {host}?", "is anything coming back on a timer on the {role}?"],

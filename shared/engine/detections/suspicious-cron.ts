@@ -3,6 +3,7 @@
 import { heartbeatPing, knownAutomation } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+import { dataFetchOnly } from "./data-fetch.js";
 import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS } from "./patterns.js";
 
 export const suspiciousCron = defineDetection({
@@ -44,6 +45,12 @@ export const suspiciousCron = defineDetection({
       // A job that fetches a script and runs it is weighed by where the script comes from (download-execute's rule):
       // a vendor's or the site's own update server over HTTPS is not a dropper's plain-HTTP address.
       const from = !strong && signals.every((s) => FETCH_AND_RUN_SIGNALS.has(s.why)) ? fetchedFrom(command) : undefined;
+      // Over verified HTTPS from a named host into a data file nothing on the line runs (root hints, GeoIP, a
+      // blocklist): an observation, not a finding (data-fetch.ts).
+      if (from?.severity === "low" && dataFetchOnly(command)) {
+        hits.push({ summary: `Cron job in ${path || "crontab"} refreshes a data file over HTTPS (nothing on the line runs it): ${short}`, evidence, severity: "info", entity });
+        continue;
+      }
       hits.push({
         summary: `Cron job in ${path || "crontab"} ${signals.map((s) => s.why).join(", ")}${from ? `, ${from.why}` : ""}: ${short}`,
         evidence,
