@@ -1,7 +1,8 @@
 // A dependency's install script run by a CI job's `npm ci` (the s1ngularity and Shai-Hulud payloads of 2025), and its
 // look-alike: installs as they are (binaries fetched over HTTPS, native modules compiled, git dependencies over SSH)
 // beside a developer's AI agent run unchecked on a coding task and a secret scan the pipeline runs on purpose.
-import { run, withDecoys, type Family } from "./kit.js";
+import { run, withDecoys, type Ctx, type Family } from "./kit.js";
+import type { Base } from "./base-host.js";
 import type { HostBuilder } from "./host.js";
 import type { Rng } from "./prng.js";
 import { GOOD_DESTS, hostileIp } from "./fleet.js";
@@ -26,6 +27,16 @@ function ciJob(h: HostBuilder, rng: Rng, runner: number): Job {
   return { uid, work, sh };
 }
 
+/** A CI runner whose job is running `npm ci`. */
+function npmCiJob(ctx: Ctx): { b: Base; h: HostBuilder; job: Job; npm: number } {
+  const b = ctx.base("ci-runner");
+  const h = b.h;
+  const job = ciJob(h, ctx.rng, b.svc.runner ?? 1);
+  const npm = run(h, { name: "npm ci", path: "/usr/bin/node", cmdline: "npm ci --no-audit --no-fund", uid: job.uid, parent: job.sh, cwd: job.work, ageMin: 30, ageMax: 60 });
+  h.conn(npm, ctx.rng.pick(GOOD_DESTS.npm), 443);
+  return { b, h, job, npm };
+}
+
 /** A package's lifecycle script as npm starts it: `sh -c <script>` in the package's directory, then the script. */
 function lifecycle(h: HostBuilder, job: Job, npm: number, pkg: string, event: string, script: string): number {
   const cwd = `${job.work}/node_modules/${pkg}`;
@@ -44,11 +55,7 @@ const installStealer: Family = {
   q: INSTALL_Q,
   build(ctx) {
     const { rng } = ctx;
-    const b = ctx.base("ci-runner");
-    const h = b.h;
-    const job = ciJob(h, rng, b.svc.runner ?? 1);
-    const npm = run(h, { name: "npm ci", path: "/usr/bin/node", cmdline: "npm ci --no-audit --no-fund", uid: job.uid, parent: job.sh, cwd: job.work, ageMin: 30, ageMax: 60 });
-    h.conn(npm, rng.pick(GOOD_DESTS.npm), 443);
+    const { b, h, job, npm } = npmCiJob(ctx);
     const variant = rng.int(0, 2);
     const planted: string[] = [];
     if (variant === 0) {
@@ -92,11 +99,7 @@ const installBuilds: Family = {
   q: INSTALL_Q,
   build(ctx) {
     const { rng } = ctx;
-    const b = ctx.base("ci-runner");
-    const h = b.h;
-    const job = ciJob(h, rng, b.svc.runner ?? 1);
-    const npm = run(h, { name: "npm ci", path: "/usr/bin/node", cmdline: "npm ci --no-audit --no-fund", uid: job.uid, parent: job.sh, cwd: job.work, ageMin: 30, ageMax: 60 });
-    h.conn(npm, rng.pick(GOOD_DESTS.npm), 443);
+    const { b, h, job, npm } = npmCiJob(ctx);
     const esbuild = lifecycle(h, job, npm, "esbuild", "postinstall", "node install.js");
     h.conn(esbuild, rng.pick(GOOD_DESTS.npm), 443);
     if (rng.chance(0.6)) {
