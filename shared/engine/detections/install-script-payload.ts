@@ -7,11 +7,11 @@
 // How a process is known to be part of an install: npm's `npm_lifecycle_event` in its environment or an ancestor's, an
 // installing package-manager command among its ancestors, or a working directory inside node_modules (where npm runs a
 // package's scripts). Facts and sources: intel/install-scripts.ts (Nx s1ngularity, Shai-Hulud; ATT&CK T1195.002).
-// Outside an install, an agent run unchecked is a developer's choice; with a prompt that asks it to hunt wallets and
-// keys it is the same payload started some other way.
+// Outside an install, an agent run unchecked is a developer's choice; with a prompt that asks for wallets, or sweeps
+// the disk for keys and tokens, it is the same payload started some other way.
 import { metadataCredentialPath } from "../intel/cloud-metadata.js";
 import { credentialFileIn } from "../intel/credential-theft.js";
-import { AGENT_CLIS, INSTALL_LIFECYCLE_EVENTS, INSTALLING_COMMANDS, SECRET_HUNT_WORDS, SECRET_SCANNERS } from "../intel/install-scripts.js";
+import { AGENT_CLIS, DISK_SWEEP, INSTALL_LIFECYCLE_EVENTS, INSTALLING_COMMANDS, SECRET_HUNT_WORDS, SECRET_SCANNERS, WALLET_WORDS } from "../intel/install-scripts.js";
 import { stagingHost } from "../intel/staging-hosts.js";
 import { isPublic } from "../net.js";
 import { appendTo, num, processLabel, processTree, rowsOf, str } from "../rows.js";
@@ -91,6 +91,14 @@ function huntWords(text: string): string[] {
   return [...found];
 }
 
+/**
+ * A prompt only a thief writes: it asks for wallets, or it sweeps the disk for two or more kinds of secret. A prompt
+ * about rotating an API key in .env, run unchecked in a sandbox, is an engineer's.
+ */
+function thiefPrompt(text: string, words: readonly string[]): boolean {
+  return WALLET_WORDS.test(text) || (words.length >= 2 && DISK_SWEEP.test(text));
+}
+
 const RC_APPEND = /(?:>>|\btee\s+-a)\s*["']?(?:~|\$HOME|\/root|\/home\/[^\s/'"]+)\/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b/;
 
 /** What the command does that no install needs, with the severity it earns; undefined when nothing. */
@@ -155,8 +163,9 @@ export const installScriptPayload = defineDetection({
       if (ctx === undefined) {
         // Outside an install, only an agent let loose on a prompt that hunts wallets and keys.
         const agent = cmds.map(uncheckedAgent).find((a) => a !== undefined);
-        const words = huntWords(str(proc, "cmdline"));
-        if (agent === undefined || words.length < 2) continue;
+        const cmdline = str(proc, "cmdline");
+        const words = huntWords(cmdline);
+        if (agent === undefined || !thiefPrompt(cmdline, words)) continue;
         flagged.add(pid);
         hits.push({
           summary: `Process ${processLabel(proc, pid)} (pid ${pid}) runs the AI coding agent ${agent.program} with ${agent.option} and a prompt that hunts ${words.slice(0, 4).join(", ")}: the Nx s1ngularity payload's way of making a developer's own agent inventory their secrets (${clip(str(proc, "cmdline"), 100)}).`,

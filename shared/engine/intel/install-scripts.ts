@@ -57,5 +57,9 @@ export const AGENT_CLIS: readonly AgentCli[] = [
 /** Secret scanners a payload brings to sweep the disk for tokens (Shai-Hulud downloaded and ran TruffleHog). */
 export const SECRET_SCANNERS: ReadonlySet<string> = new Set(["trufflehog", "gitleaks", "noseyparker", "detect-secrets", "ggshield"]);
 
-/** What a prompt asks an agent to look for when it is hunting secrets, not writing code (the s1ngularity prompt). */
-export const SECRET_HUNT_WORDS = /\b(?:wallets?|seed phrases?|mnemonics?|private keys?|keystores?|id_rsa|\.env\b|credentials?|secrets?|api keys?|tokens?|metamask|electrum|ledger|exodus|solana|ethereum|bitcoin)\b/i;
+/** Words of a prompt hunting secrets rather than writing code (the s1ngularity prompt named all of these). */
+export const SECRET_HUNT_WORDS = /\b(?:wallets?|seed phrases?|mnemonics?|private keys?|keystores?|id_rsa|\.env\b|credentials?|secrets?|api keys?|tokens?|metamask|electrum|ledger|trezor|exodus|phantom|solana|ethereum|bitcoin)\b/i;
+/** Of those, the ones only a thief asks for: cryptocurrency wallets and their keys. */
+export const WALLET_WORDS = /\b(?:wallets?|seed phrases?|mnemonics?|keystores?|metamask|electrum|ledger|trezor|exodus|phantom)\b/i;
+/** A prompt that sweeps the disk: a search verb and a whole tree ($HOME, ~, /home, /etc, /). */
+export const DISK_SWEEP = /\b(?:recursively|search|scan|find|inventory|list)\b[^\n]{0,200}?(?:\$HOME\b|~\/|\/home\b|\/etc\b|\/root\b|(?<![\w.])\/(?=\s|$))/i;
