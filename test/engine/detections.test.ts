@@ -263,6 +263,25 @@ test("suspicious-cron: a data file refreshed over HTTPS with nothing running it 
   t.equal(cron("root curl -s -o /etc/x.txt http://203.0.113.7/x.txt"), undefined, "plain HTTP from an address keeps the detection's own severity (medium)");
 });
 
+test("new-interactive-account: a configuration-management deploy account is kept; a shell on a system account is fleet configuration when most hosts share it", async (t) => {
+  const ansible = (comment: string) =>
+    run("new-interactive-account", host({ users: [{ uid: "990", username: "ansible", shell: "/bin/bash", directory: "/var/lib/ansible" }], authorized_keys: [{ uid: "990", key: "AAAAC3NzaC1lZDI1NTE5AAAAIK9", options: "", comment }] }));
+  t.equal(ansible("ansible@mgmt01.corp")[0]?.kept_by, "automation:config-management-key", "every key an Ansible key");
+  const other = ansible("mallory@laptop")[0];
+  t.equal(other?.kept_by, undefined, "a key of anyone else: still a finding");
+  t.equal(other?.fleet_key, "ansible\n/bin/bash", "compared across the fleet by name and shell");
+  const tmpHome = run("new-interactive-account", host({ users: [{ uid: "991", username: "svc", shell: "/bin/bash", directory: "/tmp/.s" }] }))[0];
+  t.equal(tmpHome?.fleet_key, undefined, "a temp or hidden home is never fleet configuration");
+});
+
+test("unexpected-kernel-module: another distribution's build of an in-tree driver is kept; an unknown name is not", async (t) => {
+  const kmod = (name: string) => run("unexpected-kernel-module", host({ kernel_modules: [{ name, status: "Live", used_by: "-" }] })).filter((h) => h.entity === `kmod:${name}`)[0];
+  t.equal(kmod("pata_acpi")?.kept_by, "kmod:mainline-in-tree", "Ubuntu's pata_acpi (Debian does not build it)");
+  t.equal(kmod("simpledrm")?.kept_by, "kmod:mainline-in-tree", "Alpine's simpledrm");
+  t.equal(kmod("kvm_audit")?.kept_by, undefined, "a name no kernel source has");
+  t.equal(kmod("diamorphine")?.known_bad, true, "a rootkit's name is judged first");
+});
+
 test("install-script-payload: what an install's processes do, found by npm's environment, an installing ancestor or node_modules", async (t) => {
   const installed = (cmdline: string, extra: { env?: boolean; parent?: string; cwd?: string; sockets?: Row[] } = {}) =>
     run(

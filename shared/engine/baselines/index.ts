@@ -8,6 +8,7 @@ import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODUL
 import { DEBIAN_6_12_ARM64_ADDED_MODULES, DEBIAN_6_12_ARM64_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_MODULES, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_MODULES, DEBIAN_6_1_ARM64_SOURCE } from "./kernel-modules-in-tree-arm64.js";
 import { DEBIAN_5_10_BUILTIN_MODULES, DEBIAN_5_10_BUILTIN_SOURCE, DEBIAN_5_10_MODULES, DEBIAN_5_10_SOURCE } from "./kernel-modules-in-tree-5.10.js";
 import { VENDOR_MODULES } from "./kernel-modules-vendor.js";
+import { MAINLINE_6_1_MODULES, MAINLINE_6_1_SOURCE } from "./kernel-modules-mainline.js";
 import { PORT_OWNERS, type PortOwner } from "./ports.js";
 import { PRELOAD_LIBRARIES, explainedPreload } from "./preload.js";
 import { PACKAGED_SUID, canonicalBinPath, tripletFree } from "./suid.js";
@@ -31,13 +32,14 @@ const IN_TREE_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_MODULES);
 const IN_TREE_ARM64_6_12 = nameSet(DEBIAN_6_12_ARM64_ADDED_MODULES);
 const BUILT_IN_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_BUILTIN_MODULES);
 const IN_TREE_5_10 = nameSet(DEBIAN_5_10_MODULES);
+const MAINLINE_6_1 = nameSet(MAINLINE_6_1_MODULES);
 const BUILT_IN_5_10 = nameSet(DEBIAN_5_10_BUILTIN_MODULES);
 
 function kmodName(name: string): string {
   return name.trim().replace(/-/g, "_");
 }
 
-/** An in-tree module of Debian's kernel, or a packaged DKMS / vendor module. */
+/** An in-tree module of Debian's kernel or of the Linux source, or a packaged DKMS / vendor module. */
 export function isPackagedKernelModule(name: string): Explanation | undefined {
   const n = kmodName(name);
   if (n === "") return undefined;
@@ -53,6 +55,8 @@ export function isPackagedKernelModule(name: string): Explanation | undefined {
   for (const group of VENDOR_MODULES) {
     if (group.names.includes(n) || (group.prefixes ?? []).some((p) => n.startsWith(p))) return explain(group.id, group.source);
   }
+  // Another distribution's build of an in-tree driver (Ubuntu's pata_acpi, Alpine's simpledrm).
+  if (MAINLINE_6_1.has(n)) return explain("kmod:mainline-in-tree", MAINLINE_6_1_SOURCE);
   return undefined;
 }
 

@@ -1,6 +1,6 @@
 // Interactive shells on system accounts no package gives one, and human-range accounts that are off the host's
 // known users, borrow a system account's name, or live in a temp or hidden home.
-import { cloudDefaultUser, systemAccount, tagBaseline } from "../baselines/index.js";
+import { cloudDefaultUser, knownAutomation, systemAccount, tagBaseline, type Explanation } from "../baselines/index.js";
 import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir, isInteractiveShell } from "./patterns.js";
@@ -26,6 +26,17 @@ function onlyForcedCommands(host: HostData, uid: string): string | undefined {
   if (keys.length === 0) return undefined;
   const commands = keys.map((k) => restrictedForcedCommand(keyParts(k).options));
   return commands.every((c) => c !== null) ? (commands[0] as string) : undefined;
+}
+
+/**
+ * A configuration-management tool's deploy account: it has keys and every one carries the tool's comment (Ansible,
+ * Salt SSH, Rundeck...). Ansible runs each module through the remote user's login shell (`/bin/sh -c`), so the account
+ * needs one. Source: the CONFIG_MANAGEMENT_KEY baseline, and Ansible's "Connection methods and details".
+ */
+function configManagementAccount(host: HostData, uid: string): Explanation | undefined {
+  const keys = rowsOf(host, "authorized_keys").filter((k) => str(k, "uid") === uid && str(k, "key") !== "");
+  const explained = keys.map((k) => knownAutomation({ kind: "ssh-key-comment", comment: keyParts(k).comment }));
+  return keys.length > 0 && explained.every((e) => e !== undefined) ? explained[0] : undefined;
 }
 
 export const newInteractiveAccount = defineDetection({
@@ -61,10 +72,22 @@ export const newInteractiveAccount = defineDetection({
       if (uid < 1000) {
         const packaged = home === undefined ? systemAccount(name, shell) : undefined;
         const forced = home === undefined && !packaged ? onlyForcedCommands(host, String(uid)) : undefined;
+        const deploy = home === undefined && !packaged && forced === undefined ? configManagementAccount(host, String(uid)) : undefined;
         if (packaged) keep(`the package that creates it gives it that shell (${packaged.source})`, packaged.baseline);
         else if (home === undefined && known.has(name)) keep("listed in the host's known_users tag", tagBaseline("known_users"));
         else if (forced !== undefined) keep(`every key it accepts can only run \`${forced.slice(0, 60)}\`; sshd runs a forced command through the account's shell, so the shell is needed (a backup or sync account)`, RESTRICTED_KEY_BASELINE);
-        else hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it${home ? `; ${home}` : ""}.`, evidence, severity: home ? "high" : undefined, entity });
+        else if (deploy) keep(`every key it accepts is a configuration-management tool's (${deploy.source}), which runs its modules through the account's shell`, deploy.baseline);
+        else {
+          hits.push({
+            summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it${home ? `; ${home}` : ""}.`,
+            evidence,
+            severity: home ? "high" : undefined,
+            entity,
+            // The same account with the same shell on most hosts is how the fleet is built (a monitoring or automation
+            // user given a shell by configuration management); one in a temp or hidden home never is.
+            ...(home ? {} : { fleet_key: `${name}\n${shell}` }),
+          });
+        }
         continue;
       }
       // A system account's name (www-data, sshd) with a human uid and a shell its package never gives it.
@@ -82,7 +105,9 @@ export const newInteractiveAccount = defineDetection({
         else hits.push({ summary: `Interactive account ${name} (uid ${uid}, shell ${shell}) is not in the host's known users.`, evidence, entity });
         continue;
       }
-      hits.push({ summary: `Interactive account ${name} (uid ${uid}, shell ${shell}): ${reasons.join("; ")}.`, evidence, severity: "high", entity });
+      // A source-built monitoring or service user (nagios, zabbix) takes a human uid; the same on most hosts is the
+      // fleet's build, not a name borrowed to hide in.
+      hits.push({ summary: `Interactive account ${name} (uid ${uid}, shell ${shell}): ${reasons.join("; ")}.`, evidence, severity: "high", entity, ...(home ? {} : { fleet_key: `${name}\n${shell}\nborrowed` }) });
     }
     return hits;
   },

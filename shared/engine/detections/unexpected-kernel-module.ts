@@ -1,4 +1,5 @@
-// Loaded kernel modules that are known rootkits, or neither in Debian's kernel tree nor a packaged DKMS/vendor module.
+// Loaded kernel modules that are known rootkits, or neither in-tree (Debian's kernels, the Linux source) nor a packaged
+// DKMS/vendor module.
 import { isPackagedKernelModule, tagBaseline } from "../baselines/index.js";
 import { knownRootkitModule } from "../intel/rootkits.js";
 import { rowsOf, str, tagList } from "../rows.js";
@@ -58,12 +59,13 @@ export const unexpectedKernelModule = defineDetection({
         continue;
       }
       if (packaged) {
-        hits.push({ summary: `Kernel module ${name} is a packaged module (${packaged.source}).`, evidence, entity, kept_by: packaged.baseline });
+        const what = packaged.baseline === "kmod:mainline-in-tree" ? "an in-tree Linux driver that other distributions' kernels build as a module" : "a packaged module";
+        hits.push({ summary: `Kernel module ${name} is ${what} (${packaged.source}).`, evidence, entity, kept_by: packaged.baseline });
         continue;
       }
       const usedBy = str(row, "used_by");
       hits.push({
-        summary: `Kernel module ${name} (${str(row, "status") || "status unknown"}${usedBy !== "" && usedBy !== "-" ? `, used by ${usedBy}` : ""}) is neither in Debian's kernel tree nor a known DKMS or vendor module.`,
+        summary: `Kernel module ${name} (${str(row, "status") || "status unknown"}${usedBy !== "" && usedBy !== "-" ? `, used by ${usedBy}` : ""}) is neither an in-tree Linux module (Debian's kernels, the Linux 6.1 source) nor a known DKMS or vendor module.`,
         evidence,
         entity,
         // Loaded on most hosts of the fleet: a driver of its distribution or hardware that the baselines lack (an
