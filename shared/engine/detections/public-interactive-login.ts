@@ -48,6 +48,33 @@ function interactiveLast(row: Row): boolean {
   return type === undefined || type === 7;
 }
 
+/** Roles whose hosts take logins from the internet by design (the `role` tag). */
+const LOGIN_ROLES: ReadonlySet<string> = new Set(["bastion", "jump", "jumphost", "login", "hpc-login", "shell"]);
+
+export const PUBLIC_LOGIN_SERVICE = "logins:public-service";
+/** Distinct non-root users, each from a public address, and distinct public addresses, that make a public login host. */
+const SERVICE_USERS = 5;
+const SERVICE_SOURCES = 5;
+
+/**
+ * Whether the host's own records show it serving logins from the internet: at least five people (not root), from at
+ * least five public addresses. A university cluster's login nodes, a shared-hosting server's customers, a shell
+ * server: their users log in from home and abroad by design (the site's controls are keys, MFA and rate limits, not
+ * source addresses). An intruder is one source among them, so such a host's non-root public logins are observations;
+ * root's never are.
+ */
+function publicLoginService(groups: Iterable<{ ip: string; users: ReadonlySet<string> }>): string | undefined {
+  const users = new Set<string>();
+  let sources = 0;
+  for (const g of groups) {
+    const people = [...g.users].filter((u) => u !== "root");
+    if (people.length === 0) continue;
+    sources++;
+    for (const u of people) users.add(u);
+  }
+  return users.size >= SERVICE_USERS && sources >= SERVICE_SOURCES ? `${users.size} users from ${sources} public addresses` : undefined;
+}
+
 export const publicInteractiveLogin = defineDetection({
   id: "public-interactive-login",
   title: "Interactive login from a public internet address",
@@ -60,7 +87,7 @@ export const publicInteractiveLogin = defineDetection({
   maturity: "test",
   category: "initial-access",
   false_positives:
-    "Hosts meant to take logins from the internet (bastions: tag role=bastion) and administrators' fixed public egress addresses (list them in the allowed_login_sources tag as CIDRs); the test networks 192.0.2/24, 198.51.100/24, 203.0.113/24 count as public.",
+    "Hosts meant to take logins from the internet (bastions and login nodes: tag role=bastion, jump, login, hpc-login or shell; a host whose records show five or more users from five or more public addresses is taken for one) and administrators' fixed public egress addresses (list them in the allowed_login_sources tag as CIDRs); the test networks 192.0.2/24, 198.51.100/24, 203.0.113/24 count as public.",
   advice: {
     triage: ["On {hosts}, identify who owns the source address (VPN egress, office, cloud shell?) and whether the account's owner made the login."],
     containment: ["Block the source address and restrict SSH on {hosts} to the VPN/bastion ranges (security group, sshd AllowUsers/Match Address)."],
@@ -70,7 +97,7 @@ export const publicInteractiveLogin = defineDetection({
   baseline_tag: "allowed_login_sources",
   evaluate(host) {
     const allowed = tagList(host.tags, "allowed_login_sources");
-    const bastion = (host.tags.role ?? "").toLowerCase() === "bastion";
+    const bastion = LOGIN_ROLES.has((host.tags.role ?? "").toLowerCase());
     const groups = new Map<string, { ip: string; users: Set<string>; evidence: EvidenceRow[]; live: boolean }>();
     const add = (user: string, rawHost: string, table: string, row: Row): void => {
       if (PSEUDO_USERS.has(user)) return;
@@ -91,6 +118,7 @@ export const publicInteractiveLogin = defineDetection({
       if (type !== "" && type !== "user") continue;
       add(str(row, "user"), str(row, "host"), "logged_in_users", row);
     }
+    const service = publicLoginService(groups.values());
     const hits: DetectionHit[] = [];
     for (const g of [...groups.values()].sort((a, b) => compareText(a.ip, b.ip))) {
       const users = [...g.users].sort(compareText);
@@ -101,6 +129,8 @@ export const publicInteractiveLogin = defineDetection({
         hits.push({ summary, evidence: g.evidence, entity, severity: "info", kept_by: "tag:allowed_login_sources" });
       } else if (bastion && !root) {
         hits.push({ summary, evidence: g.evidence, entity, severity: "info", kept_by: "role:bastion" });
+      } else if (service !== undefined && !root) {
+        hits.push({ summary: `${summary} The host takes logins from the internet as its service: ${service}.`, evidence: g.evidence, entity, severity: "info", kept_by: PUBLIC_LOGIN_SERVICE });
       } else {
         hits.push({ summary, evidence: g.evidence, entity, severity: root && !bastion ? "high" : "medium" });
       }

@@ -5,7 +5,8 @@ import { stableHash } from "../fingerprint.js";
 import { basename, num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { commandSignals, firstToken, inTmpDir, isInteractiveShell, isShell } from "./patterns.js";
+import { isLoopback, isPrivate } from "../net.js";
+import { commandSignals, firstToken, inTmpDir, isInteractiveShell, isShell, outsideHost } from "./patterns.js";
 
 /** A stable short id for a public key (the base64 body, ignoring options and comment). */
 export function sshKeyId(key: string): string {
@@ -43,9 +44,25 @@ function handAppends(host: HostData): HandAppend[] {
     if (!m || !/\b(?:echo|printf|cat|tee)\b/.test(line)) continue;
     const home = homes.get(str(row, "uid")) || (str(row, "uid") === "0" ? "/root" : "");
     const file = (m[2] ?? "").replace(/^(?:~|\$HOME)(?=\/)/, home);
+    if (ownKeyAppend(line, home, file)) continue;
     out.push({ file, line, row });
   }
   return out;
+}
+
+/**
+ * `cat ~/.ssh/id_ed25519.pub >> ~/.ssh/authorized_keys`: a user letting their own key into their own account, the
+ * step every cluster with shared home directories documents for passwordless SSH between its nodes (Slurm and MPI
+ * site guides). Only when the line reads nothing but .pub files in that same home's .ssh.
+ */
+function ownKeyAppend(line: string, home: string, target: string): boolean {
+  if (home === "" || !target.startsWith(`${home}/.ssh/`)) return false;
+  const at = line.indexOf(">>");
+  const left = line.slice(0, at).trim();
+  const right = line.slice(at + 2).trim();
+  if (at < 0 || !left.startsWith("cat ") || /[|;&<>`$(]/.test(left.replace(/\$HOME\//g, "")) || right === "" || /[\s|;&<>]/.test(right)) return false;
+  const sources = left.slice(4).trim().split(/\s+/).map((p) => p.replace(/^(?:~|\$HOME)(?=\/)/, home));
+  return sources.length > 0 && sources.every((p) => p.startsWith(`${home}/.ssh/`) && p.endsWith(".pub") && !p.slice(home.length).includes(".."));
 }
 
 /** Default key comments of attacker distributions' installs (user@kali...). */
@@ -62,6 +79,25 @@ export function foreignCloudKey(comment: string, account: string): boolean {
   const m = CLOUD_INSTANCE_COMMENT.exec(comment.trim());
   const who = m?.[1] ?? m?.[2];
   return who !== undefined && who !== account;
+}
+
+/**
+ * The key's `from=` list when every entry is inside the site (private or loopback addresses and CIDRs, wildcards
+ * within a private range, internal names): sshd accepts the key only from there (sshd(8), AUTHORIZED_KEYS FILE FORMAT,
+ * from="pattern-list"). Undefined when there is none, or any entry (or a negation) reaches further.
+ */
+export function internalOnlyFrom(options: string): string | undefined {
+  const list = /(?:^|,)\s*from="([^"]*)"/i.exec(options)?.[1];
+  if (list === undefined || list.trim() === "") return undefined;
+  const inside = (entry: string): boolean => {
+    const e = entry.trim().toLowerCase();
+    if (e === "" || e.startsWith("!")) return false;
+    const base = e.split("/")[0] ?? "";
+    if (/[*?]/.test(base)) return /^(?:10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)/.test(base);
+    if (/^[\d.]+$/.test(base) || base.includes(":")) return isPrivate(base) || isLoopback(base);
+    return !outsideHost(base);
+  };
+  return list.split(",").every(inside) ? list : undefined;
 }
 
 export const RESTRICTED_KEY_BASELINE = "ssh-key:restricted-forced-command";
@@ -188,6 +224,12 @@ export const sshAuthorizedKey = defineDetection({
         const automation = strong ? undefined : knownAutomation({ kind: "ssh-key-comment", comment });
         if (automation) {
           keep(`a configuration-management key (${automation.source})`, automation.baseline);
+          continue;
+        }
+        // A key sshd takes only from inside the site (Barman's postgres key, a replica's): an observation.
+        const inside = strong ? undefined : internalOnlyFrom(options);
+        if (inside !== undefined) {
+          hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file}) only from inside the site (from="${inside.slice(0, 60)}").`, evidence, severity: "info", entity, ...provisioned(strong, name, body) });
           continue;
         }
         hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file})${strong ? `; ${signals.join("; ")}` : ""}.`, evidence, severity: strong ? "high" : undefined, entity, ...provisioned(strong, name, body) });

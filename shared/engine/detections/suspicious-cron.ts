@@ -46,9 +46,9 @@ export const suspiciousCron = defineDetection({
       // a vendor's or the site's own update server over HTTPS is not a dropper's plain-HTTP address.
       const from = !strong && signals.every((s) => FETCH_AND_RUN_SIGNALS.has(s.why)) ? fetchedFrom(command) : undefined;
       // Over verified HTTPS from a named host into a data file nothing on the line runs (root hints, GeoIP, a
-      // blocklist): an observation, not a finding (data-fetch.ts).
+      // blocklist), or for the request alone (WordPress's wp-cron.php): an observation, not a finding (data-fetch.ts).
       if (from?.severity === "low" && dataFetchOnly(command)) {
-        hits.push({ summary: `Cron job in ${path || "crontab"} refreshes a data file over HTTPS (nothing on the line runs it): ${short}`, evidence, severity: "info", entity });
+        hits.push({ summary: `Cron job in ${path || "crontab"} fetches over HTTPS into a data file or for nothing but the request (nothing on the line runs what it gets): ${short}`, evidence, severity: "info", entity });
         continue;
       }
       hits.push({

@@ -11,6 +11,7 @@ import { appendTo, basename, processIndex, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { commandSignals, firstToken, inTmpDir, isShell } from "./patterns.js";
+import { isToolDir } from "../baselines/hidden-tool-dirs.js";
 
 /** /files/<unit path>/<Section>/<ExecXxx>[n]/command | /arguments/<i> */
 const EXEC_NODE = /^\/files(\/.+?)\/[A-Za-z]+\/(Exec[A-Za-z]+(?:\[\d+\])?)\/(command|arguments(?:\/|\[)(\d+)\]?)$/;
@@ -176,7 +177,8 @@ export const suspiciousSystemdUnit = defineDetection({
         }
         for (const program of execPrograms(command)) {
           if (inTmpDir(program)) strong = true;
-          if (/\/\.[A-Za-z0-9_-]+\//.test(program)) reasons.push(`${key} runs from a hidden directory`);
+          // A dot-directory that is a toolchain's or a virtualenv's (/srv/app/.venv/bin/gunicorn) is where such units run.
+          if (program.split("/").slice(0, -1).some((seg) => /^\.[A-Za-z0-9_-]+$/.test(seg) && !isToolDir(seg))) reasons.push(`${key} runs from a hidden directory`);
           if (systemdProgramElsewhere(program)) {
             // systemd's own programs live in its directory; one by the same name elsewhere borrows its look.
             reasons.push(`${key} runs ${program}, named like systemd's own ${basename(program)}, from outside systemd's directory`);
