@@ -31,3 +31,12 @@ test("a large fleet: a handful of outliers among hundreds are each reported", as
   const hosts = Array.from({ length: 200 }, (_, i) => peer(i, [17, 99, 150].includes(i) ? EVIL : GOOD));
   t.same(replaced(hosts).map((f) => f.hostname).sort(), ["bastion-150", "bastion-17", "bastion-99"]);
 });
+
+test("hosts are compared within one distribution: Ubuntu rebuilds packages it takes from Debian at the same version", async (t) => {
+  const on = (i: number, sha: string, baseFiles: string): HostData =>
+    host({ hash: [{ path: SSHD, sha256: sha }], deb_packages: [pkg("1:9.2p1-2+deb12u3"), { name: "base-files", version: baseFiles, arch: "amd64" }] }, {}, `agent-${i}`, `bastion-${i}`);
+  const UBUNTU = "7".repeat(64);
+  const mixed = [on(0, GOOD, "12.4+deb12u11"), on(1, GOOD, "12.4+deb12u9"), on(2, GOOD, "12.4+deb12u11"), on(3, GOOD, "12.4+deb12u11"), on(4, UBUNTU, "13ubuntu10.1")];
+  t.same(replaced(mixed), [], "the Ubuntu host's build is not its Debian peers' outlier");
+  t.same(replaced([...mixed.slice(0, 3), on(3, EVIL, "12.4+deb12u11"), on(5, GOOD, "12.4+deb12u8")]).map((f) => f.hostname), ["bastion-3"], "point releases of one distribution are still peers");
+});

@@ -85,8 +85,8 @@ export const VENDOR_MODULES: readonly VendorModuleGroup[] = [
   {
     id: "kmod:backup-snapshot",
     vendor: "Block-level backup agents (Veeam Agent for Linux, Datto, Acronis)",
-    names: ["veeamsnap", "blksnap", "veeamblksnap", "dattobd", "snapapi26", "elastio_snap"],
-    source: { kind: "doc", name: "Veeam Agent for Linux user guide (veeamsnap/blksnap); datto/dattobd README; Acronis snapapi26" },
+    names: ["veeamsnap", "blksnap", "bdevfilter", "veeamblksnap", "dattobd", "snapapi26", "elastio_snap"],
+    source: { kind: "doc", name: "Veeam Agent for Linux user guide (veeamsnap; blksnap with its bdevfilter on kernels 6.x); datto/dattobd README; Acronis snapapi26" },
   },
   {
     id: "kmod:ubuntu-extra",

@@ -51,7 +51,9 @@ export const hostsRedirection = defineDetection({
         evidence: [{ table: "etc_hosts", row }],
         // Blocking a name (loopback or 0.0.0.0) that is not an update, code-hosting or security name is what
         // admins do to vendor telemetry and ads: an observation. Redirecting a name to another address is not.
-        severity: sensitive.length > 0 ? "high" : blocked ? "info" : "low",
+        // A name pinned to an inside address (a directory server's FQDN for SSSD and Kerberos when DNS is down, a split
+        // horizon) is how admins write /etc/hosts; redirection serves the attacker's own, outside, address.
+        severity: sensitive.length > 0 ? "high" : blocked || sitePin ? "info" : "low",
         entity: `ip:${address}`,
       });
     }

@@ -1,7 +1,7 @@
 // A system binary replaced in place: a trojanized sshd, sudo or cron keeps its package's name and path, so nothing
 // about one host alone gives it away, but its hash is not the one its peers run from the same package version
 // (Kobalos and the Windigo-era OpenSSH trojans replaced sshd itself; Ebury's early versions patched it). The hash
-// table holds what is running (/proc/<pid>/exe); hosts are compared by path and owning package version, and the
+// table holds what is running (/proc/<pid>/exe); hosts are compared by path, owning package version and distribution, and the
 // hit is a finding only when most peers agree on one hash and this host's is rare (peer-outliers.ts). A host that
 // rebuilt the binary locally (a patched sshd) looks the same, and is worth asking about.
 import { basename, rowsOf, str } from "../rows.js";
@@ -26,6 +26,25 @@ const WATCHED: Readonly<Record<string, readonly string[]>> = {
 };
 const SYSTEM_DIRS = /^\/(?:usr\/)?(?:s?bin|lib\/systemd|libexec)\//;
 const PACKAGE_TABLES = ["deb_packages", "rpm_packages"] as const;
+
+/** Packages whose version names the distribution and its release: Debian's and Ubuntu's base-files, rpm's *-release. */
+const RELEASE_PACKAGE = /^(?:base-files|(?:redhat|rocky|almalinux|centos|centos-stream|oraclelinux|fedora|system|amazon-linux|sles|opensuse-leap|openEuler)-release)$/;
+
+/**
+ * The distribution and major release the host's packages were built for ("ubuntu 13", "debian 12", "rocky-release 9"),
+ * or "" when no release package is listed. Ubuntu takes many packages from Debian at the same version and rebuilds
+ * them, so the same version from two distributions is two binaries: hosts are compared within one distribution.
+ */
+function distributionOf(packages: ReadonlyMap<string, { row: Row }>): string {
+  for (const [name, pkg] of packages) {
+    if (!RELEASE_PACKAGE.test(name)) continue;
+    const version = str(pkg.row, "version");
+    const major = /^\d+/.exec(version)?.[0] ?? version;
+    if (name === "base-files") return `${/ubuntu/i.test(version) ? "ubuntu" : /deb\d|^\d+\.\d+$/.test(version) ? "debian" : "deb"} ${major}`;
+    return `${name} ${major}`;
+  }
+  return "";
+}
 
 /** The host's installed packages by name: the row, and its version (`version-release` for rpm). */
 function packagesOf(host: Parameters<typeof rowsOf>[0]): Map<string, { row: Row; table: string; version: string }> {
@@ -57,6 +76,7 @@ export const replacedSystemBinary = defineDetection({
   evaluate(host) {
     const packages = packagesOf(host);
     if (packages.size === 0) return [];
+    const distribution = distributionOf(packages);
     const hits: DetectionHit[] = [];
     const seen = new Set<string>();
     for (const row of rowsOf(host, "hash")) {
@@ -71,7 +91,7 @@ export const replacedSystemBinary = defineDetection({
         summary: `${path} runs with sha256 ${sha.slice(0, 16)}… from ${owner.name} ${owner.pkg.version}, not the binary its peers with the same package run.`,
         evidence: [{ table: "hash", row }, { table: owner.pkg.table, row: owner.pkg.row }],
         entity: `path:${path}`,
-        peer: { group: `${path}\n${owner.name}=${owner.pkg.version}`, value: sha },
+        peer: { group: `${path}\n${owner.name}=${owner.pkg.version}\n${distribution}`, value: sha },
       });
     }
     return hits;
