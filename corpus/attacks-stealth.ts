@@ -1,4 +1,5 @@
-// Hiding: LKM rootkits, ld.so.preload process hiders, LD_PRELOAD, BPFDoor, kernel-thread masquerading, hidden dirs.
+// Hiding: LKM rootkits, ld.so.preload process hiders, LD_PRELOAD, BPFDoor, kernel-thread masquerading, hidden dirs,
+// XorDDoS's spoofed command lines (and the look-alikes: Debian's alternatives, BusyBox applets).
 import { run, withDecoys, randName, type Family } from "./kit.js";
 import { hostileIp } from "./fleet.js";
 import { serviceUser } from "./attacks-miners.js";
@@ -145,6 +146,49 @@ const kthreadMasq: Family = {
   },
 };
 
+const xorddos: Family = {
+  name: "xorddos", kind: "attack", attack: ["T1036.005", "T1053.003", "T1037.004"], count: 4,
+  sources: ["Microsoft Security blog: Rise in XorDdos (2022-05-19): spoofed command lines, /lib/libudev.so.6, /etc/cron.hourly/gcc.sh", "Unit 42: New Linux XorDDoS Trojan Campaign (2023)", "Elastic Security Labs: XorDDoS detection rules"],
+  q: {
+    direct: ["is XorDDoS on {host}?", "any DDoS bot on the {role}?", "check {env} for processes hiding behind fake command lines"],
+    paraphrase: ["did someone brute-force their way in and leave a botnet agent on {host}?", "is a process on {host} pretending to be an ordinary command?", "anything in the process list on the {role} that isn't what it claims?"],
+  },
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["web", "bastion", "app", "db"] as const));
+    const h = b.h;
+    const name = randName(rng, 10);
+    const bin = rng.pick([`/usr/bin/${name}`, `/boot/${name}`, `/usr/sbin/${name}`]);
+    const c2 = hostileIp(rng);
+    const main = run(h, { name: name.slice(0, 15), path: bin, cmdline: rng.pick(["ifconfig eth0", "netstat -antop", "who", "ps -ef", "uptime", "ls -la"]), parent: 1, ageMin: 600, ageMax: 86_400 });
+    h.conn(main, c2, rng.pick([3502, 8080, 1520, 25000]));
+    if (rng.chance(0.6)) run(h, { name: "libudev.so.6", path: "/lib/libudev.so.6", cmdline: rng.pick(["who", "id", "top", "pwd"]), parent: 1, ageMin: 600, ageMax: 86_400 });
+    h.file(bin, { mode: "0755", size: rng.int(600_000, 700_000), mtime: h.recent(600, 86_400) });
+    h.add("crontab", { event: "", minute: "*/3", hour: "*", day_of_month: "*", month: "*", day_of_week: "*", command: "root /etc/cron.hourly/gcc.sh", path: "/etc/crontab" });
+    h.plant(bin, c2);
+    return withDecoys(ctx, { hosts: [{ b, compromised: true }], indicators: [c2] });
+  },
+};
+
+const utilityNames: Family = {
+  name: "utility-names", kind: "benign", attack: [], count: 4,
+  sources: ["Debian alternatives: w -> /usr/bin/w.procps", "BusyBox applets (Alpine: ps, top, sleep run /bin/busybox)", "watch(1): repeated ps and ss"],
+  q: {
+    direct: ["check {env} for processes hiding behind fake command lines", "any processes masquerading as system commands on {host}?"],
+    paraphrase: ["is a process on {host} pretending to be an ordinary command?", "anything in the process list on the {role} that isn't what it claims?"],
+  },
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["web", "app", "monitoring"] as const));
+    const h = b.h;
+    run(h, { name: "w", path: "/usr/bin/w.procps", cmdline: "w", ageMin: 1, ageMax: 5 });
+    run(h, { name: "sleep", path: "/usr/bin/sleep", cmdline: `sleep ${rng.int(5, 300)}`, ageMin: 1, ageMax: 60 });
+    run(h, { name: "top", path: "/usr/bin/top", cmdline: "top -b -n 1", ageMin: 1, ageMax: 5 });
+    if (rng.chance(0.5)) run(h, { name: "ps", path: "/bin/busybox", cmdline: "ps", ageMin: 1, ageMax: 5 });
+    return withDecoys(ctx, { hosts: [{ b, compromised: false }] });
+  },
+};
+
 const hiddenDir: Family = {
   name: "hidden-dir", kind: "attack", attack: ["T1564.001", "T1074.001"], count: 4,
   sources: ["Atomic Red Team T1564.001: Create a hidden file in a hidden directory", "Sigma lnx_auditd_hidden_files_directories", "Sandfly Security: Linux hidden directory forensics"],
@@ -170,4 +214,4 @@ const hiddenDir: Family = {
   },
 };
 
-export const STEALTH_FAMILIES: Family[] = [lkm, preloadHider, preloadEnv, bpfdoor, kthreadMasq, hiddenDir];
+export const STEALTH_FAMILIES: Family[] = [lkm, preloadHider, preloadEnv, bpfdoor, kthreadMasq, hiddenDir, xorddos, utilityNames];

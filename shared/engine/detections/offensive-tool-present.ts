@@ -3,7 +3,7 @@
 // rules (proc_creation_lnx_susp_hktl_execution) match the same kind of names. Names are weaker than hashes: a
 // renamed copy escapes, and an admin's own pentest kit matches, so a file on disk is medium and a running tool high,
 // never critical (critical needs a known-bad hash: known-bad-hash.ts).
-import { offensiveToolFile } from "../intel/offensive-tools.js";
+import { offensiveToolFile, tunnelByArguments, type OffensiveTool } from "../intel/offensive-tools.js";
 import { basename, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { compareText } from "../order.js";
@@ -39,8 +39,8 @@ export const offensiveToolPresent = defineDetection({
   },
   evaluate(host) {
     const byPath = new Map<string, Sighting>();
-    const see = (path: string, table: string, row: Row, running: boolean): void => {
-      const tool = offensiveToolFile(path);
+    const see = (path: string, table: string, row: Row, running: boolean, known?: OffensiveTool): void => {
+      const tool = known ?? offensiveToolFile(path);
       if (tool === undefined) return;
       if (byPath.has(path) === false && byPath.size >= 20) return;
       const s = byPath.get(path) ?? { tool: tool.name, source: tool.source, running: false, evidence: [] };
@@ -51,6 +51,9 @@ export const offensiveToolPresent = defineDetection({
     for (const row of rowsOf(host, "processes")) {
       const argv = str(row, "cmdline").split(/\s+/);
       see(str(row, "path") || (argv[0] ?? ""), "processes", row, true);
+      // Renamed, a tunnel is still known by the arguments only it takes.
+      const tunnel = tunnelByArguments(argv.slice(1));
+      if (tunnel !== undefined) see(str(row, "path") || (argv[0] ?? ""), "processes", row, true, tunnel);
       // A script run by its interpreter: bash /root/mimipenguin.sh, python3 laZagne.py all.
       if (INTERPRETER.test(basename(str(row, "path") || (argv[0] ?? "")))) see(argv.slice(1).find((a) => !a.startsWith("-")) ?? "", "processes", row, true);
     }

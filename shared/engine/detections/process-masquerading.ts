@@ -1,8 +1,41 @@
-// Processes pretending to be something else: a kernel-thread name in the command line, daemon names from odd paths.
+// Processes pretending to be something else: a kernel-thread name in the command line, daemon names from odd paths,
+// a utility's command line on another binary, a library file run as a program.
 import { basename, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
 import { systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
+import { MULTI_CALL, SHORT_LIVED_COMMANDS } from "../intel/argv-disguises.js";
+
+/**
+ * A shared library's file name (libudev.so.6), but not the dynamic loader, which may be run directly. Read from the end
+ * (version numbers, then ".so") rather than by one pattern, whose backtracking over ".so.1.so.1..." was quadratic.
+ */
+const LIBRARY_FILE = {
+  test(name: string): boolean {
+    if (/^(?:ld-linux|ld-musl|ld\.so|ld64\.so)/.test(name)) return false;
+    let end = name.length;
+    for (;;) {
+      const dot = name.lastIndexOf(".", end - 1);
+      if (dot < 0 || !/^\d+$/.test(name.slice(dot + 1, end))) break;
+      end = dot;
+    }
+    return end > 3 && name.slice(0, end).endsWith(".so");
+  },
+};
+
+/**
+ * A command line that names a short-lived utility ("ifconfig eth0", "who") run by a binary that is not that utility:
+ * argv rewritten to pass in `ps` (XorDDoS). Debian's alternatives resolve to suffixed files (w -> w.procps), so the
+ * binary's name only has to start with the utility's.
+ */
+function disguisedArgv(cmdline: string, path: string): string | undefined {
+  const word = (cmdline.split(/\s+/)[0] ?? "").replace(/^-/, "");
+  const claimed = basename(word);
+  if (!SHORT_LIVED_COMMANDS.has(claimed)) return undefined;
+  const binary = basename(path);
+  if (binary.startsWith(claimed) || MULTI_CALL.test(binary)) return undefined;
+  return claimed;
+}
 
 /** Names attackers borrow (kernel threads and core daemons). */
 const BORROWED = /^(?:kworker|kthreadd|ksoftirqd|kswapd\d*|migration|rcu_\w+|watchdog|kdevtmpfs|systemd(?:-\w+)?|sshd|cron|crond|rsyslogd|dbus-daemon|agetty|init|udevd|irqbalance|atd)(?:[/:].*)?$/;
@@ -41,6 +74,8 @@ export const processMasquerading = defineDetection({
       else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
       else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
       else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
+      else if (LIBRARY_FILE.test(basename(path))) why = `runs the shared-library file ${path} as its program (command line ${cmdline.slice(0, 60) || "empty"}): a library is loaded, never executed (XorDDoS runs a copy named libudev.so.6)`;
+      else if (disguisedArgv(cmdline, path) !== undefined) why = `its command line "${cmdline.slice(0, 60)}" claims to be ${disguisedArgv(cmdline, path)}, but the program running is ${path} (argv rewritten to pass in ps, as XorDDoS does)`;
       else if (inTmpDir(path)) {
         const base = basename(path);
         if (!base.startsWith(name.slice(0, 15)) && !name.startsWith(base.slice(0, 15))) why = `name ${name} does not match its binary ${path}`;
@@ -49,7 +84,7 @@ export const processMasquerading = defineDetection({
       hits.push({
         summary: `${processLabel(row, pid)} (pid ${pid}): ${why}.`,
         evidence: [{ table: "processes", row }],
-        severity: bracketed && path !== "" ? "high" : undefined,
+        severity: (bracketed && path !== "") || LIBRARY_FILE.test(basename(path)) ? "high" : undefined,
         entity: `pid:${pid}`,
       });
     }

@@ -6,7 +6,7 @@
 // an alternative protocol or a web service); Sigma "Suspicious Curl File Upload - Linux"
 // (proc_creation_lnx_susp_curl_fileupload.yml); the LOTS project's anonymous file-drop hosts (intel/staging-hosts.ts).
 import { stagingHost } from "../intel/staging-hosts.js";
-import { clip, commandHit, commandSources, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, urlHost, USER_COLUMNS, userMaps, type SimpleCommand } from "./command-lines.js";
+import { clip, commandHit, commandSources, HISTORY_COLUMNS, isRawIpHost, PROCESS_COLUMNS, simpleCommands, urlHost, USER_COLUMNS, userMaps, type SimpleCommand } from "./command-lines.js";
 import { archiveOf, dropUsedKeys, remoteTarget, sendsData } from "./credential-exfiltration.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir, outsideHost } from "./patterns.js";
@@ -45,6 +45,15 @@ const RCLONE_ONLY_OPTION = /^--(?:transfers|checkers|multi-thread-streams|multi-
 /** The host of a destination (a URL, user@host:path, or a bare host). */
 function destinationHost(dest: string): string {
   return urlHost(dest) || (/^(?:[^@/\s:]+@)?([^/\s:]+)/.exec(dest)?.[1] ?? dest).toLowerCase();
+}
+
+/** A database dump or an archive by its name (mysqldump's .sql, pg_dump's .dump, .tar.gz, .zip, a .bak). */
+const DUMP_FILE = /\.(?:sql|dump|bak|tar|tgz|tbz2?|txz|zip|7z|rar)(?:\.(?:gz|bz2|xz|zst|lz4))?$/i;
+
+/** Absolute paths the command sends that are named like a dump or an archive. */
+function dumpFilesOf(cmd: SimpleCommand, dest: string): string[] {
+  const words = dropUsedKeys(cmd.program, cmd.raw).split(/\s+/).flatMap((w) => w.split(/[=@<]/));
+  return [...new Set(words.map((w) => w.replace(/^["']|["']$/g, "")).filter((w) => w.startsWith("/") && w !== dest && DUMP_FILE.test(w)))];
 }
 
 /** Files in a temp directory the command names as what it sends (`-F f=@/dev/shm/x`, `-T /tmp/x`, `scp /tmp/x h:`). */
@@ -105,7 +114,16 @@ export const stagedDataExfiltration = defineDetection({
         const files = tempFilesOf(cmd, dest);
         const staged = [...archives.keys()].filter((a) => cmd.raw.includes(a));
         const sent = [...new Set([...staged, ...files])];
-        if (sent.length === 0) continue;
+        if (sent.length === 0) {
+          // Staged anywhere else, a database dump or an archive posted to a bare address or a file-drop host.
+          const dump = dumpFilesOf(cmd, dest)[0];
+          const bare = isRawIpHost(destHost) ? `the bare address ${destHost}` : stagingHost(destHost) ? `${destHost}, an anonymous file-drop host` : undefined;
+          if (dump !== undefined && bare !== undefined) {
+            hits.push(commandHit(src, `${src.who} sends the dump or archive ${dump}${/\/\.[^/]+$/.test(dump) ? " (under a hidden name)" : ""} to ${bare} with ${cmd.program}: ${clip(src.text)}.`, { severity: "high" }));
+            break;
+          }
+          continue;
+        }
         const file = sent[0] as string;
         const packed = archives.get(file);
         const drop = stagingHost(destHost);

@@ -32,3 +32,19 @@ export function offensiveToolFile(path: string): OffensiveTool | undefined {
 export function offensiveTool(text: string): OffensiveTool | undefined {
   return OFFENSIVE_TOOLS.find((t) => t.pattern.test(text));
 }
+
+/**
+ * Tunnels known by their command-line grammar, renamed or not (`/var/tmp/.font-unix/fontd client --keepalive 25s
+ * https://x:443 R:0.0.0.0:1080:socks`): chisel's client with a reverse remote or a SOCKS remote, or its server with
+ * --reverse; ligolo-ng's agent dialling out with -connect and -ignore-cert or -retry. Sources: the tools' READMEs
+ * (chisel "Usage": remotes R:<local>:<remote>, socks; ligolo-ng "Agent" flags).
+ */
+export function tunnelByArguments(args: readonly string[]): OffensiveTool | undefined {
+  const chisel = OFFENSIVE_TOOLS.find((t) => t.name === "chisel");
+  const ligolo = OFFENSIVE_TOOLS.find((t) => t.name === "ligolo-ng");
+  const rest = args.slice(1);
+  if (args[0] === "client" && rest.some((a) => /^R:/.test(a) || /^(?:[\w.]+:)*(?:\d+:)?socks$/.test(a))) return chisel;
+  if (args[0] === "server" && rest.includes("--reverse")) return chisel;
+  if (args.includes("-connect") && (args.includes("-ignore-cert") || args.includes("-retry"))) return ligolo;
+  return undefined;
+}
