@@ -183,7 +183,14 @@ async function queue(deps: ReceiveDeps, endpoint: InboundEndpointRecord, interpr
     case "queued":
       return { kind: "queued", investigation_id: outcome.investigationId };
     case "rate_limited":
-      return { kind: "not_queued", reason: `rate_limited: too many investigations are waiting; retry in ${outcome.retryAfterSeconds} s` };
+      // A once-only signature was spent on this request: the same bytes again are a replay (401), so the way back is
+      // the stored receipt's replay, or a newly signed request from the provider.
+      return {
+        kind: "not_queued",
+        reason: onceKey === undefined
+          ? `rate_limited: too many investigations are waiting; retry in ${outcome.retryAfterSeconds} s`
+          : `rate_limited: too many investigations are waiting; this request's signature is spent, so in ${outcome.retryAfterSeconds} s replay its receipt (POST /v1/webhooks/incoming/endpoints/${endpoint.id}/receipts/{receipt_id}/replay) or have the provider send a newly signed one`,
+      };
     case "conflict":
       return { kind: "not_queued", reason: "idempotency_conflict: this idempotency_key was used with a different body in the last 24 hours" };
     case "invalid":

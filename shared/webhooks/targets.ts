@@ -122,12 +122,26 @@ export function isBlockedName(host: string): boolean {
 }
 
 /**
+ * What the URL parser would quietly repair, refused at create/PATCH time so that the stored URL is the one delivered
+ * to: spaces or control characters around or inside it (WHATWG URL trims and strips them), a host not right after
+ * `scheme://` (`http:///x` and `http:x` parse as host x), and port 0, which nothing can be reached on.
+ */
+function unrepairedProblem(text: string, url: URL): string | undefined {
+  if (/[\u0000-\u0020\u007f]/.test(text)) return "must not contain spaces or control characters";
+  if (!/^https?:\/\/[^/\\?#]/i.test(text)) return "must name its host right after http:// or https://";
+  if (url.port === "0") return "must name a port from 1 to 65535";
+  return undefined;
+}
+
+/**
  * The full check of a subscriber URL at create/PATCH time. Credentials in the URL are refused: the subscription would
  * keep them in plain text and show them in every read of it, and deliveries never send them (the receiver checks
  * the signature instead). The dispatcher does not check this, so a record stored before keeps delivering.
  */
 export async function checkTarget(text: string, opts: { allowPrivate: boolean; resolve: Resolve }): Promise<TargetCheck> {
   const parsed = parseTargetUrl(text);
+  const unrepaired = parsed.ok ? unrepairedProblem(text, parsed.url) : undefined;
+  if (unrepaired !== undefined) return { ok: false, problem: "invalid_url", message: unrepaired };
   if (parsed.ok && hasCredentials(parsed.url)) {
     return { ok: false, problem: "invalid_url", message: "must not carry credentials (user:password@): they would be stored and shown in plain text; receivers verify the signature instead" };
   }

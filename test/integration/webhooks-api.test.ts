@@ -192,6 +192,10 @@ test("DELETE is 204 with an empty body; unknown ids are 404 everywhere", async (
   const noSuch = await call("GET", "/v1/webhooks/deliveries?subscription_id=sub_01ARZ3NDEKTSV4RRFFQ69G5FAV");
   t.equal(noSuch.status, 200, "a well-formed id of no subscription is an empty page");
   t.same(noSuch.json.deliveries, []);
+  // An empty event_id would match nothing too; any other string is an id some publisher may have used.
+  const empty = await call("GET", "/v1/webhooks/deliveries?event_id=");
+  t.equal(empty.status, 400, "an empty event_id is a 400");
+  t.match(JSON.stringify(empty.json.error.details), /event_id/);
 });
 
 test("the subscription list is cursor-paginated without repeats", async (t) => {

@@ -130,6 +130,10 @@ test("a claimed EDR signature: the trigger is keyed on the claim, and the claim 
   const unrecorded = { ...held, claimSignature: async () => ({ triggerKey: "signature:abc", answered: () => Promise.reject(new Error("TIMEOUT")) }) };
   const failed = await receive(unrecorded, receipt("edr", edr.key, ALERT, edrSigned(ALERT))).catch((err: unknown) => err);
   t.ok(failed instanceof BusUnavailableError && failed.changed === "unknown", "not answered as accepted (503): the sender's retry takes the claim over");
+  // Rate limited after the claim: the same bytes again would be a replay, so the answer names the receipt's replay.
+  const limited = { ...harness([edr.record], { kind: "rate_limited", retryAfterSeconds: 5 }).deps, claimSignature: held.claimSignature };
+  const rl = await receive(limited, receipt("edr", edr.key, ALERT, edrSigned(ALERT)));
+  t.match(rl.kind === "not_queued" ? rl.reason : "", /^rate_limited: .*signature is spent.*receipts\/\{receipt_id\}\/replay/, "a spent signature: replay the receipt, not the request");
 });
 
 test("generic: idempotency per endpoint, receipt ids otherwise, and every could-not-queue reason", async (t) => {

@@ -50,3 +50,19 @@ test("checkTarget resolves names and refuses any private answer; allowPrivate sk
   t.ok(await ok("http://localhost:1234/x", true));
   t.notOk(await ok("ftp://127.0.0.1/x", true), "the scheme is checked regardless");
 });
+
+test("checkTarget refuses what the URL parser would quietly repair: spaces, control characters, a misplaced host, port 0", async (t) => {
+  const resolve = async (): Promise<string[]> => ["93.184.216.34"];
+  const problem = async (url: string) => {
+    const r = await checkTarget(url, { allowPrivate: true, resolve });
+    return r.ok ? "ok" : r.message;
+  };
+  t.match(await problem("  http://example.com/"), /spaces or control characters/);
+  t.match(await problem("http://example.com/\n"), /spaces or control characters/);
+  t.match(await problem("http://exa\tmple.com/"), /spaces or control characters/);
+  t.match(await problem("http:///x"), /host right after/);
+  t.match(await problem("http:example.com/x"), /host right after/);
+  t.match(await problem("http://example.com:0/"), /port from 1 to 65535/);
+  t.equal(await problem("HTTPS://Example.com:8443/hook?x=1"), "ok", "scheme and host case, a port, a query");
+  t.equal(await problem("http://[2606:4700:4700::1111]/h"), "ok", "an IPv6 literal");
+});

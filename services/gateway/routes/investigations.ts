@@ -59,7 +59,7 @@ export function investigationRoutes(deps: InvestigationRouteDeps): Route[] {
           return invalid([{ path: "/headers/idempotency-key", message: "sent more than once; send one Idempotency-Key header" }]);
         }
         if (headerKey !== undefined && (headerKey.length === 0 || headerKey.length > 255)) {
-          return invalid([{ path: "/headers/idempotency-key", message: "must be 1 to 255 characters" }]);
+          return invalid([{ path: "/headers/idempotency-key", message: "must be 1 to 255 visible ASCII characters (an HTTP header carries no others; send a key with other characters as the body's idempotency_key)" }]);
         }
         if (headerKey !== undefined && bodyKey !== undefined && headerKey !== bodyKey) {
           return invalid([{ path: "/idempotency_key", message: "differs from the Idempotency-Key header; send one or make them equal" }]);

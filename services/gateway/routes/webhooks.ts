@@ -221,6 +221,9 @@ function deliveryRoutes(deps: WebhookRouteDeps): Route[] {
         // A malformed subscription id can match nothing: say so, as the findings list does for a bad agent_id, instead
         // of an empty page that reads as "no deliveries" (a pasted id cut short, a typo).
         if (subscriptionId !== null && !isId(subscriptionId, "sub")) return invalid([{ path: "/subscription_id", message: "must be a subscription id (sub_ and 26 characters)" }]);
+        // Event ids are whatever the event's publisher gave it (internal systems publish on events.> too), so only an
+        // empty one is refused: it would match nothing and read as "no deliveries".
+        if (eventId === "") return invalid([{ path: "/event_id", message: "must not be empty (omit it to list every event's deliveries)" }]);
         const walk = deliveryWalk({ status, subscription_id: subscriptionId, event_id: eventId });
         const list = listId("deliveries", { status, subscription_id: subscriptionId, event_id: eventId });
         const page = parsePage(ctx.query, walk.prefix, list);
