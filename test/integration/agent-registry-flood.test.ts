@@ -100,14 +100,22 @@ function honestAgent(id: string, tags: Record<string, string>, heartbeatMs = 100
 /** Counts the writes of `key`'s record from now until `stop` is called (its outbox flushed after a change counts too). */
 async function countWrites(key: string): Promise<{ stop(): Promise<number> }> {
   let writes = 0;
+  // The record's revision when counting starts: with no write since, there is nothing to wait for.
+  let seen = (await rt.agents.kv.get(key))?.revision ?? 0;
   const watch = await rt.agents.kv.watch({ key, include: KvWatchInclude.UpdatesOnly });
   const counting = (async () => {
-    for await (const e of watch) if (e.operation === "PUT") writes++;
+    for await (const e of watch) {
+      if (e.operation === "PUT") writes++;
+      seen = Math.max(seen, e.revision);
+    }
   })();
   return {
     async stop() {
-      await nc.flush();
-      await new Promise((r) => setTimeout(r, 100)); // the last writes' notices on their way
+      // Every write up to the record's latest revision has been seen (on a loaded machine a notice can take longer
+      // than any fixed wait), then stop: a count that cannot come up short.
+      const latest = (await rt.agents.kv.get(key))?.revision ?? 0;
+      const deadline = Date.now() + 15_000;
+      while (seen < latest && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       watch.stop();
       await counting;
       return writes;
