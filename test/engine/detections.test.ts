@@ -322,6 +322,8 @@ test("baselines from the blind corpora: a virtualenv's unit, a monitoring agent'
     findings(run("suspicious-systemd-unit", host({ systemd_units: [{ id: "shop.service", fragment_path: unit }], augeas: [{ node: `/files${unit}/Service/ExecStart/command`, value: program, label: "command", path: unit }] })));
   t.same(exec("/srv/app/.venv/bin/gunicorn"), [], "a virtualenv (.venv) is where an app's unit runs");
   t.equal(exec("/srv/app/.cache2/bin/agent").length, 1, "another hidden directory is still one");
+  t.equal(exec("/home/runner/.local/share/dbus-1/dbus-session-helper").length, 1, "XDG's data directory holds no programs");
+  t.same(exec("/home/ana/.local/bin/syncthing"), [], "~/.local/bin is where user installs go");
   const sshd = (lib: string) => findings(run("sshd-library-backdoor", host({ processes: [proc(743, "sshd", "/usr/sbin/sshd", "sshd: /usr/sbin/sshd -D")], process_memory_map: [{ pid: "743", path: lib }] })));
   t.same(sshd("/opt/dynatrace/oneagent/agent/lib64/liboneagentproc.so"), [], "Dynatrace OneAgent's documented injection");
   t.equal(sshd("/opt/evil/lib64/liboneagentproc.so").length, 1, "its name elsewhere is not");
@@ -337,6 +339,9 @@ test("recall from the blind corpora: XorDDoS's disguises, a renamed chisel, a du
   t.equal(masq("/lib/libudev.so.6", "who")[0]?.severity, "high", "a library file run as a program");
   t.same(masq("/usr/bin/w.procps", "w"), [], "Debian's alternatives: w is w.procps");
   t.same(masq("/bin/busybox", "ps"), [], "BusyBox applets");
+  t.equal(masq("/usr/bin/perl", "/usr/sbin/httpd").length, 1, "a Perl process titled as Apache (Shellbot)");
+  t.same(masq("/usr/bin/perl", "/usr/sbin/spamd -d --pidfile=/run/spamd.pid"), [], "a Perl daemon titled as its own script");
+  t.same(masq("/usr/bin/python3.11", "/usr/bin/python3 /usr/bin/supervisord"), [], "an interpreter titled as itself");
   t.same(masq("/lib64/ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2 --list /usr/bin/ls"), [], "the dynamic loader may be run");
   const tool = (cmdline: string) => findings(run("offensive-tool-present", host({ processes: [proc(463, "fontd", "/var/tmp/.font-unix/fontd", cmdline)] })));
   t.equal(tool("/var/tmp/.font-unix/fontd client --keepalive 25s https://146.190.52.17:443 R:0.0.0.0:1080:socks").length, 1, "chisel's client by its reverse SOCKS remote");

@@ -117,4 +117,11 @@ export const CLOUD_SUDO_RULES: readonly CloudSudoRule[] = [
     rule: "ALL=(ALL:ALL) NOPASSWD:ALL",
     source: { kind: "doc", name: "Google guest environment (google-guest-agent accounts manager): /etc/sudoers.d/google_sudoers for the google-sudoers group", url: "https://cloud.google.com/compute/docs/images/guest-environment" },
   },
+  {
+    id: "aws-ssm:ssm-user",
+    file: "/etc/sudoers.d/ssm-agent-users",
+    who: "ssm-user",
+    rule: "ALL=(ALL) NOPASSWD:ALL",
+    source: { kind: "doc", name: "AWS Systems Manager User Guide, \"Turn on or turn off ssm-user account administrative permissions\": SSM Agent creates ssm-user with /etc/sudoers.d/ssm-agent-users (ssm-user ALL=(ALL) NOPASSWD:ALL)", url: "https://docs.aws.amazon.com/systems-manager/latest/userguide/session-manager-getting-started-ssm-user-permissions.html" },
+  },
 ];

@@ -25,15 +25,29 @@ export { commName, describeSource } from "./types.js";
 const MAINLINE_BUILT_IN_ON_DEBIAN: ReadonlySet<string> = new Set(["polyval_clmulni", "polyval_generic", "sch_fq_codel", "sch_fq", "efivarfs", "nls_iso8859_1", "autofs4", "crc32c_intel", "ghash_clmulni_intel", "aesni_intel", "sha256_ssse3", "sha1_ssse3"]);
 const MAINLINE_SOURCE = { kind: "doc" as const, name: "Linux kernel source tree (mainline)", detail: "tristate options built =y by Debian's config and =m by Ubuntu's and RHEL's generic kernels (arch/x86/crypto, net/sched, fs)" };
 const nameSet = (list: string): ReadonlySet<string> => new Set(list.split(/\s+/).filter((n) => n !== ""));
-const IN_TREE_6_1 = nameSet(DEBIAN_6_1_MODULES);
-const IN_TREE_6_12 = nameSet(DEBIAN_6_12_ADDED_MODULES);
-const BUILT_IN_6_1 = nameSet(DEBIAN_6_1_BUILTIN_MODULES);
-const IN_TREE_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_MODULES);
-const IN_TREE_ARM64_6_12 = nameSet(DEBIAN_6_12_ARM64_ADDED_MODULES);
-const BUILT_IN_ARM64_6_1 = nameSet(DEBIAN_6_1_ARM64_BUILTIN_MODULES);
-const IN_TREE_5_10 = nameSet(DEBIAN_5_10_MODULES);
-const MAINLINE_6_1 = nameSet(MAINLINE_6_1_MODULES);
-const BUILT_IN_5_10 = nameSet(DEBIAN_5_10_BUILTIN_MODULES);
+
+/**
+ * The kernel module name lists as sets, built the first time a module name is looked up: some 15,000 names, about a
+ * megabyte of strings in each isolate (the runner's main thread and each engine thread), which a run whose question
+ * reads no kernel modules never needs (`make bench-fleet`: the runner's peak over 10,000 hosts).
+ */
+let kmodSets:
+  | { inTree61: ReadonlySet<string>; inTree612: ReadonlySet<string>; builtIn61: ReadonlySet<string>; arm6461: ReadonlySet<string>; arm64612: ReadonlySet<string>; arm64BuiltIn61: ReadonlySet<string>; inTree510: ReadonlySet<string>; builtIn510: ReadonlySet<string>; mainline61: ReadonlySet<string> }
+  | undefined;
+function kmods(): NonNullable<typeof kmodSets> {
+  kmodSets ??= {
+    inTree61: nameSet(DEBIAN_6_1_MODULES),
+    inTree612: nameSet(DEBIAN_6_12_ADDED_MODULES),
+    builtIn61: nameSet(DEBIAN_6_1_BUILTIN_MODULES),
+    arm6461: nameSet(DEBIAN_6_1_ARM64_MODULES),
+    arm64612: nameSet(DEBIAN_6_12_ARM64_ADDED_MODULES),
+    arm64BuiltIn61: nameSet(DEBIAN_6_1_ARM64_BUILTIN_MODULES),
+    inTree510: nameSet(DEBIAN_5_10_MODULES),
+    builtIn510: nameSet(DEBIAN_5_10_BUILTIN_MODULES),
+    mainline61: nameSet(MAINLINE_6_1_MODULES),
+  };
+  return kmodSets;
+}
 
 function kmodName(name: string): string {
   return name.trim().replace(/-/g, "_");
@@ -43,20 +57,21 @@ function kmodName(name: string): string {
 export function isPackagedKernelModule(name: string): Explanation | undefined {
   const n = kmodName(name);
   if (n === "") return undefined;
-  if (IN_TREE_6_1.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_SOURCE);
-  if (IN_TREE_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_SOURCE);
-  if (IN_TREE_ARM64_6_1.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_ARM64_SOURCE);
-  if (IN_TREE_ARM64_6_12.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_ARM64_SOURCE);
-  if (IN_TREE_5_10.has(n)) return explain("kmod:debian-in-tree", DEBIAN_5_10_SOURCE);
-  if (BUILT_IN_6_1.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_BUILTIN_SOURCE);
-  if (BUILT_IN_ARM64_6_1.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_ARM64_BUILTIN_SOURCE);
-  if (BUILT_IN_5_10.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_5_10_BUILTIN_SOURCE);
+  const k = kmods();
+  if (k.inTree61.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_SOURCE);
+  if (k.inTree612.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_SOURCE);
+  if (k.arm6461.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_1_ARM64_SOURCE);
+  if (k.arm64612.has(n)) return explain("kmod:debian-in-tree", DEBIAN_6_12_ARM64_SOURCE);
+  if (k.inTree510.has(n)) return explain("kmod:debian-in-tree", DEBIAN_5_10_SOURCE);
+  if (k.builtIn61.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_BUILTIN_SOURCE);
+  if (k.arm64BuiltIn61.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_6_1_ARM64_BUILTIN_SOURCE);
+  if (k.builtIn510.has(n)) return explain("kmod:mainline-modular-elsewhere", DEBIAN_5_10_BUILTIN_SOURCE);
   if (MAINLINE_BUILT_IN_ON_DEBIAN.has(n)) return explain("kmod:mainline-modular-elsewhere", MAINLINE_SOURCE);
   for (const group of VENDOR_MODULES) {
     if (group.names.includes(n) || (group.prefixes ?? []).some((p) => n.startsWith(p))) return explain(group.id, group.source);
   }
   // Another distribution's build of an in-tree driver (Ubuntu's pata_acpi, Alpine's simpledrm).
-  if (MAINLINE_6_1.has(n)) return explain("kmod:mainline-in-tree", MAINLINE_6_1_SOURCE);
+  if (k.mainline61.has(n)) return explain("kmod:mainline-in-tree", MAINLINE_6_1_SOURCE);
   return undefined;
 }
 

@@ -83,6 +83,12 @@ export const VENDOR_MODULES: readonly VendorModuleGroup[] = [
     source: { kind: "doc", name: "AWS EC2 User Guide: Elastic Fabric Adapter installer", url: "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa-start.html" },
   },
   {
+    id: "kmod:oracle",
+    vendor: "Oracle Database on Linux (ASMLib, ACFS/ADVM)",
+    names: ["oracleasm", "oracleacfs", "oracleadvm", "oracleoks", "oracleafd"],
+    source: { kind: "doc", name: "Red Hat kmod-oracleasm (ASMLib kernel driver); Oracle Grid Infrastructure: ACFS/ADVM drivers oracleacfs, oracleadvm, oracleoks, and the ASM Filter Driver oracleafd" },
+  },
+  {
     id: "kmod:backup-snapshot",
     vendor: "Block-level backup agents (Veeam Agent for Linux, Datto, Acronis)",
     names: ["veeamsnap", "blksnap", "bdevfilter", "veeamblksnap", "dattobd", "snapapi26", "elastio_snap"],

@@ -88,6 +88,8 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:coredns", ports: [53, 9153, 8080, 8181], programs: ["coredns", "node-cache"], source: doc("CoreDNS Corefile defaults in kubeadm: prometheus :9153, health :8080, ready :8181") },
   { id: "port:kube-addons", ports: [8080, 8081, 4443, 10250, 9443, 8443, 20256], protocol: 6, programs: ["kube-state-metr", "kube-state-metrics", "metrics-server", "node-problem-de", "node-problem-detector", "cadvisor", "manager", "cluster-autosca"], source: doc("kube-state-metrics (8080/8081), metrics-server (10250/4443), node-problem-detector (20256), controller-runtime webhooks (9443)") },
   // Monitoring and observability agents (Prometheus default port allocations wiki unless noted).
+  { id: "port:oracle-listener", ports: [1521, 1522], protocol: 6, programs: ["tnslsnr"], source: doc("Oracle Database Net Services Administrator's Guide: the listener's default port 1521 (tnslsnr)") },
+  { id: "port:pytorch-distributed", ports: [29500], protocol: 6, programs: ["torchrun", "python", "python3"], source: doc("PyTorch torchrun docs: --master-port default 29500 (the rendezvous store)", "https://pytorch.org/docs/stable/elastic/run.html") },
   { id: "port:prometheus", ports: [9090], protocol: 6, programs: ["prometheus"], source: PROM_WIKI },
   { id: "port:pushgateway", ports: [9091], protocol: 6, programs: ["pushgateway", "prometheus-pushg"], source: PROM_WIKI },
   { id: "port:alertmanager", ports: [9093, 9094], programs: ["alertmanager", "prometheus-alert"], source: PROM_WIKI },

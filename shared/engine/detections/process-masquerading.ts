@@ -4,7 +4,7 @@ import { basename, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
 import { systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
-import { MULTI_CALL, SHORT_LIVED_COMMANDS } from "../intel/argv-disguises.js";
+import { COMPILED_DAEMONS, INTERPRETERS, MULTI_CALL, SHORT_LIVED_COMMANDS } from "../intel/argv-disguises.js";
 
 /**
  * A shared library's file name (libudev.so.6), but not the dynamic loader, which may be run directly. Read from the end
@@ -22,6 +22,13 @@ const LIBRARY_FILE = {
     return end > 3 && name.slice(0, end).endsWith(".so");
   },
 };
+
+/** The compiled daemon an interpreter's process title claims to be (perl titled "/usr/sbin/httpd"), if any. */
+function titledDaemon(cmdline: string, path: string): string | undefined {
+  if (!INTERPRETERS.test(basename(path))) return undefined;
+  const claimed = basename((cmdline.split(/\s+/)[0] ?? "").replace(/^-/, "").replace(/:$/, ""));
+  return COMPILED_DAEMONS.test(claimed) ? claimed : undefined;
+}
 
 /**
  * A command line that names a short-lived utility ("ifconfig eth0", "who") run by a binary that is not that utility:
@@ -75,6 +82,7 @@ export const processMasquerading = defineDetection({
       else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
       else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
       else if (LIBRARY_FILE.test(basename(path))) why = `runs the shared-library file ${path} as its program (command line ${cmdline.slice(0, 60) || "empty"}): a library is loaded, never executed (XorDDoS runs a copy named libudev.so.6)`;
+      else if (titledDaemon(cmdline, path) !== undefined) why = `its command line "${cmdline.slice(0, 60)}" names the compiled daemon ${titledDaemon(cmdline, path)}, but the program running is the interpreter ${path} (a script that rewrote its title, as Perl IRC bots do)`;
       else if (disguisedArgv(cmdline, path) !== undefined) why = `its command line "${cmdline.slice(0, 60)}" claims to be ${disguisedArgv(cmdline, path)}, but the program running is ${path} (argv rewritten to pass in ps, as XorDDoS does)`;
       else if (inTmpDir(path)) {
         const base = basename(path);

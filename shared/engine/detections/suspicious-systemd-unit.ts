@@ -13,6 +13,19 @@ import { defineDetection, type DetectionHit, type EvidenceRow } from "./detectio
 import { commandSignals, firstToken, inTmpDir, isShell } from "./patterns.js";
 import { isToolDir } from "../baselines/hidden-tool-dirs.js";
 
+/** XDG's data, cache and config directories: hidden, and where user-level implants hide (~/.local/share/dbus-1/...). */
+const XDG_DIRS: ReadonlySet<string> = new Set([".local", ".cache", ".config"]);
+
+/**
+ * Whether a program runs from a hidden directory. A toolchain's or a virtualenv's (/srv/app/.venv/bin/gunicorn,
+ * ~/.cargo/bin) is where such units run, and so is ~/.local/bin (pipx, user installs); the rest of XDG's directories
+ * hold data, not programs.
+ */
+function hiddenProgramDir(program: string): boolean {
+  const segments = program.split("/").slice(0, -1);
+  return segments.some((seg, i) => /^\.[A-Za-z0-9_-]+$/.test(seg) && !(isToolDir(seg) && (!XDG_DIRS.has(seg) || (seg === ".local" && segments[i + 1] === "bin"))));
+}
+
 /** /files/<unit path>/<Section>/<ExecXxx>[n]/command | /arguments/<i> */
 const EXEC_NODE = /^\/files(\/.+?)\/[A-Za-z]+\/(Exec[A-Za-z]+(?:\[\d+\])?)\/(command|arguments(?:\/|\[)(\d+)\]?)$/;
 
@@ -177,8 +190,7 @@ export const suspiciousSystemdUnit = defineDetection({
         }
         for (const program of execPrograms(command)) {
           if (inTmpDir(program)) strong = true;
-          // A dot-directory that is a toolchain's or a virtualenv's (/srv/app/.venv/bin/gunicorn) is where such units run.
-          if (program.split("/").slice(0, -1).some((seg) => /^\.[A-Za-z0-9_-]+$/.test(seg) && !isToolDir(seg))) reasons.push(`${key} runs from a hidden directory`);
+          if (hiddenProgramDir(program)) reasons.push(`${key} runs from a hidden directory`);
           if (systemdProgramElsewhere(program)) {
             // systemd's own programs live in its directory; one by the same name elsewhere borrows its look.
             reasons.push(`${key} runs ${program}, named like systemd's own ${basename(program)}, from outside systemd's directory`);

@@ -13,3 +13,14 @@ export const SHORT_LIVED_COMMANDS: ReadonlySet<string> = new Set([
 
 /** Multi-call binaries that legitimately run under many commands' names. */
 export const MULTI_CALL: RegExp = /^(?:busybox|toybox|coreutils|uutils)(?:[.-].*)?$/;
+
+/**
+ * Compiled daemons whose names interpreted malware takes for its argv: a Perl IRC bot (Shellbot, Outlaw's) sets $0 to
+ * "/usr/sbin/httpd" or "sshd" while /proc/<pid>/exe is perl. Sources: Trend Micro "Outlaw group distributes botnet for
+ * cryptomining" (2018: Shellbot renamed to rsync, httpd); AhnLab "ShellBot malware distributed to Linux SSH servers"
+ * (2023); Sandfly Security on process name masquerading by interpreters.
+ */
+export const COMPILED_DAEMONS = /^(?:httpd|apache2|nginx|sshd|cron|crond|mysqld|mariadbd|postgres|rsyslogd|named|sendmail|smbd|nmbd|vsftpd|proftpd|exim4?|dbus-daemon|systemd(?:-[\w-]+)?|init|agetty|atd|irqbalance)$/;
+
+/** Interpreters whose scripts may set their own process title. */
+export const INTERPRETERS = /^(?:perl[\d.]*|python[\d.]*|ruby[\d.]*|php[\d.]*(?:-cgi)?|node|lua[\d.]*)$/;
