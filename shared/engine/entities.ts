@@ -1,4 +1,5 @@
-// Entity extraction from the question: IPv4, sha256, CVE/GHSA ids, `user <name>`, `port <n>`, paths, key=value tags.
+// Entity extraction from the question: IPv4, sha256, CVE/GHSA ids, `user <name>`, `port <n>`, paths, cloud access key
+// ids, key=value tags.
 import { compareText } from "./order.js";
 import { isIP } from "node:net";
 import { isIpv4 } from "./net.js";
@@ -121,6 +122,9 @@ export function extractEntities(query: string): QueryEntities {
     if (rel !== "" && !rel.startsWith("../") && !rel.startsWith("./")) files.push(rel);
     else if (rel.startsWith("./")) files.push(rel.slice(2));
   }
+  // AWS access key ids: AKIA (long-term) or ASIA (temporary), then 16 base32 characters (IAM User Guide, "Unique
+  // identifiers": IDs prefixes).
+  const accessKeys = allMatches(/(?<![A-Za-z0-9])((?:AKIA|ASIA)[A-Z2-7]{16})(?![A-Za-z0-9])/g, text).map((m) => m[1] ?? "");
   const tags: Record<string, string> = {};
   for (const m of allMatches(/(?<![\w/.-])([A-Za-z][A-Za-z0-9_.-]*)=([A-Za-z0-9_.:\/@-]+)/g, text)) {
     const key = m[1] ?? "";
@@ -138,6 +142,7 @@ export function extractEntities(query: string): QueryEntities {
     paths: uniqueSorted(paths),
     domains: uniqueSorted(domains),
     files: uniqueSorted(files),
+    ...(accessKeys.length > 0 ? { access_keys: uniqueSorted(accessKeys) } : {}),
     tags: sortedTags,
   };
 }
@@ -149,5 +154,5 @@ export function hasSeedEntities(e: QueryEntities): boolean {
 
 /** Entities an exact indicator match can look for. */
 export function hasIndicatorEntities(e: QueryEntities): boolean {
-  return e.ips.length + e.sha256.length + e.paths.length + e.domains.length + (e.files?.length ?? 0) > 0;
+  return e.ips.length + e.sha256.length + e.paths.length + e.domains.length + (e.files?.length ?? 0) + (e.access_keys?.length ?? 0) > 0;
 }

@@ -32,6 +32,7 @@ function describeEntities(e: QueryEntities): string[] {
   if (e.ports.length > 0) parts.push(`ports ${e.ports.join(", ")}`);
   if (e.paths.length > 0) parts.push(`paths ${e.paths.join(", ")}`);
   if (e.domains.length > 0) parts.push(`domains ${e.domains.join(", ")}`);
+  if ((e.access_keys?.length ?? 0) > 0) parts.push(`access keys ${(e.access_keys ?? []).join(", ")}`);
   return parts;
 }
 
@@ -100,7 +101,7 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   if (seeds) rationale.push(`entities ${describeEntities(entities).join("; ")} → pathfinder seeds`);
   if (hasIndicatorEntities(entities)) {
     chosen.add("ioc-match");
-    rationale.push("IPs, hashes, domains, paths and file names named in the question are looked for exactly in the rows (ioc-match); a named path is a place to look, not an indicator of compromise by itself");
+    rationale.push("IPs, hashes, domains, paths, file names and cloud access key ids named in the question are looked for exactly in the rows (ioc-match); a named path is a place to look, not an indicator of compromise by itself");
   }
   const tagKeys = Object.keys(entities.tags);
   if (tagKeys.length > 0) rationale.push(`tags ${tagKeys.map((k) => `${k}=${entities.tags[k] ?? ""}`).join(", ")} narrow the scope`);

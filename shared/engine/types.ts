@@ -62,6 +62,11 @@ export interface QueryEntities {
    * matched against the last component of paths (absent in plans made before they were extracted).
    */
   files?: string[];
+  /**
+   * Cloud access key ids named in the question (AWS `AKIA...`/`ASIA...`, as GuardDuty and CloudTrail report them):
+   * looked for as tokens in command lines, cron and shell history (absent in plans made before they were extracted).
+   */
+  access_keys?: string[];
   tags: Record<string, string>;
 }
 

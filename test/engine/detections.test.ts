@@ -352,6 +352,17 @@ test("recall from the blind corpora: XorDDoS's disguises, a renamed chisel, a du
   t.same(exfil("curl -s -F f=@/srv/db.sql.gz http://10.0.0.5/u"), [], "nor one sent inside the site");
 });
 
+test("an AWS access key id named in the question is an indicator: ioc-match finds it in history and command lines", async (t) => {
+  const { routeQuery } = await import("../../shared/engine/index.js");
+  const plan = routeQuery("GuardDuty flagged access key AKIAQ3EGWXR7J2LM4TQN used from an odd place: which host?", "standard");
+  t.same(plan.entities.access_keys, ["AKIAQ3EGWXR7J2LM4TQN"], "extracted");
+  t.ok(plan.detection_ids.includes("ioc-match"), "the exact match runs");
+  t.same(routeQuery("is AKIAQ3EGWXR7J2LM4TQNX a key?", "standard").entities.access_keys, undefined, "21 characters is no key id");
+  const hits = byId.get("ioc-match")?.evaluate(host({ shell_history: [{ uid: "0", command: "aws configure set aws_access_key_id AKIAQ3EGWXR7J2LM4TQN", history_file: "/root/.bash_history" }] }), { entities: plan.entities }) ?? [];
+  t.equal(hits[0]?.entity, "accesskey:AKIAQ3EGWXR7J2LM4TQN", "found in root's history");
+  t.equal(hits[0]?.severity, "medium");
+});
+
 test("install-script-payload: what an install's processes do, found by npm's environment, an installing ancestor or node_modules", async (t) => {
   const installed = (cmdline: string, extra: { env?: boolean; parent?: string; cwd?: string; sockets?: Row[] } = {}) =>
     run(

@@ -186,14 +186,15 @@ export const iocMatch = defineDetection({
     const self = host.hostname.toLowerCase();
     const domains = ctx.entities.domains.filter((d) => self !== d.toLowerCase() && !self.endsWith(`.${d.toLowerCase()}`));
     const files = ctx.entities.files ?? [];
-    const emit = (kind: "address" | "hash" | "path" | "domain" | "file", found: Map<string, EvidenceRow[]>): void => {
+    const accessKeys = ctx.entities.access_keys ?? [];
+    const emit = (kind: "address" | "hash" | "path" | "domain" | "file" | "access key", found: Map<string, EvidenceRow[]>): void => {
       for (const ioc of [...found.keys()].sort()) {
         const evidence = found.get(ioc) ?? [];
         hits.push({
           summary: `The ${kind} ${ioc} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
           evidence,
           severity: kind === "address" && METADATA_ADDRESSES.has(ioc) ? "info" : kind === "path" || kind === "file" ? "low" : "medium",
-          entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : kind === "domain" ? "domain" : kind === "file" ? "file" : "path"}:${ioc}`,
+          entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : kind === "domain" ? "domain" : kind === "file" ? "file" : kind === "access key" ? "accesskey" : "path"}:${ioc}`,
         });
       }
     };
@@ -224,6 +225,12 @@ export const iocMatch = defineDetection({
       scan(host, PATH_EXACT, (v) => fileHit(v, files), found);
       scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"] }, (v) => filesInText(v, files), found);
       emit("file", found);
+    }
+    if (accessKeys.length > 0) {
+      const found = new Map<string, EvidenceRow[]>();
+      // A key id is 20 characters of its own alphabet: a substring match is a token match.
+      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"], process_envs: ["value"] }, (v) => accessKeys.filter((k) => v.includes(k)), found);
+      emit("access key", found);
     }
     return hits;
   },
