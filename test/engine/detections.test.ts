@@ -363,6 +363,16 @@ test("an AWS access key id named in the question is an indicator: ioc-match find
   t.equal(hits[0]?.severity, "medium");
 });
 
+test("credential-file-access: a tracer attached to sshd or sudo reads the passwords typed there", async (t) => {
+  const traced = (cmdline: string) =>
+    findings(run("credential-file-access", host({ processes: [proc(700, "sshd", "/usr/sbin/sshd", "sshd: /usr/sbin/sshd -D"), proc(900, "strace", "/usr/bin/strace", cmdline)] })));
+  t.equal(traced("strace -f -p 700 -e trace=read,write -o /dev/shm/.sd")[0]?.severity, "high", "strace -p on sshd's pid");
+  t.equal(traced("strace -f -p700 -s 128")[0]?.severity, "high", "-p joined to the pid");
+  t.same(traced("strace -f -p 4321 -e trace=network"), [], "a tracer on another process (a DBA's strace on postgres)");
+  const history = findings(run("credential-file-access", host({ shell_history: [{ uid: "0", command: "strace -f -p $(pidof sshd) -e trace=read -o /tmp/.x", history_file: "/root/.bash_history" }] })));
+  t.equal(history[0]?.severity, "high", "by name, from history");
+});
+
 test("install-script-payload: what an install's processes do, found by npm's environment, an installing ancestor or node_modules", async (t) => {
   const installed = (cmdline: string, extra: { env?: boolean; parent?: string; cwd?: string; sockets?: Row[] } = {}) =>
     run(

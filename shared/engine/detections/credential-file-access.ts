@@ -2,7 +2,9 @@
 // shell histories, /proc/*/environ scraping, and purpose-built dumpers (mimipenguin, LaZagne). Facts: Atomic Red
 // Team T1003.008 and T1552.003/.004, Sigma "Copy Passwd Or Shadow From TMP Path" and "Credentials In Files",
 // the tools' own repositories (intel/credential-theft.ts).
-import { str } from "../rows.js";
+import { basename, str } from "../rows.js";
+import type { Row } from "../types.js";
+import { authenticatorProcesses } from "./pam-backdoor.js";
 import type { Severity } from "../types.js";
 import { CREDENTIAL_TOOLS } from "../intel/credential-theft.js";
 import { clip, commandHit, commandSources, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, USER_COLUMNS, userMaps, type SimpleCommand, type UserMaps } from "./command-lines.js";
@@ -128,6 +130,37 @@ function judge(text: string, uid: string, users: UserMaps): Finding | undefined 
   return undefined;
 }
 
+const TRACERS: ReadonlySet<string> = new Set(["strace", "ltrace", "gdb"]);
+/** `strace -p $(pidof sshd)`, `gdb -p `pgrep -o sudo``: the target named by its program (bounded gaps: linear). */
+const TRACE_BY_NAME = /\b(?:strace|ltrace|gdb)\b[^|;&\n]{0,200}?\b(?:pidof|pgrep)\b[^|;&\n)`]{0,80}?\b(sshd|sudo|su|login|passwd|polkitd|gdm-session-worker)\b/;
+
+/** The process ids a tracer attaches to: `-p 1234`, `-p1234`, `--attach=1234`, `--pid 1234` (strace, ltrace, gdb). */
+function attachedPids(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const joined = /^(?:-p|--attach=|--pid=)(\d+)$/.exec(a);
+    if (joined) out.push(joined[1] as string);
+    else if ((a === "-p" || a === "--attach" || a === "--pid") && /^\d+$/.test(args[i + 1] ?? "")) out.push(args[i + 1] as string);
+  }
+  return out;
+}
+
+/**
+ * A tracer attached to a program people type passwords into: `strace -f -p <sshd> -e trace=read` logs every password
+ * of every login (the strace and gdb sniffers of post-exploitation kits; ATT&CK T1056.001 and T1003.007 procedure
+ * examples; Sandfly Security, "Linux SSH password sniffing with strace"). Debugging sshd this way is rare enough to ask.
+ */
+function tracesAuthenticator(text: string, authenticators: ReadonlyMap<string, Row>): string | undefined {
+  for (const cmd of simpleCommands(text)) {
+    if (!TRACERS.has(cmd.program)) continue;
+    const target = attachedPids(cmd.args).map((pid) => authenticators.get(pid)).find((p) => p !== undefined);
+    if (target !== undefined) return `attaches ${cmd.program} to ${str(target, "name") || basename(str(target, "path"))} (pid ${str(target, "pid")}), which reads the passwords typed into it`;
+  }
+  const byName = TRACE_BY_NAME.exec(text);
+  return byName ? `attaches a tracer to ${byName[1]}, which reads the passwords typed into it` : undefined;
+}
+
 export const credentialFileAccess = defineDetection({
   id: "credential-file-access",
   title: "Credential files read (shadow, private keys, histories, process environments)",
@@ -146,9 +179,15 @@ export const credentialFileAccess = defineDetection({
   },
   evaluate(host) {
     const users = userMaps(host);
+    const authenticators = authenticatorProcesses(host);
     const hits: DetectionHit[] = [];
     for (const src of commandSources(host, users)) {
       if (src.parent && /\/etc\/cron\.daily\/passwd\b/.test(str(src.parent, "cmdline"))) continue;
+      const traced = tracesAuthenticator(src.text, authenticators);
+      if (traced !== undefined) {
+        hits.push(commandHit(src, `${src.who} ${traced}: ${clip(src.text)}.`, { severity: "high" }));
+        continue;
+      }
       const finding = judge(src.text, src.uid, users);
       if (finding === undefined) continue;
       hits.push(
