@@ -3,9 +3,8 @@
 // Team T1003.008 and T1552.003/.004, Sigma "Copy Passwd Or Shadow From TMP Path" and "Credentials In Files",
 // the tools' own repositories (intel/credential-theft.ts).
 import { basename, str } from "../rows.js";
-import type { Row } from "../types.js";
+import type { Row, Severity } from "../types.js";
 import { authenticatorProcesses } from "./pam-backdoor.js";
-import type { Severity } from "../types.js";
 import { CREDENTIAL_TOOLS } from "../intel/credential-theft.js";
 import { clip, commandHit, commandSources, HISTORY_COLUMNS, PROCESS_COLUMNS, simpleCommands, USER_COLUMNS, userMaps, type SimpleCommand, type UserMaps } from "./command-lines.js";
 import { defineDetection, type DetectionHit } from "./detection.js";

@@ -153,13 +153,19 @@ export const installScriptPayload = defineDetection({
       const key = str(e, "key");
       if (key === "npm_lifecycle_event" || key === "npm_package_name") appendTo(envs, str(e, "pid"), e);
     }
+    // Each process's install, walked up its ancestors once (a process with many sockets is asked about for each).
+    const contexts = new Map<string, InstallContext | undefined>();
+    const contextOf = (pid: string): InstallContext | undefined => {
+      if (!contexts.has(pid)) contexts.set(pid, installContext(pid, byPid, envs));
+      return contexts.get(pid);
+    };
     const hits: DetectionHit[] = [];
     const flagged = new Set<string>();
     for (const [pid, proc] of byPid) {
       const cmds = simpleCommands(str(proc, "cmdline"));
       const found = cmds.map(payload).find((p) => p !== undefined);
       if (found === undefined) continue;
-      const ctx = installContext(pid, byPid, envs);
+      const ctx = contextOf(pid);
       if (ctx === undefined) {
         // Outside an install, only an agent let loose on a prompt that hunts wallets and keys.
         const agent = cmds.map(uncheckedAgent).find((a) => a !== undefined);
@@ -186,7 +192,7 @@ export const installScriptPayload = defineDetection({
       const remote = str(s, "remote_address");
       if (flagged.has(pid) || port <= 0 || INSTALL_PORTS.has(port) || !isPublic(remote)) continue;
       const proc = byPid.get(pid);
-      const ctx = proc === undefined ? undefined : installContext(pid, byPid, envs);
+      const ctx = proc === undefined ? undefined : contextOf(pid);
       if (proc === undefined || ctx === undefined) continue;
       flagged.add(pid);
       hits.push({ ...installHit(pid, proc, ctx, { what: `connects to ${remote}:${port}, a port no package registry or git host uses`, severity: "medium" }), evidence: [{ table: "process_open_sockets", row: s }, { table: "processes", row: proc }, ...ctxEvidence(pid, ctx)] });

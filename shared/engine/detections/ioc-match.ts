@@ -15,12 +15,16 @@ const IP_EXACT: Readonly<Record<string, readonly string[]>> = {
   logged_in_users: ["host"],
   etc_hosts: ["address"],
 };
-/** Columns of free text where an address appears as a token (command lines, cron, history, unit files, options). */
-const TEXT_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+/** Columns of commands: command lines, cron, history, unit files. */
+const COMMAND_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   processes: ["cmdline"],
   crontab: ["command"],
   shell_history: ["command"],
   augeas: ["value"],
+};
+/** Columns of free text where an address appears as a token (the commands, key options, environment values). */
+const TEXT_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  ...COMMAND_COLUMNS,
   authorized_keys: ["options"],
   process_envs: ["value"],
 };
@@ -217,19 +221,19 @@ export const iocMatch = defineDetection({
     if (paths.length > 0) {
       const found = new Map<string, EvidenceRow[]>();
       scan(host, PATH_EXACT, (v) => pathHit(v, paths), found);
-      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"], process_envs: ["value"], authorized_keys: ["options"] }, (v) => pathsInText(v, paths), found);
+      scan(host, TEXT_COLUMNS, (v) => pathsInText(v, paths), found);
       emit("path", found);
     }
     if (files.length > 0) {
       const found = new Map<string, EvidenceRow[]>();
       scan(host, PATH_EXACT, (v) => fileHit(v, files), found);
-      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"] }, (v) => filesInText(v, files), found);
+      scan(host, COMMAND_COLUMNS, (v) => filesInText(v, files), found);
       emit("file", found);
     }
     if (accessKeys.length > 0) {
       const found = new Map<string, EvidenceRow[]>();
       // A key id is 20 characters of its own alphabet: a substring match is a token match.
-      scan(host, { processes: ["cmdline"], crontab: ["command"], shell_history: ["command"], augeas: ["value"], process_envs: ["value"] }, (v) => accessKeys.filter((k) => v.includes(k)), found);
+      scan(host, { ...COMMAND_COLUMNS, process_envs: ["value"] }, (v) => accessKeys.filter((k) => v.includes(k)), found);
       emit("access key", found);
     }
     return hits;

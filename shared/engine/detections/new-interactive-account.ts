@@ -5,7 +5,7 @@ import { num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir, isInteractiveShell } from "./patterns.js";
 import { keyParts, RESTRICTED_KEY_BASELINE, restrictedForcedCommand } from "./ssh-authorized-key.js";
-import type { HostData } from "../types.js";
+import type { HostData, Row } from "../types.js";
 
 function oddHome(directory: string): string | undefined {
   if (directory === "") return undefined;
@@ -15,6 +15,11 @@ function oddHome(directory: string): string | undefined {
   return undefined;
 }
 
+/** The account's authorized keys (rows with a key). */
+function keysOf(host: HostData, uid: string): Row[] {
+  return rowsOf(host, "authorized_keys").filter((k) => str(k, "uid") === uid && str(k, "key") !== "");
+}
+
 /**
  * The forced command every authorized key of the account is restricted to (ssh-authorized-key's rule: no pty, no
  * forwarding, a plain program), when it has keys and all are: borg serve, rrsync, rsnapshot's wrapper. sshd runs a
@@ -22,7 +27,7 @@ function oddHome(directory: string): string | undefined {
  * PROCESS and AUTHORIZED_KEYS FILE FORMAT (command=).
  */
 function onlyForcedCommands(host: HostData, uid: string): string | undefined {
-  const keys = rowsOf(host, "authorized_keys").filter((k) => str(k, "uid") === uid && str(k, "key") !== "");
+  const keys = keysOf(host, uid);
   if (keys.length === 0) return undefined;
   const commands = keys.map((k) => restrictedForcedCommand(keyParts(k).options));
   return commands.every((c) => c !== null) ? (commands[0] as string) : undefined;
@@ -34,7 +39,7 @@ function onlyForcedCommands(host: HostData, uid: string): string | undefined {
  * needs one. Source: the CONFIG_MANAGEMENT_KEY baseline, and Ansible's "Connection methods and details".
  */
 function configManagementAccount(host: HostData, uid: string): Explanation | undefined {
-  const keys = rowsOf(host, "authorized_keys").filter((k) => str(k, "uid") === uid && str(k, "key") !== "");
+  const keys = keysOf(host, uid);
   const explained = keys.map((k) => knownAutomation({ kind: "ssh-key-comment", comment: keyParts(k).comment }));
   return keys.length > 0 && explained.every((e) => e !== undefined) ? explained[0] : undefined;
 }

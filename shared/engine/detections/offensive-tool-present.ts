@@ -50,12 +50,13 @@ export const offensiveToolPresent = defineDetection({
     };
     for (const row of rowsOf(host, "processes")) {
       const argv = str(row, "cmdline").split(/\s+/);
-      see(str(row, "path") || (argv[0] ?? ""), "processes", row, true);
+      const exe = str(row, "path") || (argv[0] ?? "");
+      see(exe, "processes", row, true);
       // Renamed, a tunnel is still known by the arguments only it takes.
       const tunnel = tunnelByArguments(argv.slice(1));
-      if (tunnel !== undefined) see(str(row, "path") || (argv[0] ?? ""), "processes", row, true, tunnel);
+      if (tunnel !== undefined) see(exe, "processes", row, true, tunnel);
       // A script run by its interpreter: bash /root/mimipenguin.sh, python3 laZagne.py all.
-      if (INTERPRETER.test(basename(str(row, "path") || (argv[0] ?? "")))) see(argv.slice(1).find((a) => !a.startsWith("-")) ?? "", "processes", row, true);
+      if (INTERPRETER.test(basename(exe))) see(argv.slice(1).find((a) => !a.startsWith("-")) ?? "", "processes", row, true);
     }
     for (const row of rowsOf(host, "hash")) see(str(row, "path"), "hash", row, false);
     for (const row of rowsOf(host, "file")) see(str(row, "path"), "file", row, false);

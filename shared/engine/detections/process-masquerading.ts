@@ -23,25 +23,29 @@ const LIBRARY_FILE = {
   },
 };
 
-/** The compiled daemon an interpreter's process title claims to be (perl titled "/usr/sbin/httpd"), if any. */
-function titledDaemon(cmdline: string, path: string): string | undefined {
-  if (!INTERPRETERS.test(basename(path))) return undefined;
-  const claimed = basename((cmdline.split(/\s+/)[0] ?? "").replace(/^-/, "").replace(/:$/, ""));
-  return COMPILED_DAEMONS.test(claimed) ? claimed : undefined;
+/** The program a command line's first word names (`-bash` -> bash, `/usr/sbin/httpd` -> httpd, `sshd:` -> sshd). */
+function argv0Name(cmdline: string): string {
+  const end = cmdline.search(/\s/);
+  return basename((end < 0 ? cmdline : cmdline.slice(0, end)).replace(/^-/, "").replace(/:$/, ""));
 }
 
 /**
- * A command line that names a short-lived utility ("ifconfig eth0", "who") run by a binary that is not that utility:
- * argv rewritten to pass in `ps` (XorDDoS). Debian's alternatives resolve to suffixed files (w -> w.procps), so the
- * binary's name only has to start with the utility's.
+ * A command line that claims to be another program than the one running, the way malware passes in `ps`: an
+ * interpreter titled as a compiled daemon (perl as "/usr/sbin/httpd": Perl IRC bots), or a short-lived utility's
+ * command line ("ifconfig eth0", "who") on a binary that is not that utility (XorDDoS). Debian's alternatives resolve
+ * to suffixed files (w -> w.procps), so the binary's name only has to start with the utility's. The reason, or
+ * undefined.
  */
-function disguisedArgv(cmdline: string, path: string): string | undefined {
-  const word = (cmdline.split(/\s+/)[0] ?? "").replace(/^-/, "");
-  const claimed = basename(word);
-  if (!SHORT_LIVED_COMMANDS.has(claimed)) return undefined;
+function disguise(cmdline: string, path: string): string | undefined {
+  const claimed = argv0Name(cmdline);
   const binary = basename(path);
-  if (binary.startsWith(claimed) || MULTI_CALL.test(binary)) return undefined;
-  return claimed;
+  if (INTERPRETERS.test(binary) && COMPILED_DAEMONS.test(claimed)) {
+    return `its command line "${cmdline.slice(0, 60)}" names the compiled daemon ${claimed}, but the program running is the interpreter ${path} (a script that rewrote its title, as Perl IRC bots do)`;
+  }
+  if (SHORT_LIVED_COMMANDS.has(claimed) && !binary.startsWith(claimed) && !MULTI_CALL.test(binary)) {
+    return `its command line "${cmdline.slice(0, 60)}" claims to be ${claimed}, but the program running is ${path} (argv rewritten to pass in ps, as XorDDoS does)`;
+  }
+  return undefined;
 }
 
 /** Names attackers borrow (kernel threads and core daemons). */
@@ -75,24 +79,28 @@ export const processMasquerading = defineDetection({
       // Real kernel threads have an empty cmdline and path; osquery shows their comm (kworker/0:1-events) unbracketed.
       // Anything that shows a bracketed name in its cmdline rewrote its argv to look like one.
       const bracketed = KERNEL_THREAD_CMDLINE.exec(cmdline);
+      // A library file run as a program: one of the reasons, and high whichever reason names the process.
+      const library = LIBRARY_FILE.test(basename(path));
       let why = "";
       if (bracketed) why = `command line ${cmdline} imitates a kernel thread, but kernel threads have no command line${path !== "" ? ` and this runs ${path}` : ""}`;
       else if (path === "" || name === "") continue;
       else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
       else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
       else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
-      else if (LIBRARY_FILE.test(basename(path))) why = `runs the shared-library file ${path} as its program (command line ${cmdline.slice(0, 60) || "empty"}): a library is loaded, never executed (XorDDoS runs a copy named libudev.so.6)`;
-      else if (titledDaemon(cmdline, path) !== undefined) why = `its command line "${cmdline.slice(0, 60)}" names the compiled daemon ${titledDaemon(cmdline, path)}, but the program running is the interpreter ${path} (a script that rewrote its title, as Perl IRC bots do)`;
-      else if (disguisedArgv(cmdline, path) !== undefined) why = `its command line "${cmdline.slice(0, 60)}" claims to be ${disguisedArgv(cmdline, path)}, but the program running is ${path} (argv rewritten to pass in ps, as XorDDoS does)`;
-      else if (inTmpDir(path)) {
-        const base = basename(path);
-        if (!base.startsWith(name.slice(0, 15)) && !name.startsWith(base.slice(0, 15))) why = `name ${name} does not match its binary ${path}`;
+      else if (library) why = `runs the shared-library file ${path} as its program (command line ${cmdline.slice(0, 60) || "empty"}): a library is loaded, never executed (XorDDoS runs a copy named libudev.so.6)`;
+      else {
+        const disguised = disguise(cmdline, path);
+        if (disguised !== undefined) why = disguised;
+        else if (inTmpDir(path)) {
+          const base = basename(path);
+          if (!base.startsWith(name.slice(0, 15)) && !name.startsWith(base.slice(0, 15))) why = `name ${name} does not match its binary ${path}`;
+        }
       }
       if (why === "") continue;
       hits.push({
         summary: `${processLabel(row, pid)} (pid ${pid}): ${why}.`,
         evidence: [{ table: "processes", row }],
-        severity: (bracketed && path !== "") || LIBRARY_FILE.test(basename(path)) ? "high" : undefined,
+        severity: (bracketed && path !== "") || library ? "high" : undefined,
         entity: `pid:${pid}`,
       });
     }

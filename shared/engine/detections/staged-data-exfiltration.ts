@@ -50,16 +50,20 @@ function destinationHost(dest: string): string {
 /** A database dump or an archive by its name (mysqldump's .sql, pg_dump's .dump, .tar.gz, .zip, a .bak). */
 const DUMP_FILE = /\.(?:sql|dump|bak|tar|tgz|tbz2?|txz|zip|7z|rar)(?:\.(?:gz|bz2|xz|zst|lz4))?$/i;
 
+/** The words a sending command names, split at `=`, `@` and `<` (`-F f=@/dev/shm/x`, `-T /tmp/x`), quotes off, once each. */
+function sentWords(cmd: SimpleCommand, dest: string): string[] {
+  const words = dropUsedKeys(cmd.program, cmd.raw).split(/\s+/).flatMap((w) => w.split(/[=@<]/));
+  return [...new Set(words.map((w) => w.replace(/^["']|["']$/g, "")).filter((w) => w !== dest))];
+}
+
 /** Absolute paths the command sends that are named like a dump or an archive. */
 function dumpFilesOf(cmd: SimpleCommand, dest: string): string[] {
-  const words = dropUsedKeys(cmd.program, cmd.raw).split(/\s+/).flatMap((w) => w.split(/[=@<]/));
-  return [...new Set(words.map((w) => w.replace(/^["']|["']$/g, "")).filter((w) => w.startsWith("/") && w !== dest && DUMP_FILE.test(w)))];
+  return sentWords(cmd, dest).filter((w) => w.startsWith("/") && DUMP_FILE.test(w));
 }
 
 /** Files in a temp directory the command names as what it sends (`-F f=@/dev/shm/x`, `-T /tmp/x`, `scp /tmp/x h:`). */
 function tempFilesOf(cmd: SimpleCommand, dest: string): string[] {
-  const words = dropUsedKeys(cmd.program, cmd.raw).split(/\s+/).flatMap((w) => w.split(/[=@<]/));
-  return [...new Set(words.map((w) => w.replace(/^["']|["']$/g, "")).filter((w) => inTmpDir(w) && w !== dest))];
+  return sentWords(cmd, dest).filter((w) => inTmpDir(w));
 }
 
 export const stagedDataExfiltration = defineDetection({
