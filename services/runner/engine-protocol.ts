@@ -15,7 +15,7 @@
 // rather than a graph of objects to clone (and byte arrays cost more to clone than that graph). The main thread
 // keeps no answer past its batch.
 import type { MessagePort } from "node:worker_threads";
-import { markNewFindings } from "../../shared/engine/index.js";
+import { markNewFindings } from "../../shared/engine/diff.js";
 import type { CoverageInput, Depth, EngineFinding, HostData, Report, Row, RoutePlan } from "../../shared/engine/types.js";
 import { newId } from "../../shared/ids.js";
 import { boundReport, DEFAULT_REPORT_BOUNDS, type Bounds } from "../../shared/investigations/bounded.js";

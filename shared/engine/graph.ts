@@ -7,9 +7,7 @@ import { appendTo, basename, rowsOf, str, tagList, userIndex } from "./rows.js";
 import type { AgentDirectoryEntry, HostData } from "./types.js";
 import { allMatches } from "./matches.js";
 
-export const PATHFINDER_TABLES: readonly string[] = [
-  "authorized_keys", "crontab", "hash", "last", "listening_ports", "logged_in_users", "process_open_sockets", "processes", "users",
-];
+export { PATHFINDER_TABLES } from "./pathfinder-tables.js";
 
 /** A key or hash on more hosts than this links none of them (graph.ts: composite links). */
 export const SHARED_LINK_MAX_HOSTS = 64;

@@ -1,7 +1,7 @@
 // The engine as the trigger path needs it: which tables a question reads, and how long they stay fresh.
 import type { FreshnessPlanner } from "../investigations/freshness.js";
 import { Lru } from "../lru.js";
-import { tableTtlSeconds } from "./report.js";
+import { tableTtlSeconds } from "./freshness.js";
 import { routeQuery } from "./router.js";
 
 /** Questions whose tables are remembered, and the longest question remembered (longer ones are routed each time). */

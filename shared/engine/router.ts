@@ -2,11 +2,11 @@
 // phrases, synonyms and slang for each detection) and the category words; entities seed the pathfinder and the exact-indicator match. A
 // question that names nothing specific runs the broad sweep: every detection family, never the pathfinder alone.
 import { categoryLabel } from "./detections/detection.js";
-import { allDetections, getDetection } from "./detections/registry.js";
+import { ROUTE_CATALOG, type RouteEntry } from "./detections/route-catalog.js";
 import { extractEntities, hasIndicatorEntities, hasSeedEntities } from "./entities.js";
 import { INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES } from "./intents.js";
 import { CATEGORY_LEXICON, matchedPhrases, matchedPositions, words, type Words } from "./lexicon.js";
-import { PATHFINDER_TABLES } from "./graph.js";
+import { PATHFINDER_TABLES } from "./pathfinder-tables.js";
 import type { Depth, QueryEntities, Route, RoutePlan } from "./types.js";
 
 /** Detections the broad sweep leaves out: they need something named in the question to mean anything. */
@@ -15,10 +15,16 @@ const NOT_IN_SWEEP: ReadonlySet<string> = new Set(["ioc-match", "vulnerable-pack
 /** Detections that answer "is this indicator here" and nothing about what it means. */
 const INDICATOR_ONLY: ReadonlySet<string> = new Set(["ioc-match", "known-bad-hash"]);
 
+/**
+ * The detections as routing knows them (route-catalog.ts, generated from the registry): importing the registry here
+ * would load every detection and baseline into each thread that routes a question.
+ */
+const ROUTES: ReadonlyMap<string, RouteEntry> = new Map(ROUTE_CATALOG.map((d) => [d.id, d]));
+const routeOf = (id: string): RouteEntry | undefined => ROUTES.get(id);
+
 /** Every detection family except those that need an indicator or an advisory named in the question. */
 export function sweepDetections(): string[] {
-  return allDetections()
-    .map((d) => d.id)
+  return ROUTE_CATALOG.map((d) => d.id)
     .filter((id) => !NOT_IN_SWEEP.has(id))
     .sort();
 }
@@ -51,7 +57,7 @@ function lexicalMatches(q: Words): { chosen: Set<string>; rationale: string[] } 
   const rationale: string[] = [];
   const byDetection = new Map<string, Set<string>>();
   const note = (id: string, phrases: readonly string[]): void => {
-    if (getDetection(id) === undefined || phrases.length === 0) return;
+    if (routeOf(id) === undefined || phrases.length === 0) return;
     const set = byDetection.get(id) ?? new Set<string>();
     phrases.forEach((p) => set.add(p));
     byDetection.set(id, set);
@@ -72,8 +78,7 @@ function lexicalMatches(q: Words): { chosen: Set<string>; rationale: string[] } 
   for (const entry of CATEGORY_LEXICON) {
     const hit = matchedPhrases(q, entry.phrases);
     if (hit.length === 0) continue;
-    const ids = allDetections()
-      .filter((d) => entry.categories.includes(d.category) && !NOT_IN_SWEEP.has(d.id))
+    const ids = ROUTE_CATALOG.filter((d) => entry.categories.includes(d.category) && !NOT_IN_SWEEP.has(d.id))
       .map((d) => d.id);
     if (ids.length === 0) continue;
     ids.forEach((id) => chosen.add(id));
@@ -87,11 +92,11 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   const entities = extractEntities(text);
   const q = words(text);
   const { chosen, rationale } = lexicalMatches(q);
-  if (entities.advisories.length > 0 && getDetection("vulnerable-package")) {
+  if (entities.advisories.length > 0 && routeOf("vulnerable-package")) {
     chosen.add("vulnerable-package");
     rationale.push(`advisory ids ${entities.advisories.join(", ")} → vulnerable-package (checked against the engine's advisory list)`);
   }
-  if (entities.ports.length > 0 && getDetection("unexpected-listener")) {
+  if (entities.ports.length > 0 && routeOf("unexpected-listener")) {
     chosen.add("unexpected-listener");
     rationale.push(`ports ${entities.ports.join(", ")} named → unexpected-listener (what listens there)`);
   }
@@ -123,7 +128,7 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   const route: Route = pathfinder ? "both" : "detections";
   const detection_ids = [...chosen].sort();
   const tables = new Set<string>();
-  for (const id of detection_ids) for (const t of getDetection(id)?.tables ?? []) tables.add(t);
+  for (const id of detection_ids) for (const t of routeOf(id)?.tables ?? []) tables.add(t);
   if (route !== "detections") for (const t of PATHFINDER_TABLES) tables.add(t);
   return { route, detection_ids, tables: [...tables].sort(), entities, routing_rationale: rationale, query, sweep };
 }
