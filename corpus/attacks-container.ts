@@ -39,7 +39,7 @@ const escape: Family = {
     const b = ctx.base(rng.pick(["ci-runner", "app", "monitoring"] as const));
     const h = b.h;
     const dk = b.svc.dockerd ?? dockerd(h, rng);
-    const variant = rng.int(0, 2);
+    const variant = rng.int(0, 3);
     const shim = run(h, { name: "containerd-shim", path: "/usr/bin/containerd-shim-runc-v2", cmdline: `/usr/bin/containerd-shim-runc-v2 -namespace moby -id ${rng.hex(64)} -address /run/containerd/containerd.sock`, cgroup: "/system.slice/containerd.service" });
     void dk;
     const image = rng.pick(["alpine:latest", "ubuntu:22.04", "busybox", `docker.io/${randName(rng, 7)}/tools:latest`, "debian:bookworm-slim"]);
@@ -54,6 +54,14 @@ const escape: Family = {
       const cmd = "nsenter --target 1 --mount --uts --ipc --net --pid -- bash";
       run(h, { name: "nsenter", path: "/usr/bin/nsenter", cmdline: cmd, parent: shim, cgroup: `/system.slice/docker-${c.id}.scope`, ageMin: 300, ageMax: 3_000 });
       h.plant(c.id, c.name, cmd);
+    } else if (variant === 3) {
+      // A Kubernetes node on containerd: no docker_containers rows; a pod with hostPath / at /host (Bad Pods).
+      const pod = rng.hex(8);
+      const cgroup = `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${pod}.slice/cri-containerd-${rng.hex(64)}.scope`;
+      const k8sShim = run(h, { name: "containerd-shim", path: "/usr/bin/containerd-shim-runc-v2", cmdline: `/usr/bin/containerd-shim-runc-v2 -namespace k8s.io -id ${rng.hex(64)} -address /run/containerd/containerd.sock`, cgroup: "/system.slice/containerd.service" });
+      const sh = run(h, { name: "chroot", path: "/usr/sbin/chroot", cmdline: "chroot /host bash", parent: k8sShim, cgroup, ageMin: 300, ageMax: 3_000 });
+      run(h, { name: "bash", path: "/usr/bin/bash", cmdline: "bash", parent: sh, cgroup, ageMin: 290, ageMax: 290 });
+      h.plant("chroot /host bash", `pod${pod}`);
     } else {
       const c = containerRow(h, rng, { image, command: "/bin/sh", privileged: false, ageMin: 600, ageMax: 86_400 * 2 });
       mount(h, c.id, "/var/run/docker.sock", "/var/run/docker.sock");

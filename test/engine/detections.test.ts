@@ -217,6 +217,18 @@ test("privileged-container: a shell in pid 1's namespaces by nsenter from inside
   t.same(findings(run("privileged-container", host({ processes: [proc(1, "systemd", "/usr/lib/systemd/systemd", "/sbin/init")] }))), [], "nothing else");
 });
 
+test("privileged-container: a shell chrooted into the host's root mounted in a pod, with no docker_containers rows", async (t) => {
+  const KUBEPODS = "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1b2c.slice/cri-containerd-9f3e.scope";
+  const chroot = (cmdline: string, cgroup = KUBEPODS, root = "/") =>
+    findings(run("privileged-container", host({ processes: [{ ...proc(31337, "chroot", "/usr/sbin/chroot", cmdline, { root }), cgroup_path: cgroup }] })));
+  t.equal(chroot("chroot /host bash")[0]?.severity, "high", "Bad Pods' hostPath escape");
+  t.match(chroot("chroot /host")[0]?.summary, /chrooted into the host's root/, "no program: the default shell");
+  t.equal(chroot("/usr/sbin/chroot /hostfs /bin/sh").length, 1);
+  t.same(chroot("chroot /host bash", "/system.slice/ssh.service"), [], "on the host itself, chroot /host is someone's own tree");
+  t.same(chroot("chroot /build/rootfs-arm64 /bin/sh -c make"), [], "a build's own tree");
+  t.same(chroot("chroot /host /usr/bin/systemctl restart kubelet"), [], "one program, not a shell");
+});
+
 test("ld-so-preload: a vendor's documented preload explains the file however few processes map it", async (t) => {
   const lib = "/opt/datadog-packages/datadog-apm-inject/stable/inject/launcher.preload.so";
   const h = (path: string) =>

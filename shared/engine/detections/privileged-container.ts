@@ -44,9 +44,29 @@ function nsenterEscape(proc: Row): string | undefined {
   if (at < 0 || !ENTERS_HOST.test(cmdline.slice(at))) return undefined;
   const program = nsenterProgram(cmdline.slice(at).trim().split(/\s+/).slice(1));
   if (program !== undefined && !SHELL_WORD.test(program)) return undefined;
+  return inContainer(proc) ? `from inside a container (root ${str(proc, "root") || "?"})` : "";
+}
+
+/** Where a pod or container mounts the host's root filesystem to chroot into it (Bad Pods' `hostPath: /` at /host). */
+const HOST_ROOT_MOUNT = /^\/(?:host|hostfs|host-root|host_root|hostroot|rootfs|node|node-root|mnt\/host|mnt\/hostfs)\/?$/;
+
+/** A container's process: its root is a container's filesystem, or its cgroup is a container runtime's. */
+function inContainer(proc: Row): boolean {
   const root = str(proc, "root");
-  const inContainer = (root !== "" && root !== "/") || /kubepods|docker|containerd|libpod/.test(str(proc, "cgroup_path"));
-  return inContainer ? `from inside a container (root ${root || "?"})` : "";
+  return (root !== "" && root !== "/") || /kubepods|docker|containerd|libpod|crio/.test(str(proc, "cgroup_path"));
+}
+
+/**
+ * A shell chrooted into the host's root filesystem mounted in a container (`chroot /host bash`): Bad Pods' "everything
+ * allowed" and "hostPath" escapes, and `kubectl debug node/...`'s documented next step. With no program, chroot runs
+ * the default shell. chroot into a build's own tree is not this: the target must be where the host's root is mounted.
+ */
+function chrootEscape(proc: Row): boolean {
+  const cmdline = str(proc, "cmdline");
+  const m = /(?:^|[\s/])chroot\s+(?:--?[\w-]+(?:=\S+)?\s+)*(\/\S*)(?:\s+(\S+))?/.exec(cmdline);
+  if (!m || !HOST_ROOT_MOUNT.test(m[1] as string)) return false;
+  const program = m[2];
+  return (program === undefined || SHELL_WORD.test(program)) && inContainer(proc);
 }
 
 export const privilegedContainer = defineDetection({
@@ -92,6 +112,15 @@ export const privilegedContainer = defineDetection({
       if (RELEASE_AGENT.test(str(proc, "cmdline"))) {
         hits.push({
           summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}) sets a cgroup release_agent: the host's kernel runs that program as root when the cgroup empties, the escape of CVE-2022-0492 and Felix Wilhelm's privileged-container proof of concept: ${str(proc, "cmdline").slice(0, 120)}.`,
+          evidence: [{ table: "processes", row: proc }],
+          entity: `pid:${str(proc, "pid")}`,
+          severity: "high",
+        });
+        continue;
+      }
+      if (chrootEscape(proc)) {
+        hits.push({
+          summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}) runs a shell chrooted into the host's root filesystem mounted in a container: the host's files and programs as root: ${str(proc, "cmdline").slice(0, 120)}.`,
           evidence: [{ table: "processes", row: proc }],
           entity: `pid:${str(proc, "pid")}`,
           severity: "high",
