@@ -40,7 +40,7 @@ export async function keysCommand(args: Args, env: NodeJS.ProcessEnv): Promise<n
     // A name is shown back in `keys list`, whoami and the console: characters a terminal obeys (an escape sequence, a
     // bidi override) are refused here rather than trusted everywhere it is shown.
     const name = flag(args, "name");
-    if (name !== undefined && (CONTROL_CHARACTER.test(name) || name.length > NAME_MAX)) throw new UsageError(`--name must be 1-${NAME_MAX} characters without control characters`);
+    if (name !== undefined && (name.trim() === "" || CONTROL_CHARACTER.test(name) || name.length > NAME_MAX)) throw new UsageError(`--name must be 1-${NAME_MAX} characters without control characters`);
   }
   const replicas = natsReplicas(env);
   const nc = await connectNats({ servers: resolveNatsUrl(args, env), name: "inquest-cli", log, firstConnectTimeoutMs: 5_000, nkeySeedFile: natsSeedFile(args, env) });

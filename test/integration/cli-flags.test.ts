@@ -127,4 +127,9 @@ test("a key name with characters a terminal obeys is refused before anything is 
   t.match(escape.stderr, /--name must be 1-100 characters without control characters/);
   t.notMatch(escape.stderr, /connect|NATS/i, "refused before connecting");
   t.equal(cli(["keys", "create", "--scopes", "investigations:read", "--name", "x\u202eevil", "--nats", "nats://127.0.0.1:1"]).status, 2, "a bidi override too");
+  for (const blank of ["", "   "]) {
+    const r = cli(["keys", "create", "--scopes", "investigations:read", "--name", blank, "--nats", "nats://127.0.0.1:1"]);
+    t.equal(r.status, 2, `--name ${JSON.stringify(blank)}: ${r.stderr}`);
+    t.match(r.stderr, /--name (needs a value|must be 1-100 characters)/, "a blank name is no name (leave --name out for \"unnamed\")");
+  }
 });
