@@ -1,11 +1,26 @@
-// Entity extraction from the question: IPv4, sha256, CVE/GHSA ids, `user <name>`, `port <n>`, paths, cloud access key
-// ids, key=value tags.
+// Entity extraction from the question: IPv4, sha256, CVE/GHSA ids, `user <name>`, `port <n>`, paths, file and snake_case
+// names, cloud access key ids, key=value tags.
 import { compareText } from "./order.js";
 import { isIP } from "node:net";
 import { isIpv4 } from "./net.js";
 import type { QueryEntities } from "./types.js";
 import { allMatches } from "./matches.js";
 import { withoutTrailing, withoutTrailingSlashes } from "./rows.js";
+import { ROUTE_CATALOG } from "./detections/route-catalog.js";
+import { PATHFINDER_TABLES } from "./pathfinder-tables.js";
+
+/** Tables the detections and the pathfinder read: a question that names one is asking about it, not naming an indicator. */
+const TABLE_NAMES: ReadonlySet<string> = new Set([...ROUTE_CATALOG.flatMap((d) => d.tables), ...PATHFINDER_TABLES]);
+
+/** snake_case words of Linux itself that questions name as places or settings, not as indicators. */
+const COMMON_IDENTIFIERS: ReadonlySet<string> = new Set([
+  "authorized_keys", "authorized_keys2", "known_hosts", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "ssh_config", "sshd_config",
+  "release_agent", "notify_on_release", "core_pattern", "ptrace_scope", "kptr_restrict", "dmesg_restrict", "perf_event_paranoid",
+  "suid_dumpable", "randomize_va_space", "ip_forward", "modules_disabled", "unprivileged_userns_clone", "max_user_namespaces",
+  "unprivileged_bpf_disabled", "bpf_jit_enable", "ld_preload", "ld_library_path", "ld_so_preload", "api_key", "api_keys",
+  "access_key", "secret_key", "private_key", "user_id", "pam_exec", "pam_unix", "node_modules", "site_packages", "get_url",
+  "rc_local", "binfmt_misc", "tcp_wrappers", "hosts_allow", "hosts_deny", "crontab_e", "cron_d", "init_d", "zero_day",
+]);
 
 /**
  * Words that follow "user", "account", "as" or "did" in questions without being a user name: function words,
@@ -121,6 +136,19 @@ export function extractEntities(query: string): QueryEntities {
     const rel = m[1] ?? "";
     if (rel !== "" && !rel.startsWith("../") && !rel.startsWith("./")) files.push(rel);
     else if (rel.startsWith("./")) files.push(rel.slice(2));
+  }
+  // A container image named after "image" (`the image cmd.cat/chattr`, `image docker.io/x/miner:latest`): a repository
+  // with at least one slash, matched against the containers' images.
+  for (const m of allMatches(/\bimages?\s+(?:named\s+|called\s+)?["'`]?([a-z0-9][a-z0-9._-]{0,127}(?:\/[a-z0-9][a-z0-9._-]{0,127}){1,3}(?::[\w.-]{1,128})?)/gi, text)) {
+    const ref = withoutTrailing(m[1] ?? "", ".,;:!?").toLowerCase();
+    if (ref.includes("/") && !files.includes(ref)) files.push(ref);
+  }
+  // A snake_case name standing alone ("any sign of intel_audio?"): a directory, unit or program name a report gave,
+  // looked for as a word of a command. Lowercase only (LD_PRELOAD is a variable), and not the words Linux questions
+  // use anyway: a table's name, a tuning tag, a key file's or a kernel setting's name.
+  for (const m of allMatches(/(?<![\w/.@=$-])([a-z][a-z0-9]{1,31}(?:_[a-z0-9]{1,31}){1,4})(?![\w/.@=-])/g, text)) {
+    const name = m[1] ?? "";
+    if (!COMMON_IDENTIFIERS.has(name) && !TABLE_NAMES.has(name) && !/^(?:allowed|known)_/.test(name) && !files.includes(name)) files.push(name);
   }
   // AWS access key ids: AKIA (long-term) or ASIA (temporary), then 16 base32 characters (IAM User Guide, "Unique
   // identifiers": IDs prefixes).

@@ -2,6 +2,7 @@
 // phrases, synonyms and slang for each detection) and the category words; entities seed the pathfinder and the exact-indicator match. A
 // question that names nothing specific runs the broad sweep: every detection family, never the pathfinder alone.
 import { categoryLabel } from "./detections/detection.js";
+import { ADVISORIES } from "./detections/advisories.js";
 import { ROUTE_CATALOG, type RouteEntry } from "./detections/route-catalog.js";
 import { extractEntities, hasIndicatorEntities, hasSeedEntities } from "./entities.js";
 import { INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES } from "./intents.js";
@@ -11,6 +12,9 @@ import type { Depth, QueryEntities, Route, RoutePlan } from "./types.js";
 
 /** Detections the broad sweep leaves out: they need something named in the question to mean anything. */
 const NOT_IN_SWEEP: ReadonlySet<string> = new Set(["ioc-match", "vulnerable-package"]);
+
+/** What a local privilege escalation's use leaves on a host: a SUID copy of a shell, a sudoers rule, a second uid 0. */
+const ESCALATION_TRACES: readonly string[] = ["non-root-uid0", "sudoers-nopasswd-all", "unexpected-suid"];
 
 /** Detections that answer "is this indicator here" and nothing about what it means. */
 const INDICATOR_ONLY: ReadonlySet<string> = new Set(["ioc-match", "known-bad-hash"]);
@@ -95,6 +99,14 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   if (entities.advisories.length > 0 && routeOf("vulnerable-package")) {
     chosen.add("vulnerable-package");
     rationale.push(`advisory ids ${entities.advisories.join(", ")} → vulnerable-package (checked against the engine's advisory list)`);
+  }
+  // A local privilege escalation named ("is CVE-2023-4911 being used?"): what its use leaves behind is a privilege
+  // escalation's trace (a SUID copy, a sudoers rule, a second uid 0), so those detections run beside the version check.
+  const escalations = entities.advisories.filter((id) => ADVISORIES.some((a) => a.id.toUpperCase() === id.toUpperCase() && a.attack.includes("T1068")));
+  if (escalations.length > 0) {
+    const ids = ESCALATION_TRACES.filter((id) => routeOf(id) !== undefined);
+    ids.forEach((id) => chosen.add(id));
+    rationale.push(`${escalations.join(", ")} ${escalations.length === 1 ? "is a local privilege escalation" : "are local privilege escalations"} → what its use leaves (${ids.join(", ")})`);
   }
   if (entities.ports.length > 0 && routeOf("unexpected-listener")) {
     chosen.add("unexpected-listener");

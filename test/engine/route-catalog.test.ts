@@ -30,7 +30,7 @@ function importGraph(entry: string): Set<string> {
   return seen;
 }
 
-const ROUTING_ONLY = new Set(["detection.js", "route-catalog.js", "calibration.js"]);
+const ROUTING_ONLY = new Set(["detection.js", "route-catalog.js", "calibration.js", "advisories.js"]);
 
 for (const main of ["services/runner/main.js", "services/gateway/main.js"]) {
   test(`${main} loads no detection or baseline (routing reads the catalog)`, async (t) => {

@@ -1,7 +1,7 @@
 // Benign knowledge as queries: each returns the baseline id and its source when the baseline explains the artifact,
 // undefined otherwise. Detections put the id in `kept_by`.
 import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
-import { BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
+import { ADMIN_PORT_DAEMONS, BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, DATA_TRANSFER_SSH, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
 import { PRIVILEGED_IMAGES, imageRepository, kubeletContainerName } from "./containers.js";
 import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
 import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODULES, DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
@@ -168,7 +168,8 @@ export type AutomationQuery =
   | { kind: "cron"; path: string; command: string }
   | { kind: "ssh-key-options"; options: string }
   | { kind: "ssh-key-comment"; comment: string }
-  | { kind: "ssh-client"; cmdline: string };
+  | { kind: "ssh-client"; cmdline: string }
+  | { kind: "admin-port-daemon"; name: string };
 
 /** Standard automation: packaged or backup cron jobs, heartbeat pings, cloud-init root keys, config-management SSH. */
 export function knownAutomation(q: AutomationQuery): Explanation | undefined {
@@ -188,8 +189,12 @@ export function knownAutomation(q: AutomationQuery): Explanation | undefined {
     case "ssh-key-comment":
       return CONFIG_MANAGEMENT_KEY.comment.test(q.comment.trim()) ? explain(CONFIG_MANAGEMENT_KEY.id, CONFIG_MANAGEMENT_KEY.source) : undefined;
     case "ssh-client": {
-      const hit = CONFIG_MANAGEMENT_SSH.find((p) => p.re.test(q.cmdline));
+      const hit = CONFIG_MANAGEMENT_SSH.find((p) => p.re.test(q.cmdline)) ?? DATA_TRANSFER_SSH.find((p) => p.re.test(q.cmdline));
       return hit ? explain(hit.id, hit.source) : undefined;
+    }
+    case "admin-port-daemon": {
+      const daemon = ADMIN_PORT_DAEMONS.find((d) => d.names.includes(q.name));
+      return daemon ? explain(daemon.id, daemon.source) : undefined;
     }
     default: {
       const unreachable: never = q;
@@ -303,6 +308,8 @@ export function baselineCatalog(): Array<{ id: string; source: string }> {
     { id: CLOUD_INIT_ROOT_KEY.id, source: describeSource(CLOUD_INIT_ROOT_KEY.source) },
     { id: CONFIG_MANAGEMENT_KEY.id, source: describeSource(CONFIG_MANAGEMENT_KEY.source) },
     ...CONFIG_MANAGEMENT_SSH.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+    ...DATA_TRANSFER_SSH.map((p) => ({ id: p.id, source: describeSource(p.source) })),
+    ...ADMIN_PORT_DAEMONS.map((d) => ({ id: d.id, source: describeSource(d.source) })),
     { id: PACKAGED_UNIT_DIRS.id, source: describeSource(PACKAGED_UNIT_DIRS.source) },
     ...PRELOAD_LIBRARIES.map((p) => ({ id: p.id, source: describeSource(p.source) })),
     ...PRIVILEGED_IMAGES.map((p) => ({ id: p.id, source: describeSource(p.source) })),

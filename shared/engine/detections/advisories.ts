@@ -1,8 +1,11 @@
-// A small advisory list for Debian/Ubuntu packages: affected ranges per release line (introduced <= v < fixed).
+// A small advisory list for Debian/Ubuntu packages and RHEL-family RPMs: affected ranges per release line
+// (introduced <= v < fixed; an RPM's version is `version-release`, compared as Debian versions compare).
 
 export interface Advisory {
   id: string;
+  /** The package as its distribution names it: a Debian package (deb_packages), or an RPM (rpm_packages) when `rpm`. */
   package: string;
+  rpm?: true;
   title: string;
   attack: readonly string[];
   severity: "medium" | "high" | "critical";
@@ -48,6 +51,16 @@ export const ADVISORIES: readonly Advisory[] = [
       { introduced: "2.34", fixed: "2.35-0ubuntu3.4" },
       { introduced: "2.36", fixed: "2.36-9+deb12u3" },
     ],
+  },
+  {
+    // RHSA-2023:5455: glibc-2.34-60.el9_2.7 fixes RHEL 9.2 (Rocky and Alma rebuild the same release numbers).
+    id: "CVE-2023-4911",
+    package: "glibc",
+    rpm: true,
+    title: "Looney Tunables: glibc ld.so local privilege escalation",
+    attack: ["T1068"],
+    severity: "high",
+    ranges: [{ introduced: "2.34", fixed: "2.34-60.el9_2.7" }],
   },
   {
     id: "CVE-2021-4034",

@@ -27,7 +27,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "exec-from-tmp": { precision: 0.947, recall: 0.436, tp: 17, fp: 0, fn: 22, tn: 286 },
   "fake-kernel-thread": { precision: 0.833, recall: 0.308, tp: 4, fp: 0, fn: 9, tn: 286 },
   "hidden-system-path-exec": { precision: 0.889, recall: 0.368, tp: 7, fp: 0, fn: 12, tn: 286 },
-  "history-tampering": { precision: 0.75, recall: 1, tp: 2, fp: 0, fn: 0, tn: 286 },
+  "history-tampering": { precision: 0.833, recall: 1, tp: 4, fp: 0, fn: 0, tn: 286 },
   "hosts-redirection": { precision: 0.667, recall: 0.25, tp: 1, fp: 0, fn: 3, tn: 286 },
   "ingress-tool-transfer": { precision: 0.75, recall: 0.087, tp: 2, fp: 0, fn: 21, tn: 286 },
   "install-script-payload": { precision: 0.75, recall: 0.286, tp: 2, fp: 0, fn: 5, tn: 286 },
@@ -60,6 +60,6 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "unexpected-kernel-module": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 286 },
   "unexpected-listener": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 286 },
   "unexpected-suid": { precision: 0.75, recall: 1, tp: 2, fp: 0, fn: 0, tn: 286 },
-  "vulnerable-package": { precision: 0.006, recall: 0, tp: 0, fp: 161, fn: 8, tn: 125 },
+  "vulnerable-package": { precision: 0.003, recall: 0, tp: 0, fp: 286, fn: 8, tn: 0 },
   "webshell-shell-spawn": { precision: 0.9, recall: 0.4, tp: 8, fp: 0, fn: 12, tn: 286 },
 };

@@ -72,7 +72,7 @@ export const dockerApiExposed = defineDetection({
   title: "Docker Engine API exposed over TCP",
   reads: {
     listening_ports: ["pid", "port", "protocol", "address", "net_namespace"],
-    processes: ["pid", "name", "path", "cmdline"],
+    processes: ["pid", "name", "path", "cmdline", "root", "cgroup_path"],
     process_open_sockets: ["pid", "remote_address", "remote_port", "local_port"],
     docker_containers: ["id", "name", "image", "command"],
   },
@@ -166,7 +166,11 @@ export const dockerApiExposed = defineDetection({
       const entity = `pid:${g.pid}`;
       let severity: Severity;
       let why: string;
-      const ownNamespace = hostNamespace !== undefined && g.namespaces.size > 0 && !g.namespaces.has(hostNamespace);
+      // In a network namespace of its own: its sockets are not in the host's, or the daemon itself runs in a container
+      // (a container runtime's cgroup scope, or a root that is a container's filesystem) when no listener row shows.
+      const containerRoot = str(g.proc, "root");
+      const containerized = /(?:docker|libpod|cri-containerd|crio)-[0-9a-f]{12,}\.scope|kubepods/.test(str(g.proc, "cgroup_path")) || (containerRoot !== "" && containerRoot !== "/");
+      const ownNamespace = (hostNamespace !== undefined && g.namespaces.size > 0 && !g.namespaces.has(hostNamespace)) || (g.namespaces.size === 0 && containerized);
       if (n === "docker-proxy") {
         severity = "medium";
         why = `a container publishes the Docker API port (typically docker:dind) on ${list}`;

@@ -13,6 +13,9 @@ const TAMPER_RE = /\bhistory\s+-c\b|\bhistory\s+-[wa]\s+\/dev\/null\b|\bhistory\
 const REMOVES_HISTORY = new InOrder(/[\n;|]/, [/(?:rm|shred|truncate)\b/, /\.(?:bash|zsh|sh)_history/]);
 const tampers = (command: string): boolean => TAMPER_RE.test(command) || REMOVES_HISTORY.test(command);
 
+/** Commands of the same history shown before a tampering command. */
+const CONTEXT_LINES = 5;
+
 export const historyTampering = defineDetection({
   id: "history-tampering",
   title: "Shell history tampering",
@@ -36,18 +39,22 @@ export const historyTampering = defineDetection({
   evaluate(host) {
     const hits: DetectionHit[] = [];
     const users = new Map(rowsOf(host, "users").map((u) => [str(u, "uid"), str(u, "username")] as const));
-    for (const row of rowsOf(host, "shell_history")) {
+    const history = rowsOf(host, "shell_history");
+    history.forEach((row, at) => {
       const command = str(row, "command");
-      if (!tampers(command)) continue;
+      if (!tampers(command)) return;
       const uid = str(row, "uid");
       const user = users.get(uid) ?? `uid ${uid}`;
+      // What the same history showed just before it: what the session wanted hidden (an install, a download).
+      const file = str(row, "history_file");
+      const before = history.slice(0, at).filter((r) => str(r, "uid") === uid && str(r, "history_file") === file && !tampers(str(r, "command"))).slice(-CONTEXT_LINES);
       hits.push({
-        summary: `${user} ran "${command.slice(0, 100)}" (${str(row, "history_file") || "shell history"}), which hides shell history.`,
-        evidence: [{ table: "shell_history", row }],
+        summary: `${user} ran "${command.slice(0, 100)}" (${file || "shell history"}), which hides shell history${before.length > 0 ? `; the ${before.length} command${before.length === 1 ? "" : "s"} before it are in the evidence` : ""}.`,
+        evidence: [{ table: "shell_history", row }, ...before.map((r) => ({ table: "shell_history", row: r }))],
         severity: uid === "0" ? "high" : undefined,
         entity: `user:${user}`,
       });
-    }
+    });
     // A history file that is a link to /dev/null: whatever the shell writes is discarded.
     for (const row of rowsOf(host, "file")) {
       const path = str(row, "path");

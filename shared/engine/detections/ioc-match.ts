@@ -162,6 +162,7 @@ export const iocMatch = defineDetection({
     process_memory_map: ["path"],
     systemd_units: ["fragment_path"],
     docker_container_mounts: ["source"],
+    docker_containers: ["image"],
     crontab: ["command"],
     shell_history: ["command"],
     augeas: ["value"],
@@ -228,6 +229,8 @@ export const iocMatch = defineDetection({
       const found = new Map<string, EvidenceRow[]>();
       scan(host, PATH_EXACT, (v) => fileHit(v, files), found);
       scan(host, COMMAND_COLUMNS, (v) => filesInText(v, files), found);
+      // An image named (`cmd.cat/chattr`) is the container's image, with any tag or digest.
+      scan(host, { docker_containers: ["image"] }, (v) => files.filter((f) => f.includes("/") && (v === f || v.startsWith(`${f}:`) || v.startsWith(`${f}@`) || v.endsWith(`/${f}`) || v.includes(`/${f}:`))), found);
       emit("file", found);
     }
     if (accessKeys.length > 0) {

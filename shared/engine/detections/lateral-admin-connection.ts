@@ -64,7 +64,12 @@ export const lateralAdminConnection = defineDetection({
       const evidence = proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }];
       const automation = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
       if (automation) {
-        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for configuration management (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
+        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for ${automation.baseline.startsWith("transfer:") ? "a backup or replication job" : "configuration management"} (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
+        continue;
+      }
+      const daemon = proc && !inTmpDir(str(proc, "path")) ? knownAutomation({ kind: "admin-port-daemon", name: str(proc, "name") }) : undefined;
+      if (daemon) {
+        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port}, its daemon's work (${daemon.source}).`, evidence, entity: `ip:${remote}`, kept_by: daemon.baseline });
         continue;
       }
       hits.push({

@@ -7,6 +7,7 @@ import { offensiveToolFile, tunnelByArguments, type OffensiveTool } from "../int
 import { basename, rowsOf, str } from "../rows.js";
 import type { Row } from "../types.js";
 import { compareText } from "../order.js";
+import { offensiveSecurityHost } from "../baselines/host-roles.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 const INTERPRETER = /^(?:ba|da|z|k)?sh$|^python[\d.]*$|^perl$|^ruby$/;
@@ -61,7 +62,12 @@ export const offensiveToolPresent = defineDetection({
     for (const row of rowsOf(host, "hash")) see(str(row, "path"), "hash", row, false);
     for (const row of rowsOf(host, "file")) see(str(row, "path"), "file", row, false);
     const hits: DetectionHit[] = [];
+    const offsec = offensiveSecurityHost(host.tags);
     for (const [path, s] of [...byPath.entries()].sort(([a], [b]) => compareText(a, b))) {
+      if (offsec) {
+        hits.push({ summary: `${path} is ${s.tool}${s.running ? ", running" : " (on disk)"}, on a host ${offsec.source} (${s.source}).`, evidence: s.evidence, entity: `path:${path}`, kept_by: offsec.baseline });
+        continue;
+      }
       hits.push({
         summary: `${path} is ${s.tool}, a post-exploitation tool${s.running ? ", and it is running" : " (on disk)"} (${s.source}).`,
         evidence: s.evidence,

@@ -72,7 +72,7 @@ function chrootEscape(proc: Row): boolean {
 export const privilegedContainer = defineDetection({
   id: "privileged-container",
   title: "Privileged container",
-  reads: { docker_containers: ["id", "name", "image", "privileged"], processes: ["pid", "name", "path", "cmdline", "root", "cgroup_path"] },
+  reads: { docker_containers: ["id", "name", "image", "privileged", "state"], processes: ["pid", "name", "path", "cmdline", "root", "cgroup_path"] },
   severity: "high",
   attack: ["T1611", "T1610"],
   maturity: "test",
@@ -100,10 +100,11 @@ export const privilegedContainer = defineDetection({
       }
       const documented = privilegedImage(image, str(row, "name"));
       if (documented) {
-        hits.push({ summary: `${label} runs privileged, as its documentation requires (${documented.source}).`, evidence, entity, kept_by: documented.baseline });
+        hits.push({ summary: `${label} is privileged, as its documentation requires (${documented.source}).`, evidence, entity, kept_by: documented.baseline });
         continue;
       }
-      hits.push({ summary: `${label} runs privileged: it can reach the host's devices and kernel.`, evidence, entity });
+      const exited = /^(?:exited|dead|created)$/i.test(str(row, "state"));
+      hits.push({ summary: exited ? `${label} ran privileged (now ${str(row, "state").toLowerCase()}): it could reach the host's devices and kernel.` : `${label} runs privileged: it can reach the host's devices and kernel.`, evidence, entity });
     }
     // What a privileged container is for, to an intruder: a shell in the host's namespaces, or a cgroup release_agent
     // that the host's kernel runs as root. Seen in the processes, so on containerd and CRI-O nodes too, where

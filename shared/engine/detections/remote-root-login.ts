@@ -1,8 +1,8 @@
 // Logins as root from a remote address (login records and current sessions).
 import { tagBaseline } from "../baselines/index.js";
 import { appendTo, num, rowsOf, str, tagList } from "../rows.js";
-import { isLoopback } from "../net.js";
-import type { Row } from "../types.js";
+import { isLoopback, isPrivate } from "../net.js";
+import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 function remoteHost(host: string): boolean {
@@ -10,10 +10,22 @@ function remoteHost(host: string): boolean {
   return h !== "" && !h.startsWith(":") && !isLoopback(h) && h !== "localhost";
 }
 
+/** A Proxmox VE node, by its packages or daemons. */
+const PVE_PACKAGES: ReadonlySet<string> = new Set(["pve-manager", "proxmox-ve", "pve-cluster"]);
+const PVE_DAEMONS: ReadonlySet<string> = new Set(["pvedaemon", "pveproxy", "pmxcfs", "pvestatd", "pvescheduler"]);
+
+export const PROXMOX_ROOT_SSH = "root-admin:proxmox-ve";
+const PROXMOX_SOURCE =
+  "Proxmox VE Administration Guide, \"Role of SSH in Proxmox VE Clusters\": cluster nodes reach each other as root over SSH (migration, replication, the web console's shell), and root@pam is the administrator <https://pve.proxmox.com/pve-docs/pve-admin-guide.html>";
+
+function proxmoxNode(host: HostData): boolean {
+  return rowsOf(host, "deb_packages").some((r) => PVE_PACKAGES.has(str(r, "name"))) || rowsOf(host, "processes").some((p) => PVE_DAEMONS.has(str(p, "name")));
+}
+
 export const remoteRootLogin = defineDetection({
   id: "remote-root-login",
   title: "Remote login as root",
-  reads: { last: ["username", "host", "type"], logged_in_users: ["user", "host", "type"] },
+  reads: { last: ["username", "host", "type"], logged_in_users: ["user", "host", "type"], deb_packages: ["name"], processes: ["name"] },
   severity: "high",
   attack: ["T1078.003", "T1021.004"],
   maturity: "test",
@@ -43,11 +55,17 @@ export const remoteRootLogin = defineDetection({
       add(str(row, "host"), "logged_in_users", row);
     }
     const hits: DetectionHit[] = [];
+    const proxmox = proxmoxNode(host);
     for (const source of [...groups.keys()].sort()) {
       const evidence = groups.get(source) ?? [];
       const live = evidence.some((e) => e.table === "logged_in_users");
       if (allowed.has(source)) {
         hits.push({ summary: `root logged in remotely from ${source}, a source listed in the host's allowed_root_from tag.`, evidence, entity: `ip:${source}`, kept_by: tagBaseline("allowed_root_from") });
+        continue;
+      }
+      // A Proxmox VE node is run as root over SSH, by its cluster's nodes and its administrators, from inside the site.
+      if (proxmox && isPrivate(source)) {
+        hits.push({ summary: `root logged in remotely from ${source}, inside the site, on a Proxmox VE node (${PROXMOX_SOURCE.split(" <")[0]}).`, evidence, entity: `ip:${source}`, kept_by: PROXMOX_ROOT_SSH });
         continue;
       }
       hits.push({

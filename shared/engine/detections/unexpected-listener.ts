@@ -4,6 +4,7 @@ import { expectedListener, tagBaseline } from "../baselines/index.js";
 import { compareText } from "../order.js";
 import { basename, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isLoopback, isWildcard } from "../net.js";
+import { offensiveSecurityHost } from "../baselines/host-roles.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { SHELLS, inTmpDir, NETCAT_LIKE, socatForwarder } from "./patterns.js";
 
@@ -28,6 +29,7 @@ export const unexpectedListener = defineDetection({
   baseline_tag: "allowed_ports",
   evaluate(host) {
     const allowed = new Set(tagNumbers(host.tags, "allowed_ports"));
+    const offsec = offensiveSecurityHost(host.tags);
     const procs = processIndex(host);
     const groups = new Map<string, { port: number; protocol: number | undefined; pid: string; evidence: EvidenceRow[]; addresses: string[] }>();
     for (const row of rowsOf(host, "listening_ports")) {
@@ -60,6 +62,11 @@ export const unexpectedListener = defineDetection({
       const expected = risky ? undefined : expectedListener({ port: g.port, protocol: g.protocol, processName: name, path, cmdline: str(proc, "cmdline"), kernel: kernel && !proc });
       if (expected) {
         hits.push({ summary: `${label} listens on port ${g.port} (${where}), its default port (${expected.source}).`, evidence: g.evidence, entity, kept_by: expected.baseline });
+        continue;
+      }
+      // A red team's box: its handlers, C2 servers and shell catchers are its work (not a program from a temp directory).
+      if (offsec && !inTmpDir(path)) {
+        hits.push({ summary: `${label} listens on port ${g.port} (${where}) on a host ${offsec.source}.`, evidence: g.evidence, entity, kept_by: offsec.baseline });
         continue;
       }
       if (!shellish && allowed.has(g.port)) {

