@@ -49,7 +49,8 @@ export function sealHeaders(masterKey: Buffer, headers: Record<string, string>):
 export function openHeaders(masterKey: Buffer, sealed: string): Record<string, string> {
   const parsed: unknown = JSON.parse(decryptSecret(masterKey, sealed));
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("sealed headers are not an object");
-  const headers: Record<string, string> = {};
+  // No prototype: a header named `__proto__` is a header like any other, not the object's prototype (it was dropped).
+  const headers = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(parsed)) if (typeof value === "string" && !isReservedHeader(name)) headers[name] = value;
   return headers;
 }

@@ -8,6 +8,8 @@ export interface Received {
   /** Date.now() when the request's body had arrived. */
   at: number;
   headers: IncomingHttpHeaders;
+  /** The headers as sent, name and value alternating (a header named `__proto__` is not a key of `headers`). */
+  rawHeaders: string[];
   body: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
@@ -52,7 +54,7 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         json = null;
       }
-      const received: Received = { path, at: Date.now(), headers: req.headers, body, json };
+      const received: Received = { path, at: Date.now(), headers: req.headers, rawHeaders: req.rawHeaders, body, json };
       log.push(received);
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);

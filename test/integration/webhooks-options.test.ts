@@ -104,6 +104,20 @@ test("custom headers arrive with every POST, beside the signature headers; the v
   t.same(nulled.json.header_names, []);
 });
 
+test("a custom header named like an object's own members (__proto__, constructor) is sent like any other", async (t) => {
+  const sub = await createSub(stack, { url: receiver.url("/proto-headers"), events: ["agent.registered"], headers: JSON.parse('{"__proto__":"p","constructor":"c","X-Plain":"v"}') as Record<string, string> });
+  t.same((await call("GET", `${SUBS}/${sub.id}`)).json.header_names, ["__proto__", "constructor", "X-Plain"]);
+  const ev = agentEvent("proto");
+  await publish(nc, ev);
+  await waitDelivery(stack, ev.event_id, sub.id, terminal);
+  const got = receiver.received("/proto-headers").find((r) => r.json?.event_id === ev.event_id);
+  const sent = new Map<string, string>();
+  for (let i = 0; i + 1 < (got?.rawHeaders.length ?? 0); i += 2) sent.set((got?.rawHeaders[i] ?? "").toLowerCase(), got?.rawHeaders[i + 1] ?? "");
+  t.equal(sent.get("__proto__"), "p", "stored, so delivered");
+  t.equal(sent.get("constructor"), "c");
+  t.equal(sent.get("x-plain"), "v");
+});
+
 test("timeout_seconds: an answer slower than the subscription's timeout is a timeout attempt; the default waits longer", async (t) => {
   receiver.on("/slow", () => ({ status: 200, body: "late", delayMs: 1_500 }));
   // Answered far later than the 1 s timeout, so a late timer cannot let the answer through first.
