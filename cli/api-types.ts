@@ -3382,6 +3382,7 @@ export interface operations {
                             error: string | null;
                         }[];
                         envelope: {
+                            /** @description 1-128 visible ASCII characters (no spaces); Inquest's own are evt_ and 26 characters */
                             event_id: string;
                             /** @enum {string} */
                             type: "investigation.queued" | "investigation.started" | "investigation.completed" | "investigation.failed" | "investigation.cancelled" | "finding.discovered" | "agent.registered" | "agent.connected" | "agent.disconnected" | "subscription.disabled" | "delivery.dead_lettered";

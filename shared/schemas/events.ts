@@ -25,7 +25,9 @@ export const EventTypeSchema = literalUnion(EVENT_TYPES);
  * the API: its `data` is any object, since receivers forward what producers sent.
  */
 export const EventEnvelope = Type.Object({
-  event_id: Type.String(),
+  // Any publisher's id, within what a header and a filter can carry: it is sent as `webhook-id`, and the deliveries
+  // list filters on it (1-128 visible ASCII characters; ours are evt_ and a ULID).
+  event_id: Type.String({ minLength: 1, maxLength: 128, pattern: "^[\\x21-\\x7e]+$", description: "1-128 visible ASCII characters (no spaces); Inquest's own are evt_ and 26 characters" }),
   type: EventTypeSchema,
   created_at: Timestamp,
   data: Type.Record(Type.String(), Type.Unknown()),

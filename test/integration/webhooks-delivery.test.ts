@@ -259,6 +259,25 @@ test("a pending delivery shows the next attempt time", async (t) => {
   t.equal(d.next_attempt_at, null);
 });
 
+test("another system's event id: 128 visible characters are delivered and found by the filter; a longer one or one with a space is refused", async (t) => {
+  const path = "/foreign-ids";
+  const sub = await createSub(stack, { url: receiver.url(path), events: ["agent.registered"] });
+  receiver.on(path, answer(204));
+  const data = { agent_id: "a9", hostname: "h9", tags: {}, status: "offline" };
+  const tooLong = makeEvent("agent.registered", data, `ext:${"x".repeat(125)}`);
+  const spaced = makeEvent("agent.registered", data, "ext:with space");
+  const fine = makeEvent("agent.registered", data, `ext:${"y".repeat(124)}`);
+  await publish(nc, tooLong, "too-long");
+  await publish(nc, spaced, "spaced");
+  await publish(nc, fine);
+  const d = await waitDelivery(stack, fine.event_id, sub.id, terminal);
+  t.equal(d.status, "delivered");
+  t.equal(got(path, fine.event_id)[0]?.headers["webhook-id"], fine.event_id, "sent as webhook-id");
+  t.equal((await listDeliveries(stack, `event_id=${encodeURIComponent(fine.event_id)}&subscription_id=${sub.id}`)).length, 1, "the filter finds it");
+  await new Promise((r) => setTimeout(r, 500));
+  t.same(receiver.received(path).map((r) => r.json?.event_id), [fine.event_id], "the malformed envelopes are refused by the fan-out, not sent");
+});
+
 test("4xx other than 408/429 fails permanently at once", async (t) => {
   const sent: string[] = [];
   for (const code of [400, 404, 410]) {
