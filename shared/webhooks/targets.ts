@@ -130,6 +130,10 @@ function unrepairedProblem(text: string, url: URL): string | undefined {
   if (/[\u0000-\u0020\u007f]/.test(text)) return "must not contain spaces or control characters";
   if (!/^https?:\/\/[^/\\?#]/i.test(text)) return "must name its host right after http:// or https://";
   if (url.port === "0") return "must name a port from 1 to 65535";
+  // The WHATWG parser reads a backslash as a slash in http(s) URLs (http://a\@b/ is host a, not b) and never sends a
+  // fragment: the stored URL would not be the one delivered to.
+  if (text.includes("\\")) return "must not contain backslashes (URL parsers read them as slashes); write / instead";
+  if (text.includes("#")) return "must not carry a #fragment: it is never sent with a request";
   return undefined;
 }
 

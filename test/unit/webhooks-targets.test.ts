@@ -51,7 +51,7 @@ test("checkTarget resolves names and refuses any private answer; allowPrivate sk
   t.notOk(await ok("ftp://127.0.0.1/x", true), "the scheme is checked regardless");
 });
 
-test("checkTarget refuses what the URL parser would quietly repair: spaces, control characters, a misplaced host, port 0", async (t) => {
+test("checkTarget refuses what the URL parser would quietly repair: spaces, control characters, a misplaced host, port 0, backslashes, a fragment", async (t) => {
   const resolve = async (): Promise<string[]> => ["93.184.216.34"];
   const problem = async (url: string) => {
     const r = await checkTarget(url, { allowPrivate: true, resolve });
@@ -63,6 +63,9 @@ test("checkTarget refuses what the URL parser would quietly repair: spaces, cont
   t.match(await problem("http:///x"), /host right after/);
   t.match(await problem("http:example.com/x"), /host right after/);
   t.match(await problem("http://example.com:0/"), /port from 1 to 65535/);
+  t.match(await problem("http://127.0.0.1:18097\\bs\\path"), /backslashes/, "sent to /bs/path otherwise");
+  t.match(await problem("http://evil.example\\@10.0.0.1/"), /backslashes/, "reads as host 10.0.0.1, sent to evil.example");
+  t.match(await problem("http://example.com/hook#frag"), /fragment/, "a fragment is never sent");
   t.equal(await problem("HTTPS://Example.com:8443/hook?x=1"), "ok", "scheme and host case, a port, a query");
   t.equal(await problem("http://[2606:4700:4700::1111]/h"), "ok", "an IPv6 literal");
 });
