@@ -25,7 +25,7 @@ export function checker<S extends TSchema>(schema: S): Checker<S> {
       for (const e of compiled.Errors(value)) {
         if (e.keyword === "boolean") continue; // duplicate of the additionalProperties error
         const path = describePath(e.instancePath, e.params as Record<string, unknown>);
-        const message = describeError(e.keyword, e.message, e.params as Record<string, unknown>);
+        const message = e.keyword === "additionalProperties" ? describeExtra(schema, e.schemaPath) : describeError(e.keyword, e.message, e.params as Record<string, unknown>);
         const key = `${path}|${message}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -47,6 +47,20 @@ function describePath(instancePath: string, params: Record<string, unknown>): st
 
 /** A string schema's `pattern` for text that must hold more than white space (a question): its error says so. */
 export const NOT_BLANK = "\\S";
+
+/**
+ * A field the object does not take: unknown, or, for a map whose names follow a pattern (scope tags, custom headers),
+ * a name that breaks the pattern, said as such.
+ */
+function describeExtra(root: TSchema, schemaPath: string): string {
+  let at: unknown = root;
+  for (const part of schemaPath.replace(/^#\/?/, "").split("/").filter((p) => p !== "")) {
+    at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+  }
+  const patterns = at !== null && typeof at === "object" ? (at as { patternProperties?: Record<string, unknown> }).patternProperties : undefined;
+  const pattern = patterns ? Object.keys(patterns)[0] : undefined;
+  return pattern === undefined ? "unknown field" : `is not a valid name here: names must match ${pattern}`;
+}
 
 function describeError(keyword: string, message: string, params: Record<string, unknown>): string {
   if (keyword === "additionalProperties") return "unknown field";

@@ -38,3 +38,12 @@ test("a hello and a scope take the same tag names", async (t) => {
     t.equal(scope.check(scopeWith(name)).ok, allowed, `scope ${allowed ? "takes" : "refuses"} ${label}`);
   }
 });
+
+test("a refused tag name is said to break the naming rule, not to be an unknown field", async (t) => {
+  const r = scope.check(scopeWith("bad\nname"));
+  t.equal(r.ok, false);
+  const detail = r.ok ? undefined : r.details.find((d) => d.path === "/filter/tags/bad\nname");
+  t.match(detail?.message, /^is not a valid name here: names must match /);
+  const unknown = scope.check({ type: "selector", filter: { tags: {}, extra: 1 } });
+  t.same(unknown.ok ? [] : unknown.details, [{ path: "/filter/extra", message: "unknown field" }], "a field the object has no place for is still unknown");
+});
