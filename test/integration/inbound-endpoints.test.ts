@@ -68,6 +68,7 @@ test("create: 400 on bad provider, scope, depth, unknown fields; 415 without JSO
     [{ provider: "github" }, "/provider"],
     [{ provider: "generic", default_scope: { type: "everything" } }, "/default_scope"],
     [{ provider: "generic", default_scope: { type: "selector", filter: { hostnames: ["a"] } } }, "/default_scope"],
+    [{ provider: "generic", default_scope: { type: "selector", filter: { agent_ids: [] } } }, "/default_scope/filter/agent_ids"],
     [{ provider: "edr", default_depth: "bottomless" }, "/default_depth"],
     [{ provider: "edr", active: "yes" }, "/active"],
     [{ provider: "ci", secret: "typo of provider_signing_secret" }, "/secret"],

@@ -102,6 +102,11 @@ export function inboundRoutes(deps: InboundRouteDeps): Route[] {
         // A scope no alert could be stored with would make each of them a 400 (there is no update: this is the one check).
         const tooLarge = defaultScopeTooLarge(body.provider, body.default_scope ?? null);
         if (tooLarge) return invalid([tooLarge], "the default scope is too large for an alert's investigation to be stored");
+        // An empty agent list selects no agent: every event falling back to it would investigate nothing (a generic
+        // body's own empty list is refused the same way, shared/inbound/providers/generic.ts).
+        if (body.default_scope?.filter.agent_ids?.length === 0) {
+          return invalid([{ path: "/default_scope/filter/agent_ids", message: "must name at least one agent (leave agent_ids out for every agent)" }], "the default scope selects no agent");
+        }
         for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
           const now = deps.clock.now();
           const issued = newInboundKey();
