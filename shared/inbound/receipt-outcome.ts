@@ -19,7 +19,8 @@ export function receiptKind(outcome: ReceiptOutcome): { outcome: ReceiptKind; re
     case "too_large":
       return rejected(`body over ${INBOUND_BODY_LIMIT} bytes: not read`);
     case "bad_signature":
-      return rejected("bad signature: the provider signature does not verify (or its timestamp is outside the 300 s window)");
+      // Only the EDR scheme signs a timestamp (docs/api.md#inbound): the window is named where it applies.
+      return rejected(`bad signature: the provider signature does not verify${outcome.provider === "edr" ? " (or its timestamp is outside the 300 s window)" : ""}`);
     case "replayed_signature":
       return rejected(REPLAYED_SIGNATURE_REASON);
     case "invalid_json":

@@ -49,7 +49,7 @@ export type ReceiptOutcome =
   | { kind: "unknown_provider" }
   | { kind: "unauthorized" }
   | { kind: "too_large" }
-  | { kind: "bad_signature" }
+  | { kind: "bad_signature"; provider: string }
   /** A valid signature already accepted once (docs/api.md#inbound-replay-protection): answered as a bad signature. */
   | { kind: "replayed_signature" }
   | { kind: "invalid_json" }
@@ -104,7 +104,7 @@ export async function decide(deps: ReceiveDeps, req: ReceiptRequest, endpoint: I
   const checkedAt = req.replayOf?.receivedAtMs ?? now;
   const request: InboundRequest = { headers: req.headers, rawBody: req.body, nowSeconds: Math.floor(checkedAt / 1000) };
   if (endpoint.signing_secret_sealed !== null) {
-    if (provider.verify(request, deps.openSecret(endpoint.signing_secret_sealed)) !== "ok") return { kind: "bad_signature" };
+    if (provider.verify(request, deps.openSecret(endpoint.signing_secret_sealed)) !== "ok") return { kind: "bad_signature", provider: provider.name };
     const material = req.replayOf === undefined ? (provider.onceOnly?.(request) ?? null) : null;
     if (material !== null && deps.claimSignature !== undefined) {
       const hold = await deps.claimSignature(endpoint.id, material, receiptId);

@@ -98,7 +98,7 @@ test("every receipt outcome has its HTTP answer (docs/api.md#inbound)", async (t
     [{ kind: "unknown_provider" }, 404, "not_found"],
     [{ kind: "unauthorized" }, 401, "unauthorized"],
     [{ kind: "too_large" }, 413, "payload_too_large"],
-    [{ kind: "bad_signature" }, 401, "unauthorized"],
+    [{ kind: "bad_signature", provider: "edr" }, 401, "unauthorized"],
     [{ kind: "invalid_json" }, 400, "invalid_json"],
     [{ kind: "invalid", message: "query is required", path: "/query" }, 400, "validation_failed"],
   ];
@@ -117,4 +117,13 @@ test("every receipt outcome has its HTTP answer (docs/api.md#inbound)", async (t
   t.same(receiptReply({ kind: "ignored", reason: "ping" }), { status: 202, body: { ignored: true, reason: "ping" } });
   t.same(receiptReply({ kind: "queued", investigation_id: "inv_1" }), { status: 202, body: { investigation_id: "inv_1" } });
   t.same(receiptReply({ kind: "not_queued", reason: "rate_limited: later" }), { status: 202, body: { error: "rate_limited: later" } });
+});
+
+test("a bad signature's receipt names the timestamp window only for the scheme that signs one (EDR)", async (t) => {
+  const { receiptKind } = await import("../../shared/inbound/receipt-outcome.js");
+  t.match(receiptKind({ kind: "bad_signature", provider: "edr" }).reason, /outside the 300 s window/);
+  for (const provider of ["ci", "generic"]) {
+    const reason = receiptKind({ kind: "bad_signature", provider }).reason;
+    t.equal(reason, "bad signature: the provider signature does not verify", provider);
+  }
 });
