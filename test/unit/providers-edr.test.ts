@@ -128,7 +128,13 @@ test("long fields still give a query within 2000 characters", async (t) => {
   const result = asTrigger(t, edrProvider.interpret(req, body, endpoint, "rcp_1"));
   t.ok(result.query.length <= 2000, `length ${result.query.length}`);
   t.ok(result.query.endsWith("?"));
-  t.equal(result.trigger_id.length, 255, "trigger id bounded");
+  t.ok(result.trigger_id.length <= 255, `trigger id bounded (${result.trigger_id.length})`);
+  t.ok(result.trigger_id.startsWith("c".repeat(190)), "it starts with the composite id");
+  const other = asTrigger(t, edrProvider.interpret(delivery({ ...long, composite_id: `${"c".repeat(999)}d` }).req, delivery({ ...long, composite_id: `${"c".repeat(999)}d` }).body, endpoint, "rcp_3"));
+  t.not(other.trigger_id, result.trigger_id, "two alerts that differ after the cut keep two trigger ids");
+  const emoji = asTrigger(t, edrProvider.interpret(delivery({ ...alert, composite_id: "😀".repeat(300) }).req, delivery({ ...alert, composite_id: "😀".repeat(300) }).body, endpoint, "rcp_4"));
+  t.notMatch(emoji.trigger_id, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/, "no half of a surrogate pair");
+  t.ok(emoji.trigger_id.length <= 255);
   t.equal(result.seeds?.[1], long.cmdline, "seeds keep the full command line");
   const huge = delivery({ ...alert, cmdline: `cmd ${"a".repeat(700_000)}` });
   const cut = asTrigger(t, edrProvider.interpret(huge.req, huge.body, endpoint, "rcp_2"));

@@ -16,6 +16,21 @@ const MAX_TRIGGER_ID_CHARS = 255;
 const MAX_SEED_CHARS = 8192;
 
 /** `edr_` + the first 32 hex characters of SHA-256(raw body): stable across provider retries of the same alert. */
+/**
+ * The alert's composite id as the trigger id, whole up to 255 characters. A longer one keeps its first 190 characters
+ * (whole code points) and a digest of the whole (`…#sha256:<32 hex>`): two alerts that differ only after the cut still get two trigger
+ * ids (downstream deduplicates on it), and no surrogate pair is split.
+ */
+export function boundedTriggerId(compositeId: string): string {
+  if (compositeId.length <= MAX_TRIGGER_ID_CHARS) return compositeId;
+  let head = "";
+  for (const c of compositeId) {
+    if (head.length + c.length > 190) break;
+    head += c;
+  }
+  return `${head}…#sha256:${createHash("sha256").update(compositeId).digest("hex").slice(0, 32)}`;
+}
+
 export function edrBodyTriggerId(rawBody: Buffer): string {
   const bytes = new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   return `edr_${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}`;
@@ -86,7 +101,7 @@ export const edrProvider: Provider<"edr"> = {
       depth: endpoint.default_depth,
       scope: endpoint.default_scope,
       target: { kind: "edr_device", device_id: deviceId },
-      trigger_id: compositeId !== undefined ? compositeId.slice(0, MAX_TRIGGER_ID_CHARS) : edrBodyTriggerId(req.rawBody),
+      trigger_id: compositeId !== undefined ? boundedTriggerId(compositeId) : edrBodyTriggerId(req.rawBody),
       ...(seeds.length > 0 ? { seeds } : {}),
     };
   },
