@@ -113,6 +113,13 @@ export class FanoutConsumer implements Component {
       return;
     }
     const event = parsed.value;
+    // Subscribers are matched on the envelope's type, and producers publish each type on its own subject: an envelope
+    // whose type is not its subject's would reach subscribers of a type it was not published as.
+    if (msg.subject !== `events.${event.type}`) {
+      this.deps.log.error({ seq: msg.seq, subject: msg.subject, type: event.type, event_id: event.event_id }, "event skipped by the fan-out: its type is not its subject's");
+      msg.term("type does not match subject");
+      return;
+    }
     const storedAtMs = msg.time.getTime();
     // A redelivered event may have been fanned out in part already: deliveries a job has taken on are left alone.
     const recheck = msg.redelivered;

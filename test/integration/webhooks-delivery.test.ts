@@ -10,6 +10,7 @@ import { api, eventually, startStack, type Stack } from "../helpers/stack.js";
 import { answer, startReceiver, type Answer, type Receiver } from "../helpers/webhook-receiver.js";
 import { createSub, getDelivery, listDeliveries, makeEvent, publish, terminal, waitDelivery, type Json } from "../helpers/webhooks.js";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { jetstream } from "@nats-io/jetstream";
 
 const DELAYS = [100, 200, 300, 400];
 let stack: Stack;
@@ -259,7 +260,7 @@ test("a pending delivery shows the next attempt time", async (t) => {
   t.equal(d.next_attempt_at, null);
 });
 
-test("another system's event id: 128 visible characters are delivered and found by the filter; a longer one or one with a space is refused", async (t) => {
+test("another system's event id: 128 visible characters are delivered and found by the filter; a longer one, one with a space, or an envelope on another type's subject is refused", async (t) => {
   const path = "/foreign-ids";
   const sub = await createSub(stack, { url: receiver.url(path), events: ["agent.registered"] });
   receiver.on(path, answer(204));
@@ -267,8 +268,11 @@ test("another system's event id: 128 visible characters are delivered and found 
   const tooLong = makeEvent("agent.registered", data, `ext:${"x".repeat(125)}`);
   const spaced = makeEvent("agent.registered", data, "ext:with space");
   const fine = makeEvent("agent.registered", data, `ext:${"y".repeat(124)}`);
+  const misfiled = makeEvent("agent.registered", data, "ext:misfiled");
   await publish(nc, tooLong, "too-long");
   await publish(nc, spaced, "spaced");
+  // Published on another type's subject: subscribers of agent.registered did not ask for what it carries.
+  await jetstream(nc).publish("events.agent.connected", JSON.stringify(misfiled), { msgID: misfiled.event_id });
   await publish(nc, fine);
   const d = await waitDelivery(stack, fine.event_id, sub.id, terminal);
   t.equal(d.status, "delivered");
