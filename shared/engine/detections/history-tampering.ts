@@ -15,6 +15,8 @@ const tampers = (command: string): boolean => TAMPER_RE.test(command) || REMOVES
 
 /** Commands of the same history shown before a tampering command. */
 const CONTEXT_LINES = 5;
+/** Rows looked at for them, at most. */
+const CONTEXT_LOOK_BACK = 50;
 
 export const historyTampering = defineDetection({
   id: "history-tampering",
@@ -47,7 +49,12 @@ export const historyTampering = defineDetection({
       const user = users.get(uid) ?? `uid ${uid}`;
       // What the same history showed just before it: what the session wanted hidden (an install, a download).
       const file = str(row, "history_file");
-      const before = history.slice(0, at).filter((r) => str(r, "uid") === uid && str(r, "history_file") === file && !tampers(str(r, "command"))).slice(-CONTEXT_LINES);
+      const before: Row[] = [];
+      // Backwards from it, a bounded look: a history of many clearing commands costs no more than a few rows each.
+      for (let i = at - 1; i >= 0 && i >= at - CONTEXT_LOOK_BACK && before.length < CONTEXT_LINES; i--) {
+        const r = history[i] as Row;
+        if (str(r, "uid") === uid && str(r, "history_file") === file && !tampers(str(r, "command"))) before.unshift(r);
+      }
       hits.push({
         summary: `${user} ran "${command.slice(0, 100)}" (${file || "shell history"}), which hides shell history${before.length > 0 ? `; the ${before.length} command${before.length === 1 ? "" : "s"} before it are in the evidence` : ""}.`,
         evidence: [{ table: "shell_history", row }, ...before.map((r) => ({ table: "shell_history", row: r }))],
