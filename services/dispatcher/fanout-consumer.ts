@@ -14,7 +14,7 @@ import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
 import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import { enqueueDelivery, newDeliveryRecord, republishLostJob, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
-import { deliveryIdFor, wantsEvent } from "../../shared/webhooks/fanout.js";
+import { deliveryIdFor, onItsSubject, wantsEvent } from "../../shared/webhooks/fanout.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 import { isFirstDelivery, isFirstStoredCopy, messageIdOf } from "./first-copy.js";
 
@@ -109,15 +109,18 @@ export class FanoutConsumer implements Component {
     const parsed = eventEnvelope.check(tryDecodeJson(msg.data));
     if (!parsed.ok) {
       this.deps.log.error({ seq: msg.seq, subject: msg.subject, details: parsed.details }, "malformed event skipped by the fan-out");
-      msg.term("malformed envelope");
+      // Acknowledged, not terminated: nats-server 2.9 leaves a terminated message below the consumer's ack floor,
+      // and recovery reads that floor as how far the fan-out has settled the stream (recovery-run.ts).
+      msg.ack();
       return;
     }
     const event = parsed.value;
     // Subscribers are matched on the envelope's type, and producers publish each type on its own subject: an envelope
     // whose type is not its subject's would reach subscribers of a type it was not published as.
-    if (msg.subject !== `events.${event.type}`) {
+    if (!onItsSubject(msg.subject, event)) {
       this.deps.log.error({ seq: msg.seq, subject: msg.subject, type: event.type, event_id: event.event_id }, "event skipped by the fan-out: its type is not its subject's");
-      msg.term("type does not match subject");
+      msg.ack(); // as a malformed envelope, above
+
       return;
     }
     const storedAtMs = msg.time.getTime();

@@ -18,7 +18,7 @@ import { EventEnvelope } from "../../shared/schemas/events.js";
 import { checker } from "../../shared/validate.js";
 import { WEBHOOK_CONSUMERS, type WebhookStores } from "../../shared/webhooks/catalog.js";
 import { enqueueDelivery, newDeliveryRecord, noteReplay, type DeliveryRecord } from "../../shared/webhooks/delivery.js";
-import { deliveryIdFor } from "../../shared/webhooks/fanout.js";
+import { deliveryIdFor, onItsSubject } from "../../shared/webhooks/fanout.js";
 import { isFinished, recoveryAction, resendIdFor, wasOwed, type RecoveryRecord } from "../../shared/webhooks/recovery.js";
 import type { SubscriptionRecord } from "../../shared/webhooks/subscription.js";
 
@@ -153,6 +153,8 @@ async function handleEvent(deps: RecoveryRunDeps, record: RecoveryRecord, sub: S
   const parsed = eventEnvelope.check(tryDecodeJson(msg.data));
   if (!parsed.ok) return "skip";
   const event = parsed.value;
+  // Refused by the fan-out (fanout-consumer.ts), so never owed: no record is no reason to send it now.
+  if (!onItsSubject(msg.subject, event)) return "skip";
   const storedAtMs = msg.time.getTime();
   if (!wasOwed(sub, event, storedAtMs)) return "skip";
   const originalId = deliveryIdFor(event, sub.id, storedAtMs, deps.deliveryIdKey);

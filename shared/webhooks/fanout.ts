@@ -30,6 +30,14 @@ export function passesFilters(sub: Pick<SubscriptionRecord, "filters">, event: W
  * Whether an event, stored in the EVENTS stream at `storedAtMs`, goes to `sub`: the subscription is active,
  * lists the type, existed when the event was stored (a new subscription is not sent history) and its filters pass.
  */
+/**
+ * Whether an envelope was published on its own type's subject (`events.<type>`), as every producer publishes. One that
+ * was not would reach subscribers of a type it was not published as: the fan-out and recovery both refuse it.
+ */
+export function onItsSubject(subject: string, event: Pick<WireEnvelope, "type">): boolean {
+  return subject === `events.${event.type}`;
+}
+
 export function wantsEvent(sub: SubscriptionRecord, event: WireEnvelope, storedAtMs: number): boolean {
   if (!sub.active) return false;
   if (!sub.events.includes(event.type)) return false;

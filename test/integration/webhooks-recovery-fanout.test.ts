@@ -2,7 +2,7 @@
 // (its backlog, a first attempt in flight) are the fan-out's to deliver, so a recovery that runs first must not send
 // them too; once the fan-out has settled them, a recovery finds what it skipped. Real nats-server, fan-out and
 // recovery run, driven in the order that races in production.
-import { jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { pino } from "pino";
 import { test } from "tap";
@@ -84,6 +84,9 @@ test("once the fan-out has settled the events, a recovery finds the ones a pause
   t.teardown(() => fan.stop());
   const events = [0, 1].map((i) => makeEvent("agent.registered", { agent_id: `paused-${i}`, hostname: `p${i}`, tags: {}, status: "online" }));
   for (const e of events) await publish(nc, e);
+  // Published on another type's subject: the fan-out refuses it, so it is owed to nobody, and recovery must agree.
+  const misfiled = makeEvent("agent.registered", { agent_id: "misfiled", hostname: "m", tags: {}, status: "online" });
+  await jetstream(nc).publish("events.agent.connected", JSON.stringify(misfiled), { msgID: misfiled.event_id });
   await eventually(() => fanoutSettled(jsm), 15_000);
   t.same(await deliveriesOf(stores, paused), [], "the fan-out skipped the paused subscription");
 
@@ -91,7 +94,7 @@ test("once the fan-out has settled the events, a recovery finds the ones a pause
   t.equal(done.resent_missed, events.length, "every missed event re-sent");
   t.equal(done.events_left_to_fanout, 0, "nothing left to the fan-out");
   const resent = await deliveriesOf(stores, paused);
-  t.same(resent.map((d) => d.event_id).sort(), events.map((e) => e.event_id).sort());
+  t.same(resent.map((d) => d.event_id).sort(), events.map((e) => e.event_id).sort(), "not the envelope the fan-out refused");
 });
 
 test("teardown", async () => {
