@@ -63,7 +63,6 @@ function describeExtra(root: TSchema, schemaPath: string): string {
 }
 
 function describeError(keyword: string, message: string, params: Record<string, unknown>): string {
-  if (keyword === "additionalProperties") return "unknown field";
   if (keyword === "pattern" && params.pattern === NOT_BLANK) return "must not be blank";
   if (keyword === "required") return "is required";
   if (keyword === "enum" && Array.isArray(params.allowedValues)) return `must be one of ${params.allowedValues.join(", ")}`;

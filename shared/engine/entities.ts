@@ -20,6 +20,9 @@ const COMMON_IDENTIFIERS: ReadonlySet<string> = new Set([
   "unprivileged_bpf_disabled", "bpf_jit_enable", "ld_preload", "ld_library_path", "ld_so_preload", "api_key", "api_keys",
   "access_key", "secret_key", "private_key", "user_id", "pam_exec", "pam_unix", "node_modules", "site_packages", "get_url",
   "rc_local", "binfmt_misc", "tcp_wrappers", "hosts_allow", "hosts_deny", "crontab_e", "cron_d", "init_d", "zero_day",
+  "cron_jobs", "cron_job", "sudo_users", "sudo_rules", "root_password", "root_login", "auth_log", "ssh_keys", "ssh_key",
+  "pam_env", "user_accounts", "user_account", "file_names", "host_names", "ip_addresses", "ip_address", "port_numbers",
+  "shell_history", "bash_history", "command_line", "process_names", "kernel_module", "web_shell", "reverse_shell",
 ]);
 
 /**
@@ -141,7 +144,10 @@ export function extractEntities(query: string): QueryEntities {
   // with at least one slash, matched against the containers' images.
   for (const m of allMatches(/\bimages?\s+(?:named\s+|called\s+)?["'`]?([a-z0-9][a-z0-9._-]{0,127}(?:\/[a-z0-9][a-z0-9._-]{0,127}){1,3}(?::[\w.-]{1,128})?)/gi, text)) {
     const ref = withoutTrailing(m[1] ?? "", ".,;:!?").toLowerCase();
-    if (ref.includes("/") && !files.includes(ref)) files.push(ref);
+    // A registry host (with a dot or a port) or segments of three characters and more: not "images on/off".
+    const segments = ref.split(":")[0]?.split("/") ?? [];
+    const image = /[.:]/.test(segments[0] ?? "") || segments.every((x) => x.length >= 3);
+    if (ref.includes("/") && image && !files.includes(ref)) files.push(ref);
   }
   // A snake_case name standing alone ("any sign of intel_audio?"): a directory, unit or program name a report gave,
   // looked for as a word of a command. Lowercase only (LD_PRELOAD is a variable), and not the words Linux questions

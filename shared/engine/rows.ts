@@ -146,3 +146,12 @@ export function appendTo<K, V>(map: Map<K, V[]>, key: K, ...values: V[]): void {
   if (list) list.push(...values);
   else map.set(key, values);
 }
+
+/**
+ * A container's cgroup: a runtime's scope for one container (`docker-<id>.scope`, `cri-containerd-<id>.scope`,
+ * `crio-`, `libpod-`), cgroup v1's `/docker/<id>`, or a Kubernetes pod's. The host's own `docker.service` and
+ * `containerd.service` are not.
+ */
+export function containerCgroup(path: string): boolean {
+  return /(?:docker|libpod|cri-containerd|crio)-[0-9a-f]{12,}\.scope|\/docker\/[0-9a-f]{12,}|kubepods/.test(path);
+}

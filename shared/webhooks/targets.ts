@@ -124,7 +124,8 @@ export function isBlockedName(host: string): boolean {
 /**
  * What the URL parser would quietly repair, refused at create/PATCH time so that the stored URL is the one delivered
  * to: spaces or control characters around or inside it (WHATWG URL trims and strips them), a host not right after
- * `scheme://` (`http:///x` and `http:x` parse as host x), and port 0, which nothing can be reached on.
+ * `scheme://` (`http:///x` and `http:x` parse as host x), port 0, which nothing can be reached on, a backslash (read as
+ * a slash) and a fragment (never sent).
  */
 function unrepairedProblem(text: string, url: URL): string | undefined {
   if (/[\u0000-\u0020\u007f]/.test(text)) return "must not contain spaces or control characters";

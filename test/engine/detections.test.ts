@@ -227,6 +227,8 @@ test("privileged-container: a shell chrooted into the host's root mounted in a p
   t.same(chroot("chroot /host bash", "/system.slice/ssh.service"), [], "on the host itself, chroot /host is someone's own tree");
   t.same(chroot("chroot /build/rootfs-arm64 /bin/sh -c make"), [], "a build's own tree");
   t.same(chroot("chroot /host /usr/bin/systemctl restart kubelet"), [], "one program, not a shell");
+  t.equal(chroot("chroot --userspec 0:0 /host /bin/bash").length, 1, "an option with its value as the next word");
+  t.same(chroot(`chroot ${"--a ".repeat(20_000)}x`), [], "thousands of options: words, not a backtracking expression");
 });
 
 test("ld-so-preload: a vendor's documented preload explains the file however few processes map it", async (t) => {

@@ -23,6 +23,11 @@ test("a host its tags declare an offensive-security host keeps its tools and lis
   }
   t.ok(findings("unexpected-listener", host({ processes: [proc(4200, "x", "/tmp/.x/x")], listening_ports: [{ pid: "4200", port: "4444", address: "0.0.0.0", protocol: "6" }] }, { role: "redteam" })).length > 0, "a temp-directory listener stays a finding there");
   t.ok(findings("offensive-tool-present", host(tables, { role: "web", team: "security-operations" })).length > 0, "a defensive team's tag is no declaration");
+  for (const tags of [{ env: "pentest-target" }, { role: "redteam-target" }, { purpose: "pentest-scope" }, { env: "non-offensive" }] as Array<Record<string, string>>) {
+    t.ok(findings("offensive-tool-present", host(tables, tags)).length > 0, `the team's targets are not its hosts: ${JSON.stringify(tags)}`);
+  }
+  const bindShell = { processes: [proc(4300, "nc", "/usr/bin/nc", "nc -lvnp 9001 -e /bin/bash")], listening_ports: [{ pid: "4300", port: "9001", address: "0.0.0.0", protocol: "6" }] };
+  t.ok(findings("unexpected-listener", host(bindShell, { role: "redteam" })).length > 0, "a netcat bound to a port stays a finding there");
 });
 
 test("a scanner's packet socket is a scan, not a backdoor", async (t) => {
@@ -41,6 +46,9 @@ test("root logins on a Proxmox VE node from inside the site are its cluster's an
   t.equal(findings("remote-root-login", pve("45.141.215.88"))[0]?.severity, undefined, "from the internet it stays a finding (the detection's high)");
   t.equal(findings("remote-root-login", pve("45.141.215.88")).length, 1);
   t.equal(findings("remote-root-login", host({ last: [last("10.91.0.13")] })).length, 1, "on any other host a root login stays a finding");
+  const named = host({ last: [last("10.91.0.13")], processes: [proc(901, "pvedaemon", "/tmp/.p/pvedaemon", "pvedaemon"), proc(902, "pmxcfs", "/dev/shm/pmxcfs", "pmxcfs")] });
+  t.equal(findings("remote-root-login", named).length, 1, "a process named like Proxmox's daemons does not make a Proxmox node");
+  t.same(findings("remote-root-login", host({ last: [last("10.91.0.13")], processes: [proc(903, "pmxcfs", "/usr/bin/pmxcfs", "/usr/bin/pmxcfs")] })), [], "its cluster filesystem daemon does");
 });
 
 test("admin-port connections that are a daemon's or a transfer's work are notes", async (t) => {
@@ -51,15 +59,20 @@ test("admin-port connections that are a daemon's or a transfer's work are notes"
   t.same(findings("lateral-admin-connection", at(proc(61559, "ssh", "/usr/bin/ssh", "/usr/bin/ssh -e none -o BatchMode=yes -o HostKeyAlias=pve-04 root@10.91.0.14 -- pvesm import local-zfs:vm-103-disk-0 zfs -"), "10.91.0.14", 22)), [], "Proxmox storage replication");
   t.equal(findings("lateral-admin-connection", at(proc(700, "ssh", "/usr/bin/ssh", "ssh admin@10.0.0.5"), "10.0.0.5", 22)).length, 1, "a person's ssh stays");
   t.equal(findings("lateral-admin-connection", at(proc(701, "winbindd", "/tmp/winbindd", "/tmp/winbindd"), "10.0.0.5", 445)).length, 1, "a daemon's name from a temp directory stays");
+  t.equal(findings("lateral-admin-connection", at(proc(702, "winbindd", "/root/.cache/winbindd", "winbindd"), "10.0.0.5", 445)).length, 1, "or from anywhere but its package's path");
+  t.equal(findings("lateral-admin-connection", at(proc(703, "winbindd", "/usr/sbin/winbindd", "winbindd"), "10.0.0.5", 5985)).length, 1, "a domain member's daemon on WinRM is not its work");
+  t.equal(findings("lateral-admin-connection", at(proc(704, "ssh", "/usr/bin/ssh", "ssh root@10.0.0.5 rsync --server ; bash -i"), "10.0.0.5", 22)).length, 1, "shell syntax after a transfer's command");
+  t.equal(findings("lateral-admin-connection", at(proc(705, "python3", "/usr/bin/python3", "python3 /root/.x/psexec.py --ssh rsync --server admin@10.0.0.5"), "10.0.0.5", 445)).length, 1, "not an ssh client");
 });
 
-test("documented set-ups: packagecloud's repository script, RHEL 7's usernetctl, Zabbix's fping, binfmt's installer, dind's own network", async (t) => {
+test("documented set-ups: GitLab's repository script, RHEL 7's usernetctl, binfmt's installer, dind's own network", async (t) => {
   const history = (command: string) => host({ shell_history: [{ uid: "0", command, history_file: "/root/.bash_history", time: "0" }] });
   const installer = history("curl -L https://packages.gitlab.com/install/repositories/runner/gitlab-runner/script.deb.sh | bash");
+  t.ok(findings("download-execute", history("curl -L https://packagecloud.io/install/repositories/someone/tools/script.deb.sh | bash")).some((h) => h.severity !== "info"), "anyone's packagecloud repository is not GitLab's");
   t.same(findings("download-execute", installer).filter((h) => h.severity !== "info"), [], "GitLab Runner's documented install");
   const suid = (path: string) => host({ suid_bin: [{ path, username: "root", groupname: "root", permissions: "S" }] });
   t.same(findings("unexpected-suid", suid("/usr/sbin/usernetctl")), []);
-  t.same(findings("unexpected-suid", suid("/usr/sbin/fping")), []);
+  t.equal(findings("unexpected-suid", suid("/usr/sbin/fping")).length, 1, "Zabbix's setuid fping stays a finding: by path alone a setuid shell copied there would pass");
   const binfmt = host({ docker_containers: [{ id: "b1", name: "binfmt-install", image: "tonistiigi/binfmt:qemu-v8.1.5", privileged: "1", state: "exited" }] });
   t.same(findings("privileged-container", binfmt), []);
   const unknown = host({ docker_containers: [{ id: "c1", name: "tools", image: "acme/tools:1", privileged: "1", state: "exited" }] });
@@ -74,6 +87,7 @@ test("indicators as reports name them: a snake_case name, an image, an RPM's adv
   t.same(extractEntities("any sign of intel_audio on our file servers?").files, ["intel_audio"]);
   t.same(extractEntities("check authorized_keys, ld_preload, LD_PRELOAD and the process_open_sockets table; allowed_ports=22").files, [], "Linux's own words");
   t.same(extractEntities("Cado names the image cmd.cat/chattr - is it on any host?").files, ["cmd.cat/chattr"]);
+  t.same(extractEntities("are container images on/off the allow list? any cron_jobs or ssh_keys?").files, [], "not an image, not names");
   const history = host({ shell_history: [{ uid: "0", command: "cd intel_audio", history_file: "/root/.bash_history" }] });
   t.equal(findings("ioc-match", history, { files: ["intel_audio"] }).length, 1, "found as a word of a command");
   const image = host({ docker_containers: [{ id: "d1", name: "x", image: "cmd.cat/chattr:latest", command: "chattr" }] });

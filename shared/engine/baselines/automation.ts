@@ -96,23 +96,43 @@ export const CONFIG_MANAGEMENT_SSH: readonly CommandPattern[] = [
 ];
 
 /**
+ * An ssh client (the command line's first word) whose remote command is `remote`, with no shell syntax anywhere on
+ * the line (`; | & $ \``, a newline): `ssh host rsync --server ...; bash -i` is no transfer. Anchored lookaheads only,
+ * each one scan of the line.
+ */
+function sshRunning(remote: string, also?: string): RegExp {
+  return new RegExp(String.raw`^(?=(?:\S*/)?ssh\s)(?![\s\S]*[;|&$\`\n])(?=.*\s${remote})${also !== undefined ? String.raw`(?=.*${also})` : ""}`);
+}
+
+/**
  * SSH whose remote command is the server side of a data transfer: a backup or replication job, not a person's session
  * (the client starts it with the command on its own command line).
  */
 export const DATA_TRANSFER_SSH: readonly CommandPattern[] = [
-  { id: "transfer:rsync-ssh", re: /^(?=.*\bssh\b).*\srsync\s+--server\b/, source: { kind: "doc", name: "rsync(1): over a remote shell, rsync runs `rsync --server` on the other end through ssh", url: "https://download.samba.org/pub/rsync/rsync.1" } },
-  { id: "transfer:borg-serve", re: /^(?=.*\bssh\b).*\sborg\s+serve\b/, source: { kind: "doc", name: "Borg docs: remote repositories over ssh run `borg serve` on the server", url: "https://borgbackup.readthedocs.io/en/stable/usage/serve.html" } },
-  { id: "transfer:zfs-receive", re: /^(?=.*\bssh\b).*\s(?:zfs\s+(?:recv|receive)|btrfs\s+receive)\b/, source: { kind: "doc", name: "zfs-send(8)/zfs-receive(8) and btrfs-receive(8): `zfs send ... | ssh host zfs receive` replication (syncoid, zrepl)", url: "https://openzfs.github.io/openzfs-docs/man/master/8/zfs-receive.8.html" } },
-  { id: "transfer:pve-replication", re: /^(?=.*\bssh\b)(?=.*-o\s*HostKeyAlias=)\S*.*\spvesm\s+import\b/, source: { kind: "doc", name: "Proxmox VE Administration Guide, Storage Replication (pvesr): the source node runs `pvesm import` on the target over SSH as root", url: "https://pve.proxmox.com/pve-docs/chapter-pvesr.html" } },
+  { id: "transfer:rsync-ssh", re: sshRunning(String.raw`rsync\s+--server\b`), source: { kind: "doc", name: "rsync(1): over a remote shell, rsync runs `rsync --server` on the other end through ssh", url: "https://download.samba.org/pub/rsync/rsync.1" } },
+  { id: "transfer:borg-serve", re: sshRunning(String.raw`borg\s+serve\b`), source: { kind: "doc", name: "Borg docs: remote repositories over ssh run `borg serve` on the server", url: "https://borgbackup.readthedocs.io/en/stable/usage/serve.html" } },
+  { id: "transfer:zfs-receive", re: sshRunning(String.raw`(?:zfs\s+(?:recv|receive)|btrfs\s+receive)\b`), source: { kind: "doc", name: "zfs-send(8)/zfs-receive(8) and btrfs-receive(8): `zfs send ... | ssh host zfs receive` replication (syncoid, zrepl)", url: "https://openzfs.github.io/openzfs-docs/man/master/8/zfs-receive.8.html" } },
+  { id: "transfer:pve-replication", re: sshRunning(String.raw`pvesm\s+import\b`, String.raw`\s-o\s*HostKeyAlias=`), source: { kind: "doc", name: "Proxmox VE Administration Guide, Storage Replication (pvesr): the source node runs `pvesm import` on the target over SSH as root", url: "https://pve.proxmox.com/pve-docs/chapter-pvesr.html" } },
 ];
 
 /**
  * Daemons whose job opens admin-protocol connections inside the site: a domain member's winbindd and SSSD talk SMB and
  * RPC to the domain controllers; a vulnerability scanner's engine logs in over SSH and SMB to the hosts it checks.
  */
-export const ADMIN_PORT_DAEMONS: ReadonlyArray<{ id: string; names: readonly string[]; source: SourceRef }> = [
-  { id: "directory:domain-member", names: ["winbindd", "wb-idmap", "wb[DOMAIN]", "sssd_be", "adcli"], source: { kind: "doc", name: "Samba winbindd(8) and SSSD's AD provider: a domain member keeps SMB/RPC (445, 135) and LDAP connections to its domain controllers", url: "https://www.samba.org/samba/docs/current/man-html/winbindd.8.html" } },
-  { id: "scanner:vulnerability", names: ["openvas", "ospd-openvas", "gvmd", "nessusd", "nasl"], source: { kind: "doc", name: "Greenbone/OpenVAS and Nessus: authenticated scans log in to targets over SSH and SMB", url: "https://docs.greenbone.net/GSM-Manual/gos-22.04/en/scanning.html#using-authenticated-scans" } },
+export const ADMIN_PORT_DAEMONS: ReadonlyArray<{ id: string; paths: readonly string[]; ports: readonly number[] | "any"; source: SourceRef }> = [
+  {
+    id: "directory:domain-member",
+    // winbindd's children (`wb[DOMAIN]`, `wb-idmap`) run the same executable.
+    paths: ["/usr/sbin/winbindd", "/usr/libexec/sssd/sssd_be", "/usr/lib/x86_64-linux-gnu/sssd/sssd_be", "/usr/sbin/adcli"],
+    ports: [88, 135, 389, 445, 636, 3268],
+    source: { kind: "doc", name: "Samba winbindd(8) and SSSD's AD provider: a domain member keeps SMB/RPC (445, 135), Kerberos and LDAP connections to its domain controllers", url: "https://www.samba.org/samba/docs/current/man-html/winbindd.8.html" },
+  },
+  {
+    id: "scanner:vulnerability",
+    paths: ["/usr/sbin/openvas", "/usr/local/sbin/openvas", "/usr/bin/openvas", "/usr/sbin/gvmd", "/usr/local/sbin/gvmd", "/opt/nessus/sbin/nessusd", "/opt/nessus/sbin/nasl"],
+    ports: "any",
+    source: { kind: "doc", name: "Greenbone/OpenVAS and Nessus: authenticated scans log in to targets over SSH and SMB", url: "https://docs.greenbone.net/GSM-Manual/gos-22.04/en/scanning.html#using-authenticated-scans" },
+  },
 ];
 
 /** Unit directories that belong to installed packages (admins and attackers write /etc/systemd/system instead). */
@@ -144,7 +164,7 @@ export const VENDOR_INSTALLERS: readonly CommandPattern[] = [
   { id: "installer:anchore", re: /https:\/\/raw\.githubusercontent\.com\/anchore\/(?:grype|syft)\/main\/install\.sh\b|https:\/\/get\.anchore\.io\/(?:grype|syft)\b/i, source: { kind: "doc", name: "Grype and Syft READMEs: curl -sSfL https://raw.githubusercontent.com/anchore/grype/main/install.sh | sh -s -- -b /usr/local/bin", url: "https://github.com/anchore/grype#installation" } },
   { id: "installer:trivy", re: /https:\/\/raw\.githubusercontent\.com\/aquasecurity\/trivy\/main\/contrib\/install\.sh\b/i, source: { kind: "doc", name: "Trivy docs: install script (curl -sfL https://raw.githubusercontent.com/aquasecurity/trivy/main/contrib/install.sh | sh -s -- -b /usr/local/bin)", url: "https://trivy.dev/latest/getting-started/installation/" } },
   { id: "installer:linuxgsm", re: /https:\/\/linuxgsm\.sh\/?(?:\s|&|;|$)/i, source: { kind: "doc", name: "LinuxGSM: wget -O linuxgsm.sh https://linuxgsm.sh && chmod +x linuxgsm.sh && bash linuxgsm.sh <server>", url: "https://linuxgsm.com/" } },
-  { id: "installer:packagecloud", re: /https:\/\/(?:packages\.gitlab\.com|packagecloud\.io)\/install\/repositories\/[\w.-]+\/[\w.-]+\/script\.(?:deb|rpm|python|gem|node)\.sh\b/i, source: { kind: "doc", name: "GitLab Runner docs: curl -L \"https://packages.gitlab.com/install/repositories/runner/gitlab-runner/script.deb.sh\" | sudo bash (packagecloud's repository set-up script)", url: "https://docs.gitlab.com/runner/install/linux-repository/" } },
+  { id: "installer:gitlab", re: /https:\/\/packages\.gitlab\.com\/install\/repositories\/(?:runner\/gitlab-runner|gitlab\/gitlab-ce|gitlab\/gitlab-ee)\/script\.(?:deb|rpm)\.sh\b/i, source: { kind: "doc", name: "GitLab Runner docs: curl -L \"https://packages.gitlab.com/install/repositories/runner/gitlab-runner/script.deb.sh\" | sudo bash (packagecloud's repository set-up script)", url: "https://docs.gitlab.com/runner/install/linux-repository/" } },
   { id: "installer:datadog-agent", re: /https:\/\/(?:s3\.amazonaws\.com\/dd-agent\/scripts|install\.datadoghq\.com\/scripts)\/install_script(?:_agent7)?\.sh\b/i, source: { kind: "doc", name: "Datadog Agent: Linux install script", url: "https://docs.datadoghq.com/agent/basic_agent_usage/" } },
 ];
 

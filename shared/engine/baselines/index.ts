@@ -169,7 +169,7 @@ export type AutomationQuery =
   | { kind: "ssh-key-options"; options: string }
   | { kind: "ssh-key-comment"; comment: string }
   | { kind: "ssh-client"; cmdline: string }
-  | { kind: "admin-port-daemon"; name: string };
+  | { kind: "admin-port-daemon"; path: string; port: number };
 
 /** Standard automation: packaged or backup cron jobs, heartbeat pings, cloud-init root keys, config-management SSH. */
 export function knownAutomation(q: AutomationQuery): Explanation | undefined {
@@ -193,7 +193,8 @@ export function knownAutomation(q: AutomationQuery): Explanation | undefined {
       return hit ? explain(hit.id, hit.source) : undefined;
     }
     case "admin-port-daemon": {
-      const daemon = ADMIN_PORT_DAEMONS.find((d) => d.names.includes(q.name));
+      // By the executable's path, not its name (any process may call itself winbindd), and only on its own ports.
+      const daemon = ADMIN_PORT_DAEMONS.find((d) => d.paths.includes(q.path) && (d.ports === "any" || d.ports.includes(q.port)));
       return daemon ? explain(daemon.id, daemon.source) : undefined;
     }
     default: {

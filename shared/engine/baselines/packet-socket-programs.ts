@@ -32,7 +32,7 @@ export const PACKET_SOCKET_PROGRAMS: readonly PacketSocketProgram[] = [
   { id: "packet-socket-programs:ptp", names: ["ptp4l", "phc2sys"], directories: SYSTEM, source: "https://linuxptp.nwtime.org/documentation/ptp4l/ (raw Ethernet transport -2)" },
   { id: "packet-socket-programs:avahi-autoipd", names: ["avahi-autoipd"], directories: SYSTEM, source: "https://avahi.org/ (IPv4LL ARP probing)" },
   { id: "packet-socket-programs:pppoe", names: ["pppd", "pppoe", "pppoe-server"], directories: SYSTEM, source: "https://ppp.samba.org/ (rp-pppoe plugin)" },
-  { id: "packet-socket-programs:scanners", names: ["nmap", "masscan", "zmap", "hping3", "nping"], directories: [...SYSTEM, "/usr/lib/nmap"], source: "https://nmap.org/book/man-performance.html and https://nmap.org/book/man-bypass-firewalls-ids.html (--send-eth: raw Ethernet frames through a packet socket; Kali installs nmap at /usr/lib/nmap/nmap), https://github.com/robertdavidgraham/masscan#how-to-scan-the-entire-internet (its own TCP/IP stack), https://github.com/zmap/zmap (raw Ethernet). A scan, not a listener: outbound-scan judges scanning" },
+  { id: "packet-socket-programs:nmap", names: ["nmap", "nping"], directories: [...SYSTEM, "/usr/lib/nmap"], source: "https://nmap.org/book/man-bypass-firewalls-ids.html (--send-eth: raw Ethernet frames through a packet socket; Kali installs nmap at /usr/lib/nmap/nmap): a scan, not a backdoor listening. masscan and zmap are not here: botnets install them from the package manager to spread" },
   { id: "packet-socket-programs:datadog-system-probe", names: ["system-probe"], directories: ["/opt/datadog-agent/embedded/bin"], source: "https://docs.datadoghq.com/network_monitoring/dns/ (system-probe packet capture)" },
 ];
 

@@ -62,12 +62,14 @@ export const lateralAdminConnection = defineDetection({
       const proc = procs.get(pid);
       if (SERVER_DAEMONS.has(str(proc, "name")) || stolen.has(pid)) continue;
       const evidence = proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }];
-      const automation = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
+      const found = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
+      // A transfer's exemption is for its SSH connection only.
+      const automation = found && (!found.baseline.startsWith("transfer:") || port === 22) ? found : undefined;
       if (automation) {
         hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for ${automation.baseline.startsWith("transfer:") ? "a backup or replication job" : "configuration management"} (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
         continue;
       }
-      const daemon = proc && !inTmpDir(str(proc, "path")) ? knownAutomation({ kind: "admin-port-daemon", name: str(proc, "name") }) : undefined;
+      const daemon = proc ? knownAutomation({ kind: "admin-port-daemon", path: str(proc, "path"), port }) : undefined;
       if (daemon) {
         hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port}, its daemon's work (${daemon.source}).`, evidence, entity: `ip:${remote}`, kept_by: daemon.baseline });
         continue;

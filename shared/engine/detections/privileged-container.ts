@@ -1,7 +1,7 @@
 // Containers running privileged (host takeover from inside). Socket and host-path mounts are the
 // docker-socket-mount and container-host-mount detections' (docker_container_mounts).
 import { privilegedImage, tagBaseline } from "../baselines/index.js";
-import { flag, processLabel, rowsOf, str, tagList } from "../rows.js";
+import { containerCgroup, flag, processLabel, rowsOf, str, tagList } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
@@ -50,10 +50,10 @@ function nsenterEscape(proc: Row): string | undefined {
 /** Where a pod or container mounts the host's root filesystem to chroot into it (Bad Pods' `hostPath: /` at /host). */
 const HOST_ROOT_MOUNT = /^\/(?:host|hostfs|host-root|host_root|hostroot|rootfs|node|node-root|mnt\/host|mnt\/hostfs)\/?$/;
 
-/** A container's process: its root is a container's filesystem, or its cgroup is a container runtime's. */
+/** A container's process: its root is a container's filesystem, or its cgroup is a container's (containerCgroup). */
 function inContainer(proc: Row): boolean {
   const root = str(proc, "root");
-  return (root !== "" && root !== "/") || /kubepods|docker|containerd|libpod|crio/.test(str(proc, "cgroup_path"));
+  return (root !== "" && root !== "/") || containerCgroup(str(proc, "cgroup_path"));
 }
 
 /**
@@ -62,12 +62,20 @@ function inContainer(proc: Row): boolean {
  * the default shell. chroot into a build's own tree is not this: the target must be where the host's root is mounted.
  */
 function chrootEscape(proc: Row): boolean {
-  const cmdline = str(proc, "cmdline");
-  const m = /(?:^|[\s/])chroot\s+(?:--?[\w-]+(?:=\S+)?\s+)*(\/\S*)(?:\s+(\S+))?/.exec(cmdline);
-  if (!m || !HOST_ROOT_MOUNT.test(m[1] as string)) return false;
-  const program = m[2];
+  // Words, not one expression: options with or without values (`--userspec 0:0`) before the new root.
+  const words = str(proc, "cmdline").trim().split(/\s+/);
+  const at = words.findIndex((w) => w === "chroot" || w.endsWith("/chroot"));
+  if (at < 0) return false;
+  let i = at + 1;
+  while (i < words.length && (words[i] as string).startsWith("-")) i += CHROOT_VALUED.has(words[i] as string) ? 2 : 1;
+  const newRoot = words[i];
+  if (newRoot === undefined || !HOST_ROOT_MOUNT.test(newRoot)) return false;
+  const program = words[i + 1];
   return (program === undefined || SHELL_WORD.test(program)) && inContainer(proc);
 }
+
+/** chroot's options that take their value as the next word. */
+const CHROOT_VALUED: ReadonlySet<string> = new Set(["--userspec", "--groups"]);
 
 export const privilegedContainer = defineDetection({
   id: "privileged-container",
@@ -103,7 +111,7 @@ export const privilegedContainer = defineDetection({
         hits.push({ summary: `${label} is privileged, as its documentation requires (${documented.source}).`, evidence, entity, kept_by: documented.baseline });
         continue;
       }
-      const exited = /^(?:exited|dead|created)$/i.test(str(row, "state"));
+      const exited = /^(?:exited|dead)$/i.test(str(row, "state"));
       hits.push({ summary: exited ? `${label} ran privileged (now ${str(row, "state").toLowerCase()}): it could reach the host's devices and kernel.` : `${label} runs privileged: it can reach the host's devices and kernel.`, evidence, entity });
     }
     // What a privileged container is for, to an intruder: a shell in the host's namespaces, or a cgroup release_agent

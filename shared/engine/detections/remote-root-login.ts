@@ -10,22 +10,23 @@ function remoteHost(host: string): boolean {
   return h !== "" && !h.startsWith(":") && !isLoopback(h) && h !== "localhost";
 }
 
-/** A Proxmox VE node, by its packages or daemons. */
+/** A Proxmox VE node, by its packages or its cluster filesystem daemon. */
 const PVE_PACKAGES: ReadonlySet<string> = new Set(["pve-manager", "proxmox-ve", "pve-cluster"]);
-const PVE_DAEMONS: ReadonlySet<string> = new Set(["pvedaemon", "pveproxy", "pmxcfs", "pvestatd", "pvescheduler"]);
+/** Proxmox's cluster filesystem daemon, by its path (any process may take a name). */
+const PMXCFS_PATHS: ReadonlySet<string> = new Set(["/usr/bin/pmxcfs", "/usr/sbin/pmxcfs"]);
 
 export const PROXMOX_ROOT_SSH = "root-admin:proxmox-ve";
 const PROXMOX_SOURCE =
   "Proxmox VE Administration Guide, \"Role of SSH in Proxmox VE Clusters\": cluster nodes reach each other as root over SSH (migration, replication, the web console's shell), and root@pam is the administrator <https://pve.proxmox.com/pve-docs/pve-admin-guide.html>";
 
 function proxmoxNode(host: HostData): boolean {
-  return rowsOf(host, "deb_packages").some((r) => PVE_PACKAGES.has(str(r, "name"))) || rowsOf(host, "processes").some((p) => PVE_DAEMONS.has(str(p, "name")));
+  return rowsOf(host, "deb_packages").some((r) => PVE_PACKAGES.has(str(r, "name"))) || rowsOf(host, "processes").some((p) => PMXCFS_PATHS.has(str(p, "path")));
 }
 
 export const remoteRootLogin = defineDetection({
   id: "remote-root-login",
   title: "Remote login as root",
-  reads: { last: ["username", "host", "type"], logged_in_users: ["user", "host", "type"], deb_packages: ["name"], processes: ["name"] },
+  reads: { last: ["username", "host", "type"], logged_in_users: ["user", "host", "type"], deb_packages: ["name"], processes: ["path"] },
   severity: "high",
   attack: ["T1078.003", "T1021.004"],
   maturity: "test",

@@ -64,8 +64,9 @@ export const unexpectedListener = defineDetection({
         hits.push({ summary: `${label} listens on port ${g.port} (${where}), its default port (${expected.source}).`, evidence: g.evidence, entity, kept_by: expected.baseline });
         continue;
       }
-      // A red team's box: its handlers, C2 servers and shell catchers are its work (not a program from a temp directory).
-      if (offsec && !inTmpDir(path)) {
+      // A red team's box: its handlers and C2 servers are its work; a shell or netcat bound to a port, a program from a
+      // temp or hidden directory, or one with no executable to read stay findings there too.
+      if (offsec && !shellish && path !== "" && !inTmpDir(path) && !/\/\.[^/]+\//.test(path)) {
         hits.push({ summary: `${label} listens on port ${g.port} (${where}) on a host ${offsec.source}.`, evidence: g.evidence, entity, kept_by: offsec.baseline });
         continue;
       }

@@ -9,28 +9,30 @@ import type { Provider } from "./types.js";
 
 const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
 const MAX_TRIGGER_ID_CHARS = 255;
+/** `…#sha256:` and 32 hex characters, with room to spare, after a long composite id's head. */
+const DIGEST_SUFFIX_CHARS = 65;
 /**
  * A seed (hash, command line, user) is kept whole up to this many characters (a report's text bound): the record
  * carries the seeds, and a command line of 700 KB made it too large to store with the run's results.
  */
 const MAX_SEED_CHARS = 8192;
 
-/** `edr_` + the first 32 hex characters of SHA-256(raw body): stable across provider retries of the same alert. */
 /**
  * The alert's composite id as the trigger id, whole up to 255 characters. A longer one keeps its first 190 characters
- * (whole code points) and a digest of the whole (`…#sha256:<32 hex>`): two alerts that differ only after the cut still get two trigger
- * ids (downstream deduplicates on it), and no surrogate pair is split.
+ * (whole code points) and a digest of the whole (`…#sha256:<32 hex>`): two alerts that differ only after the cut still
+ * get two trigger ids (downstream deduplicates on it), and no surrogate pair is split.
  */
 export function boundedTriggerId(compositeId: string): string {
   if (compositeId.length <= MAX_TRIGGER_ID_CHARS) return compositeId;
   let head = "";
   for (const c of compositeId) {
-    if (head.length + c.length > 190) break;
+    if (head.length + c.length > MAX_TRIGGER_ID_CHARS - DIGEST_SUFFIX_CHARS) break;
     head += c;
   }
   return `${head}…#sha256:${createHash("sha256").update(compositeId).digest("hex").slice(0, 32)}`;
 }
 
+/** `edr_` + the first 32 hex characters of SHA-256(raw body): stable across provider retries of the same alert. */
 export function edrBodyTriggerId(rawBody: Buffer): string {
   const bytes = new Uint8Array(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   return `edr_${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}`;
