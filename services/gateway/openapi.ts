@@ -36,6 +36,16 @@ export function openApiDocument(routes: Route[], version: string): Record<string
       responses["401"] ??= errorResponse("Missing or invalid API key");
       if (r.access !== "any_key") responses["403"] ??= errorResponse(`The key lacks ${r.access}`);
     }
+    // What the pipeline answers for every management route (services/gateway/http/pipeline.ts), so that a generated
+    // client knows them: a body that is not JSON, too large or malformed; the message bus unreachable.
+    if (!r.rawBody) {
+      if (r.body) {
+        responses["400"] ??= errorResponse("Validation error (`invalid_json`, `validation_failed`)");
+        responses["413"] ??= errorResponse("The body is over the route's limit (`payload_too_large`)");
+        responses["415"] ??= errorResponse("The body is not Content-Type: application/json, or is encoded (`unsupported_media_type`)");
+      }
+      if (r.access !== "public") responses["503"] ??= errorResponse("NATS or the local read model is unavailable (`unavailable`); retry after the Retry-After header's seconds");
+    }
     const op: Record<string, unknown> = {
       operationId: operationId(r.method, r.path),
       summary: r.doc.summary,

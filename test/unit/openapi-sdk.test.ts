@@ -48,6 +48,19 @@ test("the error body is defined once and referenced; every 401/403 carries it", 
   }
 });
 
+test("the pipeline's own answers are documented: 413 and 415 on every JSON body, 503 on every keyed operation", async (t) => {
+  let bodies = 0;
+  for (const [path, method, op] of operations()) {
+    const json = op.requestBody?.content?.["application/json"] !== undefined;
+    if (json) {
+      bodies++;
+      for (const status of ["400", "413", "415"]) t.ok(op.responses[status], `${method} ${path} documents ${status}`);
+    }
+    if ((op.security as unknown[]).length > 0) t.same(op.responses["503"]?.content?.["application/json"]?.schema, { $ref: "#/components/schemas/ErrorBody" }, `${method} ${path} documents 503`);
+  }
+  t.ok(bodies >= 8, `${bodies} operations take a JSON body`);
+});
+
 test("limit query parameters are integers", async (t) => {
   let limits = 0;
   for (const [path, method, op] of operations()) {
