@@ -76,6 +76,12 @@ test("keys create refuses unknown scopes with a clear message", async (t) => {
 test("without a key, unknown /v1 paths and wrong methods answer 401: the API's shape is not shown", async (t) => {
   t.equal((await api(stack.baseUrl, "GET", "/v1/nothing-here")).status, 401);
   t.equal((await api(stack.baseUrl, "PUT", "/v1/investigations")).status, 401);
+  // The receivers' namespace is public (providers have no API key): a path there that is no receiver URL is a 404.
+  for (const path of ["/v1/webhooks/incoming/generic/%FF", "/v1/webhooks/incoming/generic/%ZZ/x"]) {
+    const r = await api(stack.baseUrl, "POST", path, { rawBody: "{}", headers: { "content-type": "application/json" } });
+    t.equal(r.status, 404, path);
+    t.notMatch(r.text, /API key/, `${path}: no advice about API keys to a provider`);
+  }
 });
 
 test("POST to an inbound endpoint's management path is a 405, not a receiver call", async (t) => {

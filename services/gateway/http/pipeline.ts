@@ -16,6 +16,8 @@ import type { Match, Router } from "./router.js";
 import type { RawRequest, Reply, Route } from "./types.js";
 
 export const DEFAULT_BODY_LIMIT = 256 * 1024;
+/** Where inbound providers POST (`/v1/webhooks/incoming/<provider>/<url key>`), without an API key. */
+const INBOUND_RECEIVERS = "/v1/webhooks/incoming/";
 
 /** Strict UTF-8: a body with invalid bytes is not JSON (a lenient decode would turn them into U+FFFD). */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -61,8 +63,11 @@ async function dispatch(deps: PipelineDeps, m: Match, req: RawRequest): Promise<
       label = `${m.route.method} ${m.route.path}`;
       reply = await run(deps, m.route, m.params, req);
     } else {
-      // The API's shape is not shown to callers without a key: 401 comes before 404/405 under /v1.
-      const denied = req.path.startsWith("/v1/") ? await authenticate(deps, req) : null;
+      // The API's shape is not shown to callers without a key: 401 comes before 404/405 under /v1. Except a path in
+      // the inbound receivers' namespace that is no receiver URL (`.../generic/%FF`): providers have no API key, so
+      // "a valid API key is required" would be wrong advice; the receivers' own answer to a bad URL is a 404.
+      const receiverPath = m.kind === "not_found" && req.path.startsWith(INBOUND_RECEIVERS);
+      const denied = req.path.startsWith("/v1/") && !receiverPath ? await authenticate(deps, req) : null;
       if (denied && "status" in denied) reply = denied;
       else if (m.kind === "not_found") reply = fail(404, "not_found", `no route for ${req.method} ${req.path}`);
       else {
