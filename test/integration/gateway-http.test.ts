@@ -90,6 +90,12 @@ test("POST to an inbound endpoint's management path is a 405, not a receiver cal
   t.match(r.headers.get("allow") ?? "", /DELETE/);
 });
 
+test("an id of 26 characters outside Crockford's alphabet is a 404 that says which alphabet", async (t) => {
+  const r = await api(stack.baseUrl, "GET", "/v1/investigations/inv_01ARZ3NDEKTSV4RRFFQ69G5FAU", { key: stack.key });
+  t.equal(r.status, 404);
+  t.match(r.json.error.message, /26 characters of Crockford base32 \(digits and capital letters except I, L, O, U\)/);
+});
+
 test("404 for unknown routes and 405 for a known path with another method, with the error body", async (t) => {
   const nf = await api(stack.baseUrl, "GET", "/v1/nothing-here", { key: stack.key });
   t.equal(nf.status, 404);

@@ -104,7 +104,7 @@ async function run(deps: PipelineDeps, route: Route, params: Record<string, stri
     if (route.access !== "any_key" && !auth.scopes.includes(route.access)) return fail(403, "forbidden", `this API key lacks the ${route.access} scope`);
   }
   for (const [name, prefix] of Object.entries(route.ids ?? {})) {
-    if (!isId(params[name] ?? "", prefix)) return fail(404, "not_found", `no ${name} ${shown(params[name] ?? "")}: ids look like ${prefix}_<26 characters>`);
+    if (!isId(params[name] ?? "", prefix)) return fail(404, "not_found", `no ${name} ${shown(params[name] ?? "")}: ids look like ${prefix}_ and 26 characters of Crockford base32 (digits and capital letters except I, L, O, U)`);
   }
   const query = readQuery(req.query, route.query);
   if (!(query instanceof URLSearchParams)) return query;
