@@ -181,7 +181,7 @@ export class Agent implements Component {
       const ack = await message();
       if (ack.ok) return;
       if (ack.error.code === "invalid_message" || ack.error.code === "agent_mismatch") {
-        throw new Error(`the agent registry refused ${what}: ${ack.error.message}`);
+        throw new Error(`the agent registry refused ${what} of agent ${this.identity.agent_id}: ${ack.error.message}`);
       }
       if ("refusedBy" in ack && ack.refusedBy) {
         // NATS itself refused: sending again would be refused again, forever. Said once, and the agent stops.

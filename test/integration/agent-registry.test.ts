@@ -94,6 +94,20 @@ test("an agent speaks only for itself: a message whose agent id is not its subje
   t.equal(await rt.agents.get("never-said-hello"), null);
 });
 
+test("an agent whose hello the registry refuses stops with an error that names it (a fleet process says which of its agents)", async (t) => {
+  const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
+  await registry.start();
+  t.teardown(() => registry.stop());
+  const refused = new Agent({ nc, clock, log }, { agent_id: "refused-1", hostname: "refused-1.example", tags: { "bad\nname": "v" }, edr_device_id: null }, telemetry, {
+    heartbeatMs: 60_000,
+    snapshotIntervalMs: 0,
+    online: true,
+    retryMs: 50,
+  });
+  await t.rejects(refused.start(), /the agent registry refused hello of agent refused-1: /);
+  t.equal(await rt.agents.get("refused-1"), null, "nothing registered");
+});
+
 test("a registry that lost an agent's record hears hello again on the next heartbeat", async (t) => {
   const registry = new AgentRegistry({ nc, js: rt.js, agents: rt.agents, clock, log });
   await registry.start();
