@@ -30,6 +30,14 @@ test("a host its tags declare an offensive-security host keeps its tools and lis
   t.ok(findings("unexpected-listener", host(bindShell, { role: "redteam" })).length > 0, "a netcat bound to a port stays a finding there");
 });
 
+test("a Cowrie honeypot on its default ports is its work; another twistd there is not", async (t) => {
+  const listener = (cmdline: string, path: string) =>
+    host({ processes: [proc(700, "twistd", path, cmdline)], listening_ports: [{ pid: "700", port: "2222", address: "0.0.0.0", protocol: "6" }] });
+  const cowrie = listener("/home/cowrie/cowrie/cowrie-env/bin/python3 /home/cowrie/cowrie/cowrie-env/bin/twistd --umask=0022 -n cowrie", "/home/cowrie/cowrie/cowrie-env/bin/python3");
+  t.equal(hits("unexpected-listener", cowrie)[0]?.kept_by, "port:cowrie");
+  t.equal(findings("unexpected-listener", listener("/usr/bin/python3 /usr/bin/twistd -n web --port tcp:2222", "/usr/bin/python3")).length, 1);
+});
+
 test("a scanner's packet socket is a scan, not a backdoor", async (t) => {
   const nmap = proc(48062, "nmap", "/usr/lib/nmap/nmap", "nmap -sS -sV -p- 10.13.0.0/22");
   const packet = { pid: "48062", family: "17", protocol: "3", remote_address: "", remote_port: "0" };
