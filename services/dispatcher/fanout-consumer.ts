@@ -120,7 +120,6 @@ export class FanoutConsumer implements Component {
     if (!onItsSubject(msg.subject, event)) {
       this.deps.log.error({ seq: msg.seq, subject: msg.subject, type: event.type, event_id: event.event_id }, "event skipped by the fan-out: its type is not its subject's");
       msg.ack(); // as a malformed envelope, above
-
       return;
     }
     const storedAtMs = msg.time.getTime();

@@ -152,6 +152,12 @@ export function appendTo<K, V>(map: Map<K, V[]>, key: K, ...values: V[]): void {
  * `crio-`, `libpod-`), cgroup v1's `/docker/<id>`, or a Kubernetes pod's. The host's own `docker.service` and
  * `containerd.service` are not.
  */
-export function containerCgroup(path: string): boolean {
+function containerCgroup(path: string): boolean {
   return /(?:docker|libpod|cri-containerd|crio)-[0-9a-f]{12,}\.scope|\/docker\/[0-9a-f]{12,}|kubepods/.test(path);
+}
+
+/** A container's process: its root is a container's filesystem, or its cgroup is a container's (containerCgroup). */
+export function inContainer(proc: Row | undefined): boolean {
+  const root = str(proc, "root");
+  return (root !== "" && root !== "/") || containerCgroup(str(proc, "cgroup_path"));
 }

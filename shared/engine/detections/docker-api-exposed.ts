@@ -1,7 +1,7 @@
 // The Docker Engine API reachable over TCP (2375 plain, 2376 TLS) on a non-loopback address: without TLS client
 // verification anyone who reaches the port runs containers as root on the host (the usual way Kinsing and TeamTNT land).
 import { compareText } from "../order.js";
-import { basename, containerCgroup, num, processIndex, rowsOf, str } from "../rows.js";
+import { basename, inContainer, num, processIndex, rowsOf, str } from "../rows.js";
 import { isLoopback, isPublic, isWildcard } from "../net.js";
 import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -168,9 +168,7 @@ export const dockerApiExposed = defineDetection({
       let why: string;
       // In a network namespace of its own: its sockets are not in the host's, or the daemon itself runs in a container
       // (a container runtime's cgroup scope, or a root that is a container's filesystem) when no listener row shows.
-      const containerRoot = str(g.proc, "root");
-      const containerized = containerCgroup(str(g.proc, "cgroup_path")) || (containerRoot !== "" && containerRoot !== "/");
-      const ownNamespace = (hostNamespace !== undefined && g.namespaces.size > 0 && !g.namespaces.has(hostNamespace)) || (g.namespaces.size === 0 && containerized);
+      const ownNamespace = (hostNamespace !== undefined && g.namespaces.size > 0 && !g.namespaces.has(hostNamespace)) || (g.namespaces.size === 0 && inContainer(g.proc));
       if (n === "docker-proxy") {
         severity = "medium";
         why = `a container publishes the Docker API port (typically docker:dind) on ${list}`;

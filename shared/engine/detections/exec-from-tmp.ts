@@ -2,7 +2,7 @@
 import { tempExecution } from "../baselines/index.js";
 import { basename, num, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { firstToken, inTmpDir } from "./patterns.js";
+import { firstToken, inHiddenDir, inTmpDir } from "./patterns.js";
 
 export const execFromTmp = defineDetection({
   id: "exec-from-tmp",
@@ -31,7 +31,7 @@ export const execFromTmp = defineDetection({
         hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes from ${exe}, the temp layout of ${documented.baseline.replace("tmp-exec:", "")} (${documented.source}).`, evidence: [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: documented.baseline });
         continue;
       }
-      const hidden = basename(exe).startsWith(".") || /\/\.[^/]+\//.test(exe);
+      const hidden = basename(exe).startsWith(".") || inHiddenDir(exe);
       const deleted = num(row, "on_disk") === 0;
       hits.push({
         summary: `${processLabel(row, pid)} (pid ${pid}) executes from ${exe}${hidden ? " (hidden path)" : ""}${deleted ? " and the file is deleted" : ""}.`,

@@ -10,7 +10,7 @@ import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { simpleCommands } from "./command-lines.js";
 import type { EvidenceRow } from "./detection.js";
-import { inTmpDir } from "./patterns.js";
+import { inHiddenDir, inTmpDir } from "./patterns.js";
 
 /** Where packaged and DKMS-built modules live (Debian: linux-image-*, dkms(8)). */
 const MODULE_TREES = /^\/(?:usr\/)?lib\/modules\/|^\/var\/lib\/dkms\/|^\/usr\/src\//;
@@ -27,7 +27,7 @@ export interface ModuleTrace {
 }
 
 const moduleName = (path: string): string => basename(path).replace(/\.ko(?:\.xz|\.zst|\.gz)?$/, "");
-const oddPlace = (path: string): boolean => inTmpDir(path) || /\/\.[^/]+\//.test(path) || /^\/(?:home|root)\//.test(path);
+const oddPlace = (path: string): boolean => inTmpDir(path) || inHiddenDir(path) || /^\/(?:home|root)\//.test(path);
 
 /** Userland components of known kits, by file name (Reptile: reptile_shell, reptile_cmd, reptile_start). */
 function kitComponent(path: string): RootkitModule | undefined {

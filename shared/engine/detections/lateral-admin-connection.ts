@@ -62,11 +62,11 @@ export const lateralAdminConnection = defineDetection({
       const proc = procs.get(pid);
       if (SERVER_DAEMONS.has(str(proc, "name")) || stolen.has(pid)) continue;
       const evidence = proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }];
-      const found = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
+      const automation = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
+      const transfer = automation?.baseline.startsWith("transfer:") === true;
       // A transfer's exemption is for its SSH connection only.
-      const automation = found && (!found.baseline.startsWith("transfer:") || port === 22) ? found : undefined;
-      if (automation) {
-        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for ${automation.baseline.startsWith("transfer:") ? "a backup or replication job" : "configuration management"} (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
+      if (automation && (!transfer || port === 22)) {
+        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for ${transfer ? "a backup or replication job" : "configuration management"} (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
         continue;
       }
       const daemon = proc ? knownAutomation({ kind: "admin-port-daemon", path: str(proc, "path"), port }) : undefined;

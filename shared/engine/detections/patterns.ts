@@ -32,6 +32,11 @@ export function inTmpDir(path: string): boolean {
   return TMP_DIRS.some((d) => path.startsWith(d));
 }
 
+/** A path with a hidden directory in it (`/usr/lib/.x/agent`, `~/.cache/x`): a directory component that starts with a dot. */
+export function inHiddenDir(path: string): boolean {
+  return /\/\.[^/]+\//.test(path);
+}
+
 export function isShell(nameOrPath: string): boolean {
   return SHELLS.has(basename(nameOrPath));
 }

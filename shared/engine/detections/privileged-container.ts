@@ -1,7 +1,7 @@
 // Containers running privileged (host takeover from inside). Socket and host-path mounts are the
 // docker-socket-mount and container-host-mount detections' (docker_container_mounts).
 import { privilegedImage, tagBaseline } from "../baselines/index.js";
-import { containerCgroup, flag, processLabel, rowsOf, str, tagList } from "../rows.js";
+import { flag, inContainer, processLabel, rowsOf, str, tagList } from "../rows.js";
 import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
@@ -49,12 +49,6 @@ function nsenterEscape(proc: Row): string | undefined {
 
 /** Where a pod or container mounts the host's root filesystem to chroot into it (Bad Pods' `hostPath: /` at /host). */
 const HOST_ROOT_MOUNT = /^\/(?:host|hostfs|host-root|host_root|hostroot|rootfs|node|node-root|mnt\/host|mnt\/hostfs)\/?$/;
-
-/** A container's process: its root is a container's filesystem, or its cgroup is a container's (containerCgroup). */
-function inContainer(proc: Row): boolean {
-  const root = str(proc, "root");
-  return (root !== "" && root !== "/") || containerCgroup(str(proc, "cgroup_path"));
-}
 
 /**
  * A shell chrooted into the host's root filesystem mounted in a container (`chroot /host bash`): Bad Pods' "everything

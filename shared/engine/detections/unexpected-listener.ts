@@ -6,7 +6,7 @@ import { basename, num, processIndex, processLabel, rowsOf, str, tagNumbers } fr
 import { isLoopback, isWildcard } from "../net.js";
 import { offensiveSecurityHost } from "../baselines/host-roles.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { SHELLS, inTmpDir, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import { SHELLS, inHiddenDir, inTmpDir, NETCAT_LIKE, socatForwarder } from "./patterns.js";
 
 /** Ports bind shells and C2 kits default to (raise the severity). Source: Metasploit defaults (4444), ATT&CK T1571 examples. */
 const BIND_SHELL_PORTS: readonly number[] = [1337, 4444, 5555, 6666, 6667, 31337, 12345];
@@ -66,7 +66,7 @@ export const unexpectedListener = defineDetection({
       }
       // A red team's box: its handlers and C2 servers are its work; a shell or netcat bound to a port, a program from a
       // temp or hidden directory, or one with no executable to read stay findings there too.
-      if (offsec && !shellish && path !== "" && !inTmpDir(path) && !/\/\.[^/]+\//.test(path)) {
+      if (offsec && !shellish && path !== "" && !inTmpDir(path) && !inHiddenDir(path)) {
         hits.push({ summary: `${label} listens on port ${g.port} (${where}) on a host ${offsec.source}.`, evidence: g.evidence, entity, kept_by: offsec.baseline });
         continue;
       }
@@ -76,7 +76,7 @@ export const unexpectedListener = defineDetection({
       }
       // A program from a packaged system directory on a port the baseline does not know is an inventory question
       // (a second instance, a custom port), not an alert: reported as info. Anything else keeps the default.
-      const packaged = !risky && /^\/(?:usr\/(?:s?bin|lib|lib64|libexec|share)|opt|snap)\//.test(path) && !/\/\.[^/]+\//.test(path);
+      const packaged = !risky && /^\/(?:usr\/(?:s?bin|lib|lib64|libexec|share)|opt|snap)\//.test(path) && !inHiddenDir(path);
       const from = path !== "" && basename(path) !== label ? ` (${path})` : path !== "" && inTmpDir(path) ? ` from ${path}` : "";
       hits.push({
         summary: `${label}${from} listens on port ${g.port} (${where}); the port is not a default of that program nor in the host's allowed ports${shellish ? ", and the listener is a shell or netcat-like tool" : ""}.`,
