@@ -1,7 +1,7 @@
 // Benign look-alikes from ordinary administration: cloud-init defaults, maintenance cron jobs, config-management
 // fan-out, admins downloading things, logins through the bastion/VPN, heavy but legitimate CPU, CI doing CI.
 import { cron, run, withDecoys, type Family } from "./kit.js";
-import { adminKey, rsaKey, GOOD_DESTS } from "./fleet.js";
+import { adminKey, rsaKey, GOOD_DESTS, hostileIp } from "./fleet.js";
 import { sshSession } from "./base-host.js";
 import { containerRow } from "./attacks-container.js";
 
@@ -215,4 +215,34 @@ const ciNormal: Family = {
   },
 };
 
-export const BENIGN_ADMIN_FAMILIES: Family[] = [cloudInit, cronMaint, fanout, adminDownloads, bastionLogins, newAdmin, hotCpu, ciNormal];
+// An analyst hunting for an indicator from a threat report: log searches, a lookup, a firewall block. The indicator
+// is in shell history; the host never talked to it.
+const iocHunt: Family = {
+  name: "analyst-ioc-hunt", kind: "benign", attack: [], count: 4,
+  sources: ["CISA advisories: 'search logs for the listed IP addresses and domains' (incident response guidance)", "iptables(8): -j DROP", "fail2ban-client(1): set <jail> banip", "dig(1), whois(1)"],
+  q: {
+    direct: ["any sign of the attacker's infrastructure on {host}?", "did anything in {env} talk to the IPs in the CISA alert?"],
+    paraphrase: ["are we affected by the campaign in today's threat report?", "has {host} been in touch with known bad addresses?"],
+  },
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["bastion", "monitoring", "web"] as const));
+    const ip = hostileIp(rng);
+    const domain = `${rng.pick(["cdn-sync", "update-check", "api-telemetry", "static-assets"])}-${rng.int(10, 99)}.${rng.pick(["xyz", "top", "online"])}`;
+    const user = rng.pick(b.admins.length > 0 ? b.admins : [b.cloudUser]);
+    const cmds = rng.sample([
+      `sudo zgrep -c ${ip} /var/log/nginx/access.log*`,
+      `sudo grep -rn "${ip}" /var/log/auth.log /var/log/syslog | tail -20`,
+      `sudo journalctl --since "-7d" | grep -i ${domain}`,
+      `dig +short ${domain}`,
+      `whois ${ip} | grep -iE 'orgname|country'`,
+      `sudo ss -tnp dst ${ip}`,
+      `sudo iptables -I OUTPUT -d ${ip} -j DROP`,
+      `sudo fail2ban-client set sshd banip ${ip}`,
+    ], rng.int(3, 5));
+    b.h.history(user.uid, user.home, ["cd /tmp", ...cmds, "history | tail"], b.h.recent(600, 86_400));
+    return withDecoys(ctx, { hosts: [{ b, compromised: false }], indicators: [ip, domain] });
+  },
+};
+
+export const BENIGN_ADMIN_FAMILIES: Family[] = [cloudInit, cronMaint, fanout, adminDownloads, bastionLogins, newAdmin, hotCpu, ciNormal, iocHunt];

@@ -72,6 +72,11 @@ export function makeQuestions(rng: Rng, kind: "attack" | "benign", pool: Questio
     }
     if (out.length < 3 || rng.chance(0.6)) add("open", rng.pick(OPEN));
   } else {
+    // A look-alike built around an indicator (an analyst's hunt for it) is asked about by that indicator.
+    if (iocs.length > 0) {
+      const ioc = rng.pick(iocs);
+      add("indicator", rng.pick(indicatorTemplate(ioc)), ioc);
+    }
     if (rng.chance(0.6)) add("paraphrase", rng.pick(pool.paraphrase));
     if (rng.chance(0.3)) add("direct", rng.pick(pool.direct));
     add("open", rng.pick(OPEN));

@@ -2,11 +2,13 @@
 // socket and login columns and as whole tokens in command lines, cron lines, history and unit files; hashes in the
 // hash table; domains as names in the same free text and in /etc/hosts; paths as executables, files, mapped libraries, mounts and inside command lines. A path named in the
 // question is a place to look, not an indicator: a match is low on its own, and system directories named as places
-// ("/tmp", "/usr/lib") are left to the detections that know what is wrong there.
+// ("/tmp", "/usr/lib") are left to the detections that know what is wrong there. An indicator found only in shell
+// history that searches for it, looks it up or blocks it (indicator-hunts.ts) is an observation at info.
 import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import { normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
+import { onlyHuntsFor } from "./indicator-hunts.js";
 
 /** Columns holding exactly one address. */
 const IP_EXACT: Readonly<Record<string, readonly string[]>> = {
@@ -173,7 +175,7 @@ export const iocMatch = defineDetection({
   attack: [],
   maturity: "stable",
   category: "indicator",
-  false_positives: "Indicators that are shared infrastructure (CDN or cloud addresses) rather than attacker-owned; paths that are ordinary places.",
+  false_positives: "Indicators that are shared infrastructure (CDN or cloud addresses) rather than attacker-owned; paths that are ordinary places. An analyst's searches, lookups and firewall blocks of the indicator in shell history are kept at info.",
   advice: {
     triage: ["Confirm the indicator's provenance (threat report, alert) and its first and last sighting on {hosts}."],
     containment: ["Block the indicator at the egress and isolate {hosts} if it is attacker infrastructure."],
@@ -195,10 +197,15 @@ export const iocMatch = defineDetection({
     const emit = (kind: "address" | "hash" | "path" | "domain" | "file" | "access key", found: Map<string, EvidenceRow[]>): void => {
       for (const ioc of [...found.keys()].sort()) {
         const evidence = found.get(ioc) ?? [];
+        const rows = `${evidence.length} row${evidence.length === 1 ? "" : "s"}`;
+        // Someone on the host grepped for it, looked it up or blocked it: a hunt, not a use (indicator-hunts.ts).
+        const hunted = evidence.every((e) => e.table === "shell_history" && onlyHuntsFor(str(e.row, "command"), ioc));
         hits.push({
-          summary: `The ${kind} ${ioc} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
+          summary: hunted
+            ? `The ${kind} ${ioc} named in the question appears only in ${rows} of shell history that search for it, look it up or block it: someone here hunted for it.`
+            : `The ${kind} ${ioc} named in the question appears in ${rows} (${[...new Set(evidence.map((e) => e.table))].join(", ")}).`,
           evidence,
-          severity: kind === "address" && METADATA_ADDRESSES.has(ioc) ? "info" : kind === "path" || kind === "file" ? "low" : "medium",
+          severity: hunted || (kind === "address" && METADATA_ADDRESSES.has(ioc)) ? "info" : kind === "path" || kind === "file" ? "low" : "medium",
           entity: `${kind === "address" ? "ip" : kind === "hash" ? "sha256" : kind === "domain" ? "domain" : kind === "file" ? "file" : kind === "access key" ? "accesskey" : "path"}:${ioc}`,
         });
       }
