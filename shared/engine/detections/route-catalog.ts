@@ -56,7 +56,7 @@ export const ROUTE_CATALOG: readonly RouteEntry[] = [
   { id: "sudoers-nopasswd-all", category: "privilege-escalation", tables: ["sudoers"] },
   { id: "suspicious-cron", category: "persistence", tables: ["crontab"] },
   { id: "suspicious-systemd-unit", category: "persistence", tables: ["augeas", "process_open_sockets", "processes", "systemd_units"] },
-  { id: "unexpected-kernel-module", category: "persistence", tables: ["file", "kernel_modules", "processes", "shell_history"] },
+  { id: "unexpected-kernel-module", category: "persistence", tables: ["deb_packages", "file", "kernel_modules", "processes", "rpm_packages", "shell_history"] },
   { id: "unexpected-listener", category: "command-and-control", tables: ["listening_ports", "processes"] },
   { id: "unexpected-suid", category: "privilege-escalation", tables: ["file", "processes", "shell_history", "suid_bin"] },
   { id: "vulnerable-package", category: "vulnerability", tables: ["deb_packages", "rpm_packages"] },

@@ -3,8 +3,28 @@
 import { isPackagedKernelModule, tagBaseline } from "../baselines/index.js";
 import { knownRootkitModule } from "../intel/rootkits.js";
 import { rowsOf, str, tagList } from "../rows.js";
+import type { HostData } from "../types.js";
 import { moduleTraces } from "./kernel-module-traces.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
+
+export const DKMS_PACKAGE_BASELINE = "kmod:dkms-package";
+
+/**
+ * The installed package that builds this module for the running kernel, by the naming DKMS and kmod packaging use:
+ * Debian's `<module>-dkms` and `<module>-<what>-dkms` (lime-forensics-dkms builds lime, v4l2loopback-dkms
+ * v4l2loopback), RPM's `kmod-<module>`, `akmod-<module>` and `<module>-dkms`. Module names write `-` as `_`.
+ */
+function buildingPackage(host: HostData, module: string): string | undefined {
+  const name = module.replace(/_/g, "-");
+  if (name.length < 3) return undefined;
+  const builds = (pkg: string): boolean =>
+    (pkg.endsWith("-dkms") && (pkg === `${name}-dkms` || pkg.startsWith(`${name}-`))) || pkg === `kmod-${name}` || pkg === `akmod-${name}`;
+  for (const table of ["deb_packages", "rpm_packages"]) {
+    const row = rowsOf(host, table).find((r) => builds(str(r, "name").toLowerCase()));
+    if (row) return `${str(row, "name")} ${str(row, "version")}`.trim();
+  }
+  return undefined;
+}
 
 export const unexpectedKernelModule = defineDetection({
   id: "unexpected-kernel-module",
@@ -14,6 +34,8 @@ export const unexpectedKernelModule = defineDetection({
     shell_history: ["uid", "command", "history_file"],
     file: ["path", "mode", "size", "mtime"],
     processes: ["pid", "path"],
+    deb_packages: ["name", "version"],
+    rpm_packages: ["name", "version"],
   },
   severity: "medium",
   attack: ["T1547.006", "T1014"],
@@ -61,6 +83,12 @@ export const unexpectedKernelModule = defineDetection({
       if (packaged) {
         const what = packaged.baseline === "kmod:mainline-in-tree" ? "an in-tree Linux driver that other distributions' kernels build as a module" : "a packaged module";
         hits.push({ summary: `Kernel module ${name} is ${what} (${packaged.source}).`, evidence, entity, kept_by: packaged.baseline });
+        continue;
+      }
+      // A module an installed DKMS or kmod package builds (LiME on a forensics workstation from lime-forensics-dkms).
+      const pkg = buildingPackage(host, name);
+      if (pkg !== undefined) {
+        hits.push({ summary: `Kernel module ${name} is built for this kernel by the installed ${pkg} package.`, evidence, entity, kept_by: DKMS_PACKAGE_BASELINE });
         continue;
       }
       const usedBy = str(row, "used_by");
