@@ -5,7 +5,7 @@ import { run, withDecoys, type Ctx, type Family } from "./kit.js";
 import type { Base } from "./base-host.js";
 import type { HostBuilder } from "./host.js";
 import type { Rng } from "./prng.js";
-import { GOOD_DESTS, hostileIp } from "./fleet.js";
+import { GOOD_DESTS, hostileIp, poolIp } from "./fleet.js";
 
 const INSTALL_Q = {
   direct: ["did a malicious npm package run a postinstall stealer on {host}?", "any install scripts harvesting secrets on the {role}?", "check {env} for the Shai-Hulud or s1ngularity npm worm", "is a compromised dependency stealing tokens during builds?"],
@@ -122,4 +122,67 @@ const installBuilds: Family = {
   },
 };
 
-export const SUPPLY_CHAIN_FAMILIES: Family[] = [installStealer, installBuilds];
+const PYPI_Q = {
+  direct: ["is a compromised ultralytics release installed on {host}?", "any poisoned PyPI packages on the {role}?", "check {env} for malicious Python package versions", "did a supply chain attack reach our Python environments?"],
+  paraphrase: ["did one of our Python dependencies ship malware to {host}?", "could a pip install have pulled a backdoored release onto the {role}?", "is any library we installed from PyPI known to be bad?"],
+};
+
+/** A Python environment's distributions as python_packages lists them (dist-info directories). */
+function pythonEnv(h: HostBuilder, rng: Rng, packages: ReadonlyArray<readonly [string, string, string]>): string {
+  const dir = rng.pick(["/usr/local/lib/python3.11/site-packages", "/opt/ml/venv/lib/python3.10/site-packages", "/usr/lib/python3/dist-packages"]);
+  for (const [name, version, summary] of packages) {
+    h.add("python_packages", { name, version, summary, author: "", license: "", path: `${dir}/${name.replace(/-/g, "_")}-${version}.dist-info`, directory: dir, uid: "", pid_with_namespace: "0" });
+  }
+  return dir;
+}
+
+const ML_STACK: ReadonlyArray<readonly [string, string, string]> = [
+  ["numpy", "1.26.4", "Fundamental package for array computing in Python"],
+  ["torch", "2.5.1", "Tensors and Dynamic neural networks in Python with strong GPU acceleration"],
+  ["opencv-python", "4.10.0.84", "Wrapper package for OpenCV python bindings."],
+  ["requests", "2.32.3", "Python HTTP for Humans."],
+  ["PyYAML", "6.0.2", "YAML parser and emitter for Python"],
+];
+
+/** An inference or training job importing ultralytics. */
+function yoloJob(h: HostBuilder, rng: Rng): number {
+  return run(h, { name: "python3", path: "/usr/bin/python3.11", cmdline: rng.pick(["python3 detect.py --weights yolov8n.pt --source rtsp://cam-07.internal/stream", "python3 -m ultralytics train data=coco8.yaml model=yolo11n.pt epochs=50", "python3 serve.py --model /srv/models/yolo11s.pt --port 8500"]), uid: 1001, ageMin: 600, ageMax: 86_400 });
+}
+
+const pypiPoisoned: Family = {
+  name: "pypi-poisoned-release", kind: "attack", attack: ["T1195.002", "T1496"], count: 3,
+  sources: ["PyPI blog: Supply-chain attack analysis: Ultralytics (2024-12-11)", "ultralytics/ultralytics issue #18027: 8.3.41 contains a crypto miner", "osquery python_packages table"],
+  q: PYPI_Q,
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["app", "web"] as const));
+    const h = b.h;
+    const version = rng.pick(["8.3.41", "8.3.42", "8.3.45", "8.3.46"]);
+    const dir = pythonEnv(h, rng, [...ML_STACK, ["ultralytics", version, "Ultralytics YOLO for SOTA object detection, multi-object tracking, instance segmentation, pose estimation and image classification."]]);
+    const job = yoloJob(h, rng);
+    const planted = [`${dir}/ultralytics-${version}.dist-info`];
+    // The payload (an XMRig build saved as /tmp/ultralytics_runner) is still running on some hosts, gone on others.
+    if (rng.chance(0.5)) {
+      const miner = run(h, { name: "ultralytics_runner", path: "/tmp/ultralytics_runner", cmdline: "/tmp/ultralytics_runner", uid: 1001, parent: job, ageMin: 60, ageMax: 3_600, user_time: rng.int(2_000_000, 9_000_000), threads: 8 });
+      h.conn(miner, poolIp(rng), rng.pick([3333, 10128, 443]));
+      planted.push("/tmp/ultralytics_runner");
+    }
+    h.plant(...planted);
+    return withDecoys(ctx, { hosts: [{ b, compromised: true }], indicators: planted.includes("/tmp/ultralytics_runner") ? ["/tmp/ultralytics_runner"] : [] });
+  },
+};
+
+const pypiClean: Family = {
+  name: "pypi-ml-environment", kind: "benign", attack: [], count: 3,
+  sources: ["ultralytics releases on PyPI (8.3.40 before the poisoned ones, 8.3.47 and later after)", "osquery python_packages table"],
+  q: PYPI_Q,
+  build(ctx) {
+    const { rng } = ctx;
+    const b = ctx.base(rng.pick(["app", "web"] as const));
+    pythonEnv(b.h, rng, [...ML_STACK, ["ultralytics", rng.pick(["8.3.40", "8.3.47", "8.3.49", "8.3.55"]), "Ultralytics YOLO for SOTA object detection, multi-object tracking, instance segmentation, pose estimation and image classification."]]);
+    yoloJob(b.h, rng);
+    return withDecoys(ctx, { hosts: [{ b, compromised: false }] });
+  },
+};
+
+export const SUPPLY_CHAIN_FAMILIES: Family[] = [installStealer, installBuilds, pypiPoisoned, pypiClean];

@@ -39,6 +39,7 @@ const IDENTITY_COLUMNS: Record<string, readonly string[]> = {
   last: ["username", "host", "tty", "time"],
   shell_history: ["uid", "command", "history_file"],
   deb_packages: ["name", "version"],
+  python_packages: ["name", "version", "path"],
   hash: ["path", "sha256"],
   process_envs: ["key", "value"],
   systemd_units: ["id", "fragment_path"],

@@ -155,6 +155,8 @@ export function buildTree(): string {
       "",
     ].join("\n"),
   );
+  put("usr/lib/python3/dist-packages/requests-2.28.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: requests\nVersion: 2.28.1\nSummary: Python HTTP for Humans.\nAuthor: Kenneth Reitz\nLicense: Apache 2.0\n\nLong description\n");
+  put("usr/local/lib/python3.11/site-packages/six-1.16.0.egg-info", "Metadata-Version: 1.2\nName: six\nVersion: 1.16.0\nSummary: Python 2 and 3 compatibility utilities\n");
   put("etc/hosts", "127.0.0.1\tlocalhost\n# comment line\n10.0.0.5 evil.example evil # tail comment\n::1 ip6-localhost ip6-loopback\nlonely\n");
   put("etc/sudoers", "Defaults\tenv_reset\nroot\tALL=(ALL:ALL) ALL\n# a comment\n%sudo   ALL=(ALL:ALL) ALL\n#includedir /etc/sudoers.d\n");
   put("etc/sudoers.d/u", "u ALL=(ALL) NOPASSWD: \\\n    /usr/bin/apt\n");

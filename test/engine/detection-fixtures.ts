@@ -252,6 +252,17 @@ export const FIXTURES: Record<string, DetectionFixture> = {
     positive: host({ hash: [{ path: "/srv/eicar.com", sha256: "275a021bbfb6489e54d471899f7db9d1663fc695ec2fe2a2c4538aabf651fd0f" }] }),
     benign: host({ hash: [{ path: "/usr/bin/bash", sha256: "0d2a3c1f6b0e1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d" }] }),
   },
+  "malicious-package-release": {
+    positive: host({ python_packages: [{ name: "Ultralytics", version: "8.3.41", path: "/usr/local/lib/python3.11/site-packages/ultralytics-8.3.41.dist-info", directory: "/usr/local/lib/python3.11/site-packages" }] }),
+    // The releases before and after the poisoned ones, and another project whose name only starts alike.
+    benign: host({
+      python_packages: [
+        { name: "ultralytics", version: "8.3.40", path: "/usr/local/lib/python3.11/site-packages/ultralytics-8.3.40.dist-info" },
+        { name: "ultralytics-thop", version: "8.3.41", path: "/usr/local/lib/python3.11/site-packages/ultralytics_thop-8.3.41.dist-info" },
+        { name: "ultralytics", version: "8.3.47", path: "/opt/venv/lib/python3.10/site-packages/ultralytics-8.3.47.dist-info" },
+      ],
+    }),
+  },
   "offensive-tool-present": {
     positive: host({
       hash: [{ path: "/usr/local/bin/chisel", sha256: "9f2c0e7d1b4a3c5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6" }],

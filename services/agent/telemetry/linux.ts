@@ -11,6 +11,7 @@ import { processMemoryMap } from "./memory-map.js";
 import { listeningPorts, processOpenSockets } from "./net.js";
 import { debPackages } from "./packages.js";
 import { crontab } from "./persistence.js";
+import { pythonPackages } from "./python-packages.js";
 import { hashes, processEnvs, processes } from "./proc.js";
 import { systemdUnits } from "./systemd-units.js";
 import { etcHosts, kernelModules, suidBin } from "./system.js";
@@ -59,6 +60,7 @@ const REGISTRY: ReadonlyMap<string, Collector> = new Map<string, Collector>([
   ["etc_hosts", etcHosts],
   ["suid_bin", suidBin],
   ["deb_packages", debPackages],
+  ["python_packages", pythonPackages],
   ["last", last],
   ["logged_in_users", loggedInUsers],
   ["docker_containers", dockerContainers],

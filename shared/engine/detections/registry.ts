@@ -10,6 +10,7 @@ import { historyTampering } from "./history-tampering.js";
 import { hostsRedirection } from "./hosts-redirection.js";
 import { iocMatch } from "./ioc-match.js";
 import { knownBadHash } from "./known-bad-hash.js";
+import { maliciousPackageRelease } from "./malicious-package-release.js";
 import { offensiveToolPresent } from "./offensive-tool-present.js";
 import { lateralAdminConnection } from "./lateral-admin-connection.js";
 import { ldPreload } from "./ld-preload.js";
@@ -69,6 +70,7 @@ export const DETECTIONS = [
   historyTampering,
   downloadExecute,
   knownBadHash,
+  maliciousPackageRelease,
   offensiveToolPresent,
   privilegedContainer,
   sudoersNopasswdAll,

@@ -36,6 +36,7 @@ export const ROUTE_CATALOG: readonly RouteEntry[] = [
   { id: "ld-preload", category: "persistence", tables: ["process_envs", "processes"] },
   { id: "ld-so-preload", category: "defense-evasion", tables: ["file", "process_memory_map", "processes", "shell_history"] },
   { id: "log-wiping", category: "defense-evasion", tables: ["processes", "shell_history", "users"] },
+  { id: "malicious-package-release", category: "indicator", tables: ["python_packages"] },
   { id: "new-interactive-account", category: "persistence", tables: ["authorized_keys", "users"] },
   { id: "non-root-uid0", category: "persistence", tables: ["users"] },
   { id: "offensive-tool-present", category: "indicator", tables: ["file", "hash", "processes"] },

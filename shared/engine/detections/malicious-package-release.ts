@@ -1,0 +1,39 @@
+// Installed Python distributions at a release its registry confirmed carried malware (intel/malicious-releases.ts):
+// an exact indicator, like a known-bad hash. A vulnerable version is vulnerable-package's; this is a poisoned one.
+import { rowsOf, str } from "../rows.js";
+import { maliciousPypiRelease } from "../intel/malicious-releases.js";
+import { defineDetection, type DetectionHit } from "./detection.js";
+
+export const maliciousPackageRelease = defineDetection({
+  id: "malicious-package-release",
+  title: "Package at a release that carried malware",
+  reads: { python_packages: ["name", "version", "path", "directory"] },
+  severity: "high",
+  attack: ["T1195.002"],
+  maturity: "test",
+  category: "indicator",
+  false_positives: "A malware researcher's or scanner's sandbox that installs known-bad releases on purpose.",
+  advice: {
+    triage: ["Confirm the installed version on {hosts} (pip show) and whether it was imported: processes of its environment, their children and connections."],
+    containment: ["Isolate {hosts} if the release's payload ran; rotate credentials the environment held."],
+    investigation: ["Find what installed it (requirements, CI caches, images) and which other hosts pulled the same release."],
+    remediation: ["Pin a clean release, rebuild the environment and images, and remove the payload's persistence."],
+  },
+  evaluate(host) {
+    const hits: DetectionHit[] = [];
+    for (const row of rowsOf(host, "python_packages")) {
+      const name = str(row, "name");
+      const version = str(row, "version");
+      const bad = maliciousPypiRelease(name, version);
+      if (!bad) continue;
+      const where = str(row, "path") || str(row, "directory");
+      hits.push({
+        summary: `Python package ${name} ${version}${where !== "" ? ` (${where})` : ""} is a release that carried malware: ${bad.what} (${bad.source}).`,
+        evidence: [{ table: "python_packages", row }],
+        entity: `package:${name}@${version}`,
+        known_bad: true,
+      });
+    }
+    return hits;
+  },
+});
