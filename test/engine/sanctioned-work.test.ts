@@ -134,3 +134,17 @@ test("a kernel module an installed DKMS or kmod package builds is a note; the sa
   const traces = findings("unexpected-kernel-module", host({ ...lime, deb_packages: [{ name: "lime-forensics-dkms", version: "1.9.1-6" }], shell_history: [{ uid: "0", command: "insmod /dev/shm/.m/lime.ko", history_file: "/root/.bash_history" }] }));
   t.ok(traces.length > 0, "a module loaded from a temp directory by hand still leaves a finding");
 });
+
+test("check_by_ssh's plugin runs and salt-ssh's -o IdentityFile connections are automation; a shell on the same line is not", async (t) => {
+  const ssh = (pid: number, cmdline: string, uid = "110") => ({
+    processes: [proc(pid, "ssh", "/usr/bin/ssh", cmdline, { uid })],
+    process_open_sockets: [sock(pid, "10.40.1.23", 22)],
+  });
+  const check = ssh(30, "/usr/bin/ssh -o BatchMode=yes -o StrictHostKeyChecking=no -l nagios -i /var/lib/nagios/.ssh/id_ed25519 10.40.1.23 /usr/lib/nagios/plugins/check_load -r -w 4,3,2 -c 8,6,4");
+  t.same(findings("lateral-admin-connection", host(check)), []);
+  t.equal(hits("lateral-admin-connection", host(check))[0]?.kept_by, "monitoring:check-by-ssh");
+  t.ok(findings("lateral-admin-connection", host(ssh(31, "/usr/bin/ssh -l nagios 10.40.1.23 /usr/lib/nagios/plugins/check_load; bash -i"))).length > 0, "a shell after the plugin");
+  const salt = ssh(32, "ssh 10.30.5.21 -o KbdInteractiveAuthentication=no -o PasswordAuthentication=no -o StrictHostKeyChecking=no -o Port=22 -o IdentityFile=/etc/salt/pki/master/ssh/salt-ssh.rsa -o User=root /bin/sh << 'EOF'", "0");
+  t.same(findings("lateral-admin-connection", host(salt)), []);
+  t.ok(findings("lateral-admin-connection", host(ssh(33, "ssh -o IdentityFile=/root/.ssh/stolen root@10.30.5.21", "0"))).length > 0, "another key");
+});

@@ -92,7 +92,10 @@ export const CONFIG_MANAGEMENT_KEY = {
 export const CONFIG_MANAGEMENT_SSH: readonly CommandPattern[] = [
   { id: "automation:ansible-ssh", re: /^(?=.*\bssh\b)(?=.*-o\s*ControlMaster=auto\b)(?=.*-o\s*ControlPersist=\d+\w*\b)(?=.*ControlPath="?(?:[^"\s]*\/\.ansible\/cp\/|\/runner\/cp\/))/, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp (AWX and ansible-runner execution environments: /runner/cp)", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
   { id: "automation:rundeck-ssh", re: /^(?=.*\bssh\b)(?=.*\s-i\s+\/var\/lib\/rundeck\/\.ssh\/id_(?:rsa|ed25519|ecdsa)\b)/, source: { kind: "doc", name: "Rundeck docs: SSH node executor, the server's key /var/lib/rundeck/.ssh/id_rsa", url: "https://docs.rundeck.com/docs/manual/projects/node-execution/ssh.html" } },
-  { id: "automation:salt-ssh", re: /^(?=.*\bssh\b)(?=.*-i\s+\S*\/(?:salt-ssh\.rsa|pki\/master\/ssh\/salt-ssh\.rsa)\b)/, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
+  // salt/client/ssh/shell.py passes the key as `-o IdentityFile=...` (with -o User=, -o Port=, StrictHostKeyChecking=no).
+  { id: "automation:salt-ssh", re: /^(?=.*\bssh\b)(?=.*(?:-i\s+|-o\s*IdentityFile=)\S*\/(?:salt-ssh\.rsa|pki\/master\/ssh\/salt-ssh\.rsa)\b)/, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa (salt/client/ssh/shell.py: -o IdentityFile=)", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
+  // check_by_ssh runs one plugin on the remote host per check: `ssh ... host /usr/lib/nagios/plugins/check_load -w ...`.
+  { id: "monitoring:check-by-ssh", re: sshRunning(String.raw`\/usr\/(?:lib(?:64)?|libexec)\/(?:nagios\/plugins|monitoring-plugins)\/check_[\w.-]+(?:\s|$)`), source: { kind: "doc", name: "Monitoring Plugins check_by_ssh(1) and Icinga 2 docs, \"Agent-based Checks: SSH\": the poller runs each plugin on the remote host over ssh", url: "https://icinga.com/docs/icinga-2/latest/doc/07-agent-based-monitoring/#ssh" } },
 ];
 
 /**

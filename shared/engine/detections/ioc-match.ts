@@ -5,7 +5,7 @@
 // ("/tmp", "/usr/lib") are left to the detections that know what is wrong there. An indicator found only in shell
 // history that searches for it, looks it up or blocks it (indicator-hunts.ts) is an observation at info.
 import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
-import { normalizeIp } from "../net.js";
+import { isLoopback, isPrivate, isWildcard, normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { onlyHuntsFor } from "./indicator-hunts.js";
@@ -17,6 +17,8 @@ const IP_EXACT: Readonly<Record<string, readonly string[]>> = {
   logged_in_users: ["host"],
   etc_hosts: ["address"],
 };
+/** Where a login's source address is recorded. */
+const LOGIN_SOURCES: Readonly<Record<string, readonly string[]>> = { last: ["host"], logged_in_users: ["host"] };
 /** Columns of commands: command lines, cron, history, unit files. */
 const COMMAND_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   processes: ["cmdline"],
@@ -113,6 +115,21 @@ function pathHit(value: string, paths: readonly string[]): string[] {
   return paths.filter((p) => clean === p || clean.startsWith(`${p}/`));
 }
 
+/** Whether a row names the path itself (a file at it, or the path as a word of a command), not only something under it. */
+function namesExactly(e: EvidenceRow, path: string): boolean {
+  const columns = { ...PATH_EXACT, ...TEXT_COLUMNS }[e.table] ?? [];
+  return columns.some((c) => {
+    const v = str(e.row, c).replace(/ \(deleted\)$/, "");
+    if (v === path) return true;
+    if (!(e.table in TEXT_COLUMNS)) return false;
+    for (let at = v.indexOf(path); at >= 0; at = v.indexOf(path, at + 1)) {
+      const after = v[at + path.length] ?? "";
+      if (after === "" || /[\s'";:|&)]/.test(after)) return true;
+    }
+    return false;
+  });
+}
+
 /**
  * Cloud instance-metadata addresses: every cloud agent on the host talks to them (the SSM agent, Thanos and Loki for
  * credentials, cloud-init), so their being in the rows is context, not an indicator: cloud-credential-access judges
@@ -120,6 +137,24 @@ function pathHit(value: string, paths: readonly string[]): string[] {
  * Alibaba 100.100.100.200).
  */
 const METADATA_ADDRESSES: ReadonlySet<string> = new Set(["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"]);
+
+/** The host's own addresses: the local ends of its sockets, and what its /etc/hosts maps its own name to. */
+function ownAddresses(host: HostData): Set<string> {
+  const own = new Set<string>();
+  for (const table of ["process_open_sockets", "listening_ports"]) {
+    for (const row of rowsOf(host, table)) {
+      const ip = normalizeIp(str(row, table === "listening_ports" ? "address" : "local_address"));
+      if (ip !== "" && !isLoopback(ip) && !isWildcard(ip)) own.add(ip);
+    }
+  }
+  const short = host.hostname.toLowerCase().split(".")[0] ?? "";
+  for (const row of rowsOf(host, "etc_hosts")) {
+    const names = str(row, "hostnames").toLowerCase().split(/\s+/);
+    if (short !== "" && names.some((n) => n === short || n.split(".")[0] === short)) own.add(normalizeIp(str(row, "address")));
+  }
+  for (const ip of [...own]) if (isLoopback(ip)) own.delete(ip);
+  return own;
+}
 
 /** File names that are the last component of the path (a mapped library, a running program, a listed file). */
 function fileHit(value: string, files: readonly string[]): string[] {
@@ -154,7 +189,8 @@ export const iocMatch = defineDetection({
   title: "Indicator from the question found",
   reads: {
     processes: ["path", "cmdline"],
-    process_open_sockets: ["remote_address"],
+    process_open_sockets: ["remote_address", "local_address"],
+    listening_ports: ["address"],
     hash: ["path", "sha256"],
     last: ["host"],
     logged_in_users: ["host"],
@@ -211,9 +247,22 @@ export const iocMatch = defineDetection({
       }
     };
     if (ips.size > 0) {
+      // A loopback address is on every host (/etc/hosts, local clients): only a login from it says something.
+      const routable = new Set([...ips].filter((ip) => !isLoopback(ip) && !isWildcard(ip)));
       const found = new Map<string, EvidenceRow[]>();
-      scan(host, IP_EXACT, (v) => (ips.has(normalizeIp(v)) ? [normalizeIp(v)] : []), found);
-      scan(host, TEXT_COLUMNS, (v) => ipsInText(v, ips), found);
+      scan(host, IP_EXACT, (v) => (routable.has(normalizeIp(v)) ? [normalizeIp(v)] : []), found);
+      scan(host, LOGIN_SOURCES, (v) => (ips.has(normalizeIp(v)) && !routable.has(normalizeIp(v)) ? [normalizeIp(v)] : []), found);
+      scan(host, TEXT_COLUMNS, (v) => ipsInText(v, routable), found);
+      const own = ownAddresses(host);
+      for (const ip of [...found.keys()].sort()) {
+        const evidence = found.get(ip) ?? [];
+        // The host's own address is how the question names the host, not something the host met.
+        if (own.has(ip)) hits.push({ summary: `The address ${ip} named in the question is this host's own (its sockets and /etc/hosts): the question is about this host.`, evidence, severity: "info", entity: `ip:${ip}` });
+        // An address inside the site names one of our own hosts: where it appears is a lead to follow, not an alert.
+        else if (isPrivate(ip) && !METADATA_ADDRESSES.has(ip)) hits.push({ summary: `The inside address ${ip} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}): one of the site's hosts, a lead to follow.`, evidence, severity: "low", entity: `ip:${ip}` });
+        else continue;
+        found.delete(ip);
+      }
       emit("address", found);
     }
     if (hashes.size > 0) {
@@ -230,6 +279,14 @@ export const iocMatch = defineDetection({
       const found = new Map<string, EvidenceRow[]>();
       scan(host, PATH_EXACT, (v) => pathHit(v, paths), found);
       scan(host, TEXT_COLUMNS, (v) => pathsInText(v, paths), found);
+      // A directory named as where to look ("running out of /home/mlops and /tmp/ray") holds what the host keeps
+      // there: only a file at the very path named, or a command naming it, is the indicator itself.
+      for (const p of [...found.keys()].sort()) {
+        const evidence = found.get(p) ?? [];
+        if (evidence.some((e) => namesExactly(e, p))) continue;
+        hits.push({ summary: `The directory ${p} named in the question holds what ${evidence.length} row${evidence.length === 1 ? "" : "s"} show (${[...new Set(evidence.map((e) => e.table))].join(", ")}): a place to look, judged by the other detections.`, evidence, severity: "info", entity: `path:${p}` });
+        found.delete(p);
+      }
       emit("path", found);
     }
     if (files.length > 0) {

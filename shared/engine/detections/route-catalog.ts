@@ -30,7 +30,7 @@ export const ROUTE_CATALOG: readonly RouteEntry[] = [
   { id: "hosts-redirection", category: "defense-evasion", tables: ["etc_hosts"] },
   { id: "ingress-tool-transfer", category: "command-and-control", tables: ["processes", "shell_history", "users"] },
   { id: "install-script-payload", category: "credential-access", tables: ["process_envs", "process_open_sockets", "processes"] },
-  { id: "ioc-match", category: "indicator", tables: ["augeas", "authorized_keys", "crontab", "docker_container_mounts", "docker_containers", "etc_hosts", "file", "hash", "last", "logged_in_users", "process_envs", "process_memory_map", "process_open_sockets", "processes", "shell_history", "suid_bin", "systemd_units"] },
+  { id: "ioc-match", category: "indicator", tables: ["augeas", "authorized_keys", "crontab", "docker_container_mounts", "docker_containers", "etc_hosts", "file", "hash", "last", "listening_ports", "logged_in_users", "process_envs", "process_memory_map", "process_open_sockets", "processes", "shell_history", "suid_bin", "systemd_units"] },
   { id: "known-bad-hash", category: "indicator", tables: ["hash"] },
   { id: "lateral-admin-connection", category: "lateral-movement", tables: ["process_open_sockets", "processes"] },
   { id: "ld-preload", category: "persistence", tables: ["process_envs", "processes"] },
