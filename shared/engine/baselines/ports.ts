@@ -21,10 +21,14 @@ const PROM_WIKI: SourceRef = { kind: "wiki", name: "Prometheus wiki: Default por
 const K8S_PORTS: SourceRef = { kind: "doc", name: "Kubernetes documentation: Ports and Protocols", url: "https://kubernetes.io/docs/reference/networking/ports-and-protocols/" };
 const doc = (name: string, url?: string): SourceRef => (url ? { kind: "doc", name, url } : { kind: "doc", name });
 const JAVA = ["java"];
+const PYTHONS = ["python", "python3", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13"];
 
 export const PORT_OWNERS: readonly PortOwner[] = [
   // Remote access and core system services.
   { id: "port:sshd", ports: [22], protocol: 6, programs: ["sshd"], source: doc("OpenSSH sshd_config(5): Port 22 default") },
+  // An old, clear-text login service (still the default on many embedded gateways), not a bind shell: one whose login
+  // program is a shell is judged as a shell by unexpected-listener.
+  { id: "port:telnetd", ports: [23], protocol: 6, programs: ["telnetd", "in.telnetd", "utelnetd"], source: doc("BusyBox telnetd (-l LOGIN, default /bin/login; port 23) and netkit in.telnetd(8)", "https://busybox.net/downloads/BusyBox.html#telnetd") },
   { id: "port:dhcp-client", ports: [68, 546], protocol: 17, programs: ["dhclient", "systemd-networkd", "systemd-network", "NetworkManager", "dhcpcd", "udhcpc", "wicked"], source: doc("RFC 2131 / RFC 8415 client ports; systemd-networkd, dhclient") },
   { id: "port:ntp", ports: [123, 323], protocol: 17, programs: ["chronyd", "ntpd", "ntpsec", "systemd-timesyncd", "systemd-timesyn", "openntpd"], source: doc("chrony.conf(5): port 123, cmdport 323") },
   { id: "port:mdns-llmnr", ports: [5353, 5355], programs: ["avahi-daemon", "systemd-resolved", "systemd-resolve"], source: doc("RFC 6762 (mDNS 5353), RFC 4795 (LLMNR 5355); systemd-resolved.service(8)") },
@@ -90,6 +94,10 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   // Monitoring and observability agents (Prometheus default port allocations wiki unless noted).
   { id: "port:oracle-listener", ports: [1521, 1522], protocol: 6, programs: ["tnslsnr"], source: doc("Oracle Database Net Services Administrator's Guide: the listener's default port 1521 (tnslsnr)") },
   { id: "port:pytorch-distributed", ports: [29500], protocol: 6, programs: ["torchrun", "python", "python3"], source: doc("PyTorch torchrun docs: --master-port default 29500 (the rendezvous store)", "https://pytorch.org/docs/stable/elastic/run.html") },
+  // torchrun's process renames its main thread pt_main_thread; its c10d rendezvous store listens on the endpoint's port.
+  { id: "port:torchrun-rendezvous", ports: [29400, 29500], protocol: 6, programs: ["pt_main_thread"], runtime: { programs: PYTHONS, token: "torchrun" }, source: doc("PyTorch torchrun docs: --rdzv-backend=c10d --rdzv-endpoint=$HOST:29400 (the multi-node example's port)", "https://pytorch.org/docs/stable/elastic/run.html") },
+  { id: "port:ray", ports: [6379, 8265, 10001, 52365], protocol: 6, programs: ["gcs_server", "raylet"], runtime: { programs: PYTHONS, token: "/ray/dashboard/" }, source: doc("Ray docs, Configuring Ray: ports (GCS server 6379, dashboard 8265, Ray client server 10001, dashboard agent 52365)", "https://docs.ray.io/en/latest/ray-core/configure.html#ports-configurations") },
+  { id: "port:localstack", ports: [4566, 4510, 4511, 4512, 4513, 4514, 4515, 4516, 4517, 4518, 4519, 4520], protocol: 6, programs: [], runtime: { programs: PYTHONS, token: "localstack" }, source: doc("LocalStack docs: the edge port 4566 and the external service port range 4510-4559", "https://docs.localstack.cloud/references/network-troubleshooting/endpoint-url/") },
   { id: "port:prometheus", ports: [9090], protocol: 6, programs: ["prometheus"], source: PROM_WIKI },
   { id: "port:pushgateway", ports: [9091], protocol: 6, programs: ["pushgateway", "prometheus-pushg"], source: PROM_WIKI },
   { id: "port:alertmanager", ports: [9093, 9094], programs: ["alertmanager", "prometheus-alert"], source: PROM_WIKI },

@@ -10,6 +10,11 @@ export interface Advisory {
   attack: readonly string[];
   severity: "medium" | "high" | "critical";
   ranges: ReadonlyArray<{ introduced: string; fixed: string }>;
+  /**
+   * Distribution builds that carry the fix on an older upstream version (Ubuntu's and Debian's security updates):
+   * a version with the same upstream part (before the last "-") at or above one of these is fixed.
+   */
+  backports?: readonly string[];
 }
 
 export const ADVISORIES: readonly Advisory[] = [
@@ -40,6 +45,8 @@ export const ADVISORIES: readonly Advisory[] = [
       { introduced: "1:9.0p1", fixed: "1:9.2p1-2+deb12u3" },
       { introduced: "1:9.3p1", fixed: "1:9.8p1" },
     ],
+    // USN-6859-1 (noble 1:9.6p1-3ubuntu13.3, mantic 1:9.3p1-1ubuntu3.6); Debian DSA-5724-1 and sid's 1:9.7p1-7.
+    backports: ["1:9.6p1-3ubuntu13.3", "1:9.3p1-1ubuntu3.6", "1:9.7p1-7"],
   },
   {
     id: "CVE-2023-4911",

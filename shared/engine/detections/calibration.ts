@@ -61,6 +61,6 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "unexpected-kernel-module": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },
   "unexpected-listener": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },
   "unexpected-suid": { precision: 0.75, recall: 1, tp: 2, fp: 0, fn: 0, tn: 290 },
-  "vulnerable-package": { precision: 0.003, recall: 0, tp: 0, fp: 290, fn: 8, tn: 0 },
+  "vulnerable-package": { precision: 0.008, recall: 0, tp: 0, fp: 126, fn: 8, tn: 164 },
   "webshell-shell-spawn": { precision: 0.9, recall: 0.4, tp: 8, fp: 0, fn: 12, tn: 290 },
 };

@@ -16,6 +16,7 @@ import { stagingHost } from "../intel/staging-hosts.js";
 import { isPublic } from "../net.js";
 import { appendTo, num, processLabel, processTree, rowsOf, str } from "../rows.js";
 import type { Row, Severity } from "../types.js";
+import { inTmpDir } from "./patterns.js";
 import { clip, isHttpUpload, isRawIpHost, simpleCommands, urlHost, urlsOf, type SimpleCommand } from "./command-lines.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
@@ -163,7 +164,7 @@ export const installScriptPayload = defineDetection({
     const flagged = new Set<string>();
     for (const [pid, proc] of byPid) {
       const cmds = simpleCommands(str(proc, "cmdline"));
-      const found = cmds.map(payload).find((p) => p !== undefined);
+      const found = cmds.map(payload).find((p) => p !== undefined) ?? outlivedItsInstall(proc, byPid);
       if (found === undefined) continue;
       const ctx = contextOf(pid);
       if (ctx === undefined) {
@@ -200,6 +201,19 @@ export const installScriptPayload = defineDetection({
     return hits;
   },
 });
+
+/**
+ * A program from a package's directory (or a temp one) that an install started and that still runs with its install
+ * gone: re-parented to init, it was detached to outlive `npm install` (ua-parser-js 0.7.29's preinstall started its
+ * miner this way, GHSA-pjwm-rvh2-c87w). Install steps (esbuild's binary check, node-gyp) end with their install.
+ */
+function outlivedItsInstall(proc: Row, byPid: ReadonlyMap<string, Row>): { what: string; severity: Severity } | undefined {
+  const parent = str(proc, "parent");
+  const path = str(proc, "path");
+  if (!(parent === "1" || (parent !== "" && parent !== "0" && !byPid.has(parent)))) return undefined;
+  if (!path.includes("/node_modules/") && !inTmpDir(path)) return undefined;
+  return { what: `still runs ${path} with its install gone (re-parented to init): detached to outlive the install`, severity: "high" };
+}
 
 function ctxEvidence(pid: string, ctx: InstallContext): EvidenceRow[] {
   return [...(str(ctx.root, "pid") === pid ? [] : [{ table: "processes", row: ctx.root }]), ...ctx.evidence];

@@ -1,13 +1,14 @@
-// Installed Python distributions at a release its registry confirmed carried malware (intel/malicious-releases.ts):
+// Installed Python distributions, and Debian and RPM packages, at a release its registry or distribution confirmed
+// carried malware (intel/malicious-releases.ts; ultralytics 8.3.41, xz 5.6.0 and 5.6.1):
 // an exact indicator, like a known-bad hash. A vulnerable version is vulnerable-package's; this is a poisoned one.
 import { rowsOf, str } from "../rows.js";
-import { maliciousPypiRelease } from "../intel/malicious-releases.js";
+import { maliciousDistroRelease, maliciousPypiRelease } from "../intel/malicious-releases.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
 export const maliciousPackageRelease = defineDetection({
   id: "malicious-package-release",
   title: "Package at a release that carried malware",
-  reads: { python_packages: ["name", "version", "path", "directory"] },
+  reads: { python_packages: ["name", "version", "path", "directory"], deb_packages: ["name", "version"], rpm_packages: ["name", "version"] },
   severity: "high",
   attack: ["T1195.002"],
   maturity: "test",
@@ -33,6 +34,22 @@ export const maliciousPackageRelease = defineDetection({
         entity: `package:${name}@${version}`,
         known_bad: true,
       });
+    }
+    for (const ecosystem of ["deb", "rpm"] as const) {
+      const table = `${ecosystem}_packages`;
+      for (const row of rowsOf(host, table)) {
+        const name = str(row, "name");
+        const version = str(row, "version");
+        const bad = maliciousDistroRelease(ecosystem, name, version);
+        if (!bad) continue;
+        hits.push({
+          summary: `Package ${name} ${version} is a release that carried malware: ${bad.what} (${bad.source}).`,
+          evidence: [{ table, row }],
+          severity: "critical",
+          entity: `package:${name}@${version}`,
+          known_bad: true,
+        });
+      }
     }
     return hits;
   },

@@ -110,6 +110,12 @@ export const newInteractiveAccount = defineDetection({
         else hits.push({ summary: `Interactive account ${name} (uid ${uid}, shell ${shell}) is not in the host's known users.`, evidence, entity });
         continue;
       }
+      // check_by_ssh's remote account (nagios, made by hand with a human uid): every key it accepts runs one program.
+      const forced = home === undefined ? onlyForcedCommands(host, String(uid)) : undefined;
+      if (forced !== undefined) {
+        keep(`every key it accepts can only run \`${forced.slice(0, 60)}\`; sshd runs a forced command through the account's shell, so the shell is needed (a monitoring or sync account)`, RESTRICTED_KEY_BASELINE);
+        continue;
+      }
       // A source-built monitoring or service user (nagios, zabbix) takes a human uid; the same on most hosts is the
       // fleet's build, not a name borrowed to hide in.
       hits.push({ summary: `Interactive account ${name} (uid ${uid}, shell ${shell}): ${reasons.join("; ")}.`, evidence, severity: "high", entity, ...(home ? {} : { fleet_key: `${name}\n${shell}\nborrowed` }) });

@@ -1,6 +1,6 @@
 // Logins as root from a remote address (login records and current sessions).
 import { tagBaseline } from "../baselines/index.js";
-import { appendTo, num, rowsOf, str, tagList } from "../rows.js";
+import { appendTo, basename, num, rowsOf, str, tagList } from "../rows.js";
 import { isLoopback, isPrivate } from "../net.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -23,10 +23,49 @@ function proxmoxNode(host: HostData): boolean {
   return rowsOf(host, "deb_packages").some((r) => PVE_PACKAGES.has(str(r, "name"))) || rowsOf(host, "processes").some((p) => PMXCFS_PATHS.has(str(p, "path")));
 }
 
+/** SSH clients whose loopback connection to sshd is a person's own `ssh root@localhost`, not a tunnel's. */
+const SSH_CLIENTS: ReadonlySet<string> = new Set(["ssh", "autossh", "scp", "sftp", "rsync", "sshpass", "ansible", "ssh-keyscan"]);
+
+/**
+ * Root logged in from loopback while a program other than an ssh client holds the client end of a loopback
+ * connection to sshd: a tunnel (cloudflared, ngrok, frp, chisel, a renamed one) carrying a remote session, whose
+ * real source the login record cannot show (Sysdig's LABRAT and GuidePoint on cloudflared tunnels to sshd).
+ */
+function throughTunnel(host: HostData): DetectionHit[] {
+  const logins: EvidenceRow[] = [
+    ...rowsOf(host, "last").filter((r) => str(r, "username") === "root" && isLoopback(str(r, "host")) && (num(r, "type") ?? 7) === 7).map((row) => ({ table: "last", row })),
+    ...rowsOf(host, "logged_in_users").filter((r) => str(r, "user") === "root" && isLoopback(str(r, "host"))).map((row) => ({ table: "logged_in_users", row })),
+  ];
+  if (logins.length === 0) return [];
+  const procs = new Map(rowsOf(host, "processes").map((p) => [str(p, "pid"), p] as const));
+  const hits: DetectionHit[] = [];
+  const seen = new Set<string>();
+  for (const s of rowsOf(host, "process_open_sockets")) {
+    const pid = str(s, "pid");
+    if (num(s, "remote_port") !== 22 || !isLoopback(str(s, "remote_address")) || str(s, "state") !== "ESTABLISHED" || seen.has(pid)) continue;
+    const proc = procs.get(pid);
+    const program = basename(str(proc, "path")) || str(proc, "name");
+    if (proc === undefined || program === "sshd" || SSH_CLIENTS.has(program) || SSH_CLIENTS.has(str(proc, "name"))) continue;
+    seen.add(pid);
+    hits.push({
+      summary: `root logged in from loopback while ${str(proc, "name") || program} (pid ${pid}, ${str(proc, "path") || "no path"}), not an ssh client, holds a loopback connection to sshd: a tunnel carrying a remote root session (${str(proc, "cmdline").slice(0, 100)}).`,
+      evidence: [...logins, { table: "process_open_sockets", row: s }, { table: "processes", row: proc }],
+      entity: `pid:${pid}`,
+    });
+  }
+  return hits;
+}
+
 export const remoteRootLogin = defineDetection({
   id: "remote-root-login",
   title: "Remote login as root",
-  reads: { last: ["username", "host", "type"], logged_in_users: ["user", "host", "type"], deb_packages: ["name"], processes: ["path"] },
+  reads: {
+    last: ["username", "host", "type"],
+    logged_in_users: ["user", "host", "type"],
+    deb_packages: ["name"],
+    processes: ["pid", "name", "path", "cmdline"],
+    process_open_sockets: ["pid", "remote_address", "remote_port", "local_address", "state"],
+  },
   severity: "high",
   attack: ["T1078.003", "T1021.004"],
   maturity: "test",
@@ -56,6 +95,7 @@ export const remoteRootLogin = defineDetection({
       add(str(row, "host"), "logged_in_users", row);
     }
     const hits: DetectionHit[] = [];
+    hits.push(...throughTunnel(host));
     const proxmox = proxmoxNode(host);
     for (const source of [...groups.keys()].sort()) {
       const evidence = groups.get(source) ?? [];

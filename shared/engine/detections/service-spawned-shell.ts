@@ -57,7 +57,9 @@ export const serviceSpawnedShell = defineDetection({
         if (onlyHelpers(verdict.programs, DB_INTERNAL_HELPERS.programs)) continue;
       }
       const downloads = verdict.programs.some((p) => DOWNLOADERS.has(p) || NETCAT_LIKE.has(p));
-      if (!verdict.strong && /^(?:\/\S*\/)?sh -s unix:cmd$/.test(str(child, "cmdline").trim())) continue;
+      // Erlang's os:cmd port (`sh -s unix:cmd`) and RabbitMQ's disk monitor port (`sh -s rabbit_disk_monitor`, which
+      // runs df through it): the shells the VM keeps open, fed on stdin; what they start is judged in `verdict`.
+      if (!verdict.strong && !downloads && /^(?:\/\S*\/)?sh -s (?:unix:cmd|rabbit_disk_monitor)$/.test(str(child, "cmdline").trim())) continue;
       const why = verdict.why !== "" ? verdict.why : downloads ? "downloads" : `runs ${childName}`;
       let severity: DetectionHit["severity"] = verdict.strong || downloads || INTERPRETER.test(childName) || verdict.why !== "" ? undefined : "medium";
       // archive_command / restore_command run from the archiver or startup process, not from a client backend.

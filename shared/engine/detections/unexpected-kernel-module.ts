@@ -12,13 +12,14 @@ export const DKMS_PACKAGE_BASELINE = "kmod:dkms-package";
 /**
  * The installed package that builds this module for the running kernel, by the naming DKMS and kmod packaging use:
  * Debian's `<module>-dkms` and `<module>-<what>-dkms` (lime-forensics-dkms builds lime, v4l2loopback-dkms
- * v4l2loopback), RPM's `kmod-<module>`, `akmod-<module>` and `<module>-dkms`. Module names write `-` as `_`.
+ * v4l2loopback), RPM's `kmod-<module>`, `akmod-<module>` and `<module>-dkms`. Module names write `-` as `_`, and a
+ * netfilter module's `xt_`/`nf_` prefix is not in its package's name.
  */
 function buildingPackage(host: HostData, module: string): string | undefined {
-  const name = module.replace(/_/g, "-");
-  if (name.length < 3) return undefined;
+  // A netfilter target or match is named for its project with a prefix (rtpengine-kernel-dkms builds xt_RTPENGINE).
+  const names = [...new Set([module, module.replace(/^(?:xt|ipt|ip6t|nft|nf)_/i, "")])].map((n) => n.toLowerCase().replace(/_/g, "-")).filter((n) => n.length >= 3);
   const builds = (pkg: string): boolean =>
-    (pkg.endsWith("-dkms") && (pkg === `${name}-dkms` || pkg.startsWith(`${name}-`))) || pkg === `kmod-${name}` || pkg === `akmod-${name}`;
+    names.some((name) => (pkg.endsWith("-dkms") && (pkg === `${name}-dkms` || pkg.startsWith(`${name}-`))) || pkg === `kmod-${name}` || pkg === `akmod-${name}`);
   for (const table of ["deb_packages", "rpm_packages"]) {
     const row = rowsOf(host, table).find((r) => builds(str(r, "name").toLowerCase()));
     if (row) return `${str(row, "name")} ${str(row, "version")}`.trim();

@@ -6,10 +6,23 @@ import { basename, num, processIndex, processLabel, rowsOf, str, tagNumbers } fr
 import { isLoopback, isWildcard } from "../net.js";
 import { offensiveSecurityHost } from "../baselines/host-roles.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { SHELLS, inHiddenDir, inTmpDir, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import { SHELLS, inHiddenDir, inTmpDir, isShell, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import type { Row } from "../types.js";
 
 /** Ports bind shells and C2 kits default to (raise the severity). Source: Metasploit defaults (4444), ATT&CK T1571 examples. */
 const BIND_SHELL_PORTS: readonly number[] = [1337, 4444, 5555, 6666, 6667, 31337, 12345];
+
+/** Applets that serve a port; a telnetd whose login program is a shell (-l /bin/sh) hands out shells and stays one. */
+const BUSYBOX_DAEMONS: ReadonlySet<string> = new Set(["telnetd", "httpd", "ftpd", "tftpd", "udhcpd", "dnsd", "inetd", "ntpd", "syslogd"]);
+
+function busyboxApplet(proc: Row | undefined): string {
+  const cmdline = str(proc, "cmdline");
+  const words = cmdline.split(/\s+/);
+  const applet = basename(words[0] === "busybox" || (words[0] ?? "").endsWith("/busybox") ? (words[1] ?? "") : (words[0] ?? ""));
+  if (!BUSYBOX_DAEMONS.has(applet)) return "busybox";
+  const login = /(?:^|\s)-l\s*(\S+)/.exec(cmdline)?.[1];
+  return login !== undefined && isShell(login) ? "busybox" : applet;
+}
 
 export const unexpectedListener = defineDetection({
   id: "unexpected-listener",
@@ -50,8 +63,9 @@ export const unexpectedListener = defineDetection({
       if (proc) g.evidence.push({ table: "processes", row: proc });
       const label = processLabel(proc, g.pid);
       const kernel = g.pid === "" || Number(g.pid) <= 0;
-      const name = str(proc, "name");
-      const exe = basename(path);
+      // BusyBox is one executable for every applet: the applet it runs as is its argv[0] (telnetd, httpd, udhcpd).
+      const exe = basename(path) === "busybox" ? busyboxApplet(proc) : basename(path);
+      const name = exe !== "busybox" && basename(path) === "busybox" ? exe : str(proc, "name");
       // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
       const inlineCode = /\b(?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
       const forwarder = socatForwarder(str(proc, "cmdline"));

@@ -1,8 +1,15 @@
 // Installed Debian packages and RPMs inside an advisory's affected version range.
-import { inVersionRange } from "../debversion.js";
+import { compareDebVersions, inVersionRange } from "../debversion.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { ADVISORIES } from "./advisories.js";
+
+const upstream = (version: string): string => (version.includes("-") ? version.slice(0, version.lastIndexOf("-")) : version);
+
+/** A distribution build of the same upstream version at or above one that carries the fix. */
+function fixedByBackport(version: string, backports: readonly string[]): boolean {
+  return backports.some((b) => upstream(b) === upstream(version) && compareDebVersions(version, b) >= 0);
+}
 
 export const vulnerablePackage = defineDetection({
   id: "vulnerable-package",
@@ -34,7 +41,7 @@ export const vulnerablePackage = defineDetection({
       for (const adv of advisories) {
         if (adv.package !== name || (adv.rpm === true) !== rpm) continue;
         const range = adv.ranges.find((r) => inVersionRange(version, r.introduced, r.fixed));
-        if (!range) continue;
+        if (!range || fixedByBackport(version, adv.backports ?? [])) continue;
         hits.push({
           summary: `${name} ${version} is affected by ${adv.id} (${adv.title}); fixed in ${range.fixed}.`,
           evidence: [{ table, row }],

@@ -3,7 +3,8 @@
 // public source. PyPI names compare normalised (PEP 503: lower case, runs of "-", "_", "." as one "-").
 
 export interface MaliciousRelease {
-  ecosystem: "pypi";
+  /** pypi: python_packages; deb and rpm: the distribution's package tables, by upstream version (before the last "-"). */
+  ecosystem: "pypi" | "deb" | "rpm";
   package: string;
   versions: readonly string[];
   what: string;
@@ -18,7 +19,22 @@ export const MALICIOUS_RELEASES: readonly MaliciousRelease[] = [
     what: "an XMRig miner fetched and started on import (a poisoned GitHub Actions build, then a stolen PyPI token)",
     source: "PyPI blog, \"Supply-chain attack analysis: Ultralytics\" (2024-12-11); ultralytics/ultralytics issue #18027",
   },
+  ...(["deb", "rpm"] as const).map((ecosystem) => ({
+    ecosystem,
+    package: ecosystem === "deb" ? "xz-utils liblzma5" : "xz xz-libs",
+    // Upstream 5.6.0 and 5.6.1 only: Debian's and Ubuntu's "5.6.1+really5.4.5" are the revert.
+    versions: ["5.6.0", "5.6.1"],
+    what: "the xz/liblzma backdoor (CVE-2024-3094), which reaches sshd through libsystemd",
+    source: "oss-security 2024-03-29 (Andres Freund); CISA alert 2024-03-29; Debian security tracker CVE-2024-3094 (sid 5.6.0-0.1 to 5.6.1-1); Red Hat's advisory (Fedora 40 and rawhide xz 5.6.0/5.6.1)",
+  })),
 ];
+
+/** The malicious release an installed Debian or RPM package is (its upstream version, epoch dropped), if any. */
+export function maliciousDistroRelease(ecosystem: "deb" | "rpm", name: string, version: string): MaliciousRelease | undefined {
+  const v = version.replace(/^\d+:/, "");
+  const upstream = ecosystem === "deb" && v.includes("-") ? v.slice(0, v.lastIndexOf("-")) : v;
+  return MALICIOUS_RELEASES.find((r) => r.ecosystem === ecosystem && r.package.split(" ").includes(name) && r.versions.includes(upstream));
+}
 
 /** A PyPI project name as the index compares it (PEP 503). */
 export function normalizePypiName(name: string): string {

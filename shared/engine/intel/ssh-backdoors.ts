@@ -17,6 +17,8 @@ export const SSH_BACKDOOR_LIBRARIES: readonly SshBackdoorLibrary[] = [
   // keyutils never installs into the loader's tls/ directory; libkeyutils.so.1.9 is a real name under a multiarch
   // directory (Debian bullseye, Ubuntu 20.04-22.04) but not directly in /lib or /lib64, where Ebury put it on RHEL.
   ...["tls/libkeyutils.so.1", "tls/libkeyutils.so.1.5"].map((name) => ({ name, family: "Ebury (libkeyutils in the loader's tls/ directory)", source: ESET })),
+  // The xz backdoor ships in liblzma 5.6.0 and 5.6.1 and reaches sshd through libsystemd; its file names the version.
+  ...["liblzma.so.5.6.0", "liblzma.so.5.6.1"].map((name) => ({ name, family: "the xz/liblzma backdoor (CVE-2024-3094)", source: "oss-security 2024-03-29, Andres Freund: backdoor in upstream xz/liblzma leading to ssh server compromise; CISA alert 2024-03-29" })),
 ];
 
 const EBURY_RHEL_19 = /^\/lib(?:64)?\/libkeyutils\.so\.1\.9$/;
