@@ -18,17 +18,29 @@ export function severityOf(event: WireEnvelope): Severity | null {
   return rank(value) >= 0 ? (value as Severity) : null;
 }
 
-/** `filters.min_severity` drops events whose severity is below it; events without severity pass. */
+/**
+ * `filters.min_severity` drops events whose severity is below it; events of types without one pass. A finding always
+ * has a severity: one whose severity is missing or not a severity (published by hand on `events.finding.discovered`)
+ * is below any minimum, not above it.
+ */
 export function passesFilters(sub: Pick<SubscriptionRecord, "filters">, event: WireEnvelope): boolean {
   const min = sub.filters.min_severity;
   if (min === undefined) return true;
   const severity = severityOf(event);
-  return severity === null || rank(severity) >= rank(min);
+  if (severity === null) return event.type !== "finding.discovered";
+  return rank(severity) >= rank(min);
 }
 
 /**
+ * How much later than the event's own `created_at` a subscription may have been created and still receive it: the
+ * clocks of the event's producer and of the gateway that created the subscription, apart.
+ */
+export const SUBSCRIPTION_CLOCK_SKEW_MS = 2_000;
+
+/**
  * Whether an event, stored in the EVENTS stream at `storedAtMs`, goes to `sub`: the subscription is active,
- * lists the type, existed when the event was stored (a new subscription is not sent history) and its filters pass.
+ * lists the type, existed when the event was stored and when it happened (`created_at`, give or take the clocks'
+ * skew): a new subscription is not sent history; and its filters pass.
  */
 /**
  * Whether an envelope was published on its own type's subject (`events.<type>`), as every producer publishes. One that
@@ -41,7 +53,12 @@ export function onItsSubject(subject: string, event: Pick<WireEnvelope, "type">)
 export function wantsEvent(sub: SubscriptionRecord, event: WireEnvelope, storedAtMs: number): boolean {
   if (!sub.active) return false;
   if (!sub.events.includes(event.type)) return false;
-  if (Date.parse(sub.created_at) > storedAtMs) return false;
+  const created = Date.parse(sub.created_at);
+  if (created > storedAtMs) return false;
+  // An event stored again long after it happened (an idempotent retry's announcement, stored anew once the stream's
+  // duplicate window has passed) is history to a subscription made in between.
+  const happened = Date.parse(event.created_at);
+  if (Number.isFinite(happened) && created > happened + SUBSCRIPTION_CLOCK_SKEW_MS) return false;
   return passesFilters(sub, event);
 }
 

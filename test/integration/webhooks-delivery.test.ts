@@ -282,6 +282,30 @@ test("another system's event id: 128 visible characters are delivered and found 
   t.same(receiver.received(path).map((r) => r.json?.event_id), [fine.event_id], "the malformed envelopes are refused by the fan-out, not sent");
 });
 
+test("an event stored again long after it happened is history to a newer subscription; a finding without a valid severity is below any minimum", async (t) => {
+  const path = "/history";
+  const older = await createSub(stack, { url: receiver.url(path), events: ["agent.registered"] });
+  receiver.on(path, answer(204));
+  const data = { agent_id: "a10", hostname: "h10", tags: {}, status: "offline" };
+  // An announcement that happened three minutes ago, before `older` existed, stored now (as a late idempotent retry stores it).
+  const old = { ...makeEvent("agent.registered", data), created_at: new Date(Date.now() - 180_000).toISOString() };
+  const fresh = makeEvent("agent.registered", data);
+  await publish(nc, old);
+  await publish(nc, fresh);
+  t.equal((await waitDelivery(stack, fresh.event_id, older.id, terminal)).status, "delivered");
+  const bogus = await createSub(stack, { url: receiver.url(path), events: ["finding.discovered"], filters: { min_severity: "high" } });
+  const extreme = makeEvent("finding.discovered", { investigation_id: "inv_01JC0000000000000000000000", finding: { severity: "extreme" } });
+  const high = makeEvent("finding.discovered", { investigation_id: "inv_01JC0000000000000000000000", finding: { severity: "high" } });
+  await publish(nc, extreme);
+  await publish(nc, high);
+  t.equal((await waitDelivery(stack, high.event_id, bogus.id, terminal)).status, "delivered");
+  await new Promise((r) => setTimeout(r, 500));
+  const ids = receiver.received(path).map((r) => r.json?.event_id);
+  t.notOk(ids.includes(old.event_id), "the old event is not sent to the subscription made after it happened");
+  t.notOk(ids.includes(extreme.event_id), "severity 'extreme' does not pass min_severity high");
+  t.ok(ids.includes(fresh.event_id) && ids.includes(high.event_id));
+});
+
 test("4xx other than 408/429 fails permanently at once", async (t) => {
   const sent: string[] = [];
   for (const code of [400, 404, 410]) {

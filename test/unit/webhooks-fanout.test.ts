@@ -32,6 +32,18 @@ test("min_severity: info < low < medium < high < critical; events without severi
   t.ok(passesFilters(sub({ min_severity: "critical" }), ev("investigation.failed", {})), "no severity passes");
   t.ok(passesFilters(sub({ min_severity: "critical" }), completed(null)));
   t.ok(passesFilters(sub(), finding("info")), "no filter");
+  t.notOk(passesFilters(sub({ min_severity: "high" }), finding("extreme")), "a finding with no valid severity is below any minimum");
+  t.notOk(passesFilters(sub({ min_severity: "info" }), ev("finding.discovered", { investigation_id: "inv_1" })), "a finding without one");
+  t.ok(passesFilters(sub(), finding("extreme")), "without a minimum it passes");
+});
+
+test("wantsEvent: an old event stored again later is history to a subscription made after it happened", async (t) => {
+  const s = sub(); // created T0 - 1000
+  const old = { ...finding("high"), created_at: new Date(T0 - 130_000).toISOString() };
+  t.notOk(wantsEvent(s, old, T0 + 5_000), "happened 129 s before the subscription, stored again after it");
+  const skewed = { ...finding("high"), created_at: new Date(T0 - 2_500).toISOString() };
+  t.ok(wantsEvent(s, skewed, T0 + 10), "a producer's clock 1.5 s behind the gateway's");
+  t.ok(wantsEvent(s, { ...finding("high"), created_at: "not a time" }, T0), "no time of its own: storage decides");
 });
 
 test("wantsEvent: active, subscribed type, created before the event was stored, filters", async (t) => {
