@@ -198,3 +198,10 @@ test("a kernel module named for its package with a netfilter prefix, and check_b
   const open = host({ users: [{ uid: "1002", username: "nagios", shell: "/bin/bash", directory: "/home/nagios" }], authorized_keys: [{ uid: "1002", algorithm: "ssh-ed25519", key: "AAAAC3NzaC1lZDI1NTE5AAAAIW5F7BNjpaK1Wmfh87VgrWSzviKu3ZlOV0z7ffB", options: "", comment: "x@y" }] });
   t.ok(findings("new-interactive-account", open).length > 0, "a key with no forced command");
 });
+
+test("PGDG's pgbouncer account has /bin/bash from its package; another shell or home is still a finding", async (t) => {
+  const user = (shell: string, directory = "/var/lib/pgbouncer") => host({ users: [{ uid: "991", username: "pgbouncer", shell, directory }] });
+  t.same(findings("new-interactive-account", user("/bin/bash")), []);
+  t.ok(findings("new-interactive-account", user("/bin/zsh")).length > 0);
+  t.ok(findings("new-interactive-account", user("/bin/bash", "/tmp/.pgb")).length > 0, "a home in a temp directory");
+});

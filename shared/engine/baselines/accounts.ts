@@ -54,6 +54,12 @@ export const ACCOUNT_GROUPS: readonly AccountGroup[] = [
     source: deb("postgresql-common", "248+deb12u2", "postinst: adduser --system --home /var/lib/postgresql --shell /bin/bash postgres"),
   },
   {
+    id: "accounts:pgbouncer",
+    names: ["pgbouncer"],
+    shells: [...NOLOGIN, "/bin/bash", "/usr/bin/bash"],
+    source: { kind: "doc", name: "PostgreSQL Global Development Group's pgbouncer.spec (the PGDG RPM repository): %pre useradd -m -g pgbouncer -r -s /bin/bash -c \"PgBouncer Server\" pgbouncer" },
+  },
+  {
     id: "accounts:monitoring",
     names: ["prometheus", "node_exporter", "node-exporter", "alertmanager", "grafana", "loki", "promtail", "telegraf", "dd-agent", "datadog", "newrelic", "nrpe", "nagios", "zabbix", "netdata", "_telegraf", "otelcol", "otelcol-contrib", "vector", "fluent-bit", "td-agent", "filebeat", "metricbeat", "consul", "vault", "nomad", "osquery", "wazuh", "ossec", "falcon", "sensu"],
     shells: NOLOGIN,
