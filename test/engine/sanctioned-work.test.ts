@@ -205,3 +205,47 @@ test("PGDG's pgbouncer account has /bin/bash from its package; another shell or 
   t.ok(findings("new-interactive-account", user("/bin/zsh")).length > 0);
   t.ok(findings("new-interactive-account", user("/bin/bash", "/tmp/.pgb")).length > 0, "a home in a temp directory");
 });
+
+test("the review's borrowed forms stay findings: telnetd handing out shells, wrapped forced commands, salt-ssh and check_by_ssh look-alikes, DKMS name prefixes, Erlang's port under another service", async (t) => {
+  const listener = (cmdline: string, port = 23, name = "telnetd") =>
+    host({ processes: [proc(60, name, "/bin/busybox", cmdline)], listening_ports: [{ pid: "60", port: String(port), address: "0.0.0.0", protocol: "6" }] });
+  for (const cmd of ["busybox telnetd -p 23 -Fl /bin/sh", "telnetd -l /bin/login -p 23 -l /bin/sh", "telnetd -l /usr/bin/python3", "telnetd -l/bin/su", "telnetd -l /var/tmp/x"]) {
+    t.ok(findings("unexpected-listener", listener(cmd)).length > 0, cmd);
+  }
+  t.ok(findings("unexpected-listener", listener("busybox httpd -p 8080 -h /dev/shm/www", 8080, "httpd")).length > 0, "BusyBox httpd serves CGI: not a web server by name");
+
+  const account = (command: string) => host({
+    users: [{ uid: "1002", username: "www-data", shell: "/bin/bash", directory: "/var/www" }],
+    authorized_keys: [{ uid: "1002", algorithm: "ssh-ed25519", key: "AAAAC3NzaC1lZDI1NTE5AAAAIW5F7BNjpaK1Wmfh87VgrWSzviKu3ZlOV0z7ffB", options: `restrict,command="${command}"`, comment: "x@y" }],
+  });
+  for (const cmd of ["/usr/bin/nice /bin/bash", "setsid -w bash -i", "timeout 1d /bin/sh", "socat - EXEC:/bin/bash", "/usr/bin/vim", "runuser -u root sh"]) {
+    t.ok(findings("new-interactive-account", account(cmd)).length > 0, cmd);
+  }
+
+  const ssh = (cmdline: string) => host({ processes: [proc(70, "ssh", "/usr/bin/ssh", cmdline, { uid: "0" })], process_open_sockets: [sock(70, "10.40.1.23", 22)] });
+  for (const cmd of [
+    "ssh -D 1080 -N root@10.40.1.23 /usr/lib/nagios/plugins/check_dummy",
+    "ssh -R 9001:127.0.0.1:22 root@10.40.1.23 /usr/lib/nagios/plugins/check_dummy",
+    "ssh -t root@10.40.1.23 bash --rcfile /usr/lib/nagios/plugins/check_load -i",
+    "ssh -o IdentityFile=/home/eve/loot/salt-ssh.rsa root@10.40.1.23 /bin/sh",
+    "ssh -o IdentityFile=/etc/salt/pki/master/ssh/salt-ssh.rsa -D 1080 root@10.40.1.23",
+  ]) t.ok(findings("lateral-admin-connection", ssh(cmd)).length > 0, cmd);
+  const long = `ssh ${"-oIdentityFile=".repeat(4000)} 10.40.1.23`;
+  t.ok(Array.isArray(findings("lateral-admin-connection", ssh(long))), "a 60 KiB line of repeated options is read in one pass");
+
+  const mod = (name: string, pkg: string) => findings("unexpected-kernel-module", host({ kernel_modules: [{ name, size: "16384", used_by: "0", status: "Live" }], deb_packages: [{ name: pkg, version: "1" }] }));
+  t.ok(mod("xt_zfs", "zfs-dkms").length > 0, "a netfilter prefix on an installed package's name");
+  t.ok(mod("linux", "linux-headers-dkms").length > 0, "a prefix of a package's name");
+
+  const redis = host({
+    processes: [
+      proc(80, "redis-server", "/usr/bin/redis-server", "/usr/bin/redis-server 127.0.0.1:6379", { uid: "110" }),
+      proc(81, "sh", "/usr/bin/dash", "/bin/sh -s rabbit_disk_monitor", { uid: "110", parent: "80" }),
+      proc(82, "kdevtmpfsi", "/tmp/kdevtmpfsi", "/tmp/kdevtmpfsi", { uid: "110", parent: "81" }),
+    ],
+  });
+  t.ok(findings("service-spawned-shell", redis).length > 0, "the disk monitor's shell under Redis, running a miner");
+
+  const ssh96 = (version: string) => findings("vulnerable-package", host({ deb_packages: [{ name: "openssh-server", version }] }));
+  t.ok(ssh96("1:9.6p1-4").length > 0, "a Debian build is not fixed by Ubuntu's backport");
+});

@@ -42,7 +42,7 @@ export const PACKAGED_CRON: readonly PackagedCronJob[] = [
 export interface CommandPattern {
   id: string;
   /** Matches the whole command (user field stripped). */
-  re: RegExp;
+  re: Pick<RegExp, "test">;
   source: SourceRef;
 }
 
@@ -92,11 +92,77 @@ export const CONFIG_MANAGEMENT_KEY = {
 export const CONFIG_MANAGEMENT_SSH: readonly CommandPattern[] = [
   { id: "automation:ansible-ssh", re: /^(?=.*\bssh\b)(?=.*-o\s*ControlMaster=auto\b)(?=.*-o\s*ControlPersist=\d+\w*\b)(?=.*ControlPath="?(?:[^"\s]*\/\.ansible\/cp\/|\/runner\/cp\/))/, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp (AWX and ansible-runner execution environments: /runner/cp)", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
   { id: "automation:rundeck-ssh", re: /^(?=.*\bssh\b)(?=.*\s-i\s+\/var\/lib\/rundeck\/\.ssh\/id_(?:rsa|ed25519|ecdsa)\b)/, source: { kind: "doc", name: "Rundeck docs: SSH node executor, the server's key /var/lib/rundeck/.ssh/id_rsa", url: "https://docs.rundeck.com/docs/manual/projects/node-execution/ssh.html" } },
-  // salt/client/ssh/shell.py passes the key as `-o IdentityFile=...` (with -o User=, -o Port=, StrictHostKeyChecking=no).
-  { id: "automation:salt-ssh", re: /^(?=.*\bssh\b)(?=.*(?:-i\s+|-o\s*IdentityFile=)\S*\/(?:salt-ssh\.rsa|pki\/master\/ssh\/salt-ssh\.rsa)\b)/, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa (salt/client/ssh/shell.py: -o IdentityFile=)", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
+  // salt/client/ssh/shell.py passes the key as `-o IdentityFile=...` (with -o User=, -o Port=, StrictHostKeyChecking=no)
+  // and runs its shim through `/bin/sh << 'EOF'`.
+  { id: "automation:salt-ssh", re: { test: saltSsh }, source: { kind: "doc", name: "Salt SSH: salt-ssh uses /etc/salt/pki/master/ssh/salt-ssh.rsa (salt/client/ssh/shell.py: -o IdentityFile=, the shim through /bin/sh << 'EOF')", url: "https://docs.saltproject.io/en/latest/topics/ssh/index.html" } },
   // check_by_ssh runs one plugin on the remote host per check: `ssh ... host /usr/lib/nagios/plugins/check_load -w ...`.
-  { id: "monitoring:check-by-ssh", re: sshRunning(String.raw`\/usr\/(?:lib(?:64)?|libexec)\/(?:nagios\/plugins|monitoring-plugins)\/check_[\w.-]+(?:\s|$)`), source: { kind: "doc", name: "Monitoring Plugins check_by_ssh(1) and Icinga 2 docs, \"Agent-based Checks: SSH\": the poller runs each plugin on the remote host over ssh", url: "https://icinga.com/docs/icinga-2/latest/doc/07-agent-based-monitoring/#ssh" } },
+  { id: "monitoring:check-by-ssh", re: { test: checkBySsh }, source: { kind: "doc", name: "Monitoring Plugins check_by_ssh(1) and Icinga 2 docs, \"Agent-based Checks: SSH\": the poller runs each plugin on the remote host over ssh", url: "https://icinga.com/docs/icinga-2/latest/doc/07-agent-based-monitoring/#ssh" } },
 ];
+
+/** ssh(1) options that take a value. */
+const SSH_VALUE_OPTIONS = new Set(["-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"]);
+
+interface SshInvocation {
+  options: Array<[string, string]>;
+  destination: string;
+  remote: string[];
+}
+
+/**
+ * An ssh client's command line read as ssh(1) reads it: options (grouped flags, values attached or next), the
+ * destination, the remote command's words. Undefined when the first word is no ssh or the line carries shell syntax.
+ */
+function sshInvocation(cmdline: string): SshInvocation | undefined {
+  if (cmdline.length > 8192 || /[;|&$`\n]/.test(cmdline)) return undefined;
+  const words = cmdline.trim().split(/\s+/);
+  if (!/^(?:\S*\/)?ssh$/.test(words[0] ?? "")) return undefined;
+  const options: Array<[string, string]> = [];
+  let i = 1;
+  for (; i < words.length && (words[i] ?? "").startsWith("-"); i += 1) {
+    const w = words[i] ?? "";
+    const flag = w.slice(0, 2);
+    if (SSH_VALUE_OPTIONS.has(flag)) {
+      if (w.length > 2) options.push([flag, w.slice(2)]);
+      else options.push([flag, words[(i += 1)] ?? ""]);
+    } else {
+      for (const letter of w.slice(1)) options.push([`-${letter}`, ""]);
+    }
+  }
+  const destination = words[i] ?? "";
+  // `ssh host -o X=y cmd`: options may follow the destination too.
+  const rest = words.slice(i + 1);
+  const remote: string[] = [];
+  for (let j = 0; j < rest.length; j += 1) {
+    const w = rest[j] ?? "";
+    if (remote.length === 0 && SSH_VALUE_OPTIONS.has(w.slice(0, 2)) && w.startsWith("-")) {
+      options.push([w.slice(0, 2), w.length > 2 ? w.slice(2) : rest[(j += 1)] ?? ""]);
+    } else remote.push(w);
+  }
+  return destination === "" ? undefined : { options, destination, remote };
+}
+
+/** Forwarding, a terminal or no command at all: a session or a tunnel, not one command run on the far side. */
+const SESSION_FLAGS = new Set(["-D", "-R", "-L", "-W", "-N", "-t", "-f", "-M", "-S"]);
+
+function identityFile(ssh: SshInvocation): string[] {
+  return ssh.options.flatMap(([flag, value]) => (flag === "-i" ? [value] : flag === "-o" && /^IdentityFile=/i.test(value) ? [value.slice(value.indexOf("=") + 1)] : []));
+}
+
+const SALT_SSH_KEY = "/etc/salt/pki/master/ssh/salt-ssh.rsa";
+
+function saltSsh(cmdline: string): boolean {
+  const ssh = sshInvocation(cmdline.replace(/ << 'EOF'$/, ""));
+  if (!ssh || ssh.options.some(([flag]) => SESSION_FLAGS.has(flag))) return false;
+  const keys = identityFile(ssh);
+  return keys.length > 0 && keys.every((k) => k === SALT_SSH_KEY) && (ssh.remote.length === 0 || (ssh.remote.length === 1 && ssh.remote[0] === "/bin/sh" && / << 'EOF'$/.test(cmdline)));
+}
+
+const MONITORING_PLUGIN = /^\/usr\/(?:lib(?:64)?|libexec)\/(?:nagios\/plugins|monitoring-plugins)\/check_[\w.-]+$/;
+
+function checkBySsh(cmdline: string): boolean {
+  const ssh = sshInvocation(cmdline);
+  return ssh !== undefined && !ssh.options.some(([flag]) => SESSION_FLAGS.has(flag)) && MONITORING_PLUGIN.test(ssh.remote[0] ?? "");
+}
 
 /**
  * An ssh client (the command line's first word) whose remote command is `remote`, with no shell syntax anywhere on

@@ -14,31 +14,89 @@ const SEARCHES: ReadonlySet<string> = new Set([
 /** Programs that ask about a name or address without reaching it: DNS and registry lookups, GeoIP. */
 const LOOKUPS: ReadonlySet<string> = new Set(["whois", "dig", "nslookup", "host", "drill", "kdig", "delv", "geoiplookup", "mmdblookup"]);
 
-/** Firewall programs, and the words that make their rule a block. */
+/** Firewall programs; a rule is a block only by its verdict, read with its comments taken out. */
 const FIREWALLS: ReadonlySet<string> = new Set(["iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "nft", "ufw", "firewall-cmd", "fail2ban-client"]);
-const BLOCKING = /(?:^|[\s=])(?:drop|reject|deny|banip)(?:[\s;,}]|$)/i;
 /** `ipset add <set> <address>` into a set named as a blocklist. */
 const IPSET_BLOCK = /^add\s+\S*(?:block|black|deny|ban|drop)/i;
 
-/** find runs what -exec names: only a find without it is a search. */
-const FIND_RUNS = /(?:^|\s)-(?:exec|execdir|ok|okdir)(?:\s|$)/;
+/** Text filters a search's output goes through (`| sort | uniq -c | head`): they read, write only to the terminal. */
+const FILTERS: ReadonlySet<string> = new Set(["sort", "uniq", "head", "tail", "wc", "cut", "tr", "less", "more", "cat", "zcat", "column", "jq", "nl", "rev", "fold"]);
+
+/** Options with which a search program runs another program (`rg --pre`, `tcpdump -z`, find's -exec). */
+const RUNS_A_PROGRAM = /(?:^|\s)(?:--pre(?:=|\s)|--filter(?:=|\s)|-z\s|-Z\s|-X\s|-(?:exec|execdir|ok|okdir)(?:\s|$)|--postrotate-command)/;
+
+function words(cmd: SimpleCommand): string {
+  return cmd.args.join(" ");
+}
+
+function blocks(cmd: SimpleCommand): boolean {
+  const rule = words(cmd).replace(/--comment\s+("[^"]*"|'[^']*'|\S+)/g, " ").replace(/\bcomment\s+("[^"]*"|'[^']*'|\S+)/g, " ");
+  if (/\b(?:accept|allow|dnat|snat|masquerade|redirect|tproxy)\b/i.test(rule) || /-t\s+nat\b/.test(rule)) return false;
+  switch (cmd.program) {
+    case "ufw":
+      return /^(?:insert\s+\d+\s+)?(?:deny|reject)\b/.test(rule);
+    case "fail2ban-client":
+      return /^set\s+\S+\s+banip\s/.test(rule);
+    case "firewall-cmd":
+      return /--zone=(?:drop|block)\b|\b(?:reject|drop)\b/.test(rule);
+    case "nft":
+      return /\s(?:drop|reject)(?:\s|$|;)/.test(` ${rule}`);
+    default:
+      return /(?:^|\s)-j\s+(?:DROP|REJECT)(?:\s|$)/.test(rule);
+  }
+}
 
 function hunts(cmd: SimpleCommand): boolean {
-  if (SEARCHES.has(cmd.program) || LOOKUPS.has(cmd.program)) return true;
-  if (cmd.program === "find") return !FIND_RUNS.test(cmd.raw);
-  if (cmd.program === "ip") return /\broute\s+(?:add|replace)\s+(?:blackhole|unreachable|prohibit)\b/.test(cmd.raw);
-  if (cmd.program === "ipset") return IPSET_BLOCK.test(cmd.args.join(" "));
-  return FIREWALLS.has(cmd.program) && BLOCKING.test(cmd.args.join(" ")) && !/\b(?:accept|allow)\b/i.test(cmd.raw);
+  if (RUNS_A_PROGRAM.test(` ${words(cmd)}`)) return false;
+  if (SEARCHES.has(cmd.program) || LOOKUPS.has(cmd.program) || cmd.program === "find") return true;
+  if (cmd.program === "ip") return /^route\s+(?:add|replace)\s+(?:blackhole|unreachable|prohibit)\s/.test(words(cmd));
+  if (cmd.program === "ipset") return IPSET_BLOCK.test(words(cmd));
+  return FIREWALLS.has(cmd.program) && blocks(cmd);
 }
+
+/** A filter of the search's output: awk only without system(), getline or a pipe of its own. */
+function filters(cmd: SimpleCommand): boolean {
+  if (cmd.program === "awk" || cmd.program === "gawk" || cmd.program === "mawk") return !/system|getline|\|/.test(cmd.raw);
+  return FILTERS.has(cmd.program);
+}
+
+/** Output written anywhere but the terminal, /dev/null, a temp directory or the user's own relative files. */
+const REDIRECTED_ELSEWHERE = />{1,2}\s*(?!\/dev\/null\b|\/tmp\/|&)(\/|~\/\.)/;
 
 /**
  * Whether every simple command of `command` that mentions `indicator` searches for it, looks it up or blocks it
  * (`grep 203.0.113.7 /var/log/auth.log | tail`, `dig +short evil.example`, `iptables -I OUTPUT -d 203.0.113.7 -j DROP`).
- * A command that also fetches, connects to or writes the indicator anywhere (`curl`, `nc`, `echo ... >> /etc/hosts`,
- * `sh -c 'grep ...'` whose shell line names it) is not a hunt.
+ * Every other command of the line must be a search or a text filter of its output: a line that also fetches, runs,
+ * connects or writes anything (`curl`, `nc`, `| sh`, `$(dig ...)`, `echo ... >> /etc/hosts`, `rg --pre`, a NAT rule, a
+ * "drop" in a rule's comment) is not a hunt.
  */
 export function onlyHuntsFor(command: string, indicator: string): boolean {
-  const needle = indicator.toLowerCase();
-  const naming = simpleCommands(command).filter((c) => c.raw.toLowerCase().includes(needle));
-  return naming.length > 0 && naming.every(hunts);
+  return judgeLine(command)(indicator);
+}
+
+/** A line judged once: undefined when no indicator in it can be only hunted for, else the commands searching. */
+function judgeLine(command: string): (indicator: string) => boolean {
+  // Whatever runs with a lookup's answer (`dig TXT x | base64 -d | sh`, `curl http://$(dig +short x)/p`) is a use.
+  if (/\$\(|`/.test(command) || REDIRECTED_ELSEWHERE.test(command)) return () => false;
+  const cmds = simpleCommands(command);
+  if (!cmds.every((c) => hunts(c) || filters(c))) return () => false;
+  const lowered = cmds.map((c) => ({ raw: c.raw.toLowerCase(), hunt: hunts(c) }));
+  return (indicator) => {
+    const needle = indicator.toLowerCase();
+    const naming = lowered.filter((c) => c.raw.includes(needle));
+    return naming.length > 0 && naming.every((c) => c.hunt);
+  };
+}
+
+/** `onlyHuntsFor` with each command line parsed once: a host's history is asked about for each indicator. */
+export function huntChecker(): (command: string, indicator: string) => boolean {
+  const lines = new Map<string, (indicator: string) => boolean>();
+  return (command, indicator) => {
+    let judge = lines.get(command);
+    if (judge === undefined) {
+      judge = judgeLine(command);
+      lines.set(command, judge);
+    }
+    return judge(indicator);
+  };
 }

@@ -8,7 +8,7 @@ import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import { isLoopback, isPrivate, isWildcard, normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { onlyHuntsFor } from "./indicator-hunts.js";
+import { huntChecker } from "./indicator-hunts.js";
 
 /** Columns holding exactly one address. */
 const IP_EXACT: Readonly<Record<string, readonly string[]>> = {
@@ -138,7 +138,7 @@ function namesExactly(e: EvidenceRow, path: string): boolean {
  */
 const METADATA_ADDRESSES: ReadonlySet<string> = new Set(["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"]);
 
-/** The host's own addresses: the local ends of its sockets, and what its /etc/hosts maps its own name to. */
+/** The host's own addresses: the local ends of its sockets and its listeners (never /etc/hosts, which root writes). */
 function ownAddresses(host: HostData): Set<string> {
   const own = new Set<string>();
   for (const table of ["process_open_sockets", "listening_ports"]) {
@@ -147,12 +147,6 @@ function ownAddresses(host: HostData): Set<string> {
       if (ip !== "" && !isLoopback(ip) && !isWildcard(ip)) own.add(ip);
     }
   }
-  const short = host.hostname.toLowerCase().split(".")[0] ?? "";
-  for (const row of rowsOf(host, "etc_hosts")) {
-    const names = str(row, "hostnames").toLowerCase().split(/\s+/);
-    if (short !== "" && names.some((n) => n === short || n.split(".")[0] === short)) own.add(normalizeIp(str(row, "address")));
-  }
-  for (const ip of [...own]) if (isLoopback(ip)) own.delete(ip);
   return own;
 }
 
@@ -224,6 +218,7 @@ export const iocMatch = defineDetection({
     const hashes = new Set(ctx.entities.sha256.map((h) => h.toLowerCase()));
     const paths = ctx.entities.paths.filter((p) => p.length > 1 && !PLACES.has(withoutTrailingSlashes(p)));
     const hits: DetectionHit[] = [];
+    const huntedFor = huntChecker();
     // A domain the host itself is named under is how the question names the fleet ("the example.org mail hosts"), not
     // an indicator: its own /etc/hosts lines and lookups carry it everywhere.
     const self = host.hostname.toLowerCase();
@@ -235,7 +230,7 @@ export const iocMatch = defineDetection({
         const evidence = found.get(ioc) ?? [];
         const rows = `${evidence.length} row${evidence.length === 1 ? "" : "s"}`;
         // Someone on the host grepped for it, looked it up or blocked it: a hunt, not a use (indicator-hunts.ts).
-        const hunted = evidence.every((e) => e.table === "shell_history" && onlyHuntsFor(str(e.row, "command"), ioc));
+        const hunted = evidence.every((e) => e.table === "shell_history" && huntedFor(str(e.row, "command"), ioc));
         hits.push({
           summary: hunted
             ? `The ${kind} ${ioc} named in the question appears only in ${rows} of shell history that search for it, look it up or block it: someone here hunted for it.`
@@ -257,9 +252,12 @@ export const iocMatch = defineDetection({
       for (const ip of [...found.keys()].sort()) {
         const evidence = found.get(ip) ?? [];
         // The host's own address is how the question names the host, not something the host met.
-        if (own.has(ip)) hits.push({ summary: `The address ${ip} named in the question is this host's own (its sockets and /etc/hosts): the question is about this host.`, evidence, severity: "info", entity: `ip:${ip}` });
-        // An address inside the site names one of our own hosts: where it appears is a lead to follow, not an alert.
-        else if (isPrivate(ip) && !METADATA_ADDRESSES.has(ip)) hits.push({ summary: `The inside address ${ip} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}): one of the site's hosts, a lead to follow.`, evidence, severity: "low", entity: `ip:${ip}` });
+        // A connection or a login from it is something the host met, whatever the address.
+        const met = evidence.some((e) => (e.table === "process_open_sockets" && normalizeIp(str(e.row, "remote_address")) === ip) || e.table in LOGIN_SOURCES);
+        if (own.has(ip) && !met) hits.push({ summary: `The address ${ip} named in the question is this host's own (the local end of its sockets): the question is about this host.`, evidence, severity: "info", entity: `ip:${ip}` });
+        // An address inside the site names one of our own hosts: where it appears in configuration or commands is a
+        // lead to follow, not an alert (CGNAT's 100.64/10 is excluded: a tailnet's peers may be anyone's).
+        else if (!met && isPrivate(ip) && !ip.startsWith("100.") && !METADATA_ADDRESSES.has(ip)) hits.push({ summary: `The inside address ${ip} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}): one of the site's hosts, a lead to follow.`, evidence, severity: "low", entity: `ip:${ip}` });
         else continue;
         found.delete(ip);
       }
@@ -283,7 +281,9 @@ export const iocMatch = defineDetection({
       // there: only a file at the very path named, or a command naming it, is the indicator itself.
       for (const p of [...found.keys()].sort()) {
         const evidence = found.get(p) ?? [];
-        if (evidence.some((e) => namesExactly(e, p))) continue;
+        // A hidden directory named is where something hides, not a place to look around (what runs from a temp
+        // directory is exec-from-tmp's).
+        if (evidence.some((e) => namesExactly(e, p)) || /\/\./.test(p)) continue;
         hits.push({ summary: `The directory ${p} named in the question holds what ${evidence.length} row${evidence.length === 1 ? "" : "s"} show (${[...new Set(evidence.map((e) => e.table))].join(", ")}): a place to look, judged by the other detections.`, evidence, severity: "info", entity: `path:${p}` });
         found.delete(p);
       }

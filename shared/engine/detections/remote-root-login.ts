@@ -24,7 +24,17 @@ function proxmoxNode(host: HostData): boolean {
 }
 
 /** SSH clients whose loopback connection to sshd is a person's own `ssh root@localhost`, not a tunnel's. */
-const SSH_CLIENTS: ReadonlySet<string> = new Set(["ssh", "autossh", "scp", "sftp", "rsync", "sshpass", "ansible", "ssh-keyscan"]);
+const SSH_CLIENTS: ReadonlySet<string> = new Set(["ssh", "scp", "sftp", "ssh-keyscan"]);
+
+/**
+ * An ssh client of the system's (by its path, not a name anyone can take) that forwards nothing: a person's own
+ * `ssh root@localhost`. `ssh -R 2222:127.0.0.1:22 user@outside` is the classic reverse tunnel, and is one.
+ */
+function ownSshClient(proc: Row): boolean {
+  const path = str(proc, "path");
+  if (!SSH_CLIENTS.has(basename(path)) || !/^\/(?:usr\/)?bin\//.test(path)) return false;
+  return !/(?:^|\s)-[A-Za-z]*[RDW]/.test(str(proc, "cmdline"));
+}
 
 /**
  * Root logged in from loopback while a program other than an ssh client holds the client end of a loopback
@@ -32,23 +42,24 @@ const SSH_CLIENTS: ReadonlySet<string> = new Set(["ssh", "autossh", "scp", "sftp
  * real source the login record cannot show (Sysdig's LABRAT and GuidePoint on cloudflared tunnels to sshd).
  */
 function throughTunnel(host: HostData): DetectionHit[] {
-  const logins: EvidenceRow[] = [
-    ...rowsOf(host, "last").filter((r) => str(r, "username") === "root" && isLoopback(str(r, "host")) && (num(r, "type") ?? 7) === 7).map((row) => ({ table: "last", row })),
-    ...rowsOf(host, "logged_in_users").filter((r) => str(r, "user") === "root" && isLoopback(str(r, "host"))).map((row) => ({ table: "logged_in_users", row })),
-  ];
+  // A session open now: a past loopback login with some local client on sshd's port today proves nothing.
+  const logins: EvidenceRow[] = rowsOf(host, "logged_in_users").filter((r) => str(r, "user") === "root" && isLoopback(str(r, "host"))).map((row) => ({ table: "logged_in_users", row }));
   if (logins.length === 0) return [];
   const procs = new Map(rowsOf(host, "processes").map((p) => [str(p, "pid"), p] as const));
+  // sshd's ports, from its listeners (22 when none is seen).
+  const sshdPids = new Set([...procs.values()].filter((p) => basename(str(p, "path")) === "sshd" || str(p, "name") === "sshd").map((p) => str(p, "pid")));
+  const ports = new Set(rowsOf(host, "listening_ports").filter((l) => sshdPids.has(str(l, "pid"))).map((l) => num(l, "port") ?? 0));
+  if (ports.size === 0) ports.add(22);
   const hits: DetectionHit[] = [];
   const seen = new Set<string>();
   for (const s of rowsOf(host, "process_open_sockets")) {
     const pid = str(s, "pid");
-    if (num(s, "remote_port") !== 22 || !isLoopback(str(s, "remote_address")) || str(s, "state") !== "ESTABLISHED" || seen.has(pid)) continue;
+    if (!ports.has(num(s, "remote_port") ?? 0) || !isLoopback(str(s, "remote_address")) || str(s, "state") !== "ESTABLISHED" || seen.has(pid)) continue;
     const proc = procs.get(pid);
-    const program = basename(str(proc, "path")) || str(proc, "name");
-    if (proc === undefined || program === "sshd" || SSH_CLIENTS.has(program) || SSH_CLIENTS.has(str(proc, "name"))) continue;
+    if (proc === undefined || sshdPids.has(pid) || ownSshClient(proc)) continue;
     seen.add(pid);
     hits.push({
-      summary: `root logged in from loopback while ${str(proc, "name") || program} (pid ${pid}, ${str(proc, "path") || "no path"}), not an ssh client, holds a loopback connection to sshd: a tunnel carrying a remote root session (${str(proc, "cmdline").slice(0, 100)}).`,
+      summary: `root logged in from loopback while ${str(proc, "name") || basename(str(proc, "path"))} (pid ${pid}, ${str(proc, "path") || "no path"}), not a plain ssh client of the system's, holds a loopback connection to sshd: a tunnel carrying a remote root session (${str(proc, "cmdline").slice(0, 100)}).`,
       evidence: [...logins, { table: "process_open_sockets", row: s }, { table: "processes", row: proc }],
       entity: `pid:${pid}`,
     });
@@ -65,6 +76,7 @@ export const remoteRootLogin = defineDetection({
     deb_packages: ["name"],
     processes: ["pid", "name", "path", "cmdline"],
     process_open_sockets: ["pid", "remote_address", "remote_port", "local_address", "state"],
+    listening_ports: ["pid", "port"],
   },
   severity: "high",
   attack: ["T1078.003", "T1021.004"],

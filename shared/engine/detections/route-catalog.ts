@@ -46,7 +46,7 @@ export const ROUTE_CATALOG: readonly RouteEntry[] = [
   { id: "privileged-container", category: "privilege-escalation", tables: ["docker_containers", "processes"] },
   { id: "process-masquerading", category: "defense-evasion", tables: ["processes"] },
   { id: "public-interactive-login", category: "initial-access", tables: ["last", "logged_in_users"] },
-  { id: "remote-root-login", category: "initial-access", tables: ["deb_packages", "last", "logged_in_users", "process_open_sockets", "processes"] },
+  { id: "remote-root-login", category: "initial-access", tables: ["deb_packages", "last", "listening_ports", "logged_in_users", "process_open_sockets", "processes"] },
   { id: "replaced-system-binary", category: "persistence", tables: ["deb_packages", "hash", "rpm_packages"] },
   { id: "reverse-shell", category: "command-and-control", tables: ["process_open_sockets", "processes"] },
   { id: "security-tool-sinkhole", category: "defense-evasion", tables: ["etc_hosts"] },

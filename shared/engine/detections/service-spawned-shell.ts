@@ -13,6 +13,19 @@ import { dataServiceRole, DOWNLOADERS, judgeChild, onlyHelpers } from "./service
 
 const INTERPRETER = /^(?:python[0-9.]*|perl|ruby|php[0-9.]*|lua|node)$/;
 
+/**
+ * Erlang's os:cmd port (`sh -s unix:cmd`) and RabbitMQ's disk monitor port (`sh -s rabbit_disk_monitor`): shells the
+ * Erlang VM (beam.smp) keeps open and feeds on stdin, running df for the disk monitor. Only under beam.smp, and only
+ * while what they run is df.
+ */
+function erlangPort(service: Row, child: Row, programs: readonly string[]): boolean {
+  return (
+    basename(str(service, "path")) === "beam.smp" &&
+    /^(?:\/\S*\/)?sh -s (?:unix:cmd|rabbit_disk_monitor)$/.test(str(child, "cmdline").trim()) &&
+    programs.every((p) => p === "df" || p === "sh" || p === "dash")
+  );
+}
+
 export const serviceSpawnedShell = defineDetection({
   id: "service-spawned-shell",
   title: "Database or broker spawning a shell or downloader",
@@ -59,7 +72,7 @@ export const serviceSpawnedShell = defineDetection({
       const downloads = verdict.programs.some((p) => DOWNLOADERS.has(p) || NETCAT_LIKE.has(p));
       // Erlang's os:cmd port (`sh -s unix:cmd`) and RabbitMQ's disk monitor port (`sh -s rabbit_disk_monitor`, which
       // runs df through it): the shells the VM keeps open, fed on stdin; what they start is judged in `verdict`.
-      if (!verdict.strong && !downloads && /^(?:\/\S*\/)?sh -s (?:unix:cmd|rabbit_disk_monitor)$/.test(str(child, "cmdline").trim())) continue;
+      if (erlangPort(service.row, child, verdict.programs)) continue;
       const why = verdict.why !== "" ? verdict.why : downloads ? "downloads" : `runs ${childName}`;
       let severity: DetectionHit["severity"] = verdict.strong || downloads || INTERPRETER.test(childName) || verdict.why !== "" ? undefined : "medium";
       // archive_command / restore_command run from the archiver or startup process, not from a client backend.

@@ -120,8 +120,20 @@ export function restrictedForcedCommand(options: string): string | null {
   if (!locked || opts.has("pty") || opts.has("port-forwarding")) return null;
   const program = firstToken(command);
   if (isShell(program) || INTERPRETER.test(basename(program)) || inTmpDir(program) || /\/\./.test(program)) return null;
+  // A wrapper that runs what follows it, or any shell or interpreter named as an argument, is a shell by another name
+  // (`nice /bin/bash`, `setsid -w bash -i`, `socat - EXEC:/bin/bash`, a pager or editor with a shell escape).
+  if (EXEC_WRAPPERS.has(basename(program))) return null;
+  if (command.split(/[\s:=,]+/).slice(1).some((w) => isShell(w) || INTERPRETER.test(basename(w)))) return null;
   return command;
 }
+
+/** Programs that run another program, or give a shell from inside: a forced command of these is no restriction. */
+const EXEC_WRAPPERS: ReadonlySet<string> = new Set([
+  "nice", "ionice", "nohup", "setsid", "timeout", "stdbuf", "env", "xargs", "exec", "command", "chroot", "runuser", "su",
+  "sudo", "doas", "script", "socat", "busybox", "watch", "flock", "unshare", "nsenter", "chrt", "taskset", "time", "strace",
+  "ltrace", "gdb", "vi", "vim", "nvim", "view", "nano", "emacs", "less", "more", "man", "ed", "ex", "awk", "gawk",
+  "tclsh", "expect", "screen", "tmux",
+]);
 
 /**
  * A key with no signal of its own takes part in fleet-common (fleet-common.ts): the same key for the same account on

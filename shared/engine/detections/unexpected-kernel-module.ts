@@ -10,16 +10,27 @@ import { defineDetection, type DetectionHit, type EvidenceRow } from "./detectio
 export const DKMS_PACKAGE_BASELINE = "kmod:dkms-package";
 
 /**
- * The installed package that builds this module for the running kernel, by the naming DKMS and kmod packaging use:
- * Debian's `<module>-dkms` and `<module>-<what>-dkms` (lime-forensics-dkms builds lime, v4l2loopback-dkms
- * v4l2loopback), RPM's `kmod-<module>`, `akmod-<module>` and `<module>-dkms`. Module names write `-` as `_`, and a
- * netfilter module's `xt_`/`nf_` prefix is not in its package's name.
+ * DKMS packages whose module is not named for the package (each from the package's dkms.conf):
+ * lime-forensics-dkms builds lime (LiME's dkms.conf, BUILT_MODULE_NAME=lime); rtpengine's kernel package builds
+ * xt_RTPENGINE (rtpengine's debian/ngcp-rtpengine-kernel-dkms and el/rtpengine.spec).
+ */
+const DKMS_BUILDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["lime-forensics-dkms", ["lime"]],
+  ["rtpengine-kernel-dkms", ["xt_RTPENGINE"]],
+  ["ngcp-rtpengine-kernel-dkms", ["xt_RTPENGINE"]],
+]);
+
+/**
+ * The installed package that builds this module for the running kernel: one named for it as DKMS and kmod packaging
+ * name them (`<module>-dkms`, RPM's `kmod-<module>` and `akmod-<module>`; module names write `-` as `_`), or one whose
+ * dkms.conf is known to build it (DKMS_BUILDS). A name that only starts like a package's is not enough: any rootkit
+ * could be called after an installed package.
  */
 function buildingPackage(host: HostData, module: string): string | undefined {
-  // A netfilter target or match is named for its project with a prefix (rtpengine-kernel-dkms builds xt_RTPENGINE).
-  const names = [...new Set([module, module.replace(/^(?:xt|ipt|ip6t|nft|nf)_/i, "")])].map((n) => n.toLowerCase().replace(/_/g, "-")).filter((n) => n.length >= 3);
+  const name = module.toLowerCase().replace(/_/g, "-");
+  if (name.length < 3) return undefined;
   const builds = (pkg: string): boolean =>
-    names.some((name) => (pkg.endsWith("-dkms") && (pkg === `${name}-dkms` || pkg.startsWith(`${name}-`))) || pkg === `kmod-${name}` || pkg === `akmod-${name}`);
+    pkg === `${name}-dkms` || pkg === `kmod-${name}` || pkg === `akmod-${name}` || (DKMS_BUILDS.get(pkg) ?? []).includes(module);
   for (const table of ["deb_packages", "rpm_packages"]) {
     const row = rowsOf(host, table).find((r) => builds(str(r, "name").toLowerCase()));
     if (row) return `${str(row, "name")} ${str(row, "version")}`.trim();

@@ -6,22 +6,37 @@ import { basename, num, processIndex, processLabel, rowsOf, str, tagNumbers } fr
 import { isLoopback, isWildcard } from "../net.js";
 import { offensiveSecurityHost } from "../baselines/host-roles.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { SHELLS, inHiddenDir, inTmpDir, isShell, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import { SHELLS, inHiddenDir, inTmpDir, NETCAT_LIKE, socatForwarder } from "./patterns.js";
 import type { Row } from "../types.js";
 
 /** Ports bind shells and C2 kits default to (raise the severity). Source: Metasploit defaults (4444), ATT&CK T1571 examples. */
 const BIND_SHELL_PORTS: readonly number[] = [1337, 4444, 5555, 6666, 6667, 31337, 12345];
 
-/** Applets that serve a port; a telnetd whose login program is a shell (-l /bin/sh) hands out shells and stays one. */
-const BUSYBOX_DAEMONS: ReadonlySet<string> = new Set(["telnetd", "httpd", "ftpd", "tftpd", "udhcpd", "dnsd", "inetd", "ntpd", "syslogd"]);
+/** Applets that serve a port without handing out a program of the caller's choice (httpd runs CGI, so it is not one). */
+const BUSYBOX_DAEMONS: ReadonlySet<string> = new Set(["telnetd", "udhcpd", "ntpd", "syslogd"]);
 
+/** telnetd's login program as BusyBox reads it: getopt style (`-Fl /bin/sh`, `-l/bin/sh`), the last -l winning. */
+function telnetdLogin(args: readonly string[]): string | undefined {
+  let login: string | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i] ?? "";
+    if (!/^-[A-Za-z]/.test(a)) continue;
+    const at = a.indexOf("l");
+    if (at < 1) continue;
+    login = a.length > at + 1 ? a.slice(at + 1) : args[i + 1];
+  }
+  return login;
+}
+
+/** The applet a BusyBox process runs as (its argv[0]), when it is a daemon that hands out nothing; else "busybox". */
 function busyboxApplet(proc: Row | undefined): string {
-  const cmdline = str(proc, "cmdline");
-  const words = cmdline.split(/\s+/);
-  const applet = basename(words[0] === "busybox" || (words[0] ?? "").endsWith("/busybox") ? (words[1] ?? "") : (words[0] ?? ""));
+  const words = str(proc, "cmdline").split(/\s+/).filter((w) => w !== "");
+  const viaBusybox = basename(words[0] ?? "") === "busybox";
+  const applet = basename((viaBusybox ? words[1] : words[0]) ?? "");
   if (!BUSYBOX_DAEMONS.has(applet)) return "busybox";
-  const login = /(?:^|\s)-l\s*(\S+)/.exec(cmdline)?.[1];
-  return login !== undefined && isShell(login) ? "busybox" : applet;
+  if (applet !== "telnetd") return applet;
+  const login = telnetdLogin(words.slice(viaBusybox ? 2 : 1));
+  return login === undefined || login === "/bin/login" || login === "/usr/bin/login" ? applet : "busybox";
 }
 
 export const unexpectedListener = defineDetection({

@@ -8,7 +8,13 @@ const upstream = (version: string): string => (version.includes("-") ? version.s
 
 /** A distribution build of the same upstream version at or above one that carries the fix. */
 function fixedByBackport(version: string, backports: readonly string[]): boolean {
-  return backports.some((b) => upstream(b) === upstream(version) && compareDebVersions(version, b) >= 0);
+  return backports.some((b) => upstream(b) === upstream(version) && vendor(b) === vendor(version) && compareDebVersions(version, b) >= 0);
+}
+
+/** Whose revision it is: Ubuntu's (`3ubuntu13.3`), a Debian stable update's (`2+deb12u3`) or Debian's own. */
+function vendor(version: string): string {
+  const revision = version.includes("-") ? version.slice(version.lastIndexOf("-") + 1) : "";
+  return /ubuntu/.test(revision) ? "ubuntu" : /\+deb\d+u\d+/.test(revision) ? "debian-stable" : "debian";
 }
 
 export const vulnerablePackage = defineDetection({
