@@ -188,7 +188,27 @@ export const DATA_TRANSFER_SSH: readonly CommandPattern[] = [
  * Daemons whose job opens admin-protocol connections inside the site: a domain member's winbindd and SSSD talk SMB and
  * RPC to the domain controllers; a vulnerability scanner's engine logs in over SSH and SMB to the hosts it checks.
  */
-export const ADMIN_PORT_DAEMONS: ReadonlyArray<{ id: string; paths: readonly string[]; ports: readonly number[] | "any"; source: SourceRef }> = [
+export const ADMIN_PORT_DAEMONS: ReadonlyArray<{
+  id: string;
+  paths: readonly string[];
+  /** A runtime (java) whose command line must carry this token to be the daemon. */
+  runtime?: { pathEnds: string; token: string };
+  ports: readonly number[] | "any";
+  source: SourceRef;
+}> = [
+  {
+    id: "admin:cockpit-ssh",
+    paths: ["/usr/libexec/cockpit-ws", "/usr/libexec/cockpit-ssh", "/usr/lib/cockpit/cockpit-ws", "/usr/lib/cockpit/cockpit-ssh"],
+    ports: [22],
+    source: { kind: "doc", name: "Cockpit guide, \"Managing multiple hosts\": cockpit-ws reaches the other machines over SSH (cockpit-ssh)", url: "https://cockpit-project.org/guide/latest/feature-machines" },
+  },
+  {
+    id: "ci:jenkins-ssh-agents",
+    paths: [],
+    runtime: { pathEnds: "/bin/java", token: "jenkins.war" },
+    ports: [22],
+    source: { kind: "doc", name: "Jenkins SSH Build Agents plugin: the controller launches its agents over SSH from its own JVM", url: "https://plugins.jenkins.io/ssh-slaves/" },
+  },
   {
     id: "directory:domain-member",
     // winbindd's children (`wb[DOMAIN]`, `wb-idmap`) run the same executable.

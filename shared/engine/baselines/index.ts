@@ -169,7 +169,7 @@ export type AutomationQuery =
   | { kind: "ssh-key-options"; options: string }
   | { kind: "ssh-key-comment"; comment: string }
   | { kind: "ssh-client"; cmdline: string }
-  | { kind: "admin-port-daemon"; path: string; port: number };
+  | { kind: "admin-port-daemon"; path: string; port: number; cmdline?: string };
 
 /** Standard automation: packaged or backup cron jobs, heartbeat pings, cloud-init root keys, config-management SSH. */
 export function knownAutomation(q: AutomationQuery): Explanation | undefined {
@@ -194,7 +194,11 @@ export function knownAutomation(q: AutomationQuery): Explanation | undefined {
     }
     case "admin-port-daemon": {
       // By the executable's path, not its name (any process may call itself winbindd), and only on its own ports.
-      const daemon = ADMIN_PORT_DAEMONS.find((d) => d.paths.includes(q.path) && (d.ports === "any" || d.ports.includes(q.port)));
+      const daemon = ADMIN_PORT_DAEMONS.find(
+        (d) =>
+          (d.paths.includes(q.path) || (d.runtime !== undefined && q.path.endsWith(d.runtime.pathEnds) && (q.cmdline ?? "").includes(d.runtime.token))) &&
+          (d.ports === "any" || d.ports.includes(q.port)),
+      );
       return daemon ? explain(daemon.id, daemon.source) : undefined;
     }
     default: {

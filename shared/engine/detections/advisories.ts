@@ -18,6 +18,20 @@ export interface Advisory {
 }
 
 export const ADVISORIES: readonly Advisory[] = [
+  // GitLab's ExifTool image parsing: unauthenticated RCE, exploited at scale from late 2021 (GitLab's 2021-04-14
+  // security release; CISA KEV). Omnibus packages are versioned `13.10.2-ce.0` / `-ee.0`.
+  ...(["ce", "ee"] as const).map((edition) => ({
+    id: "CVE-2021-22205",
+    package: `gitlab-${edition}`,
+    title: "GitLab ExifTool remote code execution",
+    attack: ["T1190"],
+    severity: "critical" as const,
+    ranges: [
+      { introduced: "11.9.0", fixed: `13.8.8-${edition}.0` },
+      { introduced: "13.9.0", fixed: `13.9.6-${edition}.0` },
+      { introduced: "13.10.0", fixed: `13.10.3-${edition}.0` },
+    ],
+  })),
   {
     id: "CVE-2024-3094",
     package: "xz-utils",

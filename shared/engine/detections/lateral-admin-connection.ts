@@ -69,7 +69,7 @@ export const lateralAdminConnection = defineDetection({
         hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for ${transfer ? "a backup or replication job" : "configuration management"} (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
         continue;
       }
-      const daemon = proc ? knownAutomation({ kind: "admin-port-daemon", path: str(proc, "path"), port }) : undefined;
+      const daemon = proc ? knownAutomation({ kind: "admin-port-daemon", path: str(proc, "path"), port, cmdline: str(proc, "cmdline") }) : undefined;
       if (daemon) {
         hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port}, its daemon's work (${daemon.source}).`, evidence, entity: `ip:${remote}`, kept_by: daemon.baseline });
         continue;

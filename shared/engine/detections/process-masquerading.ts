@@ -51,6 +51,25 @@ function disguise(cmdline: string, path: string): string | undefined {
 /** Names attackers borrow (kernel threads and core daemons). */
 const BORROWED = /^(?:kworker|kthreadd|ksoftirqd|kswapd\d*|migration|rcu_\w+|watchdog|kdevtmpfs|systemd(?:-\w+)?|sshd|cron|crond|rsyslogd|dbus-daemon|agetty|init|udevd|irqbalance|atd)(?:[/:].*)?$/;
 /** A whole command line in brackets: [kworker/0:1], [kthreadd]. */
+/**
+ * System daemons whose names intruders spell with digits for letters, or hide behind a dot (RedXOR's `.po1kitd-update`,
+ * Intezer 2021; `sshd` as `ssh0d`): compared with 0->o, 1->l, 3->e, 5->s, 4->a undone and the leading dot dropped.
+ */
+const LOOKALIKE_TARGETS = /^(polkitd|sshd|systemd|crond|cron|rsyslogd|dbus-daemon|auditd|chronyd|udevd|networkmanager|kworker|kthreadd|kswapd|atd|snapd|containerd|dockerd|journald)(?:[-_.]\w+)?$/;
+const DIGIT_FOR_LETTER: Readonly<Record<string, string>> = { "0": "o", "1": "l", "3": "e", "4": "a", "5": "s" };
+
+/** The daemon a name imitates with digits for letters or a leading dot, if it is not that daemon's own spelling. */
+function lookalike(name: string): string | undefined {
+  const lowered = name.toLowerCase();
+  const dotted = lowered.startsWith(".");
+  const bare = lowered.replace(/^\.+/, "");
+  const undone = bare.replace(/[01345]/g, (d) => DIGIT_FOR_LETTER[d] ?? d);
+  const stem = LOOKALIKE_TARGETS.exec(undone)?.[1];
+  // The disguise must be in the daemon's own name (`po1kitd`), not in a suffix (`containerd-shim-runc-v2`).
+  if (stem === undefined || (!dotted && bare.slice(0, stem.length) === stem)) return undefined;
+  return stem;
+}
+
 const KERNEL_THREAD_CMDLINE = /^\[[^\]\s]{1,40}\](?:\s|$)/;
 const SYSTEM_DIRS = ["/usr/sbin/", "/usr/bin/", "/sbin/", "/bin/", "/usr/lib/", "/lib/", "/usr/libexec/", "/lib/systemd/"];
 
@@ -85,6 +104,7 @@ export const processMasquerading = defineDetection({
       if (bracketed) why = `command line ${cmdline} imitates a kernel thread, but kernel threads have no command line${path !== "" ? ` and this runs ${path}` : ""}`;
       else if (path === "" || name === "") continue;
       else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
+      else if (lookalike(name) !== undefined || lookalike(basename(path)) !== undefined) why = `name ${lookalike(name) !== undefined ? name : basename(path)} spells ${lookalike(name) ?? lookalike(basename(path))} with digits for letters or behind a dot, and runs ${path}`;
       else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
       else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
       else if (library) why = `runs the shared-library file ${path} as its program (command line ${cmdline.slice(0, 60) || "empty"}): a library is loaded, never executed (XorDDoS runs a copy named libudev.so.6)`;
