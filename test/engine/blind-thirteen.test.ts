@@ -30,6 +30,7 @@ test("Cockpit's and a Jenkins controller's SSH to the machines they manage; java
   t.same(findings("lateral-admin-connection", ssh("cockpit-ws", "/usr/libexec/cockpit-ws", "/usr/libexec/cockpit-ws --for-tls-proxy --port=0")), []);
   t.same(findings("lateral-admin-connection", ssh("java", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "/usr/bin/java -Djava.awt.headless=true -jar /usr/share/java/jenkins.war --httpPort=8080")), []);
   t.ok(findings("lateral-admin-connection", ssh("java", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "java -jar /tmp/x.jar")).length > 0, "another Java program");
+  t.ok(findings("lateral-admin-connection", ssh("java", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "java -jar /tmp/x.jar --name /usr/share/java/jenkins.war")).length > 0, "jenkins.war only mentioned");
   t.ok(findings("lateral-admin-connection", ssh("cockpit-ws", "/tmp/cockpit-ws", "/tmp/cockpit-ws")).length > 0, "the name elsewhere");
 });
 

@@ -191,8 +191,8 @@ export const DATA_TRANSFER_SSH: readonly CommandPattern[] = [
 export const ADMIN_PORT_DAEMONS: ReadonlyArray<{
   id: string;
   paths: readonly string[];
-  /** A runtime (java) whose command line must carry this token to be the daemon. */
-  runtime?: { pathEnds: string; token: string };
+  /** A runtime (java) whose command line must run this (a word of it, not any mention). */
+  runtime?: { pathEnds: string; runs: RegExp };
   ports: readonly number[] | "any";
   source: SourceRef;
 }> = [
@@ -205,7 +205,7 @@ export const ADMIN_PORT_DAEMONS: ReadonlyArray<{
   {
     id: "ci:jenkins-ssh-agents",
     paths: [],
-    runtime: { pathEnds: "/bin/java", token: "jenkins.war" },
+    runtime: { pathEnds: "/bin/java", runs: /(?:^|\s)-jar\s+(?:\/usr\/share\/java|\/usr\/share\/jenkins|\/usr\/lib\/jenkins|\/opt\/jenkins|\/var\/lib\/jenkins)\/jenkins\.war(?:\s|$)/ },
     ports: [22],
     source: { kind: "doc", name: "Jenkins SSH Build Agents plugin: the controller launches its agents over SSH from its own JVM", url: "https://plugins.jenkins.io/ssh-slaves/" },
   },

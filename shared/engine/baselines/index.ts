@@ -196,7 +196,7 @@ export function knownAutomation(q: AutomationQuery): Explanation | undefined {
       // By the executable's path, not its name (any process may call itself winbindd), and only on its own ports.
       const daemon = ADMIN_PORT_DAEMONS.find(
         (d) =>
-          (d.paths.includes(q.path) || (d.runtime !== undefined && q.path.endsWith(d.runtime.pathEnds) && (q.cmdline ?? "").includes(d.runtime.token))) &&
+          (d.paths.includes(q.path) || (d.runtime !== undefined && q.path.endsWith(d.runtime.pathEnds) && d.runtime.runs.test(q.cmdline ?? ""))) &&
           (d.ports === "any" || d.ports.includes(q.port)),
       );
       return daemon ? explain(daemon.id, daemon.source) : undefined;
