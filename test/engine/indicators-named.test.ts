@@ -43,6 +43,9 @@ test("the host's own address names the host; another inside address is a lead; a
 test("a directory named is a place to look; the very path named is the indicator", async (t) => {
   const ray = host({ processes: [proc(20, "raylet", "/home/mlops/.venv/bin/raylet", "/home/mlops/.venv/bin/raylet --session-dir=/tmp/ray/session_1")] });
   t.same(sev(ioc(ray, "why are executables running out of /home/mlops and /tmp/ray?")), ["info", "info"]);
+  const dashboard = host({ processes: [proc(23, "python", "/home/mlops/.venv/bin/python", "/home/mlops/.venv/bin/python dashboard.py --temp-dir=/tmp/ray --log-dir=/tmp/ray/session_1/logs")], process_envs: [{ pid: "23", key: "HOME", value: "/home/mlops" }] });
+  t.same(sev(ioc(dashboard, "why are executables running out of /home/mlops and /tmp/ray?")), ["info", "info"], "a directory named as a word of a command is still a directory");
+  t.same(sev(ioc(host({ processes: [proc(24, "kinsing", "/tmp/kinsing", "/tmp/kinsing")] }), "is /tmp/kinsing running anywhere?")), ["low"], "a file at the path named");
   const implant = host({ processes: [proc(21, "k", "/tmp/.k/kworkerd", "/tmp/.k/kworkerd -c /tmp/.k/cfg")] });
   t.same(sev(ioc(implant, "is /tmp/.k/kworkerd running anywhere?")), ["low"], "a file at the path named");
   const history = host({ shell_history: [{ uid: "0", command: "chmod +x /dev/shm/.x; /dev/shm/.x &", history_file: "/root/.bash_history" }] });

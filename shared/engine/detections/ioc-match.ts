@@ -283,7 +283,10 @@ export const iocMatch = defineDetection({
         const evidence = found.get(p) ?? [];
         // A hidden directory named is where something hides, not a place to look around (what runs from a temp
         // directory is exec-from-tmp's).
-        if (evidence.some((e) => namesExactly(e, p)) || /\/\./.test(p)) continue;
+        if (/\/\./.test(p)) continue;
+        // Something under it is listed: a directory, however the commands name it (`--temp-dir=/tmp/ray`, HOME=...).
+        const directory = evidence.some((e) => Object.values(e.row).some((v) => typeof v === "string" && v.includes(`${p}/`)));
+        if (!directory && evidence.some((e) => namesExactly(e, p))) continue;
         hits.push({ summary: `The directory ${p} named in the question holds what ${evidence.length} row${evidence.length === 1 ? "" : "s"} show (${[...new Set(evidence.map((e) => e.table))].join(", ")}): a place to look, judged by the other detections.`, evidence, severity: "info", entity: `path:${p}` });
         found.delete(p);
       }
