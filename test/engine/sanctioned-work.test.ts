@@ -145,6 +145,16 @@ test("check_by_ssh's plugin runs and salt-ssh's -o IdentityFile connections are 
   t.equal(hits("lateral-admin-connection", host(check))[0]?.kept_by, "monitoring:check-by-ssh");
   t.ok(findings("lateral-admin-connection", host(ssh(31, "/usr/bin/ssh -l nagios 10.40.1.23 /usr/lib/nagios/plugins/check_load; bash -i"))).length > 0, "a shell after the plugin");
   const salt = ssh(32, "ssh 10.30.5.21 -o KbdInteractiveAuthentication=no -o PasswordAuthentication=no -o StrictHostKeyChecking=no -o Port=22 -o IdentityFile=/etc/salt/pki/master/ssh/salt-ssh.rsa -o User=root /bin/sh << 'EOF'", "0");
+  t.same(findings("lateral-admin-connection", host(ssh(34, "ssh 10.30.5.21 -o StrictHostKeyChecking=no -o IdentityFile=/etc/salt/pki/master/ssh/salt-ssh.rsa -o User=root /bin/sh", "0"))), [], "the argv as the process shows it");
+  for (const cmd of [
+    "ssh -o DynamicForward=1080 10.40.1.23 /usr/lib/nagios/plugins/check_dummy 0",
+    "ssh -o ProxyCommand=/tmp/x 10.40.1.23 /usr/lib/nagios/plugins/check_load",
+    "ssh -F /tmp/.cfg 10.40.1.23 /usr/lib/nagios/plugins/check_load",
+    "ssh -o ControlMaster=yes -o ControlPersist=yes 10.40.1.23 /usr/lib/nagios/plugins/check_load",
+    "ssh 10.40.1.23 /usr/lib/nagios/plugins/check_by_ssh -C id",
+  ]) t.ok(findings("lateral-admin-connection", host(ssh(35, cmd))).length > 0, cmd);
+  const elsewhere = host({ processes: [proc(36, "ssh", "/tmp/ssh", "ssh -l nagios 10.40.1.23 /usr/lib/nagios/plugins/check_load", { uid: "110" })], process_open_sockets: [sock(36, "10.40.1.23", 22)] });
+  t.ok(findings("lateral-admin-connection", elsewhere).length > 0, "a program called ssh outside the system's directories");
   t.same(findings("lateral-admin-connection", host(salt)), []);
   t.ok(findings("lateral-admin-connection", host(ssh(33, "ssh -o IdentityFile=/root/.ssh/stolen root@10.30.5.21", "0"))).length > 0, "another key");
 });
@@ -248,4 +258,17 @@ test("the review's borrowed forms stay findings: telnetd handing out shells, wra
 
   const ssh96 = (version: string) => findings("vulnerable-package", host({ deb_packages: [{ name: "openssh-server", version }] }));
   t.ok(ssh96("1:9.6p1-4").length > 0, "a Debian build is not fixed by Ubuntu's backport");
+});
+
+test("forced commands: priority wrappers are looked through; programs that write where told or run what they are given are no restriction", async (t) => {
+  const key = (command: string) => host({
+    users: [{ uid: "1002", username: "www-data", shell: "/bin/bash", directory: "/var/www" }],
+    authorized_keys: [{ uid: "1002", algorithm: "ssh-ed25519", key: "AAAAC3NzaC1lZDI1NTE5AAAAIW5F7BNjpaK1Wmfh87VgrWSzviKu3ZlOV0z7ffB", options: `restrict,command="${command}"`, comment: "x@y" }],
+  });
+  for (const cmd of ["nice -n 19 ionice -c3 /usr/bin/rrsync /backup", "timeout 7200 borg serve --restrict-to-path /srv/borg", "/usr/bin/rrsync -ro /srv/k8s/node", "borg serve --restrict-to-path /srv/borg/env", "rsync --server --sender -vlogDtpre.iLsfxC . /data"]) {
+    t.same(findings("new-interactive-account", key(cmd)), [], cmd);
+  }
+  for (const cmd of ["tar -xf - -C /", "tee -a /root/.ssh/authorized_keys", "dd of=/etc/ld.so.preload", "crontab -", "systemd-run --scope /usr/local/bin/imp", "sed -n 1e/usr/local/bin/imp /etc/hosts", "rsync --server -vlogDtpre.iLsfxC . /", "nice -n 5 bash -i", "/usr/bin/docker run -v /:/h alpine"]) {
+    t.ok(findings("new-interactive-account", key(cmd)).length > 0, cmd);
+  }
 });

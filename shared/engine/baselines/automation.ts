@@ -113,9 +113,9 @@ interface SshInvocation {
  * destination, the remote command's words. Undefined when the first word is no ssh or the line carries shell syntax.
  */
 function sshInvocation(cmdline: string): SshInvocation | undefined {
-  if (cmdline.length > 8192 || /[;|&$`\n]/.test(cmdline)) return undefined;
+  if (cmdline.length > 8192 || /[;|&$`\n<>()]/.test(cmdline)) return undefined;
   const words = cmdline.trim().split(/\s+/);
-  if (!/^(?:\S*\/)?ssh$/.test(words[0] ?? "")) return undefined;
+  if (!/^(?:\/usr\/bin\/|\/bin\/)?ssh$/.test(words[0] ?? "")) return undefined;
   const options: Array<[string, string]> = [];
   let i = 1;
   for (; i < words.length && (words[i] ?? "").startsWith("-"); i += 1) {
@@ -141,8 +141,21 @@ function sshInvocation(cmdline: string): SshInvocation | undefined {
   return destination === "" ? undefined : { options, destination, remote };
 }
 
-/** Forwarding, a terminal or no command at all: a session or a tunnel, not one command run on the far side. */
-const SESSION_FLAGS = new Set(["-D", "-R", "-L", "-W", "-N", "-t", "-f", "-M", "-S"]);
+/** Forwarding, a terminal, no command, a config file, a jump or a shared master: a session or a tunnel. */
+const SESSION_FLAGS = new Set(["-D", "-R", "-L", "-W", "-N", "-t", "-f", "-M", "-S", "-F", "-J", "-O"]);
+
+/** The -o settings an automation's ssh uses; any other (ProxyCommand, LocalCommand, *Forward, Control*) makes it more. */
+const PLAIN_SSH_SETTINGS = new Set([
+  "batchmode", "stricthostkeychecking", "connecttimeout", "kbdinteractiveauthentication", "passwordauthentication",
+  "gssapiauthentication", "pubkeyauthentication", "port", "user", "identityfile", "identitiesonly", "loglevel",
+  "serveraliveinterval", "serveralivecountmax", "connectionattempts", "hostkeyalgorithms", "preferredauthentications",
+  "numberofpasswordprompts", "userknownhostsfile", "globalknownhostsfile", "checkhostip", "compression", "addressfamily",
+]);
+
+/** Only plain settings and no session flags. */
+function plainOneShot(ssh: SshInvocation): boolean {
+  return ssh.options.every(([flag, value]) => !SESSION_FLAGS.has(flag) && (flag !== "-o" || PLAIN_SSH_SETTINGS.has(value.split("=")[0]?.toLowerCase() ?? "")));
+}
 
 function identityFile(ssh: SshInvocation): string[] {
   return ssh.options.flatMap(([flag, value]) => (flag === "-i" ? [value] : flag === "-o" && /^IdentityFile=/i.test(value) ? [value.slice(value.indexOf("=") + 1)] : []));
@@ -151,17 +164,19 @@ function identityFile(ssh: SshInvocation): string[] {
 const SALT_SSH_KEY = "/etc/salt/pki/master/ssh/salt-ssh.rsa";
 
 function saltSsh(cmdline: string): boolean {
+  // The shim goes to /bin/sh on the far side (the heredoc is the local shell's, seen in some process listings).
   const ssh = sshInvocation(cmdline.replace(/ << 'EOF'$/, ""));
-  if (!ssh || ssh.options.some(([flag]) => SESSION_FLAGS.has(flag))) return false;
+  if (!ssh || !plainOneShot(ssh)) return false;
   const keys = identityFile(ssh);
-  return keys.length > 0 && keys.every((k) => k === SALT_SSH_KEY) && (ssh.remote.length === 0 || (ssh.remote.length === 1 && ssh.remote[0] === "/bin/sh" && / << 'EOF'$/.test(cmdline)));
+  return keys.length > 0 && keys.every((k) => k === SALT_SSH_KEY) && ssh.remote.length === 1 && ssh.remote[0] === "/bin/sh";
 }
 
 const MONITORING_PLUGIN = /^\/usr\/(?:lib(?:64)?|libexec)\/(?:nagios\/plugins|monitoring-plugins)\/check_[\w.-]+$/;
 
 function checkBySsh(cmdline: string): boolean {
   const ssh = sshInvocation(cmdline);
-  return ssh !== undefined && !ssh.options.some(([flag]) => SESSION_FLAGS.has(flag)) && MONITORING_PLUGIN.test(ssh.remote[0] ?? "");
+  const plugin = ssh?.remote[0] ?? "";
+  return ssh !== undefined && plainOneShot(ssh) && MONITORING_PLUGIN.test(plugin) && !/\/check_by_ssh$/.test(plugin);
 }
 
 /**
@@ -191,8 +206,8 @@ export const DATA_TRANSFER_SSH: readonly CommandPattern[] = [
 export const ADMIN_PORT_DAEMONS: ReadonlyArray<{
   id: string;
   paths: readonly string[];
-  /** A runtime (java) whose command line must run this (a word of it, not any mention). */
-  runtime?: { pathEnds: string; runs: RegExp };
+  /** A runtime (its executable's path) whose command line must run this (what it runs, not any mention). */
+  runtime?: { java: RegExp; runs: RegExp };
   ports: readonly number[] | "any";
   source: SourceRef;
 }> = [
@@ -205,7 +220,8 @@ export const ADMIN_PORT_DAEMONS: ReadonlyArray<{
   {
     id: "ci:jenkins-ssh-agents",
     paths: [],
-    runtime: { pathEnds: "/bin/java", runs: /(?:^|\s)-jar\s+(?:\/usr\/share\/java|\/usr\/share\/jenkins|\/usr\/lib\/jenkins|\/opt\/jenkins|\/var\/lib\/jenkins)\/jenkins\.war(?:\s|$)/ },
+    // The JVM's own options (-D, -X) and then `-jar <jenkins.war>`: no -cp, -javaagent or another -jar before it.
+    runtime: { java: /^(?:\/usr\/lib\/jvm\/[^/\s]+\/bin\/java|\/usr\/bin\/java|\/opt\/java\/[^/\s]+\/bin\/java)$/, runs: /^\S+(?:\s+-[DX]\S*)*\s+-jar\s+(?:\/usr\/share\/java|\/usr\/share\/jenkins|\/usr\/lib\/jenkins|\/opt\/jenkins|\/var\/lib\/jenkins)\/jenkins\.war(?:\s|$)/ },
     ports: [22],
     source: { kind: "doc", name: "Jenkins SSH Build Agents plugin: the controller launches its agents over SSH from its own JVM", url: "https://plugins.jenkins.io/ssh-slaves/" },
   },

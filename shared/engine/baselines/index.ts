@@ -92,7 +92,21 @@ function programMatches(candidates: readonly string[], name: string, exe: string
 function ownerExplains(owner: PortOwner, name: string, exe: string, cmdline: string): boolean {
   if (programMatches(owner.programs, name, exe)) return true;
   const rt = owner.runtime;
-  return rt !== undefined && programMatches(rt.programs, name, exe) && cmdline.toLowerCase().includes(rt.token.toLowerCase());
+  if (rt === undefined || !programMatches(rt.programs, name, exe)) return false;
+  return (rt.script === true ? scriptOf(cmdline) : cmdline).toLowerCase().includes(rt.token.toLowerCase());
+}
+
+/** What an interpreter's command line runs: its script (the first operand), or `-m module`; "" for `-c` code. */
+function scriptOf(cmdline: string): string {
+  const words = cmdline.trim().split(/\s+/).slice(1, 64);
+  for (let i = 0; i < words.length; i += 1) {
+    const w = words[i] ?? "";
+    if (w === "-m") return `-m ${words[i + 1] ?? ""}`;
+    if (w === "-c") return "";
+    if (w === "-X" || w === "-W") i += 1;
+    else if (!w.startsWith("-")) return w;
+  }
+  return "";
 }
 
 export interface ListenerQuery {
@@ -196,7 +210,7 @@ export function knownAutomation(q: AutomationQuery): Explanation | undefined {
       // By the executable's path, not its name (any process may call itself winbindd), and only on its own ports.
       const daemon = ADMIN_PORT_DAEMONS.find(
         (d) =>
-          (d.paths.includes(q.path) || (d.runtime !== undefined && q.path.endsWith(d.runtime.pathEnds) && d.runtime.runs.test(q.cmdline ?? ""))) &&
+          (d.paths.includes(q.path) || (d.runtime !== undefined && d.runtime.java.test(q.path) && d.runtime.runs.test(q.cmdline ?? ""))) &&
           (d.ports === "any" || d.ports.includes(q.port)),
       );
       return daemon ? explain(daemon.id, daemon.source) : undefined;

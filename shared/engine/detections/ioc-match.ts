@@ -17,6 +17,8 @@ const IP_EXACT: Readonly<Record<string, readonly string[]>> = {
   logged_in_users: ["host"],
   etc_hosts: ["address"],
 };
+/** Tables that mention an address as configuration (a key's from=, a hosts line, an environment value), not a use. */
+const CONFIGURATION_TABLES: ReadonlySet<string> = new Set(["authorized_keys", "etc_hosts", "process_envs"]);
 /** Where a login's source address is recorded. */
 const LOGIN_SOURCES: Readonly<Record<string, readonly string[]>> = { last: ["host"], logged_in_users: ["host"] };
 /** Columns of commands: command lines, cron, history, unit files. */
@@ -255,9 +257,9 @@ export const iocMatch = defineDetection({
         // A connection or a login from it is something the host met, whatever the address.
         const met = evidence.some((e) => (e.table === "process_open_sockets" && normalizeIp(str(e.row, "remote_address")) === ip) || e.table in LOGIN_SOURCES);
         if (own.has(ip) && !met) hits.push({ summary: `The address ${ip} named in the question is this host's own (the local end of its sockets): the question is about this host.`, evidence, severity: "info", entity: `ip:${ip}` });
-        // An address inside the site names one of our own hosts: where it appears in configuration or commands is a
-        // lead to follow, not an alert (CGNAT's 100.64/10 is excluded: a tailnet's peers may be anyone's).
-        else if (!met && isPrivate(ip) && !ip.startsWith("100.") && !METADATA_ADDRESSES.has(ip)) hits.push({ summary: `The inside address ${ip} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}): one of the site's hosts, a lead to follow.`, evidence, severity: "low", entity: `ip:${ip}` });
+        // An address inside the site that only the configuration mentions (a key's from=, a hosts line) is a lead to
+        // follow, not an alert; a command or connection using it keeps its severity (CGNAT's 100.64/10 is no inside).
+        else if (evidence.every((e) => CONFIGURATION_TABLES.has(e.table)) && isPrivate(ip) && !ip.startsWith("100.") && !METADATA_ADDRESSES.has(ip)) hits.push({ summary: `The inside address ${ip} named in the question appears in ${evidence.length} row${evidence.length === 1 ? "" : "s"} (${[...new Set(evidence.map((e) => e.table))].join(", ")}): one of the site's hosts, a lead to follow.`, evidence, severity: "low", entity: `ip:${ip}` });
         else continue;
         found.delete(ip);
       }
@@ -286,7 +288,8 @@ export const iocMatch = defineDetection({
         if (/\/\./.test(p)) continue;
         // Something under it is listed: a directory, however the commands name it (`--temp-dir=/tmp/ray`, HOME=...).
         const directory = evidence.some((e) => Object.values(e.row).some((v) => typeof v === "string" && v.includes(`${p}/`)));
-        if (!directory && evidence.some((e) => namesExactly(e, p))) continue;
+        const isFile = evidence.some((e) => (PATH_EXACT[e.table] ?? []).some((c) => str(e.row, c).replace(/ \(deleted\)$/, "") === p));
+        if (isFile || (!directory && evidence.some((e) => namesExactly(e, p)))) continue;
         hits.push({ summary: `The directory ${p} named in the question holds what ${evidence.length} row${evidence.length === 1 ? "" : "s"} show (${[...new Set(evidence.map((e) => e.table))].join(", ")}): a place to look, judged by the other detections.`, evidence, severity: "info", entity: `path:${p}` });
         found.delete(p);
       }

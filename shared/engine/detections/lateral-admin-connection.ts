@@ -62,11 +62,13 @@ export const lateralAdminConnection = defineDetection({
       const proc = procs.get(pid);
       if (SERVER_DAEMONS.has(str(proc, "name")) || stolen.has(pid)) continue;
       const evidence = proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }];
-      const automation = knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") });
+      // Only the system's ssh client speaks for an automation (a program anywhere may be called ssh).
+      const systemSsh = /^\/(?:usr\/)?bin\/ssh$/.test(str(proc, "path"));
+      const automation = systemSsh ? knownAutomation({ kind: "ssh-client", cmdline: str(proc, "cmdline") }) : undefined;
       const transfer = automation?.baseline.startsWith("transfer:") === true;
       // A transfer's exemption is for its SSH connection only.
       if (automation && (!transfer || port === 22)) {
-        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for ${transfer ? "a backup or replication job" : "configuration management"} (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
+        hits.push({ summary: `${processLabel(proc, pid)} (pid ${pid}) holds a ${protocol} connection to ${remote}:${port} for ${transfer ? "a backup or replication job" : "configuration management or monitoring"} (${automation.source}).`, evidence, entity: `ip:${remote}`, kept_by: automation.baseline });
         continue;
       }
       const daemon = proc ? knownAutomation({ kind: "admin-port-daemon", path: str(proc, "path"), port, cmdline: str(proc, "cmdline") }) : undefined;

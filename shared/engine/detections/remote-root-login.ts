@@ -33,7 +33,8 @@ const SSH_CLIENTS: ReadonlySet<string> = new Set(["ssh", "scp", "sftp", "ssh-key
 function ownSshClient(proc: Row): boolean {
   const path = str(proc, "path");
   if (!SSH_CLIENTS.has(basename(path)) || !/^\/(?:usr\/)?bin\//.test(path)) return false;
-  return !/(?:^|\s)-[A-Za-z]*[RDW]/.test(str(proc, "cmdline"));
+  const cmdline = str(proc, "cmdline");
+  return !/(?:^|\s)-[A-Za-z]*[RDWFJ]/.test(cmdline) && !/(?:^|\s)-o\s*(?:\w*Forward|Proxy\w*|LocalCommand|Tunnel)\b/i.test(cmdline);
 }
 
 /**
@@ -47,7 +48,7 @@ function throughTunnel(host: HostData): DetectionHit[] {
   if (logins.length === 0) return [];
   const procs = new Map(rowsOf(host, "processes").map((p) => [str(p, "pid"), p] as const));
   // sshd's ports, from its listeners (22 when none is seen).
-  const sshdPids = new Set([...procs.values()].filter((p) => basename(str(p, "path")) === "sshd" || str(p, "name") === "sshd").map((p) => str(p, "pid")));
+  const sshdPids = new Set([...procs.values()].filter((p) => /^\/usr\/(?:local\/)?sbin\/sshd$|^\/sbin\/sshd$/.test(str(p, "path"))).map((p) => str(p, "pid")));
   const ports = new Set(rowsOf(host, "listening_ports").filter((l) => sshdPids.has(str(l, "pid"))).map((l) => num(l, "port") ?? 0));
   if (ports.size === 0) ports.add(22);
   const hits: DetectionHit[] = [];

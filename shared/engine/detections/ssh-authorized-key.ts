@@ -6,7 +6,7 @@ import { basename, num, rowsOf, str, tagList, withoutTrailingSlashes } from "../
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { isLoopback, isPrivate } from "../net.js";
-import { commandSignals, firstToken, inTmpDir, isInteractiveShell, isShell, outsideHost } from "./patterns.js";
+import { commandSignals, inTmpDir, isInteractiveShell, isShell, outsideHost } from "./patterns.js";
 
 /** A stable short id for a public key (the base64 body, ignoring options and comment). */
 export function sshKeyId(key: string): string {
@@ -118,17 +118,48 @@ export function restrictedForcedCommand(options: string): string | null {
   const opts = new Set(options.replace(/command="[^"]*"/, "").split(",").map((o) => o.trim().toLowerCase()));
   const locked = opts.has("restrict") || (opts.has("no-pty") && opts.has("no-port-forwarding") && opts.has("no-agent-forwarding"));
   if (!locked || opts.has("pty") || opts.has("port-forwarding")) return null;
-  const program = firstToken(command);
-  if (isShell(program) || INTERPRETER.test(basename(program)) || inTmpDir(program) || /\/\./.test(program)) return null;
-  // A wrapper that runs what follows it, or any shell or interpreter named as an argument, is a shell by another name
-  // (`nice /bin/bash`, `setsid -w bash -i`, `socat - EXEC:/bin/bash`, a pager or editor with a shell escape).
+  const words = unwrapped(command.split(/\s+/));
+  const program = words[0] ?? "";
+  if (program === "" || isShell(program) || INTERPRETER.test(basename(program)) || inTmpDir(program) || /\/\./.test(program)) return null;
+  // A program that runs what it is given, writes where it is told, or escapes to a shell is no restriction
+  // (`setsid bash -i`, `socat - EXEC:/bin/bash`, `tee -a /root/.ssh/authorized_keys`, `tar -xf - -C /`, an editor).
   if (EXEC_WRAPPERS.has(basename(program))) return null;
-  if (command.split(/[\s:=,]+/).slice(1).some((w) => isShell(w) || INTERPRETER.test(basename(w)))) return null;
+  if (basename(program) === "rsync" && !(words.includes("--server") && words.includes("--sender"))) return null;
+  if (words.slice(1).some(namesAShell)) return null;
   return command;
+}
+
+/** Wrappers that only change how the command runs (priority, time limit, buffering), with their options. */
+const PRIORITY_WRAPPERS: Readonly<Record<string, RegExp>> = { nice: /^-(?:n|-adjustment)$/, ionice: /^-[cnp]$/, timeout: /^-[sk]$/, stdbuf: /^-[ioe]$/, nohup: /^$/ };
+
+/** The command words with leading nice/ionice/timeout/stdbuf/nohup and their options taken off. */
+function unwrapped(words: readonly string[]): string[] {
+  let i = 0;
+  for (let guard = 0; guard < 8 && i < words.length; guard += 1) {
+    const takesValue = PRIORITY_WRAPPERS[basename(words[i] ?? "")];
+    if (takesValue === undefined) break;
+    const wrapper = basename(words[i] ?? "");
+    i += 1;
+    while (i < words.length && (words[i] ?? "").startsWith("-")) i += takesValue.test(words[i] ?? "") ? 2 : 1;
+    if (wrapper === "timeout" && /^\d/.test(words[i] ?? "")) i += 1;
+  }
+  return words.slice(i);
+}
+
+/** An argument that names a shell or interpreter as a program: a bare name, one in a bin directory, socat's EXEC:. */
+function namesAShell(word: string): boolean {
+  for (const part of word.split(/[:=,]/)) {
+    const bare = !part.includes("/");
+    const inBin = /^\/(?:usr\/(?:local\/)?)?s?bin\//.test(part);
+    if ((bare || inBin) && (isShell(part) || INTERPRETER.test(basename(part)))) return true;
+  }
+  return /^(?:EXEC|SYSTEM):/i.test(word);
 }
 
 /** Programs that run another program, or give a shell from inside: a forced command of these is no restriction. */
 const EXEC_WRAPPERS: ReadonlySet<string> = new Set([
+  "systemd-run", "crontab", "at", "batch", "find", "sed", "tar", "dd", "tee", "cp", "mv", "install", "ln", "chmod", "chown",
+  "docker", "podman", "kubectl", "ctr", "nerdctl",
   "nice", "ionice", "nohup", "setsid", "timeout", "stdbuf", "env", "xargs", "exec", "command", "chroot", "runuser", "su",
   "sudo", "doas", "script", "socat", "busybox", "watch", "flock", "unshare", "nsenter", "chrt", "taskset", "time", "strace",
   "ltrace", "gdb", "vi", "vim", "nvim", "view", "nano", "emacs", "less", "more", "man", "ed", "ex", "awk", "gawk",

@@ -12,12 +12,18 @@ export const DKMS_PACKAGE_BASELINE = "kmod:dkms-package";
 /**
  * DKMS packages whose module is not named for the package (each from the package's dkms.conf):
  * lime-forensics-dkms builds lime (LiME's dkms.conf, BUILT_MODULE_NAME=lime); rtpengine's kernel package builds
- * xt_RTPENGINE (rtpengine's debian/ngcp-rtpengine-kernel-dkms and el/rtpengine.spec).
+ * xt_RTPENGINE (rtpengine's debian/ngcp-rtpengine-kernel-dkms and el/rtpengine.spec); Debian's nat-rtsp-dkms,
+ * broadcom-sta-dkms (wl), jool-dkms, openrazer-driver-dkms and xtables-addons-dkms (its extensions' xt_ modules).
  */
 const DKMS_BUILDS: ReadonlyMap<string, readonly string[]> = new Map([
   ["lime-forensics-dkms", ["lime"]],
   ["rtpengine-kernel-dkms", ["xt_RTPENGINE"]],
   ["ngcp-rtpengine-kernel-dkms", ["xt_RTPENGINE"]],
+  ["nat-rtsp-dkms", ["nf_nat_rtsp", "nf_conntrack_rtsp"]],
+  ["broadcom-sta-dkms", ["wl"]],
+  ["jool-dkms", ["jool", "jool_siit"]],
+  ["openrazer-driver-dkms", ["razerkbd", "razermouse", "razeraccessory", "razerkraken"]],
+  ["xtables-addons-dkms", ["xt_ACCOUNT", "xt_CHAOS", "xt_DELUDE", "xt_DHCPMAC", "xt_DNETMAP", "xt_ECHO", "xt_IPMARK", "xt_LOGMARK", "xt_PROTO", "xt_SYSRQ", "xt_TARPIT", "xt_asn", "xt_condition", "xt_fuzzy", "xt_geoip", "xt_iface", "xt_ipp2p", "xt_ipv4options", "xt_length2", "xt_lscan", "xt_pknock", "xt_psd", "xt_quota2", "compat_xtables"]],
 ]);
 
 /**

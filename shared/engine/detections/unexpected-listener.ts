@@ -15,15 +15,23 @@ const BIND_SHELL_PORTS: readonly number[] = [1337, 4444, 5555, 6666, 6667, 31337
 /** Applets that serve a port without handing out a program of the caller's choice (httpd runs CGI, so it is not one). */
 const BUSYBOX_DAEMONS: ReadonlySet<string> = new Set(["telnetd", "udhcpd", "ntpd", "syslogd"]);
 
-/** telnetd's login program as BusyBox reads it: getopt style (`-Fl /bin/sh`, `-l/bin/sh`), the last -l winning. */
+/** BusyBox telnetd's options that take a value (its getopt string `f:l:Kip:b:FSw:`). */
+const TELNETD_VALUES = new Set(["f", "l", "p", "b", "w"]);
+
+/** telnetd's login program as BusyBox's getopt reads it: grouped flags, values attached or next, the last -l winning. */
 function telnetdLogin(args: readonly string[]): string | undefined {
   let login: string | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i] ?? "";
+    if (a === "--") break;
     if (!/^-[A-Za-z]/.test(a)) continue;
-    const at = a.indexOf("l");
-    if (at < 1) continue;
-    login = a.length > at + 1 ? a.slice(at + 1) : args[i + 1];
+    for (let j = 1; j < a.length; j += 1) {
+      const letter = a[j] ?? "";
+      if (!TELNETD_VALUES.has(letter)) continue;
+      const value = j + 1 < a.length ? a.slice(j + 1) : args[(i += 1)];
+      if (letter === "l") login = value;
+      break;
+    }
   }
   return login;
 }
@@ -84,7 +92,9 @@ export const unexpectedListener = defineDetection({
       // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
       const inlineCode = /\b(?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
       const forwarder = socatForwarder(str(proc, "cmdline"));
-      const shellish = SHELLS.has(name) || SHELLS.has(exe) || ((NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe)) && !forwarder) || inlineCode;
+      // inetutils' telnetd -E and netkit's in.telnetd -L name the login program: anything but login hands out a program.
+      const telnetExec = /telnetd$/.test(exe) ? /(?:^|\s)(?:-[EL]\s*|--exec-login[=\s]\s*)(\S+)/.exec(str(proc, "cmdline"))?.[1] : undefined;
+      const shellish = SHELLS.has(name) || SHELLS.has(exe) || ((NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe)) && !forwarder) || inlineCode || (telnetExec !== undefined && !/\/login$/.test(telnetExec));
       const risky = BIND_SHELL_PORTS.includes(g.port) || inTmpDir(path) || shellish;
       const where = `${[...new Set(g.addresses)].join(", ")}`;
       const entity = `pid:${g.pid}`;
