@@ -110,7 +110,8 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   }
   if (entities.ports.length > 0 && routeOf("unexpected-listener")) {
     chosen.add("unexpected-listener");
-    rationale.push(`ports ${entities.ports.join(", ")} named → unexpected-listener (what listens there)`);
+    chosen.add("ioc-match");
+    rationale.push(`ports ${entities.ports.join(", ")} named → unexpected-listener (what listens there) and ioc-match (what connects out to them)`);
   }
   const pathWords = matchedPhrases(q, PATHFINDER_PHRASES);
   if (pathWords.length > 0) rationale.push(`${quote(pathWords)} → pathfinder`);

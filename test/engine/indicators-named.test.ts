@@ -53,3 +53,12 @@ test("a directory named is a place to look; the very path named is the indicator
   const hidden = host({ processes: [proc(22, "x", "/usr/lib/.x11/agent", "/usr/lib/.x11/agent -d")] });
   t.same(sev(ioc(hidden, "anything running out of /usr/lib/.x11?")), ["low"], "a hidden directory named stays an indicator");
 });
+
+test("a port named: connections out to an outside address on it; common ports and inside peers are not indicators", async (t) => {
+  const beacon = host({ processes: [proc(80, "solr-metrics", "/var/solr/data/.m/solr-metrics")], process_open_sockets: [sock(80, "91.208.197.40", 8888)] });
+  const hits = ioc(beacon, "hunt for Sliver implants beaconing over mTLS on port 8888");
+  t.same(sev(hits), ["low"]);
+  t.ok(hits[0]?.evidence.some((e) => e.table === "processes"), "the process holding it");
+  t.same(ioc(host({ process_open_sockets: [sock(81, "10.0.0.9", 8888)] }), "anything talking on port 8888?"), [], "an inside peer");
+  t.same(ioc(host({ process_open_sockets: [sock(82, "93.184.216.34", 443)] }), "anything beaconing on port 443?"), [], "the web's port names every client");
+});

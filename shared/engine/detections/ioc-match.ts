@@ -3,9 +3,10 @@
 // hash table; domains as names in the same free text and in /etc/hosts; paths as executables, files, mapped libraries, mounts and inside command lines. A path named in the
 // question is a place to look, not an indicator: a match is low on its own, and system directories named as places
 // ("/tmp", "/usr/lib") are left to the detections that know what is wrong there. An indicator found only in shell
-// history that searches for it, looks it up or blocks it (indicator-hunts.ts) is an observation at info.
+// history that searches for it, looks it up or blocks it (indicator-hunts.ts) is an observation at info. A port named
+// ("beaconing on port 8888") finds connections out to outside addresses on it, unless every host uses it (443, 53).
 import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
-import { isLoopback, isPrivate, isWildcard, normalizeIp } from "../net.js";
+import { isLoopback, isPrivate, isPublic, isWildcard, normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { huntChecker } from "./indicator-hunts.js";
@@ -19,6 +20,8 @@ const IP_EXACT: Readonly<Record<string, readonly string[]>> = {
 };
 /** Tables that mention an address as configuration (a key's from=, a hosts line, an environment value), not a use. */
 const CONFIGURATION_TABLES: ReadonlySet<string> = new Set(["authorized_keys", "etc_hosts", "process_envs"]);
+/** Ports every host connects out on: a question naming one names every web, mail, DNS or database client. */
+const COMMON_PORTS: ReadonlySet<number> = new Set([20, 21, 22, 25, 53, 80, 110, 123, 143, 389, 443, 465, 587, 636, 853, 993, 995, 1433, 1521, 3306, 5432, 6379, 8080, 8443, 9200, 27017]);
 /** Where a login's source address is recorded. */
 const LOGIN_SOURCES: Readonly<Record<string, readonly string[]>> = { last: ["host"], logged_in_users: ["host"] };
 /** Columns of commands: command lines, cron, history, unit files. */
@@ -184,8 +187,8 @@ export const iocMatch = defineDetection({
   id: "ioc-match",
   title: "Indicator from the question found",
   reads: {
-    processes: ["path", "cmdline"],
-    process_open_sockets: ["remote_address", "local_address"],
+    processes: ["pid", "path", "cmdline"],
+    process_open_sockets: ["pid", "remote_address", "remote_port", "local_address"],
     listening_ports: ["address"],
     hash: ["path", "sha256"],
     last: ["host"],
@@ -302,6 +305,24 @@ export const iocMatch = defineDetection({
       // An image named (`cmd.cat/chattr`) is the container's image, with any tag or digest.
       scan(host, { docker_containers: ["image"] }, (v) => files.filter((f) => f.includes("/") && (v === f || v.startsWith(`${f}:`) || v.startsWith(`${f}@`) || v.endsWith(`/${f}`) || v.includes(`/${f}:`))), found);
       emit("file", found);
+    }
+    // A port named ("beaconing on port 8888"): connections out to an outside address on it. The ports every host
+    // uses out (web, mail, DNS, SSH, NTP, databases) would name every client, so they are left to the other detections.
+    const ports = (ctx.entities.ports ?? []).filter((p) => !COMMON_PORTS.has(p));
+    if (ports.length > 0) {
+      const procs = new Map(rowsOf(host, "processes").map((r) => [str(r, "pid"), r] as const));
+      for (const port of [...new Set(ports)].sort((a, b) => a - b)) {
+        const evidence: EvidenceRow[] = [];
+        for (const row of rowsOf(host, "process_open_sockets")) {
+          if (str(row, "remote_port") !== String(port) || !isPublic(str(row, "remote_address"))) continue;
+          evidence.push({ table: "process_open_sockets", row });
+          const proc = procs.get(str(row, "pid"));
+          if (proc) evidence.push({ table: "processes", row: proc });
+        }
+        if (evidence.length === 0) continue;
+        const sockets = evidence.filter((e) => e.table === "process_open_sockets").length;
+        hits.push({ summary: `The port ${port} named in the question: ${sockets} connection${sockets === 1 ? "" : "s"} out to an outside address on it.`, evidence, severity: "low", entity: `port:${port}` });
+      }
     }
     if (accessKeys.length > 0) {
       const found = new Map<string, EvidenceRow[]>();
