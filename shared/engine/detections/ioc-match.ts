@@ -5,7 +5,7 @@
 // ("/tmp", "/usr/lib") are left to the detections that know what is wrong there. An indicator found only in shell
 // history that searches for it, looks it up or blocks it (indicator-hunts.ts) is an observation at info. A port named
 // ("beaconing on port 8888") finds connections out to outside addresses on it, unless every host uses it (443, 53).
-import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
+import { basename, processIndex, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import { isLoopback, isPrivate, isPublic, isWildcard, normalizeIp } from "../net.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -310,7 +310,7 @@ export const iocMatch = defineDetection({
     // uses out (web, mail, DNS, SSH, NTP, databases) would name every client, so they are left to the other detections.
     const ports = (ctx.entities.ports ?? []).filter((p) => !COMMON_PORTS.has(p));
     if (ports.length > 0) {
-      const procs = new Map(rowsOf(host, "processes").map((r) => [str(r, "pid"), r] as const));
+      const procs = processIndex(host);
       for (const port of [...new Set(ports)].sort((a, b) => a - b)) {
         const evidence: EvidenceRow[] = [];
         for (const row of rowsOf(host, "process_open_sockets")) {

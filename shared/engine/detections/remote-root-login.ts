@@ -1,6 +1,6 @@
 // Logins as root from a remote address (login records and current sessions).
 import { tagBaseline } from "../baselines/index.js";
-import { appendTo, basename, num, rowsOf, str, tagList } from "../rows.js";
+import { appendTo, basename, num, processIndex, rowsOf, str, tagList } from "../rows.js";
 import { isLoopback, isPrivate } from "../net.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -46,7 +46,7 @@ function throughTunnel(host: HostData): DetectionHit[] {
   // A session open now: a past loopback login with some local client on sshd's port today proves nothing.
   const logins: EvidenceRow[] = rowsOf(host, "logged_in_users").filter((r) => str(r, "user") === "root" && isLoopback(str(r, "host"))).map((row) => ({ table: "logged_in_users", row }));
   if (logins.length === 0) return [];
-  const procs = new Map(rowsOf(host, "processes").map((p) => [str(p, "pid"), p] as const));
+  const procs = processIndex(host);
   // sshd's ports, from its listeners (22 when none is seen).
   const sshdPids = new Set([...procs.values()].filter((p) => /^\/usr\/(?:local\/)?sbin\/sshd$|^\/sbin\/sshd$/.test(str(p, "path"))).map((p) => str(p, "pid")));
   const ports = new Set(rowsOf(host, "listening_ports").filter((l) => sshdPids.has(str(l, "pid"))).map((l) => num(l, "port") ?? 0));

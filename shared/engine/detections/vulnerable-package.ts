@@ -1,19 +1,21 @@
 // Installed Debian packages and RPMs inside an advisory's affected version range.
-import { compareDebVersions, inVersionRange } from "../debversion.js";
+import { compareDebVersions, inVersionRange, parseDebVersion } from "../debversion.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { ADVISORIES } from "./advisories.js";
 
-const upstream = (version: string): string => (version.includes("-") ? version.slice(0, version.lastIndexOf("-")) : version);
 
 /** A distribution build of the same upstream version at or above one that carries the fix. */
 function fixedByBackport(version: string, backports: readonly string[]): boolean {
-  return backports.some((b) => upstream(b) === upstream(version) && vendor(b) === vendor(version) && compareDebVersions(version, b) >= 0);
+  const v = parseDebVersion(version);
+  return backports.some((b) => {
+    const fixed = parseDebVersion(b);
+    return fixed.epoch === v.epoch && fixed.upstream === v.upstream && vendor(fixed.revision) === vendor(v.revision) && compareDebVersions(version, b) >= 0;
+  });
 }
 
 /** Whose revision it is: Ubuntu's (`3ubuntu13.3`), a Debian stable update's (`2+deb12u3`) or Debian's own. */
-function vendor(version: string): string {
-  const revision = version.includes("-") ? version.slice(version.lastIndexOf("-") + 1) : "";
+function vendor(revision: string): string {
   return /ubuntu/.test(revision) ? "ubuntu" : /\+deb\d+u\d+/.test(revision) ? "debian-stable" : "debian";
 }
 

@@ -1,6 +1,7 @@
 // Releases of real packages that their registry or maintainers confirmed carried malware (a hijacked account or a
 // poisoned build, not a vulnerability): installed at one of these versions is an exact indicator. Each with its
 // public source. PyPI names compare normalised (PEP 503: lower case, runs of "-", "_", "." as one "-").
+import { parseDebVersion } from "../debversion.js";
 
 export interface MaliciousRelease {
   /** pypi: python_packages; deb and rpm: the distribution's package tables, by upstream version (before the last "-"). */
@@ -31,8 +32,8 @@ export const MALICIOUS_RELEASES: readonly MaliciousRelease[] = [
 
 /** The malicious release an installed Debian or RPM package is (its upstream version, epoch dropped), if any. */
 export function maliciousDistroRelease(ecosystem: "deb" | "rpm", name: string, version: string): MaliciousRelease | undefined {
-  const v = version.replace(/^\d+:/, "");
-  const upstream = ecosystem === "deb" && v.includes("-") ? v.slice(0, v.lastIndexOf("-")) : v;
+  // An RPM's version column holds no release ("-" is not allowed in it): its upstream is the whole of it.
+  const { upstream } = parseDebVersion(version);
   return MALICIOUS_RELEASES.find((r) => r.ecosystem === ecosystem && r.package.split(" ").includes(name) && r.versions.includes(upstream));
 }
 
