@@ -95,6 +95,11 @@ const FIXED: ReadonlyArray<[string, string]> = [
   ["ingress-tool-transfer", run("chmod 7", "7", "X /tmp/x", 512 * 1024)],
   ["suspicious-cron", run("curl ", "curl ", "| https://hc-ping.com/x", 512 * 1024)],
   ["unexpected-suid", run("/usr/bin/python", "1.", "x", 512 * 1024)],
+  // Quadratic, not cubic: 2 s each at 64 KiB, passing the sweep above (a file timeout catches only what takes minutes).
+  ["suspicious-cron", run("chmod 7", "7", "X /tmp/x", 512 * 1024)], // a mode's execute digit tried at every split
+  ["suspicious-cron", run("curl -o /tmp/x https://a.example && chmod 7", "7", "X", 512 * 1024)], // download then run
+  ["docker-api-exposed", run("bash ", "<", " | openssl s_client", 512 * 1024)], // a redirection from every `<` of a run
+  ["reverse-shell", run("bash ", "<", " | openssl s_client", 512 * 1024)],
 ];
 
 test("each pattern fixed reads 512 KiB in one pass", async (t) => {

@@ -96,7 +96,8 @@ export const PIPE_TO_SHELL: Pick<RegExp, "test"> = {
 
 const DOWNLOADER = /\b(?:curl|wget)\b/i;
 const OUTPUT_OPTION = /\s(?:-o|-O|--output)\s*\S/;
-const RUNS_IT = /^\s*(?:chmod\s+(?:\+x|[0-7]*[157][0-7]*)\b|(?:ba)?sh\s|\.\/)/i;
+// A mode's first execute digit found once: `[0-7]*[157]` tried every split of a long run of digits (quadratic).
+const RUNS_IT = /^\s*(?:chmod\s+(?:\+x|[02346]*[157][0-7]*)\b|(?:ba)?sh\s|\.\/)/i;
 
 /**
  * Download to a file, then make it executable or run it: on one line, a curl or wget command with an output option,
@@ -189,8 +190,9 @@ const NETWORK_PIPE_TOOL = /^\s*(?:sudo\s+)?(?:\/\S*\/)?(?:nc|ncat|netcat|nc\.tra
 const SHELL_IN_PIPE = /^\s*(?:exec\s+)?(?:\/\S*\/)?(?:ba|da|z|k)?sh(?:\s+-i)?\s*$/i;
 /** A line without its redirections (`2>&1`, `< /tmp/f`, `2>/dev/null`), which would otherwise split its pipeline. */
 // `(?:\b\d+)?`, not `\d*`: from inside a long run of digits the boundary fails at once, where `\d*` rescanned the
-// rest of the run from every start (quadratic on a 512 KiB line of digits).
-const withoutRedirections = (line: string): string => line.replace(/(?:\b\d+)?[<>]+&\d+/g, " ").replace(/(?:\b\d+)?[<>]+\s*[^\s|;&]+/g, " ");
+// rest of the run from every start (quadratic on a 512 KiB line of digits); `(?<![<>])` likewise for a run of `<`
+// and `>`: a redirection starts where the run starts, not from each of its characters.
+const withoutRedirections = (line: string): string => line.replace(/(?:\b\d+)?(?<![<>])[<>]+&\d+/g, " ").replace(/(?:\b\d+)?(?<![<>])[<>]+\s*[^\s|;&]+/g, " ");
 
 /**
  * A shell wired to a network tool by a pipe, either way round (`openssl s_client -connect h:993 | /bin/bash |
@@ -214,7 +216,8 @@ export const SHELL_THROUGH_NETWORK: Pick<RegExp, "test"> = {
 
 const TEMP_PATH = /(?:^|[\s'"=;|&(>])\/(?:tmp|var\/tmp|dev\/shm)\//;
 const HIDDEN_TEMP_PATH = /(?:^|[\s'"=;|&(>@])\/(?:tmp|var\/tmp|dev\/shm)\/(?:[^\s'"/]+\/){0,8}\.[^\s'"/.]/; // bounded depth: linear on hostile lengths
-const MAKES_EXECUTABLE = /^\s*chmod\s+(?:\+x|[0-7]*[1357][0-7]*|[ugoa]*\+[rw]*x)\s/i;
+// `[0246]*[1357]`: the first execute digit is found once (`[0-7]*[1357]` tried every split of a run of digits).
+const MAKES_EXECUTABLE = /^\s*chmod\s+(?:\+x|[0246]*[1357][0-7]*|[ugoa]*\+[rw]*x)\s/i;
 
 /**
  * A temp directory used the way droppers use it: a program run from there (`/tmp/x`, `sh /dev/shm/y`), made executable
