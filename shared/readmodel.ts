@@ -38,6 +38,22 @@ export interface ReadModelSpec<T, S = T> {
   expiry?: { everyMs: number; expired(doc: S, nowMs: number): boolean };
 }
 
+/** An entry waiting for its batch's transaction. */
+interface PendingEntry<S> {
+  key: string;
+  revision: number;
+  stored: S | null;
+  after: IndexKey[];
+  failed: boolean;
+}
+
+interface Batch<S> {
+  generation: number;
+  entries: Array<PendingEntry<S>>;
+  /** Settles once the batch's commit is handled (never rejects). */
+  done: Promise<void>;
+}
+
 interface StoredDoc<T> {
   revision: number;
   doc: T;
@@ -70,6 +86,8 @@ export class ReadModel<T, S = T> {
   private firstFailed: number | null = null;
   /** Bumped when the bucket was found created again: writes of entries of the old one are dropped. */
   private generation = 0;
+  /** The entries applied since the last microtask checkpoint, written together (`apply`). */
+  private open: Batch<S> | null = null;
 
   constructor(
     private readonly store: LocalStore,
@@ -183,22 +201,36 @@ export class ReadModel<T, S = T> {
 
   /**
    * Applies one bucket entry; an older revision than the stored one is ignored (replicas may race).
-   * Entries are written in asynchronous LMDB transactions, which lmdb batches into one commit per turn of the
-   * event loop, in order; the entry counts as applied (for `catchUp`) once its commit is done. A write that
-   * fails pins the checkpoint below its revision (see `firstFailed`); the transactions run in order, so one
-   * that fails inside its callback is known to every later one.
+   * The entries applied in one synchronous stretch (a follower's batch of messages) are written by one LMDB
+   * transaction callback, with the checkpoint once, rather than one callback and one checkpoint write each; lmdb
+   * batches the callbacks of an event-loop turn into one commit, in order. An entry counts as applied (for `catchUp`)
+   * once its commit is done. A write that fails pins the checkpoint below its revision (see `firstFailed`); an entry
+   * whose write throws leaves the rest of its batch to be written.
    */
   apply(key: string, revision: number, value: T | null): Promise<void> {
     // Worked out before the write is queued: a document the spec cannot handle throws to the follower, which logs
     // it and goes on from the next entry.
     const stored = value === null ? null : this.spec.store ? this.spec.store(value) : (value as unknown as S);
     const after = stored === null ? [] : this.spec.indexKeys(stored);
-    const generation = this.generation;
-    return this.store.write(() => this.write(key, revision, stored, after, generation)).catch((err: unknown) => {
-      if (generation !== this.generation) return;
+    let batch = this.open;
+    if (batch === null || batch.generation !== this.generation) {
+      const opened: Batch<S> = { generation: this.generation, entries: [], done: Promise.resolve() };
+      opened.done = Promise.resolve().then(() => {
+        if (this.open === opened) this.open = null;
+        return this.writeBatch(opened);
+      });
+      this.open = batch = opened;
+    }
+    batch.entries.push({ key, revision, stored, after, failed: false });
+    return batch.done;
+  }
+
+  private writeBatch(batch: Batch<S>): Promise<void> {
+    return this.store.write(() => this.write(batch)).catch((err: unknown) => {
+      if (batch.generation !== this.generation) return;
       // The write never started (the store is broken, or opening an index's database failed): as a failed commit.
-      this.failed(revision);
-      this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed; it is replayed at next start");
+      for (const e of batch.entries) this.failed(e.revision);
+      this.log.error({ err, model: this.spec.name, entries: batch.entries.length, revision: batch.entries[0]?.revision }, "read model write failed; it is replayed at next start");
     });
   }
 
@@ -206,43 +238,40 @@ export class ReadModel<T, S = T> {
     this.firstFailed = this.firstFailed === null ? revision : Math.min(this.firstFailed, revision);
   }
 
-  private write(key: string, revision: number, stored: S | null, after: IndexKey[], generation: number): Promise<void> {
-    this.index.prepare(after);
-    const failed = (): void => this.failed(revision);
+  private write(batch: Batch<S>): Promise<void> {
+    const { entries, generation } = batch;
+    for (const e of entries) this.index.prepare(e.after);
     const committed = this.docs.transaction(() => {
       if (generation !== this.generation) return; // of the bucket before it was created again
-      try {
-        const old = this.docs.get(key);
-        if (!old || old.revision < revision) {
-          // The document is written last: lmdb keeps the writes a failing callback made before it threw, and
-          // a replay skips a key whose stored revision is current, so the index must be complete first.
-          // Only the entries that change: most updates (progress, a delivery's attempt) keep most of them.
-          const before = old ? this.spec.indexKeys(old.doc) : [];
-          for (const k of before) if (!after.some((a) => sameKey(a, k))) this.index.remove(k);
-          for (const k of after) if (!before.some((b) => sameKey(b, k))) this.index.put(k, key);
-          if (stored === null) inTransaction(this.docs.remove(key));
-          else inTransaction(this.docs.put(key, { revision, doc: stored }));
+      let top = 0;
+      for (const e of entries) {
+        try {
+          this.writeEntry(e);
+          top = Math.max(top, e.revision);
+        } catch (err) {
+          // lmdb keeps the writes the entry made before it threw; a replay rewrites it whole (see writeEntry).
+          e.failed = true;
+          this.failed(e.revision);
+          this.log.error({ err, model: this.spec.name, key: e.key, revision: e.revision }, "read model write failed; it is replayed at next start");
         }
-        const checkpoint = this.firstFailed === null ? revision : Math.min(revision, this.firstFailed - 1);
-        if (checkpoint > (this.meta.get("checkpoint") ?? 0)) inTransaction(this.meta.put("checkpoint", checkpoint));
-      } catch (err) {
-        failed();
-        throw err;
       }
+      const checkpoint = this.firstFailed === null ? top : Math.min(top, this.firstFailed - 1);
+      if (checkpoint > (this.meta.get("checkpoint") ?? 0)) inTransaction(this.meta.put("checkpoint", checkpoint));
     });
     return committed.then(
       () => {
-        if (generation === this.generation) this.applied.advance(revision);
+        if (generation !== this.generation) return;
+        for (const e of entries) if (!e.failed) this.applied.advance(e.revision);
       },
       (err: unknown) => {
         if (generation !== this.generation) return commitFailed(err);
         // A failed commit (e.g. a full disk) fails every write batched into it, and batches whose callbacks ran
         // before it was known may have moved the checkpoint on: set it back (lmdb commits in order, so this
         // write lands after them).
-        failed();
+        for (const e of entries) this.failed(e.revision);
         commitFailed(err);
-        this.log.error({ err, model: this.spec.name, key, revision }, "read model write failed; it is replayed at next start");
-        const ceiling = (this.firstFailed ?? revision) - 1;
+        this.log.error({ err, model: this.spec.name, entries: entries.length, revision: entries[0]?.revision }, "read model write failed; it is replayed at next start");
+        const ceiling = (this.firstFailed ?? 1) - 1;
         return this.meta
           .transaction(() => {
             if ((this.meta.get("checkpoint") ?? 0) > ceiling) inTransaction(this.meta.put("checkpoint", ceiling));
@@ -253,6 +282,20 @@ export class ReadModel<T, S = T> {
           );
       },
     );
+  }
+
+  /** One entry, in the batch's transaction. */
+  private writeEntry(e: PendingEntry<S>): void {
+    const old = this.docs.get(e.key);
+    if (old && old.revision >= e.revision) return;
+    // The document is written last: lmdb keeps the writes a failing callback made before it threw, and a replay
+    // skips a key whose stored revision is current, so the index must be complete first.
+    // Only the entries that change: most updates (progress, a delivery's attempt) keep most of them.
+    const before = old ? this.spec.indexKeys(old.doc) : [];
+    for (const k of before) if (!e.after.some((a) => sameKey(a, k))) this.index.remove(k);
+    for (const k of e.after) if (!before.some((b) => sameKey(b, k))) this.index.put(k, e.key);
+    if (e.stored === null) inTransaction(this.docs.remove(e.key));
+    else inTransaction(this.docs.put(e.key, { revision: e.revision, doc: e.stored }));
   }
 
   /** Waits until every write the bucket held at call time is applied (bounded by `timeoutMs`). */
