@@ -25,5 +25,5 @@ test("a service stopped by SIGINT then SIGTERM says shutting down once, then sto
     }
   });
   t.equal(messages.filter((m) => m === "shutting down").length, 1, "one stop for the two signals");
-  t.equal(messages.filter((m) => m !== "").at(-1), "stopped", "its last line");
+  t.equal(messages.filter((m) => m !== "").at(-1), "stopped", "its last line", { messages: messages.filter((m) => m !== "").slice(-6) });
 });
