@@ -16,7 +16,9 @@ export const CATEGORY_LEXICON: readonly CategoryEntry[] = [
   { phrases: ["persistence", "persist", "persistent", "backdoor", "foothold", "autostart", "survive reboot", "come back", "came back", "keeps coming back", "stay on", "staying on", "way back in", "way back into", "permanent way", "permanent access"], categories: ["persistence"] },
   { phrases: ["privilege escalation", "privesc", "escalate privilege", "escalate to root", "root access", "get root", "become root", "gain root", "elevate privilege", "elevated privilege"], categories: ["privilege-escalation"] },
   { phrases: ["evasion", "evade", "hide", "hidden", "rootkit", "anti forensic", "stealth", "cover track", "under the radar", "avoid detection", "blind"], categories: ["defense-evasion"] },
-  { phrases: ["command and control", "c2", "beacon", "callback", "implant", "phone home", "call home"], categories: ["command-and-control"] },
+  { phrases: ["command and control", "c2", "beacon", "callback", "phone home", "call home"], categories: ["command-and-control"] },
+  // An implant talks home and stays: both kinds of detection answer "is there an implant".
+  { phrases: ["implant"], categories: ["command-and-control", "persistence"] },
   { phrases: ["exfiltrat*", "exfil", "data theft"], categories: ["exfiltration"] },
   { phrases: ["credential theft", "credential access", "steal credential", "stolen credential", "dump password", "harvest credential", "credentials stolen"], categories: ["credential-access"] },
   { phrases: ["container escape", "escape the container", "break out", "breakout"], categories: ["privilege-escalation"] },

@@ -65,6 +65,12 @@ export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
     source: "https://grafana.com/docs/alloy/latest/set-up/install/docker/",
   },
   {
+    id: "container-images:pumba",
+    images: ["gaiaadm/pumba", "ghcr.io/alexei-led/pumba"],
+    host_paths: ["/var/run/docker.sock"],
+    source: "https://github.com/alexei-led/pumba#running-inside-docker-container (chaos testing: kills, pauses and delays other containers through -v /var/run/docker.sock:/var/run/docker.sock)",
+  },
+  {
     id: "container-images:watchtower",
     images: ["containrrr/watchtower"],
     host_paths: ["/var/run/docker.sock"],

@@ -31,6 +31,19 @@ export const HIDDEN_TOOL_DIRS: HiddenDirBaseline = {
   ],
 };
 
+/**
+ * Web frameworks' production builds, run from the hidden directory the build writes, by its documented start command:
+ * Nuxt and Nitro `node .output/server/index.mjs` (nuxt.com/docs/getting-started/deployment), Next.js's standalone
+ * output `node .next/standalone/server.js` (nextjs.org/docs/app/api-reference/config/next-config-js/output). Only
+ * with the directory the build puts the server in next (a fourteenth blind corpus's storefront).
+ */
+export const FRAMEWORK_BUILD_DIRS: Readonly<Record<string, readonly string[]>> = { ".output": ["server"], ".next": ["standalone", "server"] };
+
+/** Whether `segment`, followed by `next`, is a framework's build directory (FRAMEWORK_BUILD_DIRS). */
+export function isFrameworkBuild(segment: string, next: string | undefined): boolean {
+  return next !== undefined && (FRAMEWORK_BUILD_DIRS[segment]?.includes(next) ?? false);
+}
+
 export function isToolDir(segment: string): boolean {
   return HIDDEN_TOOL_DIRS.names.includes(segment) || /^\.mount_\w+$/.test(segment) || /^\.venv[\w.-]*$/.test(segment) || /^\.python[\d.]+$/.test(segment);
 }

@@ -122,6 +122,11 @@ export interface ListenerQuery {
   kernel?: boolean;
 }
 
+/** The port is one of the owner's, listed or in one of its ranges. */
+function ownsPort(owner: PortOwner, port: number): boolean {
+  return owner.ports.includes(port) || (owner.ranges?.some(([lo, hi]) => port >= lo && port <= hi) ?? false);
+}
+
 /** The port is a default of the program that holds it. */
 export function expectedListener(query: ListenerQuery | number, processName?: string): Explanation | undefined {
   const q: ListenerQuery = typeof query === "number" ? { port: query, processName: processName ?? "" } : query;
@@ -129,7 +134,7 @@ export function expectedListener(query: ListenerQuery | number, processName?: st
   const exe = path === "" ? "" : path.replace(/ \(deleted\)$/, "").split("/").pop() ?? "";
   const name = q.processName;
   for (const owner of PORT_OWNERS) {
-    if (!owner.ports.includes(q.port)) continue;
+    if (!ownsPort(owner, q.port)) continue;
     if (owner.protocol !== undefined && q.protocol !== undefined && owner.protocol !== q.protocol) continue;
     if (q.kernel === true || (name === "" && exe === "")) {
       if (owner.kernel === true) return explain(owner.id, owner.source);
@@ -143,7 +148,7 @@ export function expectedListener(query: ListenerQuery | number, processName?: st
 /** The default programs for a port (for summaries: "9100 is node_exporter's port"). */
 export function defaultProgramsFor(port: number): string[] {
   const out = new Set<string>();
-  for (const o of PORT_OWNERS) if (o.ports.includes(port)) for (const p of [...o.programs, ...(o.runtime ? [`${o.runtime.programs.join("/")} (${o.runtime.token})`] : [])]) out.add(p);
+  for (const o of PORT_OWNERS) if (ownsPort(o, port)) for (const p of [...o.programs, ...(o.runtime ? [`${o.runtime.programs.join("/")} (${o.runtime.token})`] : [])]) out.add(p);
   return [...out];
 }
 

@@ -7,6 +7,8 @@ import type { SourceRef } from "./types.js";
 export interface PortOwner {
   id: string;
   ports: readonly number[];
+  /** Inclusive ranges of ports, beside `ports` (a daemon that takes a port the kernel picks, an instance range). */
+  ranges?: ReadonlyArray<readonly [number, number]>;
   /** 6 = TCP, 17 = UDP (osquery listening_ports.protocol); both when absent. */
   protocol?: 6 | 17;
   programs: readonly string[];
@@ -37,6 +39,9 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:ntp", ports: [123, 323], protocol: 17, programs: ["chronyd", "ntpd", "ntpsec", "systemd-timesyncd", "systemd-timesyn", "openntpd"], source: doc("chrony.conf(5): port 123, cmdport 323") },
   { id: "port:mdns-llmnr", ports: [5353, 5355], programs: ["avahi-daemon", "systemd-resolved", "systemd-resolve"], source: doc("RFC 6762 (mDNS 5353), RFC 4795 (LLMNR 5355); systemd-resolved.service(8)") },
   { id: "port:rpcbind-nfs", ports: [111], programs: ["rpcbind", "rpc.statd", "rpc.mountd"], source: doc("rpcbind(8): port 111") },
+  // statd registers with rpcbind on a port of its own choosing unless nfs.conf pins one: a reserved one it binds to send
+  // its notifications from, and the kernel's pick for listening (Linux's ip_local_port_range, 32768-60999 by default).
+  { id: "port:rpc-statd-dynamic", ports: [], ranges: [[600, 1023], [32768, 60999]], programs: ["rpc.statd"], source: doc("rpc.statd(8): without --port, statd lets rpcbind pick its listener port; --outgoing-port likewise (nfs.conf [statd] port=, outgoing-port=)", "https://man7.org/linux/man-pages/man8/statd.8.html") },
   { id: "port:nfs-kernel", ports: [2049], kernel: true, programs: ["rpc.mountd"], source: doc("nfsd(7): kernel NFS server on 2049") },
   { id: "port:dns", ports: [53], programs: ["named", "unbound", "dnsmasq", "coredns", "systemd-resolved", "systemd-resolve", "pdns_server", "pdns_recursor", "knotd", "node-cache", "nsd"], source: doc("RFC 1035 port 53; CoreDNS and node-local-dns on Kubernetes") },
   { id: "port:bind-rndc", ports: [953], protocol: 6, programs: ["named"], source: doc("BIND 9 ARM: controls default port 953") },
@@ -47,6 +52,7 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:snmp", ports: [161], protocol: 17, programs: ["snmpd"], source: doc("snmpd(8): UDP 161") },
   // Web servers, proxies, ingress controllers.
   { id: "port:web", ports: [80, 443, 8080, 8443], protocol: 6, programs: ["nginx", "apache2", "httpd", "caddy", "haproxy", "envoy", "traefik", "lighttpd", "openresty", "varnishd", "h2o", "nginx-ingress-c", "nginx-ingress-controller", "kong", "squid", "pomerium", "oauth2-proxy"], source: doc("RFC 9110 default ports; ingress-nginx, Traefik, HAProxy, Envoy documentation") },
+  { id: "port:oracle-http-server", ports: [7777, 4443], protocol: 6, programs: ["httpd.worker", "httpd.event", "httpd.prefork"], source: doc("Oracle HTTP Server 12c: the listen port 7777 and SSL port 4443 a standalone domain gets by default; httpd.worker/httpd.event are its MPM binaries under $ORACLE_HOME/ohs/bin", "https://docs.oracle.com/en/middleware/fusion-middleware/web-tier/12.2.1.4/administer-ohs/managing-oracle-http-server-ports.html") },
   { id: "port:ingress-nginx", ports: [10254, 8443], protocol: 6, programs: ["nginx-ingress-c", "nginx-ingress-controller"], source: doc("ingress-nginx: --healthz-port/metrics 10254, admission webhook 8443", "https://kubernetes.github.io/ingress-nginx/user-guide/cli-arguments/") },
   { id: "port:haproxy-stats", ports: [8404, 9101], protocol: 6, programs: ["haproxy", "haproxy_exporter"], source: doc("HAProxy docs: stats/Prometheus 8404") },
   { id: "port:varnish", ports: [6081, 6082], protocol: 6, programs: ["varnishd", "cache-main"], source: doc("varnishd(1) Debian defaults: -a :6081 -T :6082") },
@@ -104,7 +110,7 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:bitcoind", ports: [8333, 8332, 18333, 38333], programs: ["bitcoind"], source: doc("Bitcoin Core: P2P port 8333 (testnet 18333, signet 38333), RPC 8332 (bitcoin.conf, -port and -rpcport)", "https://github.com/bitcoin/bitcoin/blob/master/doc/bitcoin-conf.md") },
   { id: "port:geth", ports: [30303, 8545, 8546, 8551, 6060], programs: ["geth"], source: doc("go-ethereum command-line options: --port 30303 (P2P, TCP and UDP), --http.port 8545, --ws.port 8546, --authrpc.port 8551, --metrics.port 6060", "https://geth.ethereum.org/docs/fundamentals/command-line-options") },
   { id: "port:lighthouse", ports: [9000, 9001, 5052, 5054], programs: ["lighthouse"], source: doc("Lighthouse book, advanced networking: 9000 TCP/UDP (libp2p, discovery), 9001 UDP (QUIC); the beacon node HTTP API 5052 and metrics 5054", "https://lighthouse-book.sigmaprime.io/advanced_networking.html") },
-  { id: "port:sap-hana", ports: Array.from({ length: 10000 }, (_, i) => 30000 + i), protocol: 6, programs: ["hdbindexserver", "hdbnameserver", "hdbxsengine", "hdbwebdispatcher", "hdbcompileserver", "hdbpreprocessor", "hdbdocstore", "hdbdpserver", "hdbscriptserver", "hdbesserver"], source: doc("SAP, TCP/IP Ports of All SAP Products: SAP HANA's services listen on 3<instance>00-3<instance>99 (instances 00-99: 30000-39999)", "https://help.sap.com/docs/Security/575a9f0e56f34c6e8138439eefc32b16/616a3c0b1cc748238de9c0341b15c63c.html") },
+  { id: "port:sap-hana", ports: [], ranges: [[30000, 39999]], protocol: 6, programs: ["hdbindexserver", "hdbnameserver", "hdbxsengine", "hdbwebdispatcher", "hdbcompileserver", "hdbpreprocessor", "hdbdocstore", "hdbdpserver", "hdbscriptserver", "hdbesserver"], source: doc("SAP, TCP/IP Ports of All SAP Products: SAP HANA's services listen on 3<instance>00-3<instance>99 (instances 00-99: 30000-39999)", "https://help.sap.com/docs/Security/575a9f0e56f34c6e8138439eefc32b16/616a3c0b1cc748238de9c0341b15c63c.html") },
   { id: "port:localstack", ports: [4566, 4510, 4511, 4512, 4513, 4514, 4515, 4516, 4517, 4518, 4519, 4520], protocol: 6, programs: [], runtime: { programs: PYTHONS, token: "-m localstack.", script: true }, source: doc("LocalStack docs: the edge port 4566 and the external service port range 4510-4559", "https://docs.localstack.cloud/references/network-troubleshooting/endpoint-url/") },
   { id: "port:prometheus", ports: [9090], protocol: 6, programs: ["prometheus"], source: PROM_WIKI },
   { id: "port:pushgateway", ports: [9091], protocol: 6, programs: ["pushgateway", "prometheus-pushg"], source: PROM_WIKI },

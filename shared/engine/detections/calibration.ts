@@ -56,7 +56,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "sshd-library-backdoor": { precision: 0.75, recall: 0.2, tp: 2, fp: 0, fn: 8, tn: 290 },
   "staged-data-exfiltration": { precision: 0.875, recall: 0.667, tp: 6, fp: 0, fn: 3, tn: 290 },
   "sudoers-nopasswd-all": { precision: 0.8, recall: 1, tp: 3, fp: 0, fn: 0, tn: 290 },
-  "suspicious-cron": { precision: 0.9, recall: 0.667, tp: 8, fp: 0, fn: 4, tn: 290 },
+  "suspicious-cron": { precision: 0.917, recall: 0.833, tp: 10, fp: 0, fn: 2, tn: 290 },
   "suspicious-systemd-unit": { precision: 0.8, recall: 1, tp: 3, fp: 0, fn: 0, tn: 290 },
   "unexpected-kernel-module": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },
   "unexpected-listener": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },

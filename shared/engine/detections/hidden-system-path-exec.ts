@@ -6,7 +6,7 @@
 // .pyenv/.rustup), ATT&CK T1564.001 procedure examples (Hildegard, TeamTNT, Rocke, XMRig droppers in /tmp/.X11-unix).
 import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { Row, Severity } from "../types.js";
-import { isToolDir } from "../baselines/hidden-tool-dirs.js";
+import { isFrameworkBuild, isToolDir } from "../baselines/hidden-tool-dirs.js";
 import { clip, simpleCommands } from "./command-lines.js";
 import { compareText } from "../order.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -17,7 +17,7 @@ const EXEC_NODE = /\/Service\/Exec(?:Start|StartPre|StartPost|Reload|Stop|StopPo
 /** The hidden socket directories every X11 desktop's /tmp has (and droppers favour). */
 const SOCKET_DIRS = new Set([".X11-unix", ".ICE-unix", ".font-unix", ".XIM-unix", ".Test-unix"]);
 
-interface Hidden {
+export interface Hidden {
   severity: Severity;
   segment: string;
   where: string;
@@ -29,9 +29,9 @@ export function hiddenExec(path: string): Hidden | undefined {
   const segments = path.split("/").filter((s) => s !== "");
   let afterTool = false;
   let unknown: string | undefined;
-  for (const s of segments) {
+  for (const [i, s] of segments.entries()) {
     if (!s.startsWith(".") || s === "." || s === "..") continue;
-    if (isToolDir(s)) {
+    if (isToolDir(s) || isFrameworkBuild(s, segments[i + 1])) {
       afterTool = true;
       continue;
     }
@@ -70,6 +70,15 @@ function executedPaths(command: string, depth = 0): string[] {
     }
   }
   return out;
+}
+
+/** The first program a command line runs from an unexpected hidden directory or file, with how bad that place is. */
+export function hiddenProgramIn(command: string): { path: string; hidden: Hidden } | undefined {
+  for (const path of executedPaths(command)) {
+    const hidden = hiddenExec(path);
+    if (hidden !== undefined) return { path, hidden };
+  }
+  return undefined;
 }
 
 const RANK: Record<Severity, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };

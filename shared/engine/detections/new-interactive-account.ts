@@ -44,10 +44,24 @@ function configManagementAccount(host: HostData, uid: string): Explanation | und
   return keys.length > 0 && explained.every((e) => e !== undefined) ? explained[0] : undefined;
 }
 
+/**
+ * The system service an account runs as (a process of its uid in a unit of system.slice, not a login session): an
+ * application's own account, given a shell by its installer or its admin (Zeek's zeekctl, which runs commands on its
+ * workers over ssh; Airflow's). An account made to log in by is seldom also the one a service runs as.
+ */
+function serviceRunAs(host: HostData, uid: string): string | undefined {
+  for (const p of rowsOf(host, "processes")) {
+    if (str(p, "uid") !== uid) continue;
+    const unit = /^\/system\.slice\/([^/]+\.service)(?:\/|$)/.exec(str(p, "cgroup_path"))?.[1];
+    if (unit !== undefined && !/^(?:session-|user@|ssh|sshd|getty|serial-getty|cron|crond|atd)/.test(unit)) return unit;
+  }
+  return undefined;
+}
+
 export const newInteractiveAccount = defineDetection({
   id: "new-interactive-account",
   title: "New or unexpected interactive account",
-  reads: { users: ["uid", "username", "shell", "directory"], authorized_keys: ["uid", "key", "options", "comment"] },
+  reads: { users: ["uid", "username", "shell", "directory"], authorized_keys: ["uid", "key", "options", "comment"], processes: ["uid", "name", "cgroup_path"] },
   severity: "medium",
   attack: ["T1136.001"],
   maturity: "experimental",
@@ -82,7 +96,9 @@ export const newInteractiveAccount = defineDetection({
         else if (home === undefined && known.has(name)) keep("listed in the host's known_users tag", tagBaseline("known_users"));
         else if (forced !== undefined) keep(`every key it accepts can only run \`${forced.slice(0, 60)}\`; sshd runs a forced command through the account's shell, so the shell is needed (a backup or sync account)`, RESTRICTED_KEY_BASELINE);
         else if (deploy) keep(`every key it accepts is a configuration-management tool's (${deploy.source}), which runs its modules through the account's shell`, deploy.baseline);
-        else {
+        else if (home === undefined && serviceRunAs(host, String(uid)) !== undefined) {
+          hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it; it runs the service ${serviceRunAs(host, String(uid))}, an application's own account.`, evidence, severity: "info", entity });
+        } else {
           hits.push({
             summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it${home ? `; ${home}` : ""}.`,
             evidence,

@@ -1,6 +1,7 @@
 // Processes pretending to be something else: a kernel-thread name in the command line, daemon names from odd paths,
 // a utility's command line on another binary, a library file run as a program.
 import { basename, processLabel, rowsOf, str } from "../rows.js";
+import { kernelThreadName } from "../baselines/kernel-thread-names.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
 import { systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
@@ -70,7 +71,18 @@ function lookalike(name: string): string | undefined {
   return stem;
 }
 
-const KERNEL_THREAD_CMDLINE = /^\[[^\]\s]{1,40}\](?:\s|$)/;
+const KERNEL_THREAD_CMDLINE = /^\[([^\]\s]{1,40})\](\s|$)/;
+
+/**
+ * A command line dressed as a kernel thread: one bracketed word alone, as ps prints kernel threads, or a kernel
+ * thread's name in brackets followed by more. A process title with a bracketed state before its words (Airflow's
+ * gunicorn shows `[ready] gunicorn: worker [airflow-webserver]`) names no kernel thread (a fourteenth blind corpus).
+ */
+function dressedAsKernelThread(cmdline: string): boolean {
+  const m = KERNEL_THREAD_CMDLINE.exec(cmdline);
+  if (!m) return false;
+  return m[2] === "" || kernelThreadName(m[1] ?? "") !== undefined;
+}
 const SYSTEM_DIRS = ["/usr/sbin/", "/usr/bin/", "/sbin/", "/bin/", "/usr/lib/", "/lib/", "/usr/libexec/", "/lib/systemd/"];
 
 export const processMasquerading = defineDetection({
@@ -97,7 +109,7 @@ export const processMasquerading = defineDetection({
       const pid = str(row, "pid");
       // Real kernel threads have an empty cmdline and path; osquery shows their comm (kworker/0:1-events) unbracketed.
       // Anything that shows a bracketed name in its cmdline rewrote its argv to look like one.
-      const bracketed = KERNEL_THREAD_CMDLINE.exec(cmdline);
+      const bracketed = dressedAsKernelThread(cmdline);
       // A library file run as a program: one of the reasons, and high whichever reason names the process.
       const library = LIBRARY_FILE.test(basename(path));
       let why = "";

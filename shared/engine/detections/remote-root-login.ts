@@ -23,6 +23,16 @@ function proxmoxNode(host: HostData): boolean {
   return rowsOf(host, "deb_packages").some((r) => PVE_PACKAGES.has(str(r, "name"))) || rowsOf(host, "processes").some((p) => PMXCFS_PATHS.has(str(p, "path")));
 }
 
+export const VCENTER_ROOT_SSH = "root-admin:vcenter-appliance";
+const VCENTER_SOURCE =
+  "VMware vSphere documentation, \"Enable or Disable SSH and Bash Shell Access\" (vCenter Server Appliance management): the appliance's shell is reached over SSH as root, its one local administrator";
+/** vCenter Server's daemon, by the path the appliance installs it at. */
+const VPXD_PATHS: ReadonlySet<string> = new Set(["/usr/lib/vmware-vpx/vpxd"]);
+
+function vcenterAppliance(host: HostData): boolean {
+  return rowsOf(host, "processes").some((p) => VPXD_PATHS.has(str(p, "path"))); // a deleted binary (" (deleted)") is none
+}
+
 /** SSH clients whose loopback connection to sshd is a person's own `ssh root@localhost`, not a tunnel's. */
 const SSH_CLIENTS: ReadonlySet<string> = new Set(["ssh", "scp", "sftp", "ssh-keyscan"]);
 
@@ -109,7 +119,12 @@ export const remoteRootLogin = defineDetection({
     }
     const hits: DetectionHit[] = [];
     hits.push(...throughTunnel(host));
-    const proxmox = proxmoxNode(host);
+    // Appliances administered as root over SSH from inside the site: their root logins from private addresses are notes.
+    const appliance = proxmoxNode(host)
+      ? { what: "a Proxmox VE node", source: PROXMOX_SOURCE.split(" <")[0] ?? "", kept_by: PROXMOX_ROOT_SSH }
+      : vcenterAppliance(host)
+        ? { what: "a vCenter Server Appliance", source: VCENTER_SOURCE, kept_by: VCENTER_ROOT_SSH }
+        : null;
     for (const source of [...groups.keys()].sort()) {
       const evidence = groups.get(source) ?? [];
       const live = evidence.some((e) => e.table === "logged_in_users");
@@ -117,9 +132,10 @@ export const remoteRootLogin = defineDetection({
         hits.push({ summary: `root logged in remotely from ${source}, a source listed in the host's allowed_root_from tag.`, evidence, entity: `ip:${source}`, kept_by: tagBaseline("allowed_root_from") });
         continue;
       }
-      // A Proxmox VE node is run as root over SSH, by its cluster's nodes and its administrators, from inside the site.
-      if (proxmox && isPrivate(source)) {
-        hits.push({ summary: `root logged in remotely from ${source}, inside the site, on a Proxmox VE node (${PROXMOX_SOURCE.split(" <")[0]}).`, evidence, entity: `ip:${source}`, kept_by: PROXMOX_ROOT_SSH });
+      // A Proxmox VE node is run as root over SSH, by its cluster's nodes and its administrators, from inside the site;
+      // a vCenter appliance's shell likewise.
+      if (appliance && isPrivate(source)) {
+        hits.push({ summary: `root logged in remotely from ${source}, inside the site, on ${appliance.what} (${appliance.source}).`, evidence, entity: `ip:${source}`, kept_by: appliance.kept_by });
         continue;
       }
       hits.push({

@@ -37,7 +37,7 @@ export const ROUTE_CATALOG: readonly RouteEntry[] = [
   { id: "ld-so-preload", category: "defense-evasion", tables: ["file", "process_memory_map", "processes", "shell_history"] },
   { id: "log-wiping", category: "defense-evasion", tables: ["processes", "shell_history", "users"] },
   { id: "malicious-package-release", category: "indicator", tables: ["deb_packages", "python_packages", "rpm_packages"] },
-  { id: "new-interactive-account", category: "persistence", tables: ["authorized_keys", "users"] },
+  { id: "new-interactive-account", category: "persistence", tables: ["authorized_keys", "processes", "users"] },
   { id: "non-root-uid0", category: "persistence", tables: ["users"] },
   { id: "offensive-tool-present", category: "indicator", tables: ["file", "hash", "processes"] },
   { id: "outbound-scan", category: "lateral-movement", tables: ["process_open_sockets", "processes"] },

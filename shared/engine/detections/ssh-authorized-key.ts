@@ -102,12 +102,18 @@ export function internalOnlyFrom(options: string): string | undefined {
 
 export const RESTRICTED_KEY_BASELINE = "ssh-key:restricted-forced-command";
 
+/** A key comment `<account>@<host>` naming the account it is authorized for, from a host with a name. */
+function peerAccountKey(comment: string, account: string): boolean {
+  const m = /^([a-z_][a-z0-9_.-]*)@([A-Za-z0-9][A-Za-z0-9.-]*)$/.exec(comment.trim());
+  return m !== null && m[1] === account && account !== "root";
+}
+
 /** Interpreters that run whatever they are given: a forced command of one of them is a shell by another name. */
 const INTERPRETER = /^(?:python[\d.]*|perl|ruby|php[\d.]*|node|lua|env|su|sudo|script|expect|tclsh|busybox)$/;
 
 /**
  * The forced command of a key that can run nothing else, no shell and no forwarding: `restrict` (OpenSSH 7.2: no
- * pty, no forwarding of any kind, no ~/.ssh/rc), or no-pty with port and agent forwarding off. A plain program from an
+ * pty, no forwarding of any kind, no ~/.ssh/rc), or no-pty with port forwarding off. A plain program from an
  * ordinary path, no shell or interpreter and no shell syntax: what borg, rrsync and git document for backup and
  * deploy keys (`command="borg serve --append-only ...",restrict`). Null for anything else. Source: sshd(8),
  * AUTHORIZED_KEYS FILE FORMAT; BorgBackup docs "Hosting repositories" (restricting ssh access).
@@ -116,7 +122,9 @@ export function restrictedForcedCommand(options: string): string | null {
   const command = /command="([^"]*)"/.exec(options)?.[1]?.trim() ?? "";
   if (command === "" || /[;&|`<>$()\\\n]/.test(command)) return null;
   const opts = new Set(options.replace(/command="[^"]*"/, "").split(",").map((o) => o.trim().toLowerCase()));
-  const locked = opts.has("restrict") || (opts.has("no-pty") && opts.has("no-port-forwarding") && opts.has("no-agent-forwarding"));
+  // Agent forwarding lends the client's agent to this host, a risk to the client only: Barman's documented key for
+  // barman-wal-restore leaves it on (`command="...",no-pty,no-port-forwarding`; a fourteenth blind corpus).
+  const locked = opts.has("restrict") || (opts.has("no-pty") && opts.has("no-port-forwarding"));
   if (!locked || opts.has("pty") || opts.has("port-forwarding")) return null;
   const words = unwrapped(command.split(/\s+/));
   const program = words[0] ?? "";
@@ -259,6 +267,13 @@ export const sshAuthorizedKey = defineDetection({
           keep(`a configuration-management key (${automation.source})`, automation.baseline);
           continue;
         }
+        // Taken only from inside the site (`from="10.30.0.0/16"`): someone configured where it may come from, which
+        // a planted key seldom does; still root's, so worth a look, not an alarm.
+        const inside = strong ? undefined : internalOnlyFrom(options);
+        if (inside !== undefined) {
+          hits.push({ summary: `root accepts SSH key ${label} from ${file}, not in the host's allowed keys, only from inside the site (from="${inside.slice(0, 60)}").`, evidence, severity: "low", entity, ...provisioned(strong, "root", body) });
+          continue;
+        }
         hits.push({ summary: `root accepts SSH key ${label} from ${file}${strong ? `; ${signals.join("; ")}` : ", not in the host's allowed keys"}.`, evidence, severity: "high", entity, ...provisioned(strong, "root", body) });
         continue;
       }
@@ -269,7 +284,13 @@ export const sshAuthorizedKey = defineDetection({
           keep(`a configuration-management key (${automation.source})`, automation.baseline);
           continue;
         }
-        // A key sshd takes only from inside the site (Barman's postgres key, a replica's): an observation.
+        // A key the same service account made on another host (`postgres@pg-02` in postgres's keys): replication and
+        // cluster peers (PostgreSQL standbys, Hadoop, Ceph) exchange these. An observation, like a key taken only from
+        // inside the site (Barman's, a replica's).
+        if (!strong && peerAccountKey(comment, name)) {
+          hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file}), made by ${name} on another host: a peer's key (replication, cluster).`, evidence, severity: "info", entity, ...provisioned(strong, name, body) });
+          continue;
+        }
         const inside = strong ? undefined : internalOnlyFrom(options);
         if (inside !== undefined) {
           hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file}) only from inside the site (from="${inside.slice(0, 60)}").`, evidence, severity: "info", entity, ...provisioned(strong, name, body) });

@@ -28,15 +28,35 @@ const RCLONE_COPIES: ReadonlySet<string> = new Set(["copy", "copyto", "move", "m
  * only with a dropper's signs (rclone itself run from a temp directory, a hidden file, an archive staged there), the
  * way ransomware crews use it (CISA #StopRansomware advisories: rclone to MEGA).
  */
-function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[]; renamed: boolean } | undefined {
+function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[]; sources: string[]; renamed: boolean } | undefined {
   if (!RCLONE_COPIES.has(cmd.args[0] ?? "")) return undefined;
   // Renamed (pg_walsync, a "sync agent"), rclone is still known by the options only it takes.
   const renamed = cmd.program !== "rclone";
   if (renamed && !cmd.args.some((a) => RCLONE_ONLY_OPTION.test(a))) return undefined;
   const at = cmd.args.findIndex((a, i) => i > 0 && /^[A-Za-z0-9_][\w.-]*:/.test(a) && !a.startsWith("-"));
   if (at < 0) return undefined;
-  const files = cmd.args.slice(1, at).filter((a) => !a.startsWith("-") && inTmpDir(a));
-  return { remote: cmd.args[at] as string, files, renamed };
+  const sources = cmd.args.slice(1, at).filter((a) => !a.startsWith("-"));
+  return { remote: cmd.args[at] as string, files: sources.filter((a) => inTmpDir(a)), sources, renamed };
+}
+
+/**
+ * Personal file-sharing services an organisation seldom sanctions, as remote names spell them (rclone's backends:
+ * mega, pcloud, yandex...). Google Drive, OneDrive and Dropbox are left out: many sites use them for work, and a
+ * person's copy of a report there is no signal (detections.test.ts).
+ */
+const CONSUMER_STORAGE: ReadonlyArray<[RegExp, string]> = [
+  [/mega/, "MEGA"], [/pcloud/, "pCloud"], [/yandex/, "Yandex Disk"], [/mediafire/, "MediaFire"], [/4shared/, "4shared"], [/filen/, "Filen"], [/koofr/, "Koofr"],
+];
+
+/** The service a remote's name (before its colon) names as a word of it (`mega-arch`, `my_dropbox`, `gdrive2`). */
+function consumerStorageRemote(remote: string): string | undefined {
+  const name = remote.slice(0, remote.indexOf(":")).toLowerCase();
+  for (const [re, service] of CONSUMER_STORAGE) {
+    const m = re.exec(name);
+    const after = name[m ? m.index + m[0].length : 0] ?? "";
+    if (m && (m.index === 0 || /[^a-z0-9]/.test(name[m.index - 1] ?? "")) && !/[a-z]/.test(after)) return service;
+  }
+  return undefined;
 }
 
 /** Options of rclone's and no other common tool's (rclone docs, Flags). */
@@ -100,7 +120,17 @@ export const stagedDataExfiltration = defineDetection({
           const packed = file === undefined ? undefined : archives.get(file);
           const dropped = inTmpDir(cmd.word);
           const hidden = file !== undefined && /\/\.[^/]+/.test(file);
-          if (file === undefined || !(dropped || rclone.renamed || hidden || packed !== undefined)) continue;
+          if (file === undefined || !(dropped || rclone.renamed || hidden || packed !== undefined)) {
+            // Wherever the data sits, a remote named for a personal file-sharing service (`mega-arch:`, `gdrive:`):
+            // the name is whoever configured it's, but a server's data copied to one is what leaving insiders and
+            // ransomware crews do (CISA #StopRansomware: rclone to MEGA; a fourteenth blind corpus's DBA).
+            const service = consumerStorageRemote(rclone.remote);
+            if (service !== undefined) {
+              hits.push(commandHit(src, `${src.who} copies ${clip(rclone.sources.join(" "), 60) || "files"} with rclone to the remote ${clip(rclone.remote, 40)}, named for ${service}, a personal file-sharing service: ${clip(src.text)}.`, {}));
+              break;
+            }
+            continue;
+          }
           const why = [
             rclone.renamed ? `rclone renamed ${cmd.program}` : "",
             dropped ? `rclone itself run from ${cmd.word}` : "",

@@ -4,12 +4,26 @@ import { heartbeatPing, knownAutomation } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { dataFetchOnly } from "./data-fetch.js";
-import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS } from "./patterns.js";
+import { hiddenProgramIn } from "./hidden-system-path-exec.js";
+import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS, inTmpDir, type CommandSignal } from "./patterns.js";
+
+/**
+ * A job that runs a program from a hidden directory nobody's toolchain uses (`@reboot ~/.x86_64-linux-gnu/vmcoreinfo`,
+ * DISGOMOJI; a fourteenth blind corpus): hidden-system-path-exec weighs the place, this says it is what cron starts.
+ * Strong at boot or outside a home, where nothing of a person's own belongs.
+ */
+function hiddenProgramSignal(command: string, event: string): CommandSignal | undefined {
+  const found = hiddenProgramIn(command);
+  // A hidden name in a temp directory is TEMP_RUN_OR_HIDE's, weighed there by where a fetched script came from.
+  if (found === undefined || inTmpDir(found.path)) return undefined;
+  const strong = event === "@reboot" || found.hidden.where !== "a home directory";
+  return { why: `runs ${found.path} from the hidden directory ${found.hidden.segment} in ${found.hidden.where}${event === "@reboot" ? " at every boot" : ""}`, strong };
+}
 
 export const suspiciousCron = defineDetection({
   id: "suspicious-cron",
   title: "Suspicious cron job",
-  reads: { crontab: ["command", "path"] },
+  reads: { crontab: ["command", "path", "event"] },
   severity: "medium",
   attack: ["T1053.003"],
   maturity: "test",
@@ -26,7 +40,10 @@ export const suspiciousCron = defineDetection({
     for (const row of rowsOf(host, "crontab")) {
       const command = str(row, "command");
       const path = str(row, "path");
-      const signals = commandSignals(command);
+      // A system crontab's line starts with the user it runs as.
+      const system = /^\/etc\/(?:crontab$|cron\.d\/)/.test(path);
+      const hidden = hiddenProgramSignal(system ? command.replace(/^\s*\S+\s+/, "") : command, str(row, "event"));
+      const signals = [...commandSignals(command), ...(hidden ? [hidden] : [])];
       if (signals.length === 0) continue;
       const strong = signals.some((s) => s.strong);
       const evidence = [{ table: "crontab", row }];

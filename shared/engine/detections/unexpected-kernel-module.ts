@@ -23,6 +23,10 @@ const DKMS_BUILDS: ReadonlyMap<string, readonly string[]> = new Map([
   ["broadcom-sta-dkms", ["wl"]],
   ["jool-dkms", ["jool", "jool_siit"]],
   ["openrazer-driver-dkms", ["razerkbd", "razermouse", "razeraccessory", "razerkraken"]],
+  // ntop's PF_RING (packages.ntop.org: pfring-dkms builds pf_ring.ko); Cisco Exablaze's exanic-software RPM, whose
+  // dkms.conf builds the exanic NIC driver and its exasock socket acceleration.
+  ["pfring-dkms", ["pf_ring"]],
+  ["exanic", ["exanic", "exasock"]],
   ["xtables-addons-dkms", ["xt_ACCOUNT", "xt_CHAOS", "xt_DELUDE", "xt_DHCPMAC", "xt_DNETMAP", "xt_ECHO", "xt_IPMARK", "xt_LOGMARK", "xt_PROTO", "xt_SYSRQ", "xt_TARPIT", "xt_asn", "xt_condition", "xt_fuzzy", "xt_geoip", "xt_iface", "xt_ipp2p", "xt_ipv4options", "xt_length2", "xt_lscan", "xt_pknock", "xt_psd", "xt_quota2", "compat_xtables"]],
 ]);
 
@@ -111,7 +115,7 @@ export const unexpectedKernelModule = defineDetection({
       }
       const usedBy = str(row, "used_by");
       hits.push({
-        summary: `Kernel module ${name} (${str(row, "status") || "status unknown"}${usedBy !== "" && usedBy !== "-" ? `, used by ${usedBy}` : ""}) is neither an in-tree Linux module (Debian's kernels, the Linux 6.1 source) nor a known DKMS or vendor module.`,
+        summary: `Kernel module ${name} (${str(row, "status") || "status unknown"}${usedBy !== "" && usedBy !== "-" ? `, used by ${usedBy}` : ""}) is neither an in-tree Linux module (the module lists of the Linux source and of Debian's kernels) nor a known DKMS or vendor module.`,
         evidence,
         entity,
         // Loaded on most hosts of the fleet: a driver of its distribution or hardware that the baselines lack (an
