@@ -13,6 +13,11 @@ export interface ContainerImageBaseline {
   host_paths: readonly string[];
   /** Where the mount list was taken from. */
   source: string;
+  /**
+   * For an image anyone can tag locally and whose job needs nothing more: the container's command must match, and it
+   * must not run privileged (a retagged image running its own `sh -c` with the socket is no longer the vendor's).
+   */
+  only?: { command: RegExp; unprivileged: true };
 }
 
 export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
@@ -68,6 +73,7 @@ export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
     id: "container-images:pumba",
     images: ["gaiaadm/pumba", "ghcr.io/alexei-led/pumba"],
     host_paths: ["/var/run/docker.sock"],
+    only: { command: /^\/pumba(?:\s|$)/, unprivileged: true },
     source: "https://github.com/alexei-led/pumba#running-inside-docker-container (chaos testing: kills, pauses and delays other containers through -v /var/run/docker.sock:/var/run/docker.sock)",
   },
   {
@@ -144,6 +150,11 @@ export const GITLAB_SOCKET_BINDING = {
   id: "container-images:gitlab-runner-job",
   source: "https://docs.gitlab.com/ci/docker/using_docker_build/#use-the-docker-executor-with-docker-socket-binding (job containers runner-<token>-project-<id>-concurrent-<n>-...)",
 } as const;
+
+/** Whether a container meets its image baseline's `only` conditions (none: it does). */
+export function meetsImageConditions(baseline: ContainerImageBaseline, command: string, privileged: boolean): boolean {
+  return baseline.only === undefined || (baseline.only.command.test(command.trim()) && !privileged);
+}
 
 export function containerImageBaseline(image: string, hostPath: string): ContainerImageBaseline | undefined {
   const repo = imageRepository(image);

@@ -19,6 +19,8 @@ export const HIDDEN_TOOL_DIRS: HiddenDirBaseline = {
     { kind: "doc", name: "learn.microsoft.com", url: "https://learn.microsoft.com/en-us/dotnet/core/tools/dotnet-install-script", detail: "~/.dotnet" }, { kind: "doc", name: "github.com", url: "https://github.com/acmesh-official/acme.sh", detail: "~/.acme.sh, cron --cron" },
     { kind: "doc", name: "docs.python.org", url: "https://docs.python.org/3/library/venv.html", detail: ".venv" }, { kind: "doc", name: "developer.hashicorp.com", url: "https://developer.hashicorp.com/terraform/cli/init", detail: ".terraform/providers" },
     { kind: "doc", name: "docs.docker.com", url: "https://docs.docker.com/engine/extend/cli_plugins/", detail: "~/.docker/cli-plugins" }, { kind: "doc", name: "docs.fedoraproject.org", url: "https://docs.fedoraproject.org/en-US/packaging-guidelines/", detail: "/usr/lib/.build-id" },
+    { kind: "doc", name: "docs.brew.sh", url: "https://docs.brew.sh/Homebrew-on-Linux", detail: "/home/linuxbrew/.linuxbrew" }, { kind: "doc", name: "help.dropbox.com", url: "https://help.dropbox.com/installs/linux-commands", detail: "~/.dropbox-dist/dropboxd" },
+    { kind: "doc", name: "docs.platformio.org", url: "https://docs.platformio.org/en/latest/core/installation/methods/installer-script.html", detail: "~/.platformio/penv" },
   ],
   names: [
     ".vscode-server", ".vscode-server-insiders", ".cursor-server", ".windsurf-server", ".vscode-remote", ".local", ".cache", ".config", ".nvm",
@@ -27,7 +29,7 @@ export const HIDDEN_TOOL_DIRS: HiddenDirBaseline = {
     ".poetry", ".pixi", ".conda", ".mamba", ".miniconda3", ".nix-profile", ".opam", ".ghcup", ".juliaup", ".wasmtime", ".wasmer",
     ".krew", ".acme.sh", ".docker", ".terraform", ".terraform.d", ".tfenv", ".pulumi", ".fly", ".linkerd2", ".istioctl", ".composer",
     ".bin", ".build-id", ".git", ".ansible", ".jenkins", ".gitlab-runner", ".kube", ".minikube", ".foundry", ".pm2", ".mozilla",
-    ".steam",
+    ".steam", ".linuxbrew", ".dropbox-dist", ".platformio",
   ],
 };
 

@@ -79,8 +79,9 @@ export function isPackagedKernelModule(name: string): Explanation | undefined {
 const SUID_BY_PATH: ReadonlyMap<string, (typeof PACKAGED_SUID)[number]> = new Map(PACKAGED_SUID.map((s) => [tripletFree(canonicalBinPath(s.path)), s]));
 
 /** The package that installs this path SUID/SGID, when one does. */
-export function packagedSuid(path: string): (Explanation & { package: string }) | undefined {
+export function packagedSuid(path: string, group?: string): (Explanation & { package: string }) | undefined {
   const entry = SUID_BY_PATH.get(tripletFree(canonicalBinPath(path)));
+  if (entry?.group !== undefined && entry.group !== group) return undefined;
   return entry ? { ...explain(`suid:${entry.package.split(" ")[0]}`, entry.source), package: entry.package } : undefined;
 }
 
@@ -89,7 +90,9 @@ function programMatches(candidates: readonly string[], name: string, exe: string
   return candidates.some((c) => (name !== "" && (c === name || (name.length === 15 && commName(c) === name))) || (exe !== "" && c === exe));
 }
 
-function ownerExplains(owner: PortOwner, name: string, exe: string, cmdline: string): boolean {
+function ownerExplains(owner: PortOwner, name: string, exe: string, cmdline: string, path: string): boolean {
+  // An owner known by its executable's path: the process must run that file, under its own name.
+  if (owner.executable !== undefined) return owner.executable.test(path) && name === exe;
   if (programMatches(owner.programs, name, exe)) return true;
   const rt = owner.runtime;
   if (rt === undefined || !programMatches(rt.programs, name, exe)) return false;
@@ -140,7 +143,7 @@ export function expectedListener(query: ListenerQuery | number, processName?: st
       if (owner.kernel === true) return explain(owner.id, owner.source);
       continue;
     }
-    if (ownerExplains(owner, name, exe, q.cmdline ?? "")) return explain(owner.id, owner.source);
+    if (ownerExplains(owner, name, exe, q.cmdline ?? "", path)) return explain(owner.id, owner.source);
   }
   return undefined;
 }

@@ -12,6 +12,8 @@ export interface PacketSocketProgram {
 }
 
 const SYSTEM = ["/sbin", "/usr/sbin", "/bin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/usr/lib/systemd", "/lib/systemd", "/usr/libexec"];
+/** Where distribution packages install programs (not /usr/local): for tools added since, a copy there is no package's. */
+const PACKAGED = ["/sbin", "/usr/sbin", "/bin", "/usr/bin"];
 
 export const PACKET_SOCKET_PROGRAMS: readonly PacketSocketProgram[] = [
   { id: "packet-socket-programs:dhclient", names: ["dhclient"], directories: SYSTEM, source: "https://kb.isc.org/docs/isc-dhcp-44-manual-pages-dhclient (Linux Packet Filter interface)" },
@@ -25,10 +27,10 @@ export const PACKET_SOCKET_PROGRAMS: readonly PacketSocketProgram[] = [
   { id: "packet-socket-programs:networkmanager", names: ["NetworkManager"], directories: SYSTEM, source: "https://networkmanager.dev/docs/api/latest/NetworkManager.conf.html (internal DHCP client)" },
   { id: "packet-socket-programs:wpa_supplicant", names: ["wpa_supplicant", "hostapd"], directories: SYSTEM, source: "https://w1.fi/wpa_supplicant/ (EAPOL over l2_packet)" },
   { id: "packet-socket-programs:capture", names: ["tcpdump", "dumpcap", "tshark", "wireshark", "tcpflow", "ngrep", "netsniff-ng"], directories: SYSTEM, source: "https://www.tcpdump.org/manpages/pcap.3pcap.html (libpcap uses PF_PACKET on Linux)" },
-  { id: "packet-socket-programs:stenographer", names: ["stenotype"], directories: SYSTEM, source: "https://github.com/google/stenographer (stenotype writes every packet from an AF_PACKET TPACKET_V3 ring)" },
+  { id: "packet-socket-programs:stenographer", names: ["stenotype"], directories: PACKAGED, source: "https://github.com/google/stenographer (stenotype writes every packet from an AF_PACKET TPACKET_V3 ring)" },
   // Arkime's capture by its install directory only: "capture" is a name anything may take.
   { id: "packet-socket-programs:arkime", names: ["capture"], directories: ["/opt/arkime/bin", "/data/moloch/bin"], source: "https://arkime.com/settings (Arkime's capture, /opt/arkime/bin/capture, reads with tpacketv3 or libpcap)" },
-  { id: "packet-socket-programs:replay", names: ["tcpreplay", "tcpreplay-edit", "tcpliveplay"], directories: SYSTEM, source: "https://tcpreplay.appneta.com/wiki/tcpreplay-man.html (sends captured frames back out of an interface through PF_PACKET)" },
+  { id: "packet-socket-programs:replay", names: ["tcpreplay", "tcpreplay-edit", "tcpliveplay"], directories: PACKAGED, source: "https://tcpreplay.appneta.com/wiki/tcpreplay-man.html (sends captured frames back out of an interface through PF_PACKET)" },
   { id: "packet-socket-programs:heplify", names: ["heplify"], directories: [...SYSTEM, "/opt/heplify"], source: "https://github.com/sipcapture/heplify (Homer's capture agent: captures SIP and RTCP from the wire with libpcap/AF_PACKET)" },
   { id: "packet-socket-programs:keepalived", names: ["keepalived"], directories: SYSTEM, source: "https://keepalived.readthedocs.io/ (VRRP gratuitous ARP / NA)" },
   { id: "packet-socket-programs:lldp", names: ["lldpd", "lldpad", "ladvd"], directories: SYSTEM, source: "https://lldpd.github.io/ and https://github.com/sspans/ladvd" },

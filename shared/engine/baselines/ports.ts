@@ -18,6 +18,12 @@ export interface PortOwner {
    * interpreter runs (its script, or `-m module`), not anywhere in its arguments.
    */
   runtime?: { programs: readonly string[]; token: string; script?: true };
+  /**
+   * The executable's path, when the owner is known by it alone (`programs` then only names it in summaries): the
+   * process must run a matching file under the file's own name. For owners whose ports are wide ranges, where a name
+   * anyone can take would explain a backdoor's port (BPFDoor binds in 42391-43390).
+   */
+  executable?: RegExp;
   /** Socket held by the kernel (no owning process: VXLAN, WireGuard, NFS). */
   kernel?: boolean;
   source: SourceRef;
@@ -41,7 +47,7 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:rpcbind-nfs", ports: [111], programs: ["rpcbind", "rpc.statd", "rpc.mountd"], source: doc("rpcbind(8): port 111") },
   // statd registers with rpcbind on a port of its own choosing unless nfs.conf pins one: a reserved one it binds to send
   // its notifications from, and the kernel's pick for listening (Linux's ip_local_port_range, 32768-60999 by default).
-  { id: "port:rpc-statd-dynamic", ports: [], ranges: [[600, 1023], [32768, 60999]], programs: ["rpc.statd"], source: doc("rpc.statd(8): without --port, statd lets rpcbind pick its listener port; --outgoing-port likewise (nfs.conf [statd] port=, outgoing-port=)", "https://man7.org/linux/man-pages/man8/statd.8.html") },
+  { id: "port:rpc-statd-dynamic", ports: [], ranges: [[600, 1023], [32768, 60999]], programs: ["rpc.statd"], executable: /^\/(?:usr\/)?sbin\/rpc\.statd$/, source: doc("rpc.statd(8): without --port, statd lets rpcbind pick its listener port; --outgoing-port likewise (nfs.conf [statd] port=, outgoing-port=)", "https://man7.org/linux/man-pages/man8/statd.8.html") },
   { id: "port:nfs-kernel", ports: [2049], kernel: true, programs: ["rpc.mountd"], source: doc("nfsd(7): kernel NFS server on 2049") },
   { id: "port:dns", ports: [53], programs: ["named", "unbound", "dnsmasq", "coredns", "systemd-resolved", "systemd-resolve", "pdns_server", "pdns_recursor", "knotd", "node-cache", "nsd"], source: doc("RFC 1035 port 53; CoreDNS and node-local-dns on Kubernetes") },
   { id: "port:bind-rndc", ports: [953], protocol: 6, programs: ["named"], source: doc("BIND 9 ARM: controls default port 953") },
@@ -52,7 +58,7 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:snmp", ports: [161], protocol: 17, programs: ["snmpd"], source: doc("snmpd(8): UDP 161") },
   // Web servers, proxies, ingress controllers.
   { id: "port:web", ports: [80, 443, 8080, 8443], protocol: 6, programs: ["nginx", "apache2", "httpd", "caddy", "haproxy", "envoy", "traefik", "lighttpd", "openresty", "varnishd", "h2o", "nginx-ingress-c", "nginx-ingress-controller", "kong", "squid", "pomerium", "oauth2-proxy"], source: doc("RFC 9110 default ports; ingress-nginx, Traefik, HAProxy, Envoy documentation") },
-  { id: "port:oracle-http-server", ports: [7777, 4443], protocol: 6, programs: ["httpd.worker", "httpd.event", "httpd.prefork"], source: doc("Oracle HTTP Server 12c: the listen port 7777 and SSL port 4443 a standalone domain gets by default; httpd.worker/httpd.event are its MPM binaries under $ORACLE_HOME/ohs/bin", "https://docs.oracle.com/en/middleware/fusion-middleware/web-tier/12.2.1.4/administer-ohs/managing-oracle-http-server-ports.html") },
+  { id: "port:oracle-http-server", ports: [7777, 4443], protocol: 6, programs: ["httpd.worker", "httpd.event", "httpd.prefork"], executable: /\/ohs\/bin\/httpd\.(?:worker|event|prefork)$/, source: doc("Oracle HTTP Server 12c: the listen port 7777 and SSL port 4443 a standalone domain gets by default; httpd.worker/httpd.event are its MPM binaries under $ORACLE_HOME/ohs/bin", "https://docs.oracle.com/en/middleware/fusion-middleware/web-tier/12.2.1.4/administer-ohs/managing-oracle-http-server-ports.html") },
   { id: "port:ingress-nginx", ports: [10254, 8443], protocol: 6, programs: ["nginx-ingress-c", "nginx-ingress-controller"], source: doc("ingress-nginx: --healthz-port/metrics 10254, admission webhook 8443", "https://kubernetes.github.io/ingress-nginx/user-guide/cli-arguments/") },
   { id: "port:haproxy-stats", ports: [8404, 9101], protocol: 6, programs: ["haproxy", "haproxy_exporter"], source: doc("HAProxy docs: stats/Prometheus 8404") },
   { id: "port:varnish", ports: [6081, 6082], protocol: 6, programs: ["varnishd", "cache-main"], source: doc("varnishd(1) Debian defaults: -a :6081 -T :6082") },

@@ -25,10 +25,15 @@ export const PRELOAD_LIBRARIES: readonly PreloadLibrary[] = [
   { id: "preload:snoopy", name: /^libsnoopy\.so(?:\.\d+)*$/, dirs: SYSTEM_LIB, source: deb("snoopy", "2.5.1-1", "libsnoopy.so (command logger)") },
   { id: "preload:gtk3-nocsd", name: /^libgtk3-nocsd\.so(?:\.\d+)*$/, dirs: SYSTEM_LIB, source: { kind: "debian-package", name: "gtk3-nocsd", version: "3-1", release: "bookworm", detail: "libgtk3-nocsd.so.0 (in libgtk3-nocsd0)" } },
   // Kernel-bypass network stacks are used by preloading their socket library into the application (trading, HPC).
-  { id: "preload:kernel-bypass", name: /^(?:libonload|libvma|libxlio|libexasock_preload)\.so(?:\.\d+)*$/, dirs: SYSTEM_LIB, source: { kind: "doc", name: "AMD Solarflare Onload user guide (the onload wrapper sets LD_PRELOAD=libonload.so); NVIDIA VMA/XLIO (LD_PRELOAD=libvma.so / libxlio.so); Exablaze exasock (libexasock_preload.so)", url: "https://docs.amd.com/r/en-US/ug1586-onload-user/Onload-Deployment" } },
+  // From the distribution's library directories only (their packages install there), and never into programs that
+  // authenticate: sshd-library-backdoor does not take them (AUTH_EXCLUDED).
+  { id: "preload:kernel-bypass", name: /^(?:libonload|libvma|libxlio|libexasock_preload)\.so(?:\.\d+)*$/, dirs: ["/usr/lib/", "/lib/", "/usr/lib64/", "/lib64/"], source: { kind: "doc", name: "AMD Solarflare Onload user guide (the onload wrapper sets LD_PRELOAD=libonload.so); NVIDIA VMA/XLIO (LD_PRELOAD=libvma.so / libxlio.so); Exablaze exasock (libexasock_preload.so)", url: "https://docs.amd.com/r/en-US/ug1586-onload-user/Onload-Deployment" } },
   { id: "preload:dynatrace-oneagent", name: /^liboneagentproc\.so$/, dirs: ["/opt/dynatrace/oneagent/", "/var/lib/dynatrace/oneagent/", "/usr/lib/", "/lib/"], source: { kind: "doc", name: "Dynatrace OneAgent on Linux: process injection via liboneagentproc.so", url: "https://docs.dynatrace.com/docs/setup-and-configuration/dynatrace-oneagent/installation-and-operation/linux" } },
   { id: "preload:datadog-apm-inject", name: /^(?:launcher\.preload\.so|libddinjector\.so)$/, dirs: ["/opt/datadog-packages/", "/opt/datadog/apm/inject/"], source: { kind: "doc", name: "Datadog Single Step APM Instrumentation (host injection through ld.so.preload / LD_PRELOAD)", url: "https://docs.datadoghq.com/tracing/trace_collection/automatic_instrumentation/single-step-apm/" } },
 ];
+
+/** Preloads no authenticating program (sshd, PAM's users) has a reason to load. */
+export const AUTH_EXCLUDED: ReadonlySet<string> = new Set(["preload:kernel-bypass"]);
 
 /** Every library of an LD_PRELOAD value is explained (directory and name), or undefined. */
 export function explainedPreload(value: string): PreloadLibrary[] | undefined {

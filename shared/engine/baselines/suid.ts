@@ -6,6 +6,11 @@ export interface PackagedSuid {
   path: string;
   package: string;
   mode: string;
+  /**
+   * The group the file must have (suid_bin's groupname): a path most hosts leave empty (dumpcap) would otherwise
+   * explain a setuid shell copied there. Only a suid_bin row shows it; from another table the entry explains nothing.
+   */
+  group?: string;
   source: SourceRef;
 }
 
@@ -103,7 +108,7 @@ export const PACKAGED_SUID: readonly PackagedSuid[] = [
   { path: "/usr/bin/screen", package: "screen", mode: "2755 root:utmp", source: { kind: "debian-package", name: "screen", release: "bookworm", detail: "setgid utmp to record sessions" } },
   // Asked at install ("Should non-superusers be able to capture packets?"): capabilities first, setuid when the file
   // system cannot hold them.
-  { path: "/usr/bin/dumpcap", package: "wireshark-common", mode: "4754 root:wireshark", source: postinst("wireshark-common", "4.0.17-0+deb12u1", "dpkg-statoverride --add root wireshark 4754 /usr/bin/dumpcap when setcap fails (debconf wireshark-common/install-setuid)") },
+  { path: "/usr/bin/dumpcap", package: "wireshark-common", mode: "4754 root:wireshark", group: "wireshark", source: postinst("wireshark-common", "4.0.17-0+deb12u1", "dpkg-statoverride --add root wireshark 4754 /usr/bin/dumpcap when setcap fails (debconf wireshark-common/install-setuid)") },
 ];
 
 /** Canonical form: /bin and /sbin are /usr/bin and /usr/sbin on merged-/usr systems (Debian 12, Ubuntu 20.04+). */

@@ -1,6 +1,6 @@
 // A container with the container-runtime socket (docker.sock, containerd.sock, crio.sock) bind-mounted: whoever runs
 // code in it can start a privileged container on the host (root on the host).
-import { containerImageBaseline, GITLAB_SOCKET_BINDING } from "../baselines/container-images.js";
+import { containerImageBaseline, GITLAB_SOCKET_BINDING, meetsImageConditions } from "../baselines/container-images.js";
 import { compareText } from "../order.js";
 import { flag, rowsOf, str, tagList, containerBindMounts } from "../rows.js";
 import type { HostData, Row } from "../types.js";
@@ -34,7 +34,7 @@ export const dockerSocketMount = defineDetection({
   title: "Container with the container-runtime socket mounted",
   reads: {
     docker_container_mounts: ["id", "type", "source", "mode", "rw"],
-    docker_containers: ["id", "name", "image", "privileged"],
+    docker_containers: ["id", "name", "image", "privileged", "command"],
     processes: ["name"],
   },
   severity: "high",
@@ -67,7 +67,7 @@ export const dockerSocketMount = defineDetection({
       const summary = `Container ${label} (image ${image || "unknown"}) has the runtime socket ${sockets} mounted ${mode}${privileged ? " and runs privileged" : ""}.`;
       const entity = `container:${id}`;
       const baseline = image !== "" ? mounts.map((m) => containerImageBaseline(image, str(m, "source"))).find((b) => b !== undefined) : undefined;
-      if (baseline && mounts.every((m) => containerImageBaseline(image, str(m, "source")) !== undefined)) {
+      if (baseline && mounts.every((m) => containerImageBaseline(image, str(m, "source")) !== undefined) && meetsImageConditions(baseline, str(container, "command"), privileged)) {
         hits.push({ summary, evidence, entity, kept_by: baseline.id, severity: "info" });
         continue;
       }

@@ -8,6 +8,7 @@ import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { isFrameworkBuild, isToolDir } from "../baselines/hidden-tool-dirs.js";
 import { clip, simpleCommands } from "./command-lines.js";
+import { inTmpDir } from "./patterns.js";
 import { compareText } from "../order.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
@@ -29,9 +30,9 @@ export function hiddenExec(path: string): Hidden | undefined {
   const segments = path.split("/").filter((s) => s !== "");
   let afterTool = false;
   let unknown: string | undefined;
-  for (const [i, s] of segments.entries()) {
+  for (const s of segments) {
     if (!s.startsWith(".") || s === "." || s === "..") continue;
-    if (isToolDir(s) || isFrameworkBuild(s, segments[i + 1])) {
+    if (isToolDir(s)) {
       afterTool = true;
       continue;
     }
@@ -70,6 +71,23 @@ function executedPaths(command: string, depth = 0): string[] {
     }
   }
   return out;
+}
+
+/** JavaScript runtimes that run a framework's built server (`node .output/server/index.mjs`). */
+const JS_RUNTIMES: ReadonlySet<string> = new Set(["node", "nodejs", "bun", "deno"]);
+/** Where no application's build lives: system directories, root's home, temp directories. */
+const NOT_AN_APP_DIR = /^\/(?:usr|lib|lib32|lib64|bin|sbin|etc|dev|boot|proc|sys|root|tmp|var\/tmp|run)(?:\/|$)/;
+
+/**
+ * A web framework's production server, run as its documented start command: a script (.js, .mjs, .cjs) given to a
+ * JavaScript runtime, in the build directory the framework writes (isFrameworkBuild), in an application's directory.
+ * Only as a script: a process's own executable, a cron line or a unit's program there stays a finding.
+ */
+function frameworkServer(exe: string, script: string): boolean {
+  if (!JS_RUNTIMES.has(basename(exe)) || !/\.[mc]?js$/.test(script) || NOT_AN_APP_DIR.test(script) || inTmpDir(script)) return false;
+  const segments = script.split("/").filter((x) => x !== "");
+  const hidden = segments.filter((x) => x.startsWith(".") && x !== "." && x !== ".." && !isToolDir(x));
+  return hidden.length === 1 && segments.some((x, i) => x === hidden[0] && isFrameworkBuild(x, segments[i + 1]));
 }
 
 /** The first program a command line runs from an unexpected hidden directory or file, with how bad that place is. */
@@ -121,7 +139,7 @@ export const hiddenSystemPathExec = defineDetection({
       if (exe === "" || INTERPRETER.test(basename(exe))) {
         const cmd = str(row, "cmdline");
         const paths = executedPaths(cmd).filter((p) => p !== exe);
-        for (const p of paths) note(p, "processes", row, `run by ${basename(exe) || str(row, "name")} (pid ${pid})`);
+        for (const p of paths) if (!frameworkServer(exe, p)) note(p, "processes", row, `run by ${basename(exe) || str(row, "name")} (pid ${pid})`);
       }
     }
     for (const row of rowsOf(host, "crontab")) {

@@ -45,15 +45,18 @@ function configManagementAccount(host: HostData, uid: string): Explanation | und
 }
 
 /**
- * The system service an account runs as (a process of its uid in a unit of system.slice, not a login session): an
- * application's own account, given a shell by its installer or its admin (Zeek's zeekctl, which runs commands on its
- * workers over ssh; Airflow's). An account made to log in by is seldom also the one a service runs as.
+ * The system service an account runs as: a process of its uid in a unit of system.slice named for the account
+ * (`zeek.service` for zeek, `airflow-webserver.service` for airflow), not a login session or a job. An application's
+ * own account, given a shell by its installer or its admin (Zeek's zeekctl runs commands on its workers over ssh). A
+ * packaged account (www-data, mysql) never counts: a shell its package does not give it is tampering (PANIX's
+ * `--backdoor-system-user`), whatever service it runs.
  */
-function serviceRunAs(host: HostData, uid: string): string | undefined {
+function serviceRunAs(host: HostData, uid: string, name: string): string | undefined {
+  if (systemAccount(name) !== undefined || name.length < 3) return undefined;
   for (const p of rowsOf(host, "processes")) {
     if (str(p, "uid") !== uid) continue;
-    const unit = /^\/system\.slice\/([^/]+\.service)(?:\/|$)/.exec(str(p, "cgroup_path"))?.[1];
-    if (unit !== undefined && !/^(?:session-|user@|ssh|sshd|getty|serial-getty|cron|crond|atd)/.test(unit)) return unit;
+    const unit = /^\/system\.slice\/([^/]+)\.service(?:\/|$)/.exec(str(p, "cgroup_path"))?.[1];
+    if (unit !== undefined && unit.toLowerCase().includes(name.toLowerCase())) return `${unit}.service`;
   }
   return undefined;
 }
@@ -96,8 +99,8 @@ export const newInteractiveAccount = defineDetection({
         else if (home === undefined && known.has(name)) keep("listed in the host's known_users tag", tagBaseline("known_users"));
         else if (forced !== undefined) keep(`every key it accepts can only run \`${forced.slice(0, 60)}\`; sshd runs a forced command through the account's shell, so the shell is needed (a backup or sync account)`, RESTRICTED_KEY_BASELINE);
         else if (deploy) keep(`every key it accepts is a configuration-management tool's (${deploy.source}), which runs its modules through the account's shell`, deploy.baseline);
-        else if (home === undefined && serviceRunAs(host, String(uid)) !== undefined) {
-          hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it; it runs the service ${serviceRunAs(host, String(uid))}, an application's own account.`, evidence, severity: "info", entity });
+        else if (home === undefined && serviceRunAs(host, String(uid), name) !== undefined) {
+          hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it; it runs the service ${serviceRunAs(host, String(uid), name)}, an application's own account.`, evidence, severity: "info", entity });
         } else {
           hits.push({
             summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it${home ? `; ${home}` : ""}.`,

@@ -71,18 +71,21 @@ function lookalike(name: string): string | undefined {
   return stem;
 }
 
-const KERNEL_THREAD_CMDLINE = /^\[([^\]\s]{1,40})\](\s|$)/;
+const KERNEL_THREAD_CMDLINE = /^\[([^\]\s]{1,40})\](?:\s+(\S+))?/;
 
 /**
- * A command line dressed as a kernel thread: one bracketed word alone, as ps prints kernel threads, or a kernel
- * thread's name in brackets followed by more. A process title with a bracketed state before its words (Airflow's
- * gunicorn shows `[ready] gunicorn: worker [airflow-webserver]`) names no kernel thread (a fourteenth blind corpus).
+ * A command line dressed as a kernel thread: a bracketed word at its start, unless a process title's state comes
+ * before the program's own name (Airflow's gunicorn shows `[ready] gunicorn: worker [airflow-webserver]`; a
+ * fourteenth blind corpus). Only that form is excused: the word after the bracket must be the process's name, and the
+ * bracket must name no kernel thread (gsocket's `[raid5wq] -c ...`, `[kworker] --config ...` stay findings).
  */
-function dressedAsKernelThread(cmdline: string): boolean {
+function dressedAsKernelThread(cmdline: string, name: string): boolean {
   const m = KERNEL_THREAD_CMDLINE.exec(cmdline);
   if (!m) return false;
-  return m[2] === "" || kernelThreadName(m[1] ?? "") !== undefined;
+  const next = (m[2] ?? "").replace(/:$/, "");
+  return next === "" || next !== name || kernelThreadName(m[1] ?? "") !== undefined;
 }
+
 const SYSTEM_DIRS = ["/usr/sbin/", "/usr/bin/", "/sbin/", "/bin/", "/usr/lib/", "/lib/", "/usr/libexec/", "/lib/systemd/"];
 
 export const processMasquerading = defineDetection({
@@ -109,7 +112,7 @@ export const processMasquerading = defineDetection({
       const pid = str(row, "pid");
       // Real kernel threads have an empty cmdline and path; osquery shows their comm (kworker/0:1-events) unbracketed.
       // Anything that shows a bracketed name in its cmdline rewrote its argv to look like one.
-      const bracketed = dressedAsKernelThread(cmdline);
+      const bracketed = dressedAsKernelThread(cmdline, name);
       // A library file run as a program: one of the reasons, and high whichever reason names the process.
       const library = LIBRARY_FILE.test(basename(path));
       let why = "";

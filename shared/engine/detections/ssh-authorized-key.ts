@@ -92,9 +92,15 @@ export function internalOnlyFrom(options: string): string | undefined {
   const inside = (entry: string): boolean => {
     const e = entry.trim().toLowerCase();
     if (e === "" || e.startsWith("!")) return false;
-    const base = e.split("/")[0] ?? "";
-    if (/[*?]/.test(base)) return /^(?:10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)/.test(base);
-    if (/^[\d.]+$/.test(base) || base.includes(":")) return isPrivate(base) || isLoopback(base);
+    const [base = "", bits] = e.split("/");
+    // A wildcard narrower than a /16 (`10.30.*`), not the whole of a private block (`10.*`).
+    if (/[*?]/.test(base)) return /^(?:10\.\d{1,3}\.|192\.168\.\d{1,3}\.|172\.(?:1[6-9]|2\d|3[01])\.\d{1,3}\.)/.test(base);
+    if (/^[\d.]+$/.test(base)) {
+      // RFC 1918 or loopback, a /16 or narrower: the shared-address (100.64/10) and link-local blocks are not the site's.
+      const wide = bits !== undefined && Number(bits) < 16;
+      return !wide && !/^(?:100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])|169\.254)\./.test(base) && (isPrivate(base) || isLoopback(base));
+    }
+    if (base.includes(":")) return bits !== undefined && Number(bits) < 48 ? false : isPrivate(base) || isLoopback(base);
     return !outsideHost(base);
   };
   return list.split(",").every(inside) ? list : undefined;
@@ -102,10 +108,21 @@ export function internalOnlyFrom(options: string): string | undefined {
 
 export const RESTRICTED_KEY_BASELINE = "ssh-key:restricted-forced-command";
 
-/** A key comment `<account>@<host>` naming the account it is authorized for, from a host with a name. */
-function peerAccountKey(comment: string, account: string): boolean {
+/**
+ * Accounts of replication and cluster software that reach their peers over SSH as themselves: PostgreSQL (archive and
+ * pg_rewind, repmgr, Barman), Greenplum, Hadoop, Ceph's cephadm, Cassandra, Oracle RAC's user equivalence.
+ */
+const PEER_ACCOUNTS: ReadonlySet<string> = new Set(["postgres", "enterprisedb", "repmgr", "barman", "gpadmin", "hadoop", "hdfs", "yarn", "mapred", "ceph", "cephadm", "cassandra", "oracle", "grid"]);
+
+/**
+ * A key comment `<account>@<host>` naming the account it is authorized for, a replication or cluster account, made on
+ * another host than this one.
+ */
+function peerAccountKey(comment: string, account: string, hostname: string): boolean {
   const m = /^([a-z_][a-z0-9_.-]*)@([A-Za-z0-9][A-Za-z0-9.-]*)$/.exec(comment.trim());
-  return m !== null && m[1] === account && account !== "root";
+  if (m === null || m[1] !== account || !PEER_ACCOUNTS.has(account)) return false;
+  const short = (h: string): string => h.toLowerCase().split(".")[0] ?? "";
+  return hostname === "" || short(m[2] ?? "") !== short(hostname);
 }
 
 /** Interpreters that run whatever they are given: a forced command of one of them is a shell by another name. */
@@ -284,11 +301,10 @@ export const sshAuthorizedKey = defineDetection({
           keep(`a configuration-management key (${automation.source})`, automation.baseline);
           continue;
         }
-        // A key the same service account made on another host (`postgres@pg-02` in postgres's keys): replication and
-        // cluster peers (PostgreSQL standbys, Hadoop, Ceph) exchange these. An observation, like a key taken only from
-        // inside the site (Barman's, a replica's).
-        if (!strong && peerAccountKey(comment, name)) {
-          hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file}), made by ${name} on another host: a peer's key (replication, cluster).`, evidence, severity: "info", entity, ...provisioned(strong, name, body) });
+        // A key the same replication or cluster account made on another host (`postgres@pg-02` in postgres's keys):
+        // peers exchange these. The comment is the key's author's to write, so low, not a note.
+        if (!strong && peerAccountKey(comment, name, host.hostname ?? "")) {
+          hits.push({ summary: `Service account ${name} accepts SSH key ${label} (${file}), made by ${name} on another host: a replication or cluster peer's key? Confirm the peer.`, evidence, severity: "low", entity, ...provisioned(strong, name, body) });
           continue;
         }
         const inside = strong ? undefined : internalOnlyFrom(options);

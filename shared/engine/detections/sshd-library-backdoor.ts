@@ -4,7 +4,7 @@
 // are pam-backdoor's. What is seen: the file names Ebury's versions used (known-bad intel), a libkeyutils under a name
 // keyutils never installs (three-part versions, a dot-prefixed file), and any library an authenticator maps from a
 // temp, hidden or unpackaged directory. A look-alike in place under the real name needs file hashes, not this.
-import { explainedPreload } from "../baselines/preload.js";
+import { AUTH_EXCLUDED, explainedPreload } from "../baselines/preload.js";
 import { inTmpDir } from "./patterns.js";
 import { notAKeyutilsFile, sshBackdoorLibrary } from "../intel/ssh-backdoors.js";
 import { compareText } from "../order.js";
@@ -31,7 +31,8 @@ function judge(lib: Mapped): { why: string; severity: Severity; known_bad?: bool
   // sshd built into /usr/local or /opt loads its own libraries from there.
   const bundled = lib.exes.size > 0 && [...lib.exes].every((e) => e.startsWith("/") && installRoot(e) === installRoot(lib.path));
   // A monitoring agent's documented injection library (Dynatrace OneAgent's liboneagentproc.so through ld.so.preload).
-  if (explainedPreload(lib.path) !== undefined) return undefined;
+  const explained = explainedPreload(lib.path);
+  if (explained !== undefined && !explained.some((l) => AUTH_EXCLUDED.has(l.id))) return undefined;
   if (!packagedLibrary(lib.path) && !bundled) return { why: "loaded from outside the system's library directories", severity: "medium" };
   return undefined;
 }

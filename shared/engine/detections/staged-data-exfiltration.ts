@@ -28,7 +28,7 @@ const RCLONE_COPIES: ReadonlySet<string> = new Set(["copy", "copyto", "move", "m
  * only with a dropper's signs (rclone itself run from a temp directory, a hidden file, an archive staged there), the
  * way ransomware crews use it (CISA #StopRansomware advisories: rclone to MEGA).
  */
-function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[]; sources: string[]; renamed: boolean } | undefined {
+function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[]; sources: string[]; renamed: boolean; upload: boolean } | undefined {
   if (!RCLONE_COPIES.has(cmd.args[0] ?? "")) return undefined;
   // Renamed (pg_walsync, a "sync agent"), rclone is still known by the options only it takes.
   const renamed = cmd.program !== "rclone";
@@ -36,8 +36,14 @@ function rcloneCopy(cmd: SimpleCommand): { remote: string; files: string[]; sour
   const at = cmd.args.findIndex((a, i) => i > 0 && /^[A-Za-z0-9_][\w.-]*:/.test(a) && !a.startsWith("-"));
   if (at < 0) return undefined;
   const sources = cmd.args.slice(1, at).filter((a) => !a.startsWith("-"));
-  return { remote: cmd.args[at] as string, files: sources.filter((a) => inTmpDir(a)), sources, renamed };
+  // An upload: local sources, then the remote as the last operand (`rclone copy mega:Photos ~/Pictures` downloads).
+  const operands = cmd.args.slice(1).filter((a, i, all) => !a.startsWith("-") && !(i > 0 && /^--?[\w-]+$/.test(all[i - 1] ?? "") && !RCLONE_FLAGS_WITHOUT_VALUE.has(all[i - 1] ?? "")));
+  const upload = sources.length > 0 && operands[operands.length - 1] === cmd.args[at];
+  return { remote: cmd.args[at] as string, files: sources.filter((a) => inTmpDir(a)), sources, renamed, upload };
 }
+
+/** rclone flags that take no value, so the word after one is an operand (rclone docs, Flags). */
+const RCLONE_FLAGS_WITHOUT_VALUE: ReadonlySet<string> = new Set(["-q", "--quiet", "-P", "--progress", "-v", "-vv", "--verbose", "--fast-list", "--dry-run", "-n", "--checksum", "-c", "--update", "-u", "--no-traverse", "--ignore-existing", "--auto-confirm", "--use-server-modtime", "--create-empty-src-dirs", "--delete-after", "--delete-before", "--delete-during", "--immutable", "-I", "--ignore-times", "--size-only", "--no-check-certificate", "--stats-one-line"]);
 
 /**
  * Personal file-sharing services an organisation seldom sanctions, as remote names spell them (rclone's backends:
@@ -51,6 +57,8 @@ const CONSUMER_STORAGE: ReadonlyArray<[RegExp, string]> = [
 /** The service a remote's name (before its colon) names as a word of it (`mega-arch`, `my_dropbox`, `gdrive2`). */
 function consumerStorageRemote(remote: string): string | undefined {
   const name = remote.slice(0, remote.indexOf(":")).toLowerCase();
+  // Object storage under a consumer brand's name (Yandex Cloud's S3, a bucket) is a business service.
+  if (/(?:^|[^a-z0-9])(?:s3|bucket|cloud)(?:[^a-z]|$)/.test(name)) return undefined;
   for (const [re, service] of CONSUMER_STORAGE) {
     const m = re.exec(name);
     const after = name[m ? m.index + m[0].length : 0] ?? "";
@@ -124,7 +132,7 @@ export const stagedDataExfiltration = defineDetection({
             // Wherever the data sits, a remote named for a personal file-sharing service (`mega-arch:`, `gdrive:`):
             // the name is whoever configured it's, but a server's data copied to one is what leaving insiders and
             // ransomware crews do (CISA #StopRansomware: rclone to MEGA; a fourteenth blind corpus's DBA).
-            const service = consumerStorageRemote(rclone.remote);
+            const service = rclone.upload ? consumerStorageRemote(rclone.remote) : undefined;
             if (service !== undefined) {
               hits.push(commandHit(src, `${src.who} copies ${clip(rclone.sources.join(" "), 60) || "files"} with rclone to the remote ${clip(rclone.remote, 40)}, named for ${service}, a personal file-sharing service: ${clip(src.text)}.`, {}));
               break;

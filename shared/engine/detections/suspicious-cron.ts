@@ -2,6 +2,7 @@
 // a backup tool's run or a heartbeat ping.
 import { heartbeatPing, knownAutomation } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
+import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { dataFetchOnly } from "./data-fetch.js";
 import { hiddenProgramIn } from "./hidden-system-path-exec.js";
@@ -10,20 +11,31 @@ import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS, inTmpDir, type Comm
 /**
  * A job that runs a program from a hidden directory nobody's toolchain uses (`@reboot ~/.x86_64-linux-gnu/vmcoreinfo`,
  * DISGOMOJI; a fourteenth blind corpus): hidden-system-path-exec weighs the place, this says it is what cron starts.
- * Strong at boot or outside a home, where nothing of a person's own belongs.
+ * Strong at boot or outside the homes, where nothing of a person's own belongs; a person's `~/.scripts` on a schedule
+ * is weak. `~` and `$HOME` are the crontab owner's home.
  */
-function hiddenProgramSignal(command: string, event: string): CommandSignal | undefined {
-  const found = hiddenProgramIn(command);
+function hiddenProgramSignal(command: string, event: string, home: string | undefined): CommandSignal | undefined {
+  const expanded = home === undefined ? command : command.replace(/(^|[\s;&|(=])(?:~|\$HOME|\$\{HOME\})(?=\/)/g, (_m, lead: string) => `${lead}${home}`);
+  const found = hiddenProgramIn(expanded);
   // A hidden name in a temp directory is TEMP_RUN_OR_HIDE's, weighed there by where a fetched script came from.
   if (found === undefined || inTmpDir(found.path)) return undefined;
-  const strong = event === "@reboot" || found.hidden.where !== "a home directory";
+  const inHome = found.hidden.where === "a home directory" || found.hidden.where === "root's home directory";
+  const strong = event === "@reboot" || !inHome;
   return { why: `runs ${found.path} from the hidden directory ${found.hidden.segment} in ${found.hidden.where}${event === "@reboot" ? " at every boot" : ""}`, strong };
+}
+
+/** The home of the user whose crontab this is (/var/spool/cron/crontabs/<user>, /var/spool/cron/<user>). */
+function ownerHome(host: HostData, path: string): string | undefined {
+  const user = /^\/var\/spool\/cron\/(?:crontabs\/)?([^/]+)$/.exec(path)?.[1];
+  if (user === undefined) return undefined;
+  const home = str(rowsOf(host, "users").find((u) => str(u, "username") === user), "directory");
+  return home !== "" ? home.replace(/\/+$/, "") : user === "root" ? "/root" : undefined;
 }
 
 export const suspiciousCron = defineDetection({
   id: "suspicious-cron",
   title: "Suspicious cron job",
-  reads: { crontab: ["command", "path", "event"] },
+  reads: { crontab: ["command", "path", "event"], users: ["username", "directory"] },
   severity: "medium",
   attack: ["T1053.003"],
   maturity: "test",
@@ -42,7 +54,7 @@ export const suspiciousCron = defineDetection({
       const path = str(row, "path");
       // A system crontab's line starts with the user it runs as.
       const system = /^\/etc\/(?:crontab$|cron\.d\/)/.test(path);
-      const hidden = hiddenProgramSignal(system ? command.replace(/^\s*\S+\s+/, "") : command, str(row, "event"));
+      const hidden = hiddenProgramSignal(system ? command.replace(/^\s*\S+\s+/, "") : command, str(row, "event"), system ? undefined : ownerHome(host, path));
       const signals = [...commandSignals(command), ...(hidden ? [hidden] : [])];
       if (signals.length === 0) continue;
       const strong = signals.some((s) => s.strong);

@@ -108,7 +108,7 @@ export const unexpectedSuid = defineDetection({
       const entity = `path:${path}`;
       const where = writableOrHidden(path);
       const gtfo = gtfobinsName(path);
-      const packaged = where === undefined ? packagedSuid(path) : undefined;
+      const packaged = where === undefined ? packagedSuid(path, table === "suid_bin" ? str(row, "groupname") : undefined) : undefined;
       if (packaged) {
         hits.push({ summary: `${path} (${mode}) is installed SUID/SGID by the ${packaged.package} package.`, evidence, entity, kept_by: packaged.baseline });
         continue;
