@@ -100,6 +100,18 @@ const FIXED: ReadonlyArray<[string, string]> = [
   ["suspicious-cron", run("curl -o /tmp/x https://a.example && chmod 7", "7", "X", 512 * 1024)], // download then run
   ["docker-api-exposed", run("bash ", "<", " | openssl s_client", 512 * 1024)], // a redirection from every `<` of a run
   ["reverse-shell", run("bash ", "<", " | openssl s_client", 512 * 1024)],
+  // A ReDoS audit (recheck over every expression, then each path timed with crafted values): quadratic, each of these.
+  ["cloud-credential-access", run("curl http://169.254.169.254/latest/meta-data/iam/security-credentials/ | ", " ", "", 512 * 1024)],
+  ["credential-file-access", run("grep -", "r", "0 password /", 512 * 1024)],
+  ["credential-file-access", run("john ", "--a/john ", "", 512 * 1024)],
+  ["ingress-tool-transfer", run("curl https://a.example/x -", "O", "-", 512 * 1024)],
+  ["log-wiping", run("true;", " ", "x", 512 * 1024)],
+  ["log-wiping", run("sudo", " ", "x", 512 * 1024)],
+  ["suspicious-cron", run("cat /dev/tcp/h/1 ", "cat ", "", 512 * 1024)],
+  ["suspicious-cron", run("cat /dev/tcp/h/1; exec", " ", "x", 512 * 1024)],
+  ["docker-api-exposed", run("socat ", "tcp-l:1", ",bind=127.0.0.1 UNIX-CONNECT:/var/run/docker.sock", 512 * 1024)],
+  ["hidden-system-path-exec", run("", "/a\n", "", 512 * 1024)],
+  ["credential-exfiltration", run("echo `id`; ", "nc a 1;", "", 512 * 1024)],
 ];
 
 test("each pattern fixed reads 512 KiB in one pass", async (t) => {
@@ -113,6 +125,24 @@ test("each pattern fixed reads 512 KiB in one pass", async (t) => {
     d.evaluate(hostileHost(d.reads, value, i));
   }
   t.pass(`${FIXED.length} values through their detections`);
+});
+
+/**
+ * 512 KiB values in the rows that lead a detection to its expression, where filling every column cannot reach it; at
+ * 64 KiB each took 0.2-2 s before its fix. (The audit's systemd ExecStart and Java -D expressions were rewritten too;
+ * rows that reach them through a detection were not found, so they are not here.)
+ */
+test("crafted rows: each of the audit's paths reads 512 KiB in one pass", async (t) => {
+  const big = (prefix: string, unit: string, suffix = ""): string => run(prefix, unit, suffix, 512 * 1024);
+  const byId = new Map(allDetections().map((d) => [d.id, d] as const));
+  const evaluate = (id: string, h: HostData, entities: Partial<Record<"ips", string[]>> = {}): void => {
+    byId.get(id)?.evaluate(h, { entities: { ips: entities.ips ?? [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } });
+  };
+  evaluate("public-interactive-login", host({ last: [{ username: "alice", tty: "pts/0", pid: "1", type: "7", time: "1776159000", host: big("203.0.113.5", " ", "x") }] }));
+  evaluate("hidden-system-path-exec", host({ augeas: [{ node: big("/files", "/Service/", "\n/Service/ExecStart/command"), label: "command", value: "/usr/lib/.x/y", path: "" }] }));
+  evaluate("unexpected-listener", host({ processes: [{ pid: "12", name: "node", path: "/usr/bin/node", cmdline: big("node ", "-node "), parent: "1", uid: "1000" }], listening_ports: [{ pid: "12", port: "4444", address: "0.0.0.0", protocol: "6" }] }));
+  evaluate("ioc-match", host({ shell_history: [{ uid: "0", time: "0", command: big("grep 203.0.113.7 /var/log/auth.log >", " ", "/dev/null"), history_file: "/root/.bash_history" }] }), { ips: ["203.0.113.7"] });
+  t.pass("4 crafted hosts");
 });
 
 test("a sweep over hosts holding them completes", async (t) => {

@@ -13,7 +13,7 @@ const READERS: ReadonlySet<string> = new Set(["cat", "less", "more", "head", "ta
 const CLOUD_FILE = /(\/root|\/home\/[^/\s'"]+|\/home\/\*|~[^/\s'"~]*|\$HOME|\/var\/lib\/[^/\s'"]+)\/\.(?:aws\/credentials|config\/gcloud\/(?:credentials\.db|application_default_credentials\.json|access_tokens\.db)|azure\/(?:accessTokens\.json|msal_token_cache\.\w+)|s3cfg|passwd-s3fs)\b/;
 const CLOUD_FILE_SWEEP = new InOrder(/[\n|;]/, [/\bfind\s+\/\S*\s/i, /-(?:i?name|path)\s+['"]?\*?(?:credentials|\.aws|\.s3cfg|application_default_credentials\.json|accessTokens\.json)\b/i]);
 /** A GCP token handed straight to a registry login (CI pushing to gcr.io / Artifact Registry). */
-const TOKEN_TO_LOGIN = new InOrder(/\n/, [/\|\s*[^|]*?\b(?:docker|podman|helm|crane|skopeo|buildah)\s+(?:registry\s+)?login\b/, /--password-stdin/]);
+const TOKEN_TO_LOGIN = new InOrder(/\n/, [/\|[^|]*?\b(?:docker|podman|helm|crane|skopeo|buildah)\s+(?:registry\s+)?login\b/, /--password-stdin/]);
 
 function agentProcess(name: string, cmdline: string): string | undefined {
   return CLOUD_AGENTS.programs.find((p) => name === p || new RegExp(`(?:^|/)${p.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")}(?:\\s|$)`).test(cmdline));

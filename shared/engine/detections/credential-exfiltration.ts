@@ -112,6 +112,13 @@ interface Exfil {
 
 function judge(text: string, archives: ReadonlyMap<string, string> = new Map()): Exfil | undefined {
   const commands = simpleCommands(text);
+  // A credential named anywhere in a line with command substitution, worked out once for the whole text, not once
+  // per sending command (quadratic on a long line of `nc a 1;`; a ReDoS audit).
+  let inlineFile: string | null | undefined;
+  const inlineCredential = (): string | undefined => {
+    if (inlineFile === undefined) inlineFile = /\$\(|`/.test(text) ? (namedCredential(dropUsedKeys("", text)) ?? null) : null;
+    return inlineFile ?? undefined;
+  };
   for (const [i, cmd] of commands.entries()) {
     if (!sendsData(cmd)) continue;
     const dest = remoteTarget(cmd);
@@ -119,10 +126,9 @@ function judge(text: string, archives: ReadonlyMap<string, string> = new Map()):
     // The file is in this command (curl -F f=@/etc/shadow, scp id_rsa host:) or in what feeds it (cat x | nc h p).
     const own = namedCredential(copySources(cmd) ?? dropUsedKeys(cmd.program, cmd.raw));
     const fed = commands.slice(Math.max(0, i - 3), i).map((c) => namedCredential(dropUsedKeys(c.program, c.raw))).find((f) => f !== undefined);
-    const inline = /\$\(|`/.test(text) ? namedCredential(dropUsedKeys("", text)) : undefined;
     const packed = [...archives.keys()].find((a) => cmd.raw.split(/[\s=@'"]+/).includes(a));
     const archived = packed !== undefined ? `${packed} (an archive of ${archives.get(packed) ?? "credentials"})` : undefined;
-    const file = own ?? fed ?? inline ?? archived;
+    const file = own ?? fed ?? inlineCredential() ?? archived;
     if (file === undefined) continue;
     return { file, dest, how: cmd.program };
   }

@@ -40,7 +40,8 @@ const ENVIRON_SWEEP = new InOrder(
 );
 const ENVIRON_ONE = /\/proc\/\d+\/environ/;
 const GREP_WORD = /(?:^|\W)(?:grep|egrep|rg)$/i;
-const RECURSIVE_FLAG = /^-[a-z]*r[a-z]*$/i;
+// The first r is found once: `[a-z]*r` tried every split of a long bundle of r's (quadratic; a ReDoS audit).
+const RECURSIVE_FLAG = /^-[a-qs-z]*r[a-z]*$/i;
 const PASSWORD_WORD = /^['"]?(?:pass(?:w(?:or)?d)?|pwd|secret)\b/i;
 const TREE_ROOTS: ReadonlySet<string> = new Set(["/", "/home", "/home/", "/root", "/root/", "/var/www", "/var/www/", "/etc", "/etc/", "/opt", "/opt/", "/srv", "/srv/"]);
 

@@ -7,7 +7,6 @@ import type { Row, Severity } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { commandSignals } from "./patterns.js";
 import { allMatches } from "../matches.js";
-import { InOrder } from "../in-order.js";
 
 const DOCKER_PORTS = new Set([2375, 2376]);
 /**
@@ -19,14 +18,39 @@ function isDaemon(name: string, cmdline: string): boolean {
 }
 /** -H / --host values in a dockerd command line. */
 const HOST_FLAG = /(?:^|\s)(?:-H|--host)(?:=|\s+)(\S+)/g;
-/** A socket forwarder publishing the Docker socket on TCP (socat TCP-LISTEN:2375,fork UNIX-CONNECT:/var/run/docker.sock). */
-const SOCKET_FORWARD = new InOrder(/\n/, [/tcp(?:4|6)?-l(?:isten)?:\d+(?![^\s]*,bind=(?:127\.|localhost|\[?::1))/i, /(?:docker|containerd|podman)\.sock/i]);
+/** A socat TCP listen address (`TCP-LISTEN:2375`, `tcp4-l:2375`), its port captured. */
+const TCP_LISTEN = /tcp(?:4|6)?-l(?:isten)?:(\d+)/gi;
+/** A bind option that keeps the listen on loopback. */
+const LOOPBACK_BIND = /,bind=(?:127\.|localhost|\[?::1)/gi;
+const RUNTIME_SOCKET_NAME = /(?:docker|containerd|podman)\.sock/i;
+const WORD = /\S+/g;
 
-/** The TCP port a socket forwarder publishes the runtime socket on, if it does. */
+/**
+ * The TCP port a socket forwarder publishes the runtime socket on, if it does (socat TCP-LISTEN:2375,fork
+ * UNIX-CONNECT:/var/run/docker.sock): on one line, the first TCP listen with no loopback bind after it in its word, and a
+ * runtime socket after that. Word by word, once: as one expression the bind lookahead rescanned the rest of the word
+ * from every listen in it (quadratic on `tcp-l:1tcp-l:1...`; a ReDoS audit).
+ */
 function forwardedPort(cmdline: string): number | undefined {
-  const span = SOCKET_FORWARD.find(cmdline);
-  const port = span ? /:(\d+)/.exec(cmdline.slice(span.index, span.end)) : null;
-  return port ? Number(port[1]) : undefined;
+  for (const line of cmdline.split("\n")) {
+    const listen = publicListen(line);
+    if (listen !== undefined && RUNTIME_SOCKET_NAME.test(line.slice(listen.end))) return listen.port;
+  }
+  return undefined;
+}
+
+/** The first TCP listen in the line that no loopback bind follows within its word. */
+function publicListen(line: string): { port: number; end: number } | undefined {
+  for (const word of allMatches(WORD, line)) {
+    const text = word[0];
+    let lastBind = -1;
+    for (const b of allMatches(LOOPBACK_BIND, text)) lastBind = b.index;
+    for (const m of allMatches(TCP_LISTEN, text)) {
+      const end = m.index + m[0].length;
+      if (end > lastBind) return { port: Number(m[1]), end: word.index + end };
+    }
+  }
+  return undefined;
 }
 
 interface TcpHost {
@@ -172,7 +196,7 @@ export const dockerApiExposed = defineDetection({
       if (n === "docker-proxy") {
         severity = "medium";
         why = `a container publishes the Docker API port (typically docker:dind) on ${list}`;
-      } else if (SOCKET_FORWARD.test(cmdline)) {
+      } else if (forwardedPort(cmdline) !== undefined) {
         severity = "high";
         why = `forwards the runtime socket to TCP on ${list}, with no authentication`;
       } else if (tlsVerified(cmdline)) {

@@ -146,7 +146,9 @@ export const hiddenSystemPathExec = defineDetection({
       // System crontabs (/etc/crontab, /etc/cron.d/*) keep the user field in front of the command.
       const system = /^\/etc\/(?:crontab$|cron\.d\/)/.test(str(row, "path"));
       const command = system ? str(row, "command").replace(/^\s*\S+\s+/, "") : str(row, "command");
-      for (const p of executedPaths(command)) note(p, "crontab", row, `started by cron (${str(row, "path") || "crontab"}: ${clip(str(row, "command"), 80)})`);
+      // The label is made once per row: a line of many programs made it once per program (quadratic; a ReDoS audit).
+      let how: string | undefined;
+      for (const p of executedPaths(command)) note(p, "crontab", row, (how ??= `started by cron (${str(row, "path") || "crontab"}: ${clip(str(row, "command"), 80)})`));
     }
     const augeas = rowsOf(host, "augeas");
     const args = new Map<string, string>();
@@ -158,7 +160,7 @@ export const hiddenSystemPathExec = defineDetection({
       const node = str(row, "node");
       if (!EXEC_NODE.test(node)) continue;
       const command = str(row, "value").replace(/^[-@:+!]+/, "");
-      const unit = str(row, "path") || node.replace(/^\/files/, "").replace(/\/Service\/.*$/, "");
+      const unit = str(row, "path") || node.replace(/^\/files/, "").replace(/\/Service\/[^]*$/, "");
       note(command, "augeas", row, `started by systemd unit ${unit}`);
       const first = args.get(node.replace(/\/command$/, ""));
       if (first !== undefined && INTERPRETER.test(basename(command))) note(first, "augeas", row, `started by systemd unit ${unit} (${basename(command)})`);

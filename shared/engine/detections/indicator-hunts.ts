@@ -78,7 +78,7 @@ function filters(cmd: SimpleCommand): boolean {
 }
 
 /** Output written anywhere but the terminal or /dev/null, a process substitution, or a pager of one's choosing. */
-const WRITES_OR_RUNS = /[<>]\(|>{1,2}\s*(?!\s*\/dev\/null\b|&\d)|\b(?:PAGER|LESSOPEN|LESSCLOSE|SYSTEMD_PAGER|MANPAGER)=|--pager\b/;
+const WRITES_OR_RUNS = /[<>]\(|>{1,2}(?!\s*\/dev\/null\b|&\d)|\b(?:PAGER|LESSOPEN|LESSCLOSE|SYSTEMD_PAGER|MANPAGER)=|--pager\b/;
 
 /**
  * Whether every simple command of `command` that mentions `indicator` searches for it, looks it up or blocks it

@@ -42,7 +42,7 @@ function transferOf(cmd: SimpleCommand, cwd: string): Transfer | undefined {
   if (cmd.program === "curl" && url) {
     const out = optionValue(cmd.args, "o", "--output");
     if (out !== undefined && out !== "-") return { from: url, to: out.startsWith("/") ? out : join(cwd, out), tool: "curl" };
-    if (cmd.args.some((a) => /^-[a-zA-Z]*O[a-zA-Z]*$|^--remote-name$/.test(a))) return { from: url, to: join(cwd, fileOfUrl(url)), tool: "curl" };
+    if (cmd.args.some((a) => /^-[a-zA-NP-Z]*O[a-zA-Z]*$|^--remote-name$/.test(a))) return { from: url, to: join(cwd, fileOfUrl(url)), tool: "curl" };
     if (redirect) return { from: url, to: redirect, tool: "curl" };
   }
   if (cmd.program === "wget" && url) {

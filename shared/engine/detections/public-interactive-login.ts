@@ -34,7 +34,7 @@ export function inCidrs(ip: string, cidrs: readonly string[]): boolean {
  * "mosh [4242]" (local until a client roams in), a hostname (UseDNS). "203.0.113.5 via mosh [4242]" gives the client.
  */
 export function loginAddress(host: string): string {
-  const h = host.trim().replace(/\s+via\s+mosh\s+\[\d+\]$/, "");
+  const h = host.trim().replace(/(?<!\s)\s+via\s+mosh\s+\[\d+\]$/, "");
   if (h === "" || h.startsWith(":")) return "";
   if (isIpv4(h)) return h;
   if (/^[0-9a-f:.]+$/i.test(h) && (h.match(/:/g) ?? []).length >= 2) return normalizeIp(h);

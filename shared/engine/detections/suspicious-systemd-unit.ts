@@ -58,8 +58,21 @@ export function unitExecLines(rows: readonly Row[]): Map<string, ExecLine[]> {
   return byPath;
 }
 
-/** A service's control group as systemd names it: /system.slice/<unit> (nested slices allowed). */
-const SERVICE_CGROUP = /\/system\.slice\/(?:[^/]+\.slice\/)*([^/]+\.service)$/;
+/**
+ * The service of a control group as systemd names it: /system.slice/<unit> (nested slices allowed), read part by part
+ * from the end (as one expression, `(?:[^/]+\.slice\/)*` retried from every slice of a long path: quadratic).
+ */
+function serviceOfCgroup(path: string): string | undefined {
+  const parts = path.split("/");
+  const unit = parts[parts.length - 1] ?? "";
+  if (!/^[^/]+\.service$/.test(unit)) return undefined;
+  for (let i = parts.length - 2; i >= 1; i--) {
+    const part = parts[i] ?? "";
+    if (part === "system.slice") return unit;
+    if (!/^[^/]+\.slice$/.test(part)) return undefined;
+  }
+  return undefined;
+}
 
 /**
  * Without the unit file's contents (no augeas rows for it), what the unit runs is seen in its processes: systemd
@@ -69,7 +82,7 @@ const SERVICE_CGROUP = /\/system\.slice\/(?:[^/]+\.slice\/)*([^/]+\.service)$/;
 export function unitProcessLines(host: HostData): Map<string, ExecLine[]> {
   const byUnit = new Map<string, ExecLine[]>();
   for (const row of rowsOf(host, "processes")) {
-    const unit = SERVICE_CGROUP.exec(str(row, "cgroup_path"))?.[1];
+    const unit = serviceOfCgroup(str(row, "cgroup_path"));
     const command = str(row, "cmdline") || str(row, "path");
     if (unit === undefined || command === "") continue;
     const lines = byUnit.get(unit) ?? [];
@@ -119,7 +132,7 @@ export function dataDirProgram(program: string): string | undefined {
  */
 export function execPrograms(command: string): string[] {
   const program = firstToken(command).replace(/^[-@:+!]+/, "");
-  const script = isShell(program) ? /\s-[a-z]*c\s+(.+)$/.exec(command)?.[1] : undefined;
+  const script = isShell(program) ? /\s-[a-z]*c\s+(.+)$/s.exec(command)?.[1] : undefined;
   if (script === undefined) return [program];
   const unquoted = script.trim().replace(/^(["'])([\s\S]*)\1$/, "$2");
   const inner = unquoted.split(/&&|\|\||[;&|\n]/).map((c) => firstToken(c.replace(/^\s*(?:exec|nohup|setsid)\s+/, "")).replace(/^["']/, ""));

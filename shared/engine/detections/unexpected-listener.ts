@@ -90,7 +90,7 @@ export const unexpectedListener = defineDetection({
       const exe = basename(path) === "busybox" ? busyboxApplet(proc) : basename(path);
       const name = exe !== "busybox" && basename(path) === "busybox" ? exe : str(proc, "name");
       // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
-      const inlineCode = /\b(?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
+      const inlineCode = /(?<!(?:^|\s)-)\b(?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
       const forwarder = socatForwarder(str(proc, "cmdline"));
       // inetutils' telnetd -E and netkit's in.telnetd -L name the login program: anything but login hands out a program.
       const telnetExec = /telnetd$/.test(exe) ? /(?:^|\s)(?:-[EL]\s*|--exec-login[=\s]\s*)(\S+)/.exec(str(proc, "cmdline"))?.[1] : undefined;

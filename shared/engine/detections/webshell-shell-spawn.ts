@@ -18,7 +18,7 @@ function pythonPlatformProbe(child: Row): boolean {
 
 /** Where a Java/app server is installed (catalina.home/base, jboss.home.dir, /opt/<app>): its own scripts live there. */
 function installRoots(parent: Row): string[] {
-  const roots = allMatches(/-D[\w.]*(?:home|base|dir)[\w.]*=(\/[^\s"']+)/gi, str(parent, "cmdline")).map((m) => m[1] ?? "");
+  const roots = allMatches(/-D(?=[\w.]*=\/[^\s"'])[\w.]*?(?:home|base|dir)[\w.]*=(\/[^\s"']+)/gi, str(parent, "cmdline")).map((m) => m[1] ?? "");
   const top = /^\/(?:opt|srv|usr\/local|usr\/share)\/[^/]+/.exec(str(parent, "path"));
   if (top) roots.push(top[0]);
   return roots.filter((r) => r.length > 1).map((r) => withoutTrailingSlashes(r));

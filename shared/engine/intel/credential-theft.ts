@@ -4,10 +4,33 @@
 export interface ToolIntel {
   name: string;
   /** Matches the tool in a process name, path or command line. */
-  pattern: RegExp;
+  pattern: Pick<RegExp, "test">;
   /** A purpose-built credential stealer (a match is known-bad), not a dual-use cracker. */
   known_bad: boolean;
   source: string;
+}
+
+const CRACKED = /shadow|passwd|hash/i;
+
+/**
+ * john run on password files: `john` (alone, or after a path or a separator), then its `--options`, then a word naming
+ * shadow, passwd or a hash file; an option naming one counts too (`--wordlist=/etc/shadow`). Word by word, once: as one
+ * expression, `(?:--\S+\s+)*\S*` retried every split of a long run of options (quadratic; a ReDoS audit).
+ */
+function johnCracks(text: string): boolean {
+  const words = text.split(/\s+/);
+  for (let i = 0; i < words.length - 1; i++) {
+    if (!/(?:^|[/;|&])john$/i.test(words[i] ?? "")) continue;
+    let j = i + 1;
+    for (; j < words.length; j++) {
+      const next = words[j] ?? "";
+      if (CRACKED.test(next)) return true;
+      if (!next.startsWith("--") || next.length < 3) break;
+    }
+    // The options read are none of them a hit, and a john among them would read the same words again.
+    i = j - 1;
+  }
+  return false;
 }
 
 export const CREDENTIAL_TOOLS: readonly ToolIntel[] = [
@@ -17,7 +40,7 @@ export const CREDENTIAL_TOOLS: readonly ToolIntel[] = [
   { name: "swap_digger", pattern: /\bswap_digger\b/i, known_bad: true, source: "https://github.com/sevagas/swap_digger" },
   { name: "linikatz", pattern: /\blinikatz\b/i, known_bad: true, source: "https://github.com/CiscoCXSecurity/linikatz" },
   { name: "unshadow", pattern: /(?:^|[\s/;|&])unshadow\s/i, known_bad: false, source: "Atomic Red Team T1003.008; John the Ripper (https://www.openwall.com/john/)" },
-  { name: "John the Ripper", pattern: /(?:^|[\s/;|&])john\s+(?:--\S+\s+)*\S*(?:shadow|passwd|hash|unshadow)/i, known_bad: false, source: "https://www.openwall.com/john/doc/EXAMPLES.shtml" },
+  { name: "John the Ripper", pattern: { test: johnCracks }, known_bad: false, source: "https://www.openwall.com/john/doc/EXAMPLES.shtml" },
   { name: "hashcat", pattern: /(?:^|[\s/;|&])hashcat\s+-m\s*(?:500|1800|7400|3200)\b/i, known_bad: false, source: "https://hashcat.net/wiki/doku.php?id=example_hashes (crypt/sha512crypt modes)" },
 ];
 
