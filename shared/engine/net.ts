@@ -38,6 +38,18 @@ export function isPrivate(ip: string): boolean {
   return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127);
 }
 
+/**
+ * The site's own address: RFC 1918 or IPv6 unique-local. Not the shared (100.64/10, carrier-grade NAT, Tailscale) or
+ * link-local blocks isPrivate also takes, which no organisation's network owns.
+ */
+export function isSiteAddress(ip: string): boolean {
+  const t = normalizeIp(ip);
+  const o = octets(t);
+  if (o === undefined) return t.startsWith("fc") || t.startsWith("fd");
+  const [a = 0, b = 0] = o;
+  return a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+}
+
 /** A routable remote address: not empty, wildcard, loopback or private. */
 export function isPublic(ip: string): boolean {
   return !isWildcard(ip) && !isLoopback(ip) && !isPrivate(ip);

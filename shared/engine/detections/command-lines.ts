@@ -79,6 +79,12 @@ export function commandHit(src: CommandSource, summary: string, extra: Partial<D
 }
 
 /** The command text shortened for a summary. */
+/** A crontab row's command: system crontabs (/etc/crontab, /etc/cron.d/*) keep the user it runs as in front of it. */
+export function cronCommand(row: Row): string {
+  const command = str(row, "command");
+  return /^\/etc\/(?:crontab$|cron\.d\/)/.test(str(row, "path")) ? command.replace(/^\s*\S+\s+/, "") : command;
+}
+
 export function clip(text: string, max = 120): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;

@@ -7,7 +7,7 @@
 import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { Row, Severity } from "../types.js";
 import { isFrameworkBuild, isToolDir } from "../baselines/hidden-tool-dirs.js";
-import { clip, simpleCommands } from "./command-lines.js";
+import { clip, cronCommand, simpleCommands } from "./command-lines.js";
 import { inTmpDir } from "./patterns.js";
 import { compareText } from "../order.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
@@ -143,9 +143,7 @@ export const hiddenSystemPathExec = defineDetection({
       }
     }
     for (const row of rowsOf(host, "crontab")) {
-      // System crontabs (/etc/crontab, /etc/cron.d/*) keep the user field in front of the command.
-      const system = /^\/etc\/(?:crontab$|cron\.d\/)/.test(str(row, "path"));
-      const command = system ? str(row, "command").replace(/^\s*\S+\s+/, "") : str(row, "command");
+      const command = cronCommand(row);
       // The label is made once per row: a line of many programs made it once per program (quadratic; a ReDoS audit).
       let how: string | undefined;
       for (const p of executedPaths(command)) note(p, "crontab", row, (how ??= `started by cron (${str(row, "path") || "crontab"}: ${clip(str(row, "command"), 80)})`));

@@ -95,12 +95,13 @@ export const newInteractiveAccount = defineDetection({
         const packaged = home === undefined ? systemAccount(name, shell) : undefined;
         const forced = home === undefined && !packaged ? onlyForcedCommands(host, String(uid)) : undefined;
         const deploy = home === undefined && !packaged && forced === undefined ? configManagementAccount(host, String(uid)) : undefined;
+        const service = home === undefined && !packaged && forced === undefined && !deploy && !known.has(name) ? serviceRunAs(host, String(uid), name) : undefined;
         if (packaged) keep(`the package that creates it gives it that shell (${packaged.source})`, packaged.baseline);
         else if (home === undefined && known.has(name)) keep("listed in the host's known_users tag", tagBaseline("known_users"));
         else if (forced !== undefined) keep(`every key it accepts can only run \`${forced.slice(0, 60)}\`; sshd runs a forced command through the account's shell, so the shell is needed (a backup or sync account)`, RESTRICTED_KEY_BASELINE);
         else if (deploy) keep(`every key it accepts is a configuration-management tool's (${deploy.source}), which runs its modules through the account's shell`, deploy.baseline);
-        else if (home === undefined && serviceRunAs(host, String(uid), name) !== undefined) {
-          hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it; it runs the service ${serviceRunAs(host, String(uid), name)}, an application's own account.`, evidence, severity: "info", entity });
+        else if (service !== undefined) {
+          hits.push({ summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it; it runs the service ${service}, an application's own account.`, evidence, severity: "info", entity });
         } else {
           hits.push({
             summary: `System account ${name} (uid ${uid}) has the interactive shell ${shell}, which no package gives it${home ? `; ${home}` : ""}.`,

@@ -1,7 +1,7 @@
 // Logins as root from a remote address (login records and current sessions).
 import { tagBaseline } from "../baselines/index.js";
 import { appendTo, basename, num, processIndex, rowsOf, str, tagList } from "../rows.js";
-import { isLoopback, isPrivate } from "../net.js";
+import { isLoopback, isSiteAddress } from "../net.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
@@ -32,11 +32,6 @@ const VPXD_PATHS: ReadonlySet<string> = new Set(["/usr/lib/vmware-vpx/vpxd"]);
 /** vCenter's daemon running from its path, installed by the appliance's own package (a file anyone can put there is not). */
 function vcenterAppliance(host: HostData): boolean {
   return rowsOf(host, "processes").some((p) => VPXD_PATHS.has(str(p, "path"))) && rowsOf(host, "rpm_packages").some((r) => str(r, "name") === "VMware-vpxd");
-}
-
-/** An RFC 1918 or unique-local address: the site's own, not the shared (100.64/10) or link-local blocks isPrivate also takes. */
-function siteAddress(ip: string): boolean {
-  return isPrivate(ip) && !/^(?:100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])|169\.254)\./.test(ip) && !/^fe80:/i.test(ip);
 }
 
 /** SSH clients whose loopback connection to sshd is a person's own `ssh root@localhost`, not a tunnel's. */
@@ -140,7 +135,7 @@ export const remoteRootLogin = defineDetection({
       }
       // A Proxmox VE node is run as root over SSH, by its cluster's nodes and its administrators, from inside the site;
       // a vCenter appliance's shell likewise.
-      if (appliance && siteAddress(source)) {
+      if (appliance && isSiteAddress(source)) {
         // A vCenter root shell open now is how vSphere intrusions proceed once inside (Mandiant on UNC3944, 2025): low.
         if (live && appliance.kept_by === VCENTER_ROOT_SSH) {
           hits.push({ summary: `root is logged in now from ${source}, inside the site, on ${appliance.what}: its administrators' way in, and an intruder's once inside; confirm who.`, evidence, entity: `ip:${source}`, severity: "low" });

@@ -5,7 +5,7 @@ import { stableHash } from "../fingerprint.js";
 import { basename, num, rowsOf, str, tagList, withoutTrailingSlashes } from "../rows.js";
 import type { HostData, Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
-import { isLoopback, isPrivate } from "../net.js";
+import { isLoopback, isPrivate, isSiteAddress } from "../net.js";
 import { commandSignals, inTmpDir, isInteractiveShell, isShell, outsideHost } from "./patterns.js";
 
 /** A stable short id for a public key (the base64 body, ignoring options and comment). */
@@ -98,7 +98,7 @@ export function internalOnlyFrom(options: string): string | undefined {
     if (/^[\d.]+$/.test(base)) {
       // RFC 1918 or loopback, a /16 or narrower: the shared-address (100.64/10) and link-local blocks are not the site's.
       const wide = bits !== undefined && Number(bits) < 16;
-      return !wide && !/^(?:100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])|169\.254)\./.test(base) && (isPrivate(base) || isLoopback(base));
+      return !wide && (isSiteAddress(base) || isLoopback(base));
     }
     if (base.includes(":")) return bits !== undefined && Number(bits) < 48 ? false : isPrivate(base) || isLoopback(base);
     return !outsideHost(base);

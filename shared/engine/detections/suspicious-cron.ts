@@ -5,6 +5,7 @@ import { rowsOf, str } from "../rows.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { dataFetchOnly } from "./data-fetch.js";
+import { cronCommand } from "./command-lines.js";
 import { hiddenProgramIn } from "./hidden-system-path-exec.js";
 import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS, inTmpDir, type CommandSignal } from "./patterns.js";
 
@@ -52,9 +53,8 @@ export const suspiciousCron = defineDetection({
     for (const row of rowsOf(host, "crontab")) {
       const command = str(row, "command");
       const path = str(row, "path");
-      // A system crontab's line starts with the user it runs as.
-      const system = /^\/etc\/(?:crontab$|cron\.d\/)/.test(path);
-      const hidden = hiddenProgramSignal(system ? command.replace(/^\s*\S+\s+/, "") : command, str(row, "event"), system ? undefined : ownerHome(host, path));
+      // A system crontab's line starts with the user it runs as; its owner's home is only a user crontab's.
+      const hidden = hiddenProgramSignal(cronCommand(row), str(row, "event"), ownerHome(host, path));
       const signals = [...commandSignals(command), ...(hidden ? [hidden] : [])];
       if (signals.length === 0) continue;
       const strong = signals.some((s) => s.strong);
