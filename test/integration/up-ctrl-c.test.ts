@@ -56,8 +56,15 @@ test("closing the terminal (SIGHUP to the group) leaves nothing running", async 
 test("an impatient second Ctrl-C while stopping still leaves nothing running", async (t) => {
   const up = await upInItsOwnGroup(t);
   process.kill(-up.group, "SIGINT");
-  await new Promise((r) => setTimeout(r, 100));
-  process.kill(-up.group, "SIGINT");
+  // The second press comes while the services stop (that takes about 100 ms here, so it comes soon). A group that
+  // stopped first has nothing left to interrupt: ESRCH is that, not a failure.
+  await new Promise((r) => setTimeout(r, 10));
+  try {
+    process.kill(-up.group, "SIGINT");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+    t.comment("every process had stopped before the second Ctrl-C");
+  }
   await up.exited;
   await eventually(async () => (up.started.every((p) => !running(p.pid)) ? true : undefined), 15_000, 100).catch(() => undefined);
   t.same(up.started.filter((p) => running(p.pid)).map((p) => p.cmd), [], "nothing is left running");
