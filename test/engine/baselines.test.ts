@@ -112,6 +112,12 @@ test("preload, units, images, installers, temp layouts", async (t) => {
   t.equal(preloadBaseline("/opt/datadog-packages/datadog-apm-inject/stable/inject/launcher.preload.so")?.id, "preload-libraries:datadog-apm-inject", "Datadog's single-step instrumentation in /etc/ld.so.preload");
   t.equal(preloadBaseline("/tmp/launcher.preload.so"), undefined, "its name elsewhere");
   t.equal(knownPreload("libjemalloc.so.2 /tmp/x.so"), undefined, "every library must be explained");
+  t.equal(knownPreload("libjemalloc.so.2")?.baseline, "preload:jemalloc", "a bare name: ld.so finds it in the system directories");
+  t.equal(knownPreload("libjemalloc.so.2", "/usr/lib/x86_64-linux-gnu:/usr/local/lib")?.baseline, "preload:jemalloc", "LD_LIBRARY_PATH of system directories only");
+  t.equal(knownPreload("libjemalloc.so.2", "/dev/shm/.x"), undefined, "LD_LIBRARY_PATH is searched first: a bare name there is whatever that directory holds");
+  t.equal(knownPreload("libjemalloc.so.2", "/usr/lib/../../tmp"), undefined, "a system prefix climbed out of");
+  t.equal(knownPreload("libjemalloc.so.2", ":/usr/lib"), undefined, "an empty entry is the working directory");
+  t.equal(knownPreload("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/tmp")?.baseline, "preload:jemalloc", "a full path is not searched for");
   t.equal(packagedUnitFile("/lib/systemd/system/ssh.service")?.baseline, "systemd:package-unit-dir");
   t.equal(packagedUnitFile("/etc/systemd/system/x.service"), undefined);
   t.equal(privilegedImage("gcr.io/cadvisor/cadvisor:v0.49.1")?.baseline, "container:cadvisor");

@@ -244,9 +244,12 @@ export function packagedUnitFile(path: string): Explanation | undefined {
   return dir ? explain(PACKAGED_UNIT_DIRS.id, PACKAGED_UNIT_DIRS.source) : undefined;
 }
 
-/** An LD_PRELOAD value whose every library is a packaged allocator, shim or APM injector in its own directory. */
-export function knownPreload(value: string): Explanation | undefined {
-  const libs = explainedPreload(value);
+/**
+ * An LD_PRELOAD value whose every library is a packaged allocator, shim or APM injector in its own directory (a bare
+ * name only when the process's LD_LIBRARY_PATH, `libraryPath`, holds system directories alone).
+ */
+export function knownPreload(value: string, libraryPath = ""): Explanation | undefined {
+  const libs = explainedPreload(value, libraryPath);
   const first = libs?.[0];
   if (!libs || !first) return undefined;
   return { baseline: libs.length === 1 ? first.id : libs.map((l) => l.id).join("+"), source: libs.map((l) => describeSource(l.source)).join("; ") };

@@ -35,15 +35,29 @@ export const PRELOAD_LIBRARIES: readonly PreloadLibrary[] = [
 /** Preloads no authenticating program (sshd, PAM's users) has a reason to load. */
 export const AUTH_EXCLUDED: ReadonlySet<string> = new Set(["preload:kernel-bypass"]);
 
-/** Every library of an LD_PRELOAD value is explained (directory and name), or undefined. */
-export function explainedPreload(value: string): PreloadLibrary[] | undefined {
+/**
+ * Whether ld.so finds a bare library name in the system directories only: LD_LIBRARY_PATH (the same process's) is
+ * searched first, so a bare `libjemalloc.so.2` with `LD_LIBRARY_PATH=/dev/shm/.x` loads whatever that directory holds.
+ * An empty entry is the working directory.
+ */
+export function bareNamesResolveToSystem(libraryPath: string): boolean {
+  if (libraryPath === "") return true;
+  return libraryPath.split(/[:;]/).every((dir) => !dir.includes("/../") && SYSTEM_LIB.some((d) => `${dir.replace(/\/+$/, "")}/`.startsWith(d) && !/\/\./.test(dir)));
+}
+
+/**
+ * Every library of an LD_PRELOAD value is explained (directory and name), or undefined. `libraryPath`: the process's
+ * LD_LIBRARY_PATH, which decides where a bare name is found (bareNamesResolveToSystem).
+ */
+export function explainedPreload(value: string, libraryPath = ""): PreloadLibrary[] | undefined {
   const libs = value.split(/[\s:]+/).filter((s) => s !== "");
   if (libs.length === 0) return undefined;
+  const bareIsSystem = bareNamesResolveToSystem(libraryPath);
   const found: PreloadLibrary[] = [];
   for (const lib of libs) {
     const base = lib.split("/").pop() ?? lib;
-    // A bare name is looked up in the system library path by ld.so.
-    const hit = PRELOAD_LIBRARIES.find((p) => p.name.test(base) && (!lib.includes("/") || (p.dirs.some((d) => lib.startsWith(d)) && !lib.includes("/../"))));
+    // A bare name is looked up in the system library path by ld.so, after the process's LD_LIBRARY_PATH.
+    const hit = PRELOAD_LIBRARIES.find((p) => p.name.test(base) && (!lib.includes("/") ? bareIsSystem : p.dirs.some((d) => lib.startsWith(d)) && !lib.includes("/../")));
     if (!hit) return undefined;
     found.push(hit);
   }

@@ -2,6 +2,7 @@
 // system-wide file, is the ld-so-preload detection's.)
 import { bundledAllocatorPreload, knownPreload } from "../baselines/index.js";
 import { processIndex, processLabel, rowsOf, str } from "../rows.js";
+import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
 
@@ -23,22 +24,30 @@ export const ldPreload = defineDetection({
   evaluate(host) {
     const hits: DetectionHit[] = [];
     const procs = processIndex(host);
+    const libraryPaths = new Map<string, Row>();
+    for (const row of rowsOf(host, "process_envs")) if (str(row, "key") === "LD_LIBRARY_PATH") libraryPaths.set(str(row, "pid"), row);
     for (const row of rowsOf(host, "process_envs")) {
       if (str(row, "key") !== "LD_PRELOAD") continue;
       const value = str(row, "value");
       if (value.trim() === "") continue;
       const pid = str(row, "pid");
       const proc = procs.get(pid);
-      const evidence = proc ? [{ table: "process_envs", row }, { table: "processes", row: proc }] : [{ table: "process_envs", row }];
+      const pathRow = libraryPaths.get(pid);
+      const libraryPath = str(pathRow, "value");
+      const evidence = [{ table: "process_envs", row }, ...(pathRow ? [{ table: "process_envs", row: pathRow }] : []), ...(proc ? [{ table: "processes", row: proc }] : [])];
       const label = `${processLabel(proc, pid)} (pid ${pid})`;
-      const known = knownPreload(value) ?? bundledAllocatorPreload(value, str(proc, "path"));
+      const known = knownPreload(value, libraryPath) ?? bundledAllocatorPreload(value, str(proc, "path"));
       if (known) {
         hits.push({ summary: `${label} runs with LD_PRELOAD=${value}, a packaged library (${known.source}).`, evidence, entity: `pid:${pid}`, kept_by: known.baseline });
         continue;
       }
-      const risky = value.split(/[\s:]+/).some((lib) => inTmpDir(lib) || /\/\.[^/]+/.test(lib) || lib.startsWith("/home/"));
+      // Where the libraries are: their own paths, and for bare names the LD_LIBRARY_PATH searched first.
+      const bare = value.split(/[\s:]+/).some((lib) => lib !== "" && !lib.includes("/"));
+      const places = [...value.split(/[\s:]+/), ...(bare ? libraryPath.split(":").map((d) => `${d}/`) : [])];
+      const risky = places.some((lib) => inTmpDir(lib) || /\/\.[^/]+/.test(lib) || lib.startsWith("/home/"));
+      const searched = bare && libraryPath !== "" ? ` (bare names searched first in LD_LIBRARY_PATH=${libraryPath})` : "";
       hits.push({
-        summary: `${label} runs with LD_PRELOAD=${value}${risky ? ", a library in a temp, home or hidden directory" : ""}.`,
+        summary: `${label} runs with LD_PRELOAD=${value}${searched}${risky ? ", a library in a temp, home or hidden directory" : ""}.`,
         evidence,
         severity: risky ? undefined : "medium",
         entity: `pid:${pid}`,
