@@ -24,7 +24,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "docker-api-exposed": { precision: 0.75, recall: 0.154, tp: 2, fp: 0, fn: 11, tn: 290 },
   "docker-socket-mount": { precision: 0.667, recall: 0.143, tp: 1, fp: 0, fn: 6, tn: 290 },
   "download-execute": { precision: 0.917, recall: 0.256, tp: 10, fp: 0, fn: 29, tn: 290 },
-  "exec-from-tmp": { precision: 0.947, recall: 0.436, tp: 17, fp: 0, fn: 22, tn: 290 },
+  "exec-from-tmp": { precision: 0.95, recall: 0.45, tp: 18, fp: 0, fn: 22, tn: 290 },
   "fake-kernel-thread": { precision: 0.833, recall: 0.308, tp: 4, fp: 0, fn: 9, tn: 290 },
   "hidden-system-path-exec": { precision: 0.889, recall: 0.368, tp: 7, fp: 0, fn: 12, tn: 290 },
   "history-tampering": { precision: 0.833, recall: 1, tp: 4, fp: 0, fn: 0, tn: 290 },

@@ -1,4 +1,6 @@
-// Processes executing from world-writable temp directories.
+// Processes executing from world-writable temp directories, or from directories that hold configuration, logs, mail,
+// spools or boot files and never programs (/etc/sysconfig/<binary> is BRICKSTORM's place on vCenter, /etc/<digits>
+// Kaiji's). Only the executable counts: an interpreter running an init or dispatcher script from /etc is ordinary.
 import { tempExecution } from "../baselines/index.js";
 import { basename, num, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
@@ -6,15 +8,15 @@ import { firstToken, inHiddenDir, inTmpDir } from "./patterns.js";
 
 export const execFromTmp = defineDetection({
   id: "exec-from-tmp",
-  title: "Execution from /tmp, /var/tmp or /dev/shm",
+  title: "Execution from /tmp, /var/tmp, /dev/shm or a directory that holds no programs",
   reads: { processes: ["pid", "name", "path", "cmdline", "on_disk"] },
   severity: "medium",
   attack: ["T1059.004", "T1036.005"],
   maturity: "test",
   category: "execution",
-  false_positives: "Self-extracting installers and build tools outside the temp-execution baseline (go run, AppImage and PyInstaller layouts are kept quiet).",
+  false_positives: "Self-extracting installers and build tools outside the temp-execution baseline (go run, AppImage and PyInstaller layouts are kept quiet); an appliance vendor that ships binaries under /etc.",
   advice: {
-    triage: ["List the files under the temp directory used on {hosts} and hash the running binary."],
+    triage: ["List the files under the directory used on {hosts} and hash the running binary."],
     containment: ["Mount /tmp and /dev/shm noexec on {hosts} once the process is captured."],
     investigation: ["Find the parent process and the download that put the binary there (shell history, cron)."],
     remediation: ["Remove the dropped files and the persistence that relaunches them."],
@@ -24,8 +26,13 @@ export const execFromTmp = defineDetection({
     for (const row of rowsOf(host, "processes")) {
       const path = str(row, "path");
       const exe = path !== "" ? path : firstToken(str(row, "cmdline"));
-      if (!inTmpDir(exe)) continue;
       const pid = str(row, "pid");
+      const dataDir = programlessDir(exe);
+      if (dataDir) {
+        hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes ${exe}: ${dataDir} holds ${PROGRAMLESS_DIRS[dataDir]}, not programs.`, evidence: [{ table: "processes", row }], entity: `pid:${pid}` });
+        continue;
+      }
+      if (!inTmpDir(exe)) continue;
       const documented = tempExecution(exe.replace(/ \(deleted\)$/, ""));
       if (documented) {
         hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes from ${exe}, the temp layout of ${documented.baseline.replace("tmp-exec:", "")} (${documented.source}).`, evidence: [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: documented.baseline });
@@ -43,3 +50,23 @@ export const execFromTmp = defineDetection({
     return hits;
   },
 });
+
+/** Directories whose files are never executables a package installs (FHS 3.0), and what they hold. */
+const PROGRAMLESS_DIRS: Readonly<Record<string, string>> = {
+  "/etc/": "host-specific configuration",
+  "/var/log/": "logs",
+  "/var/spool/": "queued work (mail, print, cron tables)",
+  "/var/mail/": "mailboxes",
+  "/var/backups/": "backups",
+  "/boot/": "the kernel and boot loader's files",
+  "/usr/include/": "C headers",
+  "/usr/share/man/": "manual pages",
+  "/usr/share/doc/": "documentation",
+  "/lost+found/": "what fsck recovered",
+};
+
+/** The programless directory an executable path sits in (`/etc/`...), or undefined; any file system's lost+found too. */
+export function programlessDir(exe: string): string | undefined {
+  if (exe.includes("/lost+found/")) return "/lost+found/";
+  return Object.keys(PROGRAMLESS_DIRS).find((d) => exe.startsWith(d));
+}

@@ -1,0 +1,39 @@
+// Programs run from directories that hold configuration, logs, spools, mail or boot files and never executables:
+// BRICKSTORM's /etc/sysconfig/<name> on vCenter, Kaiji's /etc/<digits>. Scripts an interpreter runs from /etc
+// (init scripts, dispatcher hooks) are ordinary and stay quiet.
+import { test } from "tap";
+import { getDetection } from "../../shared/engine/index.js";
+import type { DetectionHit, HostData } from "../../shared/engine/index.js";
+import { programlessDir } from "../../shared/engine/detections/exec-from-tmp.js";
+import { host, proc } from "./helpers.js";
+
+const NO_ENTITIES = { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } };
+const hits = (h: HostData): DetectionHit[] => getDetection("exec-from-tmp")?.evaluate(h, NO_ENTITIES) ?? [];
+
+test("an executable under /etc, /var/log, /boot or a lost+found is a finding that names the directory's purpose", async (t) => {
+  const h = hits(host({ processes: [proc(41, "vmware-sps", "/etc/sysconfig/vmware-sps", "/etc/sysconfig/vmware-sps")] }));
+  t.equal(h.length, 1);
+  t.equal(h[0]?.kept_by, undefined);
+  t.match(h[0]?.summary, /\/etc\/ holds host-specific configuration, not programs/);
+  for (const path of ["/etc/32678", "/var/log/audit/auditd-helper", "/boot/grub/update", "/var/spool/cron/crontabs/run", "/srv/data/lost+found/#1234"]) {
+    t.equal(hits(host({ processes: [proc(42, "x", path, path)] })).length, 1, path);
+  }
+});
+
+test("interpreters running scripts from /etc, and programs in their own directories, stay quiet", async (t) => {
+  t.same(hits(host({ processes: [
+    proc(1, "sh", "/usr/bin/dash", "/bin/sh /etc/init.d/vmware-tools start"),
+    proc(2, "nm-dispatcher", "/usr/libexec/nm-dispatcher", "/usr/libexec/nm-dispatcher"),
+    proc(3, "bash", "/usr/bin/bash", "/bin/bash /etc/NetworkManager/dispatcher.d/10-ifcfg"),
+    proc(4, "java", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "java -jar /opt/app/app.jar"),
+    proc(5, "vpxd", "/usr/lib/vmware-vpx/vpxd", "/usr/lib/vmware-vpx/vpxd"),
+  ] })), []);
+});
+
+test("programlessDir: only whole directory prefixes", async (t) => {
+  t.equal(programlessDir("/etc/x"), "/etc/");
+  t.equal(programlessDir("/etcetera/x"), undefined);
+  t.equal(programlessDir("/usr/share/docker/x"), undefined);
+  t.equal(programlessDir("/mnt/disk/lost+found/x"), "/lost+found/");
+  t.equal(programlessDir("/usr/bin/lost+foundling"), undefined);
+});
