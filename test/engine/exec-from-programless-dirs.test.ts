@@ -37,3 +37,17 @@ test("programlessDir: only whole directory prefixes", async (t) => {
   t.equal(programlessDir("/mnt/disk/lost+found/x"), "/lost+found/");
   t.equal(programlessDir("/usr/bin/lost+foundling"), undefined);
 });
+
+test("a FlexVolume driver the kubelet runs from its plugin directory under /etc is a note; the same path otherwise is not", async (t) => {
+  const driver = "/etc/kubernetes/kubelet-plugins/volume/exec/nodeagent~uds/uds";
+  const run = (path: string, cmdline: string, parent: string) =>
+    hits(host({ processes: [{ ...proc(900, parent, `/usr/bin/${parent}`, `/usr/bin/${parent} --config=/etc/kubernetes/kubelet.conf`), parent: "1" }, { ...proc(901, "uds", path, cmdline), parent: "900" }] }));
+  const kept = run(driver, `${driver} mount /var/lib/kubelet/pods/x/volumes/nodeagent~uds/y {}`, "kubelet");
+  t.equal(kept.length, 1);
+  t.equal(kept[0]?.kept_by, "k8s:flexvolume-driver");
+  t.equal(run(driver, `${driver} mount /x {}`, "bash")[0]?.kept_by, undefined, "not run by the kubelet");
+  t.equal(run(driver, `${driver} -c 198.51.100.7:443`, "kubelet")[0]?.kept_by, undefined, "no driver API verb");
+  const other = "/etc/kubernetes/kubelet-plugins/volume/exec/nodeagent~uds/kworker";
+  t.equal(run(other, `${other} init`, "kubelet")[0]?.kept_by, undefined, "a file not named for its driver directory");
+  t.equal(run("/etc/kubernetes/kubelet-plugins/volume/exec/x~y/y/z", "/etc/kubernetes/kubelet-plugins/volume/exec/x~y/y/z init", "kubelet")[0]?.kept_by, undefined, "deeper than the layout");
+});

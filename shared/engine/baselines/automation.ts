@@ -281,3 +281,16 @@ export const TEMP_EXECUTION: readonly CommandPattern[] = [
   { id: "tmp-exec:appimage", re: /^\/tmp\/\.mount_[A-Za-z0-9]{6}\/[^/]+(?:\/[^/]+)*$/, source: { kind: "doc", name: "AppImage docs: the runtime mounts the image at /tmp/.mount_XXXXXX and runs AppRun", url: "https://docs.appimage.org/introduction/concepts.html" } },
   { id: "tmp-exec:pyinstaller", re: /^\/tmp\/_MEI\d+\/[^/]+$/, source: { kind: "doc", name: "PyInstaller docs: one-file bundles unpack to a _MEIxxxxxx folder in the temp directory", url: "https://pyinstaller.org/en/stable/operating-mode.html#how-the-one-file-program-works" } },
 ];
+
+/**
+ * A Kubernetes FlexVolume driver: the kubelet runs `<dir>/<vendor>~<driver>/<driver> <verb> ...` for each volume
+ * operation. Image-based nodes (OpenShift 4's RHCOS, k0s with a read-only /usr) keep the plugin directory under /etc.
+ * Only the exact layout, run by the kubelet itself with one of the driver API's verbs.
+ */
+export const FLEXVOLUME_DRIVER = {
+  id: "k8s:flexvolume-driver",
+  path: /^\/etc\/(?:kubernetes\/kubelet-plugins\/volume\/exec|kubernetes\/volumeplugins|k0s\/kubelet-plugins\/volume\/exec)\/[^/~]+~([^/]+)\/([^/]+)$/,
+  parents: new Set(["kubelet", "hyperkube"]),
+  verbs: new Set(["init", "attach", "detach", "waitforattach", "isattached", "mountdevice", "unmountdevice", "mount", "unmount", "getvolumename", "expandvolume", "expandfs"]),
+  source: { kind: "doc" as const, name: "Kubernetes FlexVolume driver API (the kubelet execs <plugin dir>/<vendor>~<driver>/<driver> <verb>); OpenShift 4 'Installing FlexVolume drivers' (/etc/kubernetes/kubelet-plugins/volume/exec on RHCOS); k0s docs (/etc/k0s/kubelet-plugins when /usr is read-only)", url: "https://github.com/kubernetes/design-proposals-archive/blob/main/storage/flexvolume-deployment.md" },
+};

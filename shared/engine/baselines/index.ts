@@ -1,7 +1,7 @@
 // Benign knowledge as queries: each returns the baseline id and its source when the baseline explains the artifact,
 // undefined otherwise. Detections put the id in `kept_by`.
 import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
-import { ADMIN_PORT_DAEMONS, BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, DATA_TRANSFER_SSH, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
+import { ADMIN_PORT_DAEMONS, BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, DATA_TRANSFER_SSH, FLEXVOLUME_DRIVER, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
 import { PRIVILEGED_IMAGES, imageRepository, kubeletContainerName } from "./containers.js";
 import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
 import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODULES, DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_MODULES, DEBIAN_6_1_SOURCE } from "./kernel-modules-in-tree.js";
@@ -304,6 +304,17 @@ export function tempExecution(path: string): Explanation | undefined {
   return hit ? explain(hit.id, hit.source) : undefined;
 }
 
+/**
+ * A FlexVolume driver the kubelet runs from its plugin directory under /etc: the exact `<vendor>~<driver>/<driver>`
+ * layout, the kubelet (`parentName`) as its parent, and a driver API verb as its first argument.
+ */
+export function flexVolumeDriver(path: string, cmdline: string, parentName: string): Explanation | undefined {
+  const m = FLEXVOLUME_DRIVER.path.exec(path);
+  if (!m || m[1] !== m[2] || !FLEXVOLUME_DRIVER.parents.has(parentName)) return undefined;
+  const verb = cmdline.trim().split(/\s+/)[1] ?? "";
+  return FLEXVOLUME_DRIVER.verbs.has(verb) ? explain(FLEXVOLUME_DRIVER.id, FLEXVOLUME_DRIVER.source) : undefined;
+}
+
 const PAM_DEBIAN: ReadonlySet<string> = new Set(DEBIAN_PAM_MODULES.split(/\s+/).filter((n) => n !== ""));
 const PAM_OTHER: ReadonlySet<string> = new Set(OTHER_DISTRO_PAM_MODULES.split(/\s+/).filter((n) => n !== ""));
 
@@ -335,6 +346,7 @@ export function baselineCatalog(): Array<{ id: string; source: string }> {
     ...PACKAGED_CRON.map((j) => ({ id: `cron:packaged:${j.package.split(" ")[0]}`, source: describeSource(j.source) })),
     ...BACKUP_CRON.map((p) => ({ id: p.id, source: describeSource(p.source) })),
     { id: HEARTBEAT_PING.id, source: describeSource(HEARTBEAT_PING.source) },
+    { id: FLEXVOLUME_DRIVER.id, source: describeSource(FLEXVOLUME_DRIVER.source) },
     { id: CLOUD_INIT_ROOT_KEY.id, source: describeSource(CLOUD_INIT_ROOT_KEY.source) },
     { id: CONFIG_MANAGEMENT_KEY.id, source: describeSource(CONFIG_MANAGEMENT_KEY.source) },
     ...CONFIG_MANAGEMENT_SSH.map((p) => ({ id: p.id, source: describeSource(p.source) })),

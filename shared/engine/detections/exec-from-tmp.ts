@@ -1,15 +1,15 @@
 // Processes executing from world-writable temp directories, or from directories that hold configuration, logs, mail,
 // spools or boot files and never programs (/etc/sysconfig/<binary> is BRICKSTORM's place on vCenter, /etc/<digits>
 // Kaiji's). Only the executable counts: an interpreter running an init or dispatcher script from /etc is ordinary.
-import { tempExecution } from "../baselines/index.js";
-import { basename, num, processLabel, rowsOf, str } from "../rows.js";
+import { flexVolumeDriver, tempExecution } from "../baselines/index.js";
+import { basename, num, processIndex, processLabel, rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { firstToken, inHiddenDir, inTmpDir } from "./patterns.js";
 
 export const execFromTmp = defineDetection({
   id: "exec-from-tmp",
   title: "Execution from /tmp, /var/tmp, /dev/shm or a directory that holds no programs",
-  reads: { processes: ["pid", "name", "path", "cmdline", "on_disk"] },
+  reads: { processes: ["pid", "name", "path", "cmdline", "on_disk", "parent"] },
   severity: "medium",
   attack: ["T1059.004", "T1036.005"],
   maturity: "test",
@@ -23,12 +23,19 @@ export const execFromTmp = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
+    const procs = processIndex(host);
     for (const row of rowsOf(host, "processes")) {
       const path = str(row, "path");
       const exe = path !== "" ? path : firstToken(str(row, "cmdline"));
       const pid = str(row, "pid");
       const dataDir = programlessDir(exe);
       if (dataDir) {
+        const parent = procs.get(str(row, "parent"));
+        const driver = flexVolumeDriver(exe, str(row, "cmdline"), str(parent, "name"));
+        if (driver) {
+          hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes ${exe}, a FlexVolume driver the kubelet runs (${driver.source}).`, evidence: parent ? [{ table: "processes", row }, { table: "processes", row: parent }] : [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: driver.baseline });
+          continue;
+        }
         hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes ${exe}: ${dataDir} holds ${PROGRAMLESS_DIRS[dataDir]}, not programs.`, evidence: [{ table: "processes", row }], entity: `pid:${pid}` });
         continue;
       }
