@@ -35,7 +35,7 @@ test("lexicon: specific persistence words and miners", async (t) => {
   t.ok(routeQuery("any SUID binaries?", "quick").detection_ids.includes("unexpected-suid"));
   t.ok(routeQuery("kernel module loaded recently", "quick").detection_ids.includes("unexpected-kernel-module"));
   t.ok(routeQuery("odd systemd services", "quick").detection_ids.includes("suspicious-systemd-unit"));
-  const miners = ["cryptominer", "exec-from-tmp", "fake-kernel-thread", "hidden-system-path-exec", "process-masquerading"];
+  const miners = ["cryptominer", "deleted-binary-running", "exec-from-tmp", "fake-kernel-thread", "hidden-system-path-exec", "process-masquerading"];
   t.same(routeQuery("is anyone mining monero", "quick").detection_ids, miners, "miners and the ways miners hide");
   t.same(routeQuery("crypto miner?", "quick").detection_ids, miners);
   const rationale = routeQuery("any cryptominers?", "quick").routing_rationale;

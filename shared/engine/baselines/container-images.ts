@@ -3,6 +3,7 @@
 // An image is matched by repository (registry + path, tag and digest ignored); Docker Hub names are compared in their
 // short form ("docker.io/library/traefik" == "traefik"). A mirror under another registry name does not match on purpose.
 import { withoutTrailingSlashes } from "../rows.js";
+import { HA_ARCHES, HA_MACHINES } from "./containers.js";
 
 export interface ContainerImageBaseline {
   /** Stable id reported as `kept_by`. */
@@ -20,7 +21,27 @@ export interface ContainerImageBaseline {
   only?: { command: RegExp; unprivileged: true };
 }
 
+const HA_REGISTRY = "ghcr.io/home-assistant";
+
 export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
+  {
+    id: "container-images:home-assistant-supervisor",
+    images: HA_ARCHES.map((a) => `${HA_REGISTRY}/${a}-hassio-supervisor`),
+    host_paths: ["/var/run/docker.sock", "/run/docker.sock", "/run/dbus", "/run/systemd/journal", "/run/systemd-journal-gatewayd.sock", "/usr/share/hassio", "/var/lib/homeassistant", "/etc/machine-id", "/run/os-release", "/etc/os-release"],
+    source: "https://github.com/home-assistant/supervised-installer (hassio-supervisor: docker run --privileged -v /run/docker.sock:/run/docker.sock:rw -v /run/dbus:/run/dbus:ro -v /run/systemd/journal:... -v $SUPERVISOR_DATA:/data)",
+  },
+  {
+    id: "container-images:home-assistant-observer",
+    images: HA_ARCHES.map((a) => `${HA_REGISTRY}/${a}-hassio-observer`),
+    host_paths: ["/var/run/docker.sock", "/run/docker.sock"],
+    source: "https://github.com/home-assistant/supervisor/blob/main/supervisor/docker/observer.py (the observer watches the Supervisor through the Docker socket, read-only)",
+  },
+  {
+    id: "container-images:home-assistant-core",
+    images: HA_MACHINES.map((m) => `${HA_REGISTRY}/${m}-homeassistant`),
+    host_paths: ["/dev", "/run/dbus", "/run/udev", "/etc/machine-id", "/usr/share/hassio", "/var/lib/homeassistant", "/run/audio", "/etc/pulse"],
+    source: "https://github.com/home-assistant/supervisor/blob/main/supervisor/docker/homeassistant.py (Core runs privileged with /dev, /run/dbus, /run/udev and the Supervisor's data shares)",
+  },
   {
     id: "container-images:localstack",
     images: ["localstack/localstack", "localstack/localstack-pro"],

@@ -21,6 +21,7 @@ export const HIDDEN_TOOL_DIRS: HiddenDirBaseline = {
     { kind: "doc", name: "docs.docker.com", url: "https://docs.docker.com/engine/extend/cli_plugins/", detail: "~/.docker/cli-plugins" }, { kind: "doc", name: "docs.fedoraproject.org", url: "https://docs.fedoraproject.org/en-US/packaging-guidelines/", detail: "/usr/lib/.build-id" },
     { kind: "doc", name: "docs.brew.sh", url: "https://docs.brew.sh/Homebrew-on-Linux", detail: "/home/linuxbrew/.linuxbrew" }, { kind: "doc", name: "help.dropbox.com", url: "https://help.dropbox.com/installs/linux-commands", detail: "~/.dropbox-dist/dropboxd" },
     { kind: "doc", name: "docs.platformio.org", url: "https://docs.platformio.org/en/latest/core/installation/methods/installer-script.html", detail: "~/.platformio/penv" },
+    { kind: "doc", name: "IBM Aspera Connect, installing on Linux (per user)", url: "https://www.ibm.com/docs/en/aspera-connect/4.2?topic=linux-installing-connect", detail: "~/.aspera/connect/bin/ascp" },
   ],
   names: [
     ".vscode-server", ".vscode-server-insiders", ".cursor-server", ".windsurf-server", ".vscode-remote", ".local", ".cache", ".config", ".nvm",
@@ -29,7 +30,7 @@ export const HIDDEN_TOOL_DIRS: HiddenDirBaseline = {
     ".poetry", ".pixi", ".conda", ".mamba", ".miniconda3", ".nix-profile", ".opam", ".ghcup", ".juliaup", ".wasmtime", ".wasmer",
     ".krew", ".acme.sh", ".docker", ".terraform", ".terraform.d", ".tfenv", ".pulumi", ".fly", ".linkerd2", ".istioctl", ".composer",
     ".bin", ".build-id", ".git", ".ansible", ".jenkins", ".gitlab-runner", ".kube", ".minikube", ".foundry", ".pm2", ".mozilla",
-    ".steam", ".linuxbrew", ".dropbox-dist", ".platformio",
+    ".steam", ".linuxbrew", ".dropbox-dist", ".platformio", ".aspera",
   ],
 };
 
@@ -48,4 +49,13 @@ export function isFrameworkBuild(segment: string, next: string | undefined): boo
 
 export function isToolDir(segment: string): boolean {
   return HIDDEN_TOOL_DIRS.names.includes(segment) || /^\.mount_\w+$/.test(segment) || /^\.venv[\w.-]*$/.test(segment) || /^\.python[\d.]+$/.test(segment);
+}
+
+/**
+ * Nextflow's task scripts: each task runs `.command.run` (which runs `.command.sh`) in its work directory
+ * `<workDir>/<2 hex>/<30 hex>/` (nextflow.io/docs/latest/cache-and-resume.html#work-directory). Only that file name at
+ * that depth of hash-named directories.
+ */
+export function isWorkflowTaskScript(segments: readonly string[], index: number): boolean {
+  return index === segments.length - 1 && index >= 2 && /^\.command\.(?:run|sh)$/.test(segments[index] ?? "") && /^[0-9a-f]{2}$/.test(segments[index - 2] ?? "") && /^[0-9a-f]{30}$/.test(segments[index - 1] ?? "");
 }

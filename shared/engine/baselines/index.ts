@@ -123,6 +123,8 @@ export interface ListenerQuery {
   cmdline?: string;
   /** True when no process owns the socket (pid -1/0: kernel sockets). */
   kernel?: boolean;
+  /** Only owners that list this port by number (not in a range): for ports bind shells default to (4444). */
+  listedOnly?: boolean;
 }
 
 /** The port is one of the owner's, listed or in one of its ranges. */
@@ -137,7 +139,7 @@ export function expectedListener(query: ListenerQuery | number, processName?: st
   const exe = path === "" ? "" : path.replace(/ \(deleted\)$/, "").split("/").pop() ?? "";
   const name = q.processName;
   for (const owner of PORT_OWNERS) {
-    if (!ownsPort(owner, q.port)) continue;
+    if (!(q.listedOnly === true ? owner.ports.includes(q.port) : ownsPort(owner, q.port))) continue;
     if (owner.protocol !== undefined && q.protocol !== undefined && owner.protocol !== q.protocol) continue;
     if (q.kernel === true || (name === "" && exe === "")) {
       if (owner.kernel === true) return explain(owner.id, owner.source);

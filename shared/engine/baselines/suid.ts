@@ -106,6 +106,10 @@ export const PACKAGED_SUID: readonly PackagedSuid[] = [
     })),
   ),
   { path: "/usr/bin/screen", package: "screen", mode: "2755 root:utmp", source: { kind: "debian-package", name: "screen", release: "bookworm", detail: "setgid utmp to record sessions" } },
+  // Arch Linux (one bin directory: /usr/sbin is /usr/bin there) and Alpine.
+  { path: "/usr/bin/unix_chkpwd", package: "pam (Arch)", mode: "4755", source: { kind: "upstream-package", name: "pam", release: "arch", url: "https://archlinux.org/packages/core/x86_64/pam/", detail: "usr/bin/unix_chkpwd installed setuid root (PKGBUILD: chmod +s)" } },
+  { path: "/usr/bin/sg", package: "shadow (Arch)", mode: "4755", source: { kind: "upstream-package", name: "shadow", release: "arch", url: "https://archlinux.org/packages/core/x86_64/shadow/", detail: "sg is newgrp under another name (setuid root, like newgrp)" } },
+  { path: "/usr/bin/doas", package: "doas (Alpine) / opendoas (Arch, Debian)", mode: "4755", source: { kind: "upstream-package", name: "doas / opendoas", url: "https://pkgs.alpinelinux.org/package/edge/main/x86_64/doas", detail: "doas(1) runs commands as another user: installed setuid root by Alpine's doas, Arch's and Debian's opendoas" } },
   // Asked at install ("Should non-superusers be able to capture packets?"): capabilities first, setuid when the file
   // system cannot hold them.
   { path: "/usr/bin/dumpcap", package: "wireshark-common", mode: "4754 root:wireshark", group: "wireshark", source: postinst("wireshark-common", "4.0.17-0+deb12u1", "dpkg-statoverride --add root wireshark 4754 /usr/bin/dumpcap when setcap fails (debconf wireshark-common/install-setuid)") },

@@ -6,7 +6,7 @@
 // .pyenv/.rustup), ATT&CK T1564.001 procedure examples (Hildegard, TeamTNT, Rocke, XMRig droppers in /tmp/.X11-unix).
 import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { Row, Severity } from "../types.js";
-import { isFrameworkBuild, isToolDir } from "../baselines/hidden-tool-dirs.js";
+import { isFrameworkBuild, isToolDir, isWorkflowTaskScript } from "../baselines/hidden-tool-dirs.js";
 import { clip, cronCommand, simpleCommands } from "./command-lines.js";
 import { inTmpDir } from "./patterns.js";
 import { compareText } from "../order.js";
@@ -30,9 +30,9 @@ export function hiddenExec(path: string): Hidden | undefined {
   const segments = path.split("/").filter((s) => s !== "");
   let afterTool = false;
   let unknown: string | undefined;
-  for (const s of segments) {
+  for (const [i, s] of segments.entries()) {
     if (!s.startsWith(".") || s === "." || s === "..") continue;
-    if (isToolDir(s)) {
+    if (isToolDir(s) || isWorkflowTaskScript(segments, i)) {
       afterTool = true;
       continue;
     }

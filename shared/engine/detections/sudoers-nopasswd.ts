@@ -23,6 +23,23 @@ export function nopasswdAll(rule: string): boolean {
   return false;
 }
 
+/**
+ * The users a rule lets its subject run commands as (sudoers(5) Runas_Spec, the parenthesised list after `=`), or
+ * null when the rule may run them as root: no list (root is the default), or a list with ALL, root, #0 or a group.
+ * `(ctf-runner)` runs commands as ctf-runner only; `(:wheel)` as the invoking user.
+ */
+export function runasOtherThanRoot(rule: string): string[] | null {
+  const eq = rule.indexOf("=");
+  const open = rule.indexOf("(", eq + 1);
+  if (eq < 0 || open < 0 || rule.slice(eq + 1, open).trim() !== "") return null;
+  const close = rule.indexOf(")", open);
+  // A later command with a Runas list of its own (`(bob) ALL, (root) /bin/sh`): not read here, so root it may be.
+  if (close < 0 || rule.includes("(", close)) return null;
+  const users = (rule.slice(open + 1, close).split(":")[0] ?? "").split(",").map((u) => u.trim());
+  if (users.length === 1 && users[0] === "") return [];
+  return users.some((u) => u === "" || /^(?:ALL|root|#0|!.*)$/i.test(u) || u.startsWith("%") || u.startsWith("+")) ? null : users;
+}
+
 export const sudoersNopasswdAll = defineDetection({
   id: "sudoers-nopasswd-all",
   title: "sudoers grants NOPASSWD: ALL",
@@ -53,6 +70,12 @@ export const sudoersNopasswdAll = defineDetection({
       const cloud = cloudSudoRule(source, who, rule);
       if (cloud) {
         hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the cloud image's default rule.`, evidence, entity, kept_by: cloud.baseline });
+        continue;
+      }
+      const runas = runasOtherThanRoot(rule);
+      if (runas !== null) {
+        const as = runas.length === 0 ? "as itself with another group" : `as ${runas.join(", ")}`;
+        hits.push({ summary: `${subject} may run any command ${as}, not as root, without a password (${rule.trim()}${source ? ` in ${source}` : ""}).`, evidence, entity, severity: "info" });
         continue;
       }
       const everyone = who === "ALL" || who === "%users" || who === "%all";

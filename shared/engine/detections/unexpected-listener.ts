@@ -90,15 +90,22 @@ export const unexpectedListener = defineDetection({
       const exe = basename(path) === "busybox" ? busyboxApplet(proc) : basename(path);
       const name = exe !== "busybox" && basename(path) === "busybox" ? exe : str(proc, "name");
       // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
-      const inlineCode = /(?<!(?:^|\s)-)\b(?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
+      // The interpreter must be a word of its own, a program's name or a path's last part (`python3 -c`,
+      // `/usr/bin/perl -e`), not the end of a file name (Knot Resolver's `distro-preconfig.lua -c kresd.conf`).
+      const inlineCode = /[\s/](?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
       const forwarder = socatForwarder(str(proc, "cmdline"));
       // inetutils' telnetd -E and netkit's in.telnetd -L name the login program: anything but login hands out a program.
       const telnetExec = /telnetd$/.test(exe) ? /(?:^|\s)(?:-[EL]\s*|--exec-login[=\s]\s*)(\S+)/.exec(str(proc, "cmdline"))?.[1] : undefined;
       const shellish = SHELLS.has(name) || SHELLS.has(exe) || ((NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe)) && !forwarder) || inlineCode || (telnetExec !== undefined && !/\/login$/.test(telnetExec));
-      const risky = BIND_SHELL_PORTS.includes(g.port) || inTmpDir(path) || shellish;
+      const bindShellPort = BIND_SHELL_PORTS.includes(g.port);
+      const risky = bindShellPort || inTmpDir(path) || shellish;
       const where = `${[...new Set(g.addresses)].join(", ")}`;
       const entity = `pid:${g.pid}`;
-      const expected = risky ? undefined : expectedListener({ port: g.port, protocol: g.protocol, processName: name, path, cmdline: str(proc, "cmdline"), kernel: kernel && !proc });
+      // On a bind shell's port only a program documented for that very port (Selenium Grid's hub on 4444, Galera's SST),
+      // run from a system or vendor directory, is expected.
+      const systemPath = /^\/(?:usr\/(?:s?bin|lib|lib64|libexec|share)|opt|snap)\//.test(path) && !inHiddenDir(path);
+      const expected =
+        risky && !(bindShellPort && systemPath && !shellish) ? undefined : expectedListener({ port: g.port, protocol: g.protocol, processName: name, path, cmdline: str(proc, "cmdline"), kernel: kernel && !proc, listedOnly: bindShellPort });
       if (expected) {
         hits.push({ summary: `${label} listens on port ${g.port} (${where}), its default port (${expected.source}).`, evidence: g.evidence, entity, kept_by: expected.baseline });
         continue;
@@ -115,7 +122,7 @@ export const unexpectedListener = defineDetection({
       }
       // A program from a packaged system directory on a port the baseline does not know is an inventory question
       // (a second instance, a custom port), not an alert: reported as info. Anything else keeps the default.
-      const packaged = !risky && /^\/(?:usr\/(?:s?bin|lib|lib64|libexec|share)|opt|snap)\//.test(path) && !inHiddenDir(path);
+      const packaged = !risky && systemPath;
       const from = path !== "" && basename(path) !== label ? ` (${path})` : path !== "" && inTmpDir(path) ? ` from ${path}` : "";
       hits.push({
         summary: `${label}${from} listens on port ${g.port} (${where}); the port is not a default of that program nor in the host's allowed ports${shellish ? ", and the listener is a shell or netcat-like tool" : ""}.`,

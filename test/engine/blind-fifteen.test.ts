@@ -1,0 +1,103 @@
+// What the fifteenth blind corpus taught, each beside the form that stays a finding: Knot Resolver's Lua config read
+// as inline code, media servers, Home Assistant, PaperCut, Selenium Grid and dnstap collectors on their documented
+// ports, docker-proxy publishing a container's port, Arch's and Alpine's setuid helpers, Home Assistant Supervised's
+// privileged containers, Nextflow's task scripts and Aspera in hidden paths, FastNetMon's packet socket, sudo rules
+// that run commands as another user, Raspberry Pi OS's sudo rule, and fileless programs asked of miners and of /tmp.
+import { test } from "tap";
+import { getDetection, routeQuery } from "../../shared/engine/index.js";
+import type { DetectionHit, HostData, Row } from "../../shared/engine/index.js";
+import { host, proc } from "./helpers.js";
+
+const NO_ENTITIES = { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } };
+const all = (id: string, h: HostData): DetectionHit[] => getDetection(id)?.evaluate(h, NO_ENTITIES) ?? [];
+const findings = (id: string, h: HostData): DetectionHit[] => all(id, h).filter((x) => x.kept_by === undefined);
+const alerts = (id: string, h: HostData): DetectionHit[] => findings(id, h).filter((x) => x.severity !== "info");
+
+const listening = (p: Row, port: number, protocol = 6): HostData =>
+  host({ processes: [p], listening_ports: [{ pid: String(p.pid), port: String(port), protocol: String(protocol), family: "2", address: "0.0.0.0" }] });
+const listener = (p: Row, port: number, protocol = 6) => all("unexpected-listener", listening(p, port, protocol));
+
+test("an interpreter's name ending a file name (kresd's distro-preconfig.lua -c) is no inline code", async (t) => {
+  const kresd = proc(7, "kresd", "/usr/sbin/kresd", "/usr/sbin/kresd -c /usr/lib64/knot-resolver/distro-preconfig.lua -c /etc/knot-resolver/kresd.conf -n");
+  t.equal(listener(kresd, 53)[0]?.kept_by, "port:dns", "Knot Resolver on 53 is the DNS port's");
+  const inline = listener(proc(8, "python3", "/usr/bin/python3", "python3 -c import socket;s=socket.socket()"), 8000);
+  t.equal(inline[0]?.severity, "high", "python3 -c is still inline code");
+  t.equal(listener(proc(9, "perl", "/usr/bin/perl", "/usr/bin/perl -e 'use Socket'"), 8001)[0]?.severity, "high", "a path's last part counts");
+});
+
+test("documented default ports: media servers, Home Assistant, PaperCut, Selenium Grid, dnstap", async (t) => {
+  const kept = (p: Row, port: number, protocol = 6) => listener(p, port, protocol)[0]?.kept_by;
+  t.equal(kept(proc(1, "jellyfin", "/usr/lib/jellyfin/bin/jellyfin"), 8096), "port:jellyfin");
+  t.equal(kept(proc(1, "jellyfin", "/jellyfin/jellyfin"), 7359, 17), "port:jellyfin");
+  t.equal(kept(proc(2, "Sonarr", "/app/sonarr/bin/Sonarr", "/app/sonarr/bin/Sonarr -nobrowser -data=/config"), 8989), "port:servarr");
+  t.equal(kept(proc(3, "python3", "/usr/local/bin/python3.13", "python3 -m homeassistant --config /config"), 8123), "port:home-assistant");
+  t.equal(kept(proc(3, "python3", "/usr/local/bin/python3.13", "python3 -c 'import homeassistant' "), 8123), undefined, "the token in inline code is not Home Assistant");
+  t.equal(kept(proc(4, "java", "/home/papercut/runtime/linux-x64/jre/bin/java", "java -classpath /home/papercut/server/lib/* biz.papercut.pcng.server.Server"), 9191), "port:papercut");
+  t.equal(kept(proc(5, "go-dnscollecto", "/usr/local/bin/go-dnscollector", "/usr/local/bin/go-dnscollector -config /etc/dnscollector/config.yml"), 6000), "port:go-dnscollector");
+});
+
+test("on a bind shell's port only a program documented for that port, from a system or vendor directory", async (t) => {
+  const selenium = proc(6, "java", "/opt/java/openjdk/bin/java", "java -jar /opt/selenium/selenium-server.jar hub");
+  t.equal(listener(selenium, 4444)[0]?.kept_by, "port:selenium-grid", "Selenium Grid's hub on 4444");
+  t.equal(listener({ ...selenium, path: "/tmp/java" }, 4444)[0]?.kept_by, undefined, "the same from /tmp");
+  t.equal(listener(proc(7, "nc", "/usr/bin/nc.openbsd", "nc -lvnp 4444"), 4444)[0]?.severity, "high", "netcat on 4444");
+  t.equal(listener(proc(8, "mysqld", "/home/x/mysqld", "/home/x/mysqld"), 4444)[0]?.kept_by, undefined, "a mysqld outside the system directories on Galera's 4444");
+  t.equal(listener(proc(8, "mysqld", "/usr/sbin/mysqld", "/usr/sbin/mysqld --wsrep-on"), 4444)[0]?.kept_by, "port:mysql", "Galera's SST from the package");
+  const proxy = (path: string) => proc(9, "docker-proxy", path, `${path} -proto tcp -host-ip 0.0.0.0 -host-port 8080 -container-ip 172.17.0.2 -container-port 80`);
+  t.equal(listener(proxy("/usr/bin/docker-proxy"), 8080)[0]?.kept_by, "port:docker-proxy", "docker-proxy publishing a container's port");
+  t.equal(listener(proxy("/tmp/docker-proxy"), 8080)[0]?.kept_by, undefined, "the name anywhere else");
+  t.equal(listener(proxy("/usr/bin/docker-proxy"), 4444)[0]?.kept_by, undefined, "nor a published bind shell's port");
+});
+
+test("setuid helpers of Arch and Alpine; others stay findings", async (t) => {
+  const suid = (path: string) => findings("unexpected-suid", host({ suid_bin: [{ path, username: "root", groupname: "root", permissions: "S" }] }));
+  for (const path of ["/usr/bin/unix_chkpwd", "/usr/bin/sg", "/usr/bin/doas"]) t.same(suid(path), [], path);
+  t.equal(suid("/usr/local/bin/doas").length, 1, "doas elsewhere");
+});
+
+test("Home Assistant Supervised's containers from ghcr.io; the same names elsewhere or other mounts stay findings", async (t) => {
+  const ctr = (id: string, name: string, image: string, privileged: string) => ({ id, name, image, image_id: "x", command: "/init", state: "running", privileged });
+  const mount = (id: string, source: string, rw = "1") => ({ id, type: "bind", source, destination: source, rw });
+  const supervisor = ctr("s1", "/hassio_supervisor", "ghcr.io/home-assistant/amd64-hassio-supervisor:2025.03.4", "1");
+  const core = ctr("c1", "/homeassistant", "ghcr.io/home-assistant/qemux86-64-homeassistant:2025.3.4", "1");
+  t.same(findings("privileged-container", host({ docker_containers: [supervisor, core] })), []);
+  t.same(findings("docker-socket-mount", host({ docker_containers: [supervisor], docker_container_mounts: [mount("s1", "/var/run/docker.sock")] })), []);
+  t.same(findings("container-host-mount", host({ docker_containers: [core], docker_container_mounts: [mount("c1", "/dev")] })), []);
+  t.equal(findings("container-host-mount", host({ docker_containers: [core], docker_container_mounts: [mount("c1", "/root")] })).length, 1, "Core mounting /root");
+  const mirror = ctr("m1", "/hassio_supervisor", "evil.example/home-assistant/amd64-hassio-supervisor:1", "0");
+  t.equal(findings("docker-socket-mount", host({ docker_containers: [mirror], docker_container_mounts: [mount("m1", "/var/run/docker.sock")] })).length, 1, "the supervisor's name under another registry");
+});
+
+test("Nextflow's task scripts in their hash-named work directories, and Aspera's per-user install", async (t) => {
+  const run = (cmdline: string, path = "/usr/bin/bash") => alerts("hidden-system-path-exec", host({ processes: [proc(2, "bash", path, cmdline, { uid: "2001" })] }));
+  t.same(run("/bin/bash -ue /scratch/nf-work/1d/306454214bbeebe9d78a6acce61a99/.command.run"), []);
+  t.same(run("/bin/bash /scratch/nf-work/f8/9d2dc18b952c41fd719bde178f667e/.command.sh"), []);
+  t.equal(run("/bin/bash /scratch/nf-work/1d/.command.sh").length, 1, "not in a task's directory");
+  t.equal(run("/bin/bash /tmp/1d/306454214bbeebe9d78a6acce61a99/.cmd.sh").length, 1, "another hidden name there");
+  t.equal(run("/bin/bash /var/tmp/.x/1d/306454214bbeebe9d78a6acce61a99/.command.sh").length, 1, "a hidden directory above it");
+  t.same(alerts("hidden-system-path-exec", host({ processes: [proc(3, "ascp", "/home/pipeline/.aspera/connect/bin/ascp", "ascp -QT -l 500m x y", { uid: "1000" })] })), []);
+});
+
+test("FastNetMon's packet socket from its package directory", async (t) => {
+  const packet = (path: string) => findings("packet-socket-backdoor", host({ processes: [proc(11, "fastnetmon", path, `${path} --daemonize`)], process_open_sockets: [{ pid: "11", fd: "4", socket: "1", family: "17", protocol: "3", local_port: "0", remote_port: "0" }] }));
+  t.same(packet("/usr/sbin/fastnetmon"), []);
+  t.equal(packet("/opt/x/fastnetmon").length, 1);
+});
+
+test("a sudo rule that runs commands as another user is a note; root, ALL or a later root command stay findings", async (t) => {
+  const rule = (header: string, rule_details: string, source = "/etc/sudoers.d/x") => findings("sudoers-nopasswd-all", host({ sudoers: [{ source, header, rule_details }] }));
+  const other = rule("ctf-checker", "ALL = (ctf-checkerrunner) NOPASSWD: ALL");
+  t.equal(other[0]?.severity, "info");
+  t.match(other[0]?.summary, /as ctf-checkerrunner, not as root/);
+  t.equal(rule("bob", "ALL=(ALL) NOPASSWD:ALL")[0]?.severity, undefined);
+  t.equal(rule("bob", "ALL=(postgres, root) NOPASSWD:ALL")[0]?.severity, undefined);
+  t.equal(rule("bob", "ALL=(ALL,!root) NOPASSWD:ALL")[0]?.severity, undefined, "ALL but root is still ALL (sudo's -u#-1)");
+  t.equal(rule("bob", "ALL=(bob2) NOPASSWD:ALL, (root) NOPASSWD: /bin/sh")[0]?.severity, undefined, "a later command as root");
+  t.same(rule("pi", "ALL=(ALL) NOPASSWD: ALL", "/etc/sudoers.d/010_pi-nopasswd"), [], "Raspberry Pi OS's rule for pi");
+  t.equal(rule("mallory", "ALL=(ALL) NOPASSWD: ALL", "/etc/sudoers.d/010_pi-nopasswd").length, 1, "another user in that file");
+});
+
+test("fileless programs are asked of miners and of programs run from temporary directories", async (t) => {
+  t.ok(routeQuery("Our Redis session cluster is burning CPU. Is anything mining on it?", "standard").detection_ids.includes("deleted-binary-running"));
+  t.ok(routeQuery("Check the Redis servers for code running from temporary directories.", "standard").detection_ids.includes("deleted-binary-running"));
+});
