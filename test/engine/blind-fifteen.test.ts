@@ -101,3 +101,23 @@ test("fileless programs are asked of miners and of programs run from temporary d
   t.ok(routeQuery("Our Redis session cluster is burning CPU. Is anything mining on it?", "standard").detection_ids.includes("deleted-binary-running"));
   t.ok(routeQuery("Check the Redis servers for code running from temporary directories.", "standard").detection_ids.includes("deleted-binary-running"));
 });
+
+test("Ansible's persisting SSH master by its title, pgBackRest's SSH to its repository host; other SSH stays", async (t) => {
+  const ssh = (p: Row, port = 22) => all("lateral-admin-connection", host({ processes: [p], process_open_sockets: [{ pid: String(p.pid), fd: "5", socket: "1", family: "2", protocol: "6", local_address: "10.20.0.10", remote_address: "10.20.3.15", local_port: "41942", remote_port: String(port), state: "ESTABLISHED" }] }));
+  t.equal(ssh(proc(1240, "ssh", "/usr/bin/ssh", "ssh: /home/semaphore/.ansible/cp/018164c4c9 [mux]"))[0]?.kept_by, "automation:ansible-ssh");
+  t.equal(ssh(proc(1241, "ssh", "/usr/bin/ssh", "ssh: /home/x/.cache/cp/018164c4c9 [mux]"))[0]?.kept_by, undefined, "another control path");
+  t.equal(ssh(proc(1242, "ssh", "/usr/bin/ssh", "ssh: /home/semaphore/.ansible/cp/018164c4c9 [mux] -R 9000:localhost:22"))[0]?.kept_by, undefined, "more after the title");
+  t.equal(ssh(proc(1180, "pgbackrest", "/usr/bin/pgbackrest", "pgbackrest --stanza=payments --type=incr backup"))[0]?.kept_by, "backup:pgbackrest-ssh");
+  t.equal(ssh(proc(1181, "pgbackrest", "/tmp/pgbackrest", "pgbackrest backup"))[0]?.kept_by, undefined, "from elsewhere");
+});
+
+test("a file named the way ps cuts a long name, or a program right in a library directory, poses as something else", async (t) => {
+  const masq = (name: string, path: string, cmdline = path) => findings("process-masquerading", host({ processes: [proc(1667, name, path, cmdline)] }));
+  t.equal(masq("kube-controller", "/usr/local/bin/kube-controller").length, 1, "RBAC Buster's kube-controller");
+  t.same(masq("kube-controller", "/usr/local/bin/kube-controller-manager", "kube-controller-manager --kubeconfig=/etc/kubernetes/controller-manager.conf"), [], "the real one, whose comm is cut");
+  t.same(masq("containerd-shim", "/usr/bin/containerd-shim"), [], "a cut that is a real program's own name");
+  t.equal(masq("redis", "/usr/lib/redis", "/lib/redis e").length, 1, "PumaBot's /lib/redis");
+  t.equal(masq("x", "/lib64/x").length, 1);
+  t.same(masq("ld-linux-x86-64", "/usr/lib64/ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2 --list /bin/ls"), [], "the dynamic loader run directly");
+  t.same(masq("redis-server", "/usr/lib/redis/redis-server"), [], "a package's own directory under /usr/lib");
+});

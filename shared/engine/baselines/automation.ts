@@ -91,6 +91,8 @@ export const CONFIG_MANAGEMENT_KEY = {
  */
 export const CONFIG_MANAGEMENT_SSH: readonly CommandPattern[] = [
   { id: "automation:ansible-ssh", re: /^(?=.*\bssh\b)(?=.*-o\s*ControlMaster=auto\b)(?=.*-o\s*ControlPersist=\d+\w*\b)(?=.*ControlPath="?(?:[^"\s]*\/\.ansible\/cp\/|\/runner\/cp\/))/, source: { kind: "doc", name: "Ansible ssh connection plugin: ssh_args default -C -o ControlMaster=auto -o ControlPersist=60s, control_path_dir ~/.ansible/cp (AWX and ansible-runner execution environments: /runner/cp)", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
+  // The persisting master of those connections retitles itself `ssh: <ControlPath> [mux]` (OpenSSH mux.c).
+  { id: "automation:ansible-ssh", re: /^ssh: (?:\/home\/[^/\s]+|\/root|\/var\/lib\/[^/\s]+)?\/(?:\.ansible|runner)\/cp\/[0-9a-f]{10} \[mux\]$/, source: { kind: "doc", name: "Ansible ssh connection plugin: control_path_dir ~/.ansible/cp, ControlPersist=60s (its master then runs as `ssh: <control path> [mux]`, OpenSSH mux.c)", url: "https://docs.ansible.com/ansible/latest/collections/ansible/builtin/ssh_connection.html" } },
   { id: "automation:rundeck-ssh", re: /^(?=.*\bssh\b)(?=.*\s-i\s+\/var\/lib\/rundeck\/\.ssh\/id_(?:rsa|ed25519|ecdsa)\b)/, source: { kind: "doc", name: "Rundeck docs: SSH node executor, the server's key /var/lib/rundeck/.ssh/id_rsa", url: "https://docs.rundeck.com/docs/manual/projects/node-execution/ssh.html" } },
   // salt/client/ssh/shell.py passes the key as `-o IdentityFile=...` (with -o User=, -o Port=, StrictHostKeyChecking=no)
   // and runs its shim through `/bin/sh << 'EOF'`.
@@ -211,6 +213,12 @@ export const ADMIN_PORT_DAEMONS: ReadonlyArray<{
   ports: readonly number[] | "any";
   source: SourceRef;
 }> = [
+  {
+    id: "backup:pgbackrest-ssh",
+    paths: ["/usr/bin/pgbackrest"],
+    ports: [22],
+    source: { kind: "doc", name: "pgBackRest user guide, \"Dedicated Repository Host\": the database host and the repository host reach each other over SSH (repo1-host, pg1-host)", url: "https://pgbackrest.org/user-guide.html#repo-host" },
+  },
   {
     id: "admin:cockpit-ssh",
     paths: ["/usr/libexec/cockpit-ws", "/usr/libexec/cockpit-ssh", "/usr/lib/cockpit/cockpit-ws", "/usr/lib/cockpit/cockpit-ssh"],
