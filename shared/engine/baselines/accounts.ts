@@ -124,13 +124,6 @@ export const CLOUD_SUDO_RULES: readonly CloudSudoRule[] = [
     source: { kind: "doc", name: "Google guest environment (google-guest-agent accounts manager): /etc/sudoers.d/google_sudoers for the google-sudoers group", url: "https://cloud.google.com/compute/docs/images/guest-environment" },
   },
   {
-    id: "raspberry-pi-os:pi-nopasswd",
-    file: "/etc/sudoers.d/010_pi-nopasswd",
-    who: "pi",
-    rule: "ALL=(ALL) NOPASSWD: ALL",
-    source: { kind: "doc", name: "Raspberry Pi OS: the image's first user (pi) gets passwordless sudo from /etc/sudoers.d/010_pi-nopasswd (raspberrypi/pi-gen stage1/01-sys-tweaks)", url: "https://github.com/RPi-Distro/pi-gen/blob/master/stage1/01-sys-tweaks/00-patches" },
-  },
-  {
     id: "aws-ssm:ssm-user",
     file: "/etc/sudoers.d/ssm-agent-users",
     who: "ssm-user",

@@ -299,6 +299,8 @@ export const FLEXVOLUME_DRIVER = {
   id: "k8s:flexvolume-driver",
   path: /^\/etc\/(?:kubernetes\/kubelet-plugins\/volume\/exec|kubernetes\/volumeplugins|k0s\/kubelet-plugins\/volume\/exec)\/[^/~]+~([^/]+)\/([^/]+)$/,
   parents: new Set(["kubelet", "hyperkube"]),
+  /** Where the kubelet itself runs from (packages, kubeadm, Flatcar's /opt/bin, k0s). */
+  parentPaths: /^\/(?:usr\/(?:local\/)?bin|opt\/bin|var\/lib\/k0s\/bin)\/(?:kubelet|hyperkube)$/,
   verbs: new Set(["init", "attach", "detach", "waitforattach", "isattached", "mountdevice", "unmountdevice", "mount", "unmount", "getvolumename", "expandvolume", "expandfs"]),
   source: { kind: "doc" as const, name: "Kubernetes FlexVolume driver API (the kubelet execs <plugin dir>/<vendor>~<driver>/<driver> <verb>); OpenShift 4 'Installing FlexVolume drivers' (/etc/kubernetes/kubelet-plugins/volume/exec on RHCOS); k0s docs (/etc/k0s/kubelet-plugins when /usr is read-only)", url: "https://github.com/kubernetes/design-proposals-archive/blob/main/storage/flexvolume-deployment.md" },
 };

@@ -19,6 +19,17 @@ export interface ContainerImageBaseline {
    * must not run privileged (a retagged image running its own `sh -c` with the socket is no longer the vendor's).
    */
   only?: { command: RegExp; unprivileged: true };
+  /**
+   * For images whose job is privileged itself (Home Assistant's Supervisor): the container must run the image's own
+   * entrypoint under the name its installer gives it, so the real image run as `bash -c ...` is not the vendor's.
+   */
+  container?: { command: RegExp; names: RegExp };
+}
+
+/** What a container runs and is called (docker_containers.command, .name), for `container` conditions. */
+export interface ContainerIdentity {
+  command: string;
+  name: string;
 }
 
 const HA_REGISTRY = "ghcr.io/home-assistant";
@@ -27,18 +38,21 @@ export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
   {
     id: "container-images:home-assistant-supervisor",
     images: HA_ARCHES.map((a) => `${HA_REGISTRY}/${a}-hassio-supervisor`),
+    container: { command: /^\/init$/, names: /^\/?hassio_supervisor$/ },
     host_paths: ["/var/run/docker.sock", "/run/docker.sock", "/run/dbus", "/run/systemd/journal", "/run/systemd-journal-gatewayd.sock", "/usr/share/hassio", "/var/lib/homeassistant", "/etc/machine-id", "/run/os-release", "/etc/os-release"],
     source: "https://github.com/home-assistant/supervised-installer (hassio-supervisor: docker run --privileged -v /run/docker.sock:/run/docker.sock:rw -v /run/dbus:/run/dbus:ro -v /run/systemd/journal:... -v $SUPERVISOR_DATA:/data)",
   },
   {
     id: "container-images:home-assistant-observer",
     images: HA_ARCHES.map((a) => `${HA_REGISTRY}/${a}-hassio-observer`),
+    container: { command: /^\/init$/, names: /^\/?hassio_observer$/ },
     host_paths: ["/var/run/docker.sock", "/run/docker.sock"],
     source: "https://github.com/home-assistant/supervisor/blob/main/supervisor/docker/observer.py (the observer watches the Supervisor through the Docker socket, read-only)",
   },
   {
     id: "container-images:home-assistant-core",
     images: HA_MACHINES.map((m) => `${HA_REGISTRY}/${m}-homeassistant`),
+    container: { command: /^\/init$/, names: /^\/?homeassistant$/ },
     host_paths: ["/dev", "/run/dbus", "/run/udev", "/etc/machine-id", "/usr/share/hassio", "/var/lib/homeassistant", "/run/audio", "/etc/pulse"],
     source: "https://github.com/home-assistant/supervisor/blob/main/supervisor/docker/homeassistant.py (Core runs privileged with /dev, /run/dbus, /run/udev and the Supervisor's data shares)",
   },
@@ -177,11 +191,14 @@ export function meetsImageConditions(baseline: ContainerImageBaseline, command: 
   return baseline.only === undefined || (baseline.only.command.test(command.trim()) && !privileged);
 }
 
-export function containerImageBaseline(image: string, hostPath: string): ContainerImageBaseline | undefined {
+export function containerImageBaseline(image: string, hostPath: string, container?: ContainerIdentity): ContainerImageBaseline | undefined {
   const repo = imageRepository(image);
   if (repo === "") return undefined;
   const path = withoutTrailingSlashes(hostPath) || "/";
   return CONTAINER_IMAGE_BASELINES.find(
-    (b) => b.images.some((i) => imageRepository(i) === repo) && b.host_paths.some((p) => underPath(path, p)),
+    (b) =>
+      b.images.some((i) => imageRepository(i) === repo) &&
+      b.host_paths.some((p) => underPath(path, p)) &&
+      (b.container === undefined || (container !== undefined && b.container.command.test(container.command.trim()) && b.container.names.test(container.name))),
   );
 }

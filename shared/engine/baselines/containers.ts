@@ -13,6 +13,11 @@ export interface PrivilegedImage {
    * ID (`sha256:...`, pulled by digest), so the pod's own names are what is left to match.
    */
   k8s?: { containers: readonly string[]; namespaces: readonly string[] };
+  /**
+   * Kept only from this registry (the image reference must start with it), running its own entrypoint under the name
+   * its installer gives it: for images anyone could tag locally and run privileged with another command.
+   */
+  exact?: { registry: string; command: RegExp; names: RegExp };
   source: SourceRef;
 }
 
@@ -32,7 +37,7 @@ export const PRIVILEGED_IMAGES: readonly PrivilegedImage[] = [
   { id: "container:csi-node-plugin", repositories: ["ebs-csi-driver/aws-ebs-csi-driver", "efs-csi-driver/aws-efs-csi-driver", "cloud-provider-gcp/gcp-compute-persistent-disk-csi-driver", "longhornio/longhorn-manager", "longhornio/longhorn-engine", "rook/ceph", "cephcsi/cephcsi", "sig-storage/csi-node-driver-registrar", "sig-storage/nfsplugin", "openebs/node-disk-manager"], k8s: { containers: ["ebs-plugin", "efs-plugin", "gce-pd-driver", "csi-rbdplugin", "csi-cephfsplugin", "longhorn-manager", "nfs", "node-driver-registrar", "liveness-probe"], namespaces: ["kube-system", "longhorn-system", "rook-ceph", "openebs"] }, source: { kind: "doc", name: "Kubernetes CSI docs: node plugins run privileged for bidirectional mount propagation (AWS EBS/EFS, GCE PD, Ceph CSI, Longhorn, NFS CSI)", url: "https://kubernetes-csi.github.io/docs/deploying.html" } },
   { id: "container:binfmt", repositories: ["tonistiigi/binfmt", "docker/binfmt", "multiarch/qemu-user-static"], source: { kind: "doc", name: "Docker docs, multi-platform builds: install the QEMU emulators with docker run --privileged --rm tonistiigi/binfmt --install all (it registers binfmt_misc handlers in the host's kernel); multiarch/qemu-user-static README: docker run --rm --privileged multiarch/qemu-user-static --reset -p yes", url: "https://docs.docker.com/build/building/multi-platform/#qemu" } },
   { id: "container:buildkit", repositories: ["moby/buildkit"], source: { kind: "doc", name: "Docker docs: Buildx's docker-container driver runs BuildKit in a privileged container (buildx_buildkit_<builder>0, image moby/buildkit:buildx-stable-1); BuildKit README: rootful buildkitd needs --privileged", url: "https://docs.docker.com/build/builders/drivers/docker-container/" } },
-  { id: "container:home-assistant-supervised", repositories: [...HA_ARCHES.map((a) => `home-assistant/${a}-hassio-supervisor`), ...HA_MACHINES.map((m) => `home-assistant/${m}-homeassistant`)], source: { kind: "doc", name: "Home Assistant Supervised: the installer starts the Supervisor privileged with the Docker socket (supervised-installer, hassio-supervisor); the Supervisor runs Home Assistant Core privileged with /dev (supervisor/docker/homeassistant.py)", url: "https://github.com/home-assistant/supervised-installer" } },
+  { id: "container:home-assistant-supervised", repositories: [...HA_ARCHES.map((a) => `home-assistant/${a}-hassio-supervisor`), ...HA_MACHINES.map((m) => `home-assistant/${m}-homeassistant`)], exact: { registry: "ghcr.io/", command: /^\/init$/, names: /^\/?(?:hassio_supervisor|homeassistant)$/ }, source: { kind: "doc", name: "Home Assistant Supervised: the installer starts the Supervisor privileged with the Docker socket (supervised-installer, hassio-supervisor); the Supervisor runs Home Assistant Core privileged with /dev (supervisor/docker/homeassistant.py)", url: "https://github.com/home-assistant/supervised-installer" } },
   { id: "container:nvidia-driver", repositories: ["nvidia/driver", "nvidia/gpu-operator", "nvidia/k8s-device-plugin"], source: { kind: "doc", name: "NVIDIA GPU Operator / driver container: runs privileged to load kernel modules" } },
 ];
 

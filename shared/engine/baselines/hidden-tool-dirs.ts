@@ -30,7 +30,7 @@ export const HIDDEN_TOOL_DIRS: HiddenDirBaseline = {
     ".poetry", ".pixi", ".conda", ".mamba", ".miniconda3", ".nix-profile", ".opam", ".ghcup", ".juliaup", ".wasmtime", ".wasmer",
     ".krew", ".acme.sh", ".docker", ".terraform", ".terraform.d", ".tfenv", ".pulumi", ".fly", ".linkerd2", ".istioctl", ".composer",
     ".bin", ".build-id", ".git", ".ansible", ".jenkins", ".gitlab-runner", ".kube", ".minikube", ".foundry", ".pm2", ".mozilla",
-    ".steam", ".linuxbrew", ".dropbox-dist", ".platformio", ".aspera",
+    ".steam", ".linuxbrew", ".dropbox-dist", ".platformio",
   ],
 };
 
@@ -57,5 +57,15 @@ export function isToolDir(segment: string): boolean {
  * that depth of hash-named directories.
  */
 export function isWorkflowTaskScript(segments: readonly string[], index: number): boolean {
+  // A work directory is the pipeline's (a scratch or project file system), not the system's, a temp one or root's.
+  if (["usr", "lib", "lib32", "lib64", "bin", "sbin", "etc", "dev", "boot", "root", "tmp", "var", "run", "proc", "sys"].includes(segments[0] ?? "")) return false;
   return index === segments.length - 1 && index >= 2 && /^\.command\.(?:run|sh)$/.test(segments[index] ?? "") && /^[0-9a-f]{2}$/.test(segments[index - 2] ?? "") && /^[0-9a-f]{30}$/.test(segments[index - 1] ?? "");
+}
+
+/**
+ * Per-user installs of a vendor's client in a hidden directory of the user's home, by their exact layout: IBM Aspera
+ * Connect and the Aspera CLI (`~/.aspera/connect/bin/ascp`, `~/.aspera/cli/bin/ascp`).
+ */
+export function isUserToolInstall(path: string): boolean {
+  return /^\/home\/[^/]+\/\.aspera\/(?:connect|cli)\/bin\/[^/]+$/.test(path);
 }

@@ -13,6 +13,7 @@ import { PORT_OWNERS, type PortOwner } from "./ports.js";
 import { PRELOAD_LIBRARIES, explainedPreload } from "./preload.js";
 import { PACKAGED_SUID, canonicalBinPath, tripletFree } from "./suid.js";
 import { commName, describeSource, explain, type Explanation } from "./types.js";
+import { isToolDir } from "./hidden-tool-dirs.js";
 
 export type { Explanation, SourceRef } from "./types.js";
 export { commName, describeSource } from "./types.js";
@@ -79,9 +80,13 @@ export function isPackagedKernelModule(name: string): Explanation | undefined {
 const SUID_BY_PATH: ReadonlyMap<string, (typeof PACKAGED_SUID)[number]> = new Map(PACKAGED_SUID.map((s) => [tripletFree(canonicalBinPath(s.path)), s]));
 
 /** The package that installs this path SUID/SGID, when one does. */
-export function packagedSuid(path: string, group?: string): (Explanation & { package: string }) | undefined {
+export function packagedSuid(path: string, group?: string, owner?: string): (Explanation & { package: string }) | undefined {
   const entry = SUID_BY_PATH.get(tripletFree(canonicalBinPath(path)));
   if (entry?.group !== undefined && entry.group !== group) return undefined;
+  // The package's owner (root unless the entry says otherwise), when the row shows one.
+  // A `file` row gives a uid (`uid 1`): only root's is known by number here.
+  const numeric = owner?.startsWith("uid ") === true;
+  if (entry !== undefined && owner !== undefined && owner !== "" && !(numeric && entry.owner !== undefined) && owner !== (entry.owner ?? "root")) return undefined;
   return entry ? { ...explain(`suid:${entry.package.split(" ")[0]}`, entry.source), package: entry.package } : undefined;
 }
 
@@ -90,13 +95,26 @@ function programMatches(candidates: readonly string[], name: string, exe: string
   return candidates.some((c) => (name !== "" && (c === name || (name.length === 15 && commName(c) === name))) || (exe !== "" && c === exe));
 }
 
+/**
+ * A temp directory, or a hidden one that is no toolchain's (a virtualenv or ~/.local is): no owner's program, script
+ * or jar is explained from one (`/dev/shm/homeassistant.py`, `~/.x/flaresolverr.py`).
+ */
+function dubiousPlace(path: string): boolean {
+  if (/^\/(?:tmp|var\/tmp|dev\/shm)\//.test(path)) return true;
+  const dirs = path.split("/").slice(0, -1);
+  return dirs.some((d) => d.startsWith(".") && d !== "." && d !== ".." && !isToolDir(d));
+}
+
 function ownerExplains(owner: PortOwner, name: string, exe: string, cmdline: string, path: string): boolean {
   // An owner known by its executable's path: the process must run that file, under its own name.
   if (owner.executable !== undefined) return owner.executable.test(path) && name === exe;
+  if (dubiousPlace(path)) return false;
   if (programMatches(owner.programs, name, exe)) return true;
   const rt = owner.runtime;
   if (rt === undefined || !programMatches(rt.programs, name, exe)) return false;
-  return (rt.script === true ? scriptOf(cmdline) : cmdline).toLowerCase().includes(rt.token.toLowerCase());
+  const script = scriptOf(cmdline);
+  if (dubiousPlace(script)) return false;
+  return (rt.script === true ? script : cmdline).toLowerCase().includes(rt.token.toLowerCase());
 }
 
 /** What an interpreter's command line runs: its script (the first operand), or `-m module`; "" for `-c` code. */
@@ -106,7 +124,8 @@ function scriptOf(cmdline: string): string {
     const w = words[i] ?? "";
     if (w === "-m") return `-m ${words[i + 1] ?? ""}`;
     if (w === "-c") return "";
-    if (w === "-X" || w === "-W") i += 1;
+    if (w === "-jar") return words[i + 1] ?? "";
+    if (w === "-X" || w === "-W" || w === "-cp" || w === "-classpath" || w === "--class-path") i += 1;
     else if (!w.startsWith("-")) return w;
   }
   return "";
@@ -123,7 +142,10 @@ export interface ListenerQuery {
   cmdline?: string;
   /** True when no process owns the socket (pid -1/0: kernel sockets). */
   kernel?: boolean;
-  /** Only owners that list this port by number (not in a range): for ports bind shells default to (4444). */
+  /**
+   * Only owners that list this port by number (not in a range), and only a process whose name is its executable's
+   * (no renamed interpreter, no retitled process): for ports bind shells default to (4444).
+   */
   listedOnly?: boolean;
 }
 
@@ -139,7 +161,7 @@ export function expectedListener(query: ListenerQuery | number, processName?: st
   const exe = path === "" ? "" : path.replace(/ \(deleted\)$/, "").split("/").pop() ?? "";
   const name = q.processName;
   for (const owner of PORT_OWNERS) {
-    if (!(q.listedOnly === true ? owner.ports.includes(q.port) : ownsPort(owner, q.port))) continue;
+    if (!(q.listedOnly === true ? owner.ports.includes(q.port) && (name === exe || commName(exe) === name) : ownsPort(owner, q.port))) continue;
     if (owner.protocol !== undefined && q.protocol !== undefined && owner.protocol !== q.protocol) continue;
     if (q.kernel === true || (name === "" && exe === "")) {
       if (owner.kernel === true) return explain(owner.id, owner.source);
@@ -285,9 +307,11 @@ export function bundledAllocatorPreload(value: string, programPath: string): Exp
  * A container whose documented way to run is privileged: by its image's repository, or, for a Kubernetes node agent,
  * by the container and namespace names the kubelet gave it (`containerName`: docker_containers.name).
  */
-export function privilegedImage(image: string, containerName = ""): Explanation | undefined {
+export function privilegedImage(image: string, containerName = "", command = ""): Explanation | undefined {
   const { repository, tag } = imageRepository(image);
-  const byImage = PRIVILEGED_IMAGES.find((p) => p.repositories.includes(repository) && (p.tag === undefined || p.tag.test(tag)));
+  const exactly = (p: (typeof PRIVILEGED_IMAGES)[number]): boolean =>
+    p.exact === undefined || (image.trim().toLowerCase().startsWith(p.exact.registry) && p.exact.command.test(command.trim()) && p.exact.names.test(containerName));
+  const byImage = PRIVILEGED_IMAGES.find((p) => p.repositories.includes(repository) && (p.tag === undefined || p.tag.test(tag)) && exactly(p));
   if (byImage) return explain(byImage.id, byImage.source);
   const pod = kubeletContainerName(containerName);
   const byPod = pod && PRIVILEGED_IMAGES.find((p) => p.k8s !== undefined && p.k8s.containers.includes(pod.container) && p.k8s.namespaces.includes(pod.namespace));
@@ -310,9 +334,9 @@ export function tempExecution(path: string): Explanation | undefined {
  * A FlexVolume driver the kubelet runs from its plugin directory under /etc: the exact `<vendor>~<driver>/<driver>`
  * layout, the kubelet (`parentName`) as its parent, and a driver API verb as its first argument.
  */
-export function flexVolumeDriver(path: string, cmdline: string, parentName: string): Explanation | undefined {
+export function flexVolumeDriver(path: string, cmdline: string, parentName: string, parentPath: string): Explanation | undefined {
   const m = FLEXVOLUME_DRIVER.path.exec(path);
-  if (!m || m[1] !== m[2] || !FLEXVOLUME_DRIVER.parents.has(parentName)) return undefined;
+  if (!m || m[1] !== m[2] || !FLEXVOLUME_DRIVER.parents.has(parentName) || !FLEXVOLUME_DRIVER.parentPaths.test(parentPath)) return undefined;
   const verb = cmdline.trim().split(/\s+/)[1] ?? "";
   return FLEXVOLUME_DRIVER.verbs.has(verb) ? explain(FLEXVOLUME_DRIVER.id, FLEXVOLUME_DRIVER.source) : undefined;
 }

@@ -32,6 +32,9 @@ export const PRELOAD_LIBRARIES: readonly PreloadLibrary[] = [
   { id: "preload:datadog-apm-inject", name: /^(?:launcher\.preload\.so|libddinjector\.so)$/, dirs: ["/opt/datadog-packages/", "/opt/datadog/apm/inject/"], source: { kind: "doc", name: "Datadog Single Step APM Instrumentation (host injection through ld.so.preload / LD_PRELOAD)", url: "https://docs.datadoghq.com/tracing/trace_collection/automatic_instrumentation/single-step-apm/" } },
 ];
 
+/** The agent's cut of an environment value (services/agent/telemetry/proc.ts ENV_VALUE_CAP). */
+const ENV_VALUE_LIMIT = 4096;
+
 /** Preloads no authenticating program (sshd, PAM's users) has a reason to load. */
 export const AUTH_EXCLUDED: ReadonlySet<string> = new Set(["preload:kernel-bypass"]);
 
@@ -42,6 +45,8 @@ export const AUTH_EXCLUDED: ReadonlySet<string> = new Set(["preload:kernel-bypas
  */
 export function bareNamesResolveToSystem(libraryPath: string): boolean {
   if (libraryPath === "") return true;
+  // The agent keeps at most 4096 characters of a value (docs/telemetry.md): a longer one may hide its last entries.
+  if (libraryPath.length >= ENV_VALUE_LIMIT) return false;
   return libraryPath.split(/[:;]/).every((dir) => !dir.includes("/../") && SYSTEM_LIB.some((d) => `${dir.replace(/\/+$/, "")}/`.startsWith(d) && !/\/\./.test(dir)));
 }
 

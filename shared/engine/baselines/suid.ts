@@ -11,6 +11,8 @@ export interface PackagedSuid {
    * explain a setuid shell copied there. Only a suid_bin row shows it; from another table the entry explains nothing.
    */
   group?: string;
+  /** The file's owner when it is not root (Debian's at is setuid daemon). */
+  owner?: string;
   source: SourceRef;
 }
 
@@ -51,7 +53,7 @@ export const PACKAGED_SUID: readonly PackagedSuid[] = [
   { path: "/usr/bin/mtr-packet", package: "mtr-tiny", mode: "4755 when setcap fails", source: postinst("mtr-tiny", "0.95-1", "chmod u+s /usr/bin/mtr-packet (fallback)") },
   { path: "/usr/bin/fping", package: "fping", mode: "4755 when setcap fails", source: postinst("fping", "5.1-1", "dpkg-statoverride --add root root 4755 /usr/bin/fping (fallback)") },
   { path: "/usr/lib/xorg/Xorg.wrap", package: "xserver-xorg-legacy", mode: "4755", source: deb("xserver-xorg-legacy", "2:21.1.7-3+deb12u13") },
-  { path: "/usr/bin/at", package: "at", mode: "6755 daemon:daemon", source: deb("at", "3.2.5-1+b1") },
+  { path: "/usr/bin/at", owner: "daemon", package: "at", mode: "6755 daemon:daemon", source: deb("at", "3.2.5-1+b1") },
   { path: "/usr/bin/crontab", package: "cron", mode: "2755 root:crontab", source: postinst("cron", "3.0pl1-162", "dpkg-statoverride --add root crontab 2755 /usr/bin/crontab") },
   { path: "/usr/sbin/unix_chkpwd", package: "libpam-modules-bin", mode: "2755 root:shadow", source: deb("libpam-modules-bin", "1.5.2-6+deb12u2") },
   { path: "/usr/lib/x86_64-linux-gnu/utempter/utempter", package: "libutempter0", mode: "2755 root:utmp", source: deb("libutempter0", "1.2.1-3") },

@@ -51,7 +51,7 @@ export const containerHostMount = defineDetection({
   title: "Container mounting the host root or a sensitive host path",
   reads: {
     docker_container_mounts: ["id", "type", "source", "destination", "mode", "rw"],
-    docker_containers: ["id", "name", "image", "privileged"],
+    docker_containers: ["id", "name", "image", "privileged", "command"],
   },
   severity: "medium",
   attack: ["T1611"],
@@ -78,7 +78,8 @@ export const containerHostMount = defineDetection({
       const container = containers.get(id);
       const image = str(container, "image");
       const privileged = flag(container, "privileged");
-      const unexplained = mounts.filter((m) => image === "" || containerImageBaseline(image, normalize(str(m, "source"))) === undefined);
+      const identity = { command: str(container, "command"), name: str(container, "name") };
+      const unexplained = mounts.filter((m) => image === "" || containerImageBaseline(image, normalize(str(m, "source")), identity) === undefined);
       const evidence: EvidenceRow[] = mounts.map((row) => ({ table: "docker_container_mounts", row }));
       if (container) evidence.push({ table: "docker_containers", row: container });
       const label = str(container, "name").replace(/^\//, "") || id.slice(0, 12);
@@ -87,7 +88,7 @@ export const containerHostMount = defineDetection({
       const summaryOf = (list: Row[]): string =>
         `Container ${label} (image ${image || "unknown"}${privileged ? ", privileged" : ""}) mounts host ${list.map(describe).join(", ")}.`;
       if (unexplained.length === 0) {
-        const baseline = containerImageBaseline(image, normalize(str(mounts[0], "source")));
+        const baseline = containerImageBaseline(image, normalize(str(mounts[0], "source")), identity);
         hits.push({ summary: summaryOf(mounts), evidence, entity, severity: "info", kept_by: baseline?.id ?? "container-images" });
         continue;
       }

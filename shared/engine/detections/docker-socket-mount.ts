@@ -66,8 +66,9 @@ export const dockerSocketMount = defineDetection({
       const mode = writable.length > 0 ? "read-write" : "read-only (the API is still fully usable through a read-only bind)";
       const summary = `Container ${label} (image ${image || "unknown"}) has the runtime socket ${sockets} mounted ${mode}${privileged ? " and runs privileged" : ""}.`;
       const entity = `container:${id}`;
-      const baseline = image !== "" ? mounts.map((m) => containerImageBaseline(image, str(m, "source"))).find((b) => b !== undefined) : undefined;
-      if (baseline && mounts.every((m) => containerImageBaseline(image, str(m, "source")) !== undefined) && meetsImageConditions(baseline, str(container, "command"), privileged)) {
+      const identity = { command: str(container, "command"), name: str(container, "name") };
+      const baseline = image !== "" ? mounts.map((m) => containerImageBaseline(image, str(m, "source"), identity)).find((b) => b !== undefined) : undefined;
+      if (baseline && mounts.every((m) => containerImageBaseline(image, str(m, "source"), identity) !== undefined) && meetsImageConditions(baseline, str(container, "command"), privileged)) {
         hits.push({ summary, evidence, entity, kept_by: baseline.id, severity: "info" });
         continue;
       }

@@ -31,7 +31,7 @@ export const execFromTmp = defineDetection({
       const dataDir = programlessDir(exe);
       if (dataDir) {
         const parent = procs.get(str(row, "parent"));
-        const driver = flexVolumeDriver(exe, str(row, "cmdline"), str(parent, "name"));
+        const driver = flexVolumeDriver(exe, str(row, "cmdline"), str(parent, "name"), str(parent, "path"));
         if (driver) {
           hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes ${exe}, a FlexVolume driver the kubelet runs (${driver.source}).`, evidence: parent ? [{ table: "processes", row }, { table: "processes", row: parent }] : [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: driver.baseline });
           continue;

@@ -6,7 +6,7 @@
 // .pyenv/.rustup), ATT&CK T1564.001 procedure examples (Hildegard, TeamTNT, Rocke, XMRig droppers in /tmp/.X11-unix).
 import { basename, rowsOf, str, withoutTrailingSlashes } from "../rows.js";
 import type { Row, Severity } from "../types.js";
-import { isFrameworkBuild, isToolDir, isWorkflowTaskScript } from "../baselines/hidden-tool-dirs.js";
+import { isFrameworkBuild, isToolDir, isUserToolInstall, isWorkflowTaskScript } from "../baselines/hidden-tool-dirs.js";
 import { clip, cronCommand, simpleCommands } from "./command-lines.js";
 import { inTmpDir } from "./patterns.js";
 import { compareText } from "../order.js";
@@ -27,6 +27,7 @@ export interface Hidden {
 /** Whether a path runs from an unexpected hidden directory or file, and how bad that location is. */
 export function hiddenExec(path: string): Hidden | undefined {
   if (!path.startsWith("/")) return undefined;
+  if (isUserToolInstall(path)) return undefined;
   const segments = path.split("/").filter((s) => s !== "");
   let afterTool = false;
   let unknown: string | undefined;

@@ -74,7 +74,7 @@ const CHROOT_VALUED: ReadonlySet<string> = new Set(["--userspec", "--groups"]);
 export const privilegedContainer = defineDetection({
   id: "privileged-container",
   title: "Privileged container",
-  reads: { docker_containers: ["id", "name", "image", "privileged", "state"], processes: ["pid", "name", "path", "cmdline", "root", "cgroup_path"] },
+  reads: { docker_containers: ["id", "name", "image", "privileged", "state", "command"], processes: ["pid", "name", "path", "cmdline", "root", "cgroup_path"] },
   severity: "high",
   attack: ["T1611", "T1610"],
   maturity: "test",
@@ -100,7 +100,7 @@ export const privilegedContainer = defineDetection({
         hits.push({ summary: `${label} runs privileged; the image is in the host's allowed_privileged_images tag.`, evidence, entity, kept_by: tagBaseline("allowed_privileged_images") });
         continue;
       }
-      const documented = privilegedImage(image, str(row, "name"));
+      const documented = privilegedImage(image, str(row, "name"), str(row, "command"));
       if (documented) {
         hits.push({ summary: `${label} is privileged, as its documentation requires (${documented.source}).`, evidence, entity, kept_by: documented.baseline });
         continue;

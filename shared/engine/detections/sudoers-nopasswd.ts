@@ -25,25 +25,28 @@ export function nopasswdAll(rule: string): boolean {
 
 /**
  * The users a rule lets its subject run commands as (sudoers(5) Runas_Spec, the parenthesised list after `=`), or
- * null when the rule may run them as root: no list (root is the default), or a list with ALL, root, #0 or a group.
- * `(ctf-runner)` runs commands as ctf-runner only; `(:wheel)` as the invoking user.
+ * null when the rule may run them as root, or when this reading cannot tell: no list (root is the default); ALL,
+ * root, a uid (`#0`, `#00`), a group, a quoted or escaped name, an alias (`OP`, which sudo resolves); any group part
+ * (`(:disk)`: `sudo -g disk` reaches root through the group); a second Host_Spec or Runas list later in the rule; a
+ * listed user with uid 0 (`uidZero`, from the users table).
  */
-export function runasOtherThanRoot(rule: string): string[] | null {
+export function runasOtherThanRoot(rule: string, uidZero: ReadonlySet<string> = new Set()): string[] | null {
   const eq = rule.indexOf("=");
   const open = rule.indexOf("(", eq + 1);
   if (eq < 0 || open < 0 || rule.slice(eq + 1, open).trim() !== "") return null;
   const close = rule.indexOf(")", open);
-  // A later command with a Runas list of its own (`(bob) ALL, (root) /bin/sh`): not read here, so root it may be.
-  if (close < 0 || rule.includes("(", close)) return null;
-  const users = (rule.slice(open + 1, close).split(":")[0] ?? "").split(",").map((u) => u.trim());
-  if (users.length === 1 && users[0] === "") return [];
-  return users.some((u) => u === "" || /^(?:ALL|root|#0|!.*)$/i.test(u) || u.startsWith("%") || u.startsWith("+")) ? null : users;
+  if (close < 0 || rule.includes("(", close) || rule.includes("=", close)) return null;
+  const [usersPart = "", group] = rule.slice(open + 1, close).split(":");
+  if (group !== undefined) return null;
+  const users = usersPart.split(",").map((u) => u.trim());
+  const plain = (u: string): boolean => /^[a-z_][a-z0-9_.-]*\$?$/.test(u) && u !== "root" && !uidZero.has(u);
+  return users.every(plain) ? users : null;
 }
 
 export const sudoersNopasswdAll = defineDetection({
   id: "sudoers-nopasswd-all",
   title: "sudoers grants NOPASSWD: ALL",
-  reads: { sudoers: ["source", "header", "rule_details"] },
+  reads: { sudoers: ["source", "header", "rule_details"], users: ["username", "uid"] },
   severity: "medium",
   attack: ["T1548.003"],
   maturity: "test",
@@ -57,8 +60,10 @@ export const sudoersNopasswdAll = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
+    const uidZero = new Set(rowsOf(host, "users").filter((u) => str(u, "uid") === "0").map((u) => str(u, "username")));
     for (const row of rowsOf(host, "sudoers")) {
-      const rule = str(row, "rule_details");
+      // A comment after the rule is the agent's text too: `#` not followed by a digit (that is a uid, `#0`).
+      const rule = str(row, "rule_details").replace(/\s#(?!\d).*$/, "");
       const header = str(row, "header").trim();
       if (!nopasswdAll(rule) || header.startsWith("Defaults")) continue;
       const who = header.split(/\s+/)[0] ?? header;
@@ -72,10 +77,9 @@ export const sudoersNopasswdAll = defineDetection({
         hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the cloud image's default rule.`, evidence, entity, kept_by: cloud.baseline });
         continue;
       }
-      const runas = runasOtherThanRoot(rule);
+      const runas = runasOtherThanRoot(rule, uidZero);
       if (runas !== null) {
-        const as = runas.length === 0 ? "as itself with another group" : `as ${runas.join(", ")}`;
-        hits.push({ summary: `${subject} may run any command ${as}, not as root, without a password (${rule.trim()}${source ? ` in ${source}` : ""}).`, evidence, entity, severity: "info" });
+        hits.push({ summary: `${subject} may run any command as ${runas.join(", ")}, not as root, without a password (${rule.trim()}${source ? ` in ${source}` : ""}).`, evidence, entity, severity: "info" });
         continue;
       }
       const everyone = who === "ALL" || who === "%users" || who === "%all";

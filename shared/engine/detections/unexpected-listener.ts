@@ -104,8 +104,11 @@ export const unexpectedListener = defineDetection({
       // On a bind shell's port only a program documented for that very port (Selenium Grid's hub on 4444, Galera's SST),
       // run from a system or vendor directory, is expected.
       const systemPath = /^\/(?:usr\/(?:s?bin|lib|lib64|libexec|share)|opt|snap)\//.test(path) && !inHiddenDir(path);
+      // docker-proxy publishes for dockerd, as root, to a container's address; run by anyone else, or towards loopback,
+      // it is a relay to something listening only on this host.
+      const relay = exe === "docker-proxy" && (str(proc, "uid") !== "0" || /(?:^|\s)-container-ip\s+(?:127\.|::1\b|localhost\b)/.test(str(proc, "cmdline")));
       const expected =
-        risky && !(bindShellPort && systemPath && !shellish) ? undefined : expectedListener({ port: g.port, protocol: g.protocol, processName: name, path, cmdline: str(proc, "cmdline"), kernel: kernel && !proc, listedOnly: bindShellPort });
+        relay || (risky && !(bindShellPort && systemPath && !shellish)) ? undefined : expectedListener({ port: g.port, protocol: g.protocol, processName: name, path, cmdline: str(proc, "cmdline"), kernel: kernel && !proc, listedOnly: bindShellPort });
       if (expected) {
         hits.push({ summary: `${label} listens on port ${g.port} (${where}), its default port (${expected.source}).`, evidence: g.evidence, entity, kept_by: expected.baseline });
         continue;

@@ -108,7 +108,9 @@ export const unexpectedSuid = defineDetection({
       const entity = `path:${path}`;
       const where = writableOrHidden(path);
       const gtfo = gtfobinsName(path);
-      const packaged = where === undefined ? packagedSuid(path, table === "suid_bin" ? str(row, "groupname") : undefined) : undefined;
+      // Packages install these files owned by root (Debian's at by daemon): one owned by someone else is not the package's.
+      const owner = table === "suid_bin" ? str(row, "username") : table === "file" && str(row, "uid") !== "" ? (str(row, "uid") === "0" ? "root" : `uid ${str(row, "uid")}`) : undefined;
+      const packaged = where === undefined ? packagedSuid(path, table === "suid_bin" ? str(row, "groupname") : undefined, owner) : undefined;
       if (packaged) {
         hits.push({ summary: `${path} (${mode}) is installed SUID/SGID by the ${packaged.package} package.`, evidence, entity, kept_by: packaged.baseline });
         continue;
