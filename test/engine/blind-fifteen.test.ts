@@ -150,3 +150,17 @@ test("a file named the way ps cuts a long name, or a program right in a library 
   t.same(masq("ld-linux-x86-64", "/usr/lib64/ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2 --list /bin/ls"), [], "the dynamic loader run directly");
   t.same(masq("redis-server", "/usr/lib/redis/redis-server"), [], "a package's own directory under /usr/lib");
 });
+
+test("a unit whose service runs a program from a temp directory: a user unit is no longer only a note", async (t) => {
+  const unitRows = [
+    { node: "/files/home/m/.config/systemd/user/pgmon.service/Service/ExecStart/command", value: "/usr/bin/python3", path: "/home/m/.config/systemd/user/pgmon.service" },
+    { node: "/files/home/m/.config/systemd/user/pgmon.service/Service/ExecStart/arguments/1", value: "/home/m/.local/share/pgmon/service.py", path: "/home/m/.config/systemd/user/pgmon.service" },
+  ];
+  const cg = "/user.slice/user-1000.slice/user@1000.service/app.slice/pgmon.service";
+  const unit = (child: Row[]) => all("suspicious-systemd-unit", host({ augeas: unitRows, processes: [proc(1018, "python3", "/usr/bin/python3.13", "/usr/bin/python3 /home/m/.local/share/pgmon/service.py", { uid: "1000", cgroup_path: cg }), ...child] }));
+  t.equal(unit([])[0]?.severity, "info", "a user's unit alone");
+  const withTemp = unit([proc(1042, "pglog", "/tmp/pglog", "/tmp/pglog", { uid: "1000", parent: "1018", cgroup_path: cg })]);
+  t.equal(withTemp[0]?.severity, undefined, "its service runs /tmp/pglog");
+  t.match(withTemp[0]?.summary, /runs \/tmp\/pglog from a temp directory/);
+  t.equal(unit([proc(1043, "main", "/tmp/go-build123/b001/exe/main", "/tmp/go-build123/b001/exe/main", { uid: "1000", cgroup_path: cg })])[0]?.severity, "info", "a documented temp layout (go run)");
+});

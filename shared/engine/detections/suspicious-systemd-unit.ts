@@ -4,7 +4,7 @@
 // dropped binary, not an installed one: packages put programs in bin/sbin/libexec or their own subdirectory
 // (FHS 3.0: /var/lib holds state, /usr/lib object files and internal binaries in a package's own subdirectory).
 // When that program is also running with a connection to a public address, the unit is a persistent implant.
-import { packagedUnitFile } from "../baselines/index.js";
+import { packagedUnitFile, tempExecution } from "../baselines/index.js";
 import { inSystemdDir, systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
 import { isPublic } from "../net.js";
 import { appendTo, basename, processIndex, rowsOf, str } from "../rows.js";
@@ -72,6 +72,17 @@ function serviceOfCgroup(path: string): string | undefined {
     if (!/^[^/]+\.slice$/.test(part)) return undefined;
   }
   return undefined;
+}
+
+/**
+ * The unit a process's control group names, for a system service or a user manager's (`.../user@1000.service/app.slice/
+ * pgmon.service`): its last part when that is a .service inside a slice. Read part by part like serviceOfCgroup.
+ */
+function unitOfCgroup(path: string): string | undefined {
+  const parts = path.split("/");
+  const unit = parts[parts.length - 1] ?? "";
+  if (!/^[^/]+\.service$/.test(unit) || parts.length < 3) return undefined;
+  return /^[^/]+\.slice$/.test(parts[parts.length - 2] ?? "") ? unit : undefined;
 }
 
 /**
@@ -181,6 +192,14 @@ export const suspiciousSystemdUnit = defineDetection({
       if (proc === undefined || exe === "") continue;
       appendTo(online, exe, proc, sock);
     }
+    // A service's processes that run from a temp directory (what the unit started, or a child it spawned there), by the
+    // unit their control group names: a system service's or a user manager's (user@1000.service/app.slice/x.service).
+    const fromTemp = new Map<string, Row[]>();
+    for (const row of rowsOf(host, "processes")) {
+      const unitName = unitOfCgroup(str(row, "cgroup_path"));
+      const exe = str(row, "path").replace(/ \(deleted\)$/, "");
+      if (unitName !== undefined && inTmpDir(exe) && tempExecution(exe) === undefined) appendTo(fromTemp, unitName, row);
+    }
     const hits: DetectionHit[] = [];
     for (const path of [...new Set([...units.keys(), ...exec.keys()])].sort()) {
       const unit = units.get(path);
@@ -188,6 +207,11 @@ export const suspiciousSystemdUnit = defineDetection({
       const reasons: string[] = [];
       let strong = false;
       const netEvidence: EvidenceRow[] = [];
+      const tempRuns = fromTemp.get(str(unit, "id") || basename(path)) ?? [];
+      if (tempRuns.length > 0) {
+        reasons.push(`its service runs ${[...new Set(tempRuns.map((r) => str(r, "path")))].slice(0, 3).join(", ")} from a temp directory`);
+        netEvidence.push(...tempRuns.slice(0, 3).map((row) => ({ table: "processes", row })));
+      }
       if (inTmpDir(path)) {
         reasons.push(`unit file lives in ${path}`);
         strong = true;
