@@ -164,3 +164,14 @@ test("a unit whose service runs a program from a temp directory: a user unit is 
   t.match(withTemp[0]?.summary, /runs \/tmp\/pglog from a temp directory/);
   t.equal(unit([proc(1043, "main", "/tmp/go-build123/b001/exe/main", "/tmp/go-build123/b001/exe/main", { uid: "1000", cgroup_path: cg })])[0]?.severity, "info", "a documented temp layout (go run)");
 });
+
+test("a raw TCP or UDP socket is read like a packet socket (GTPDOOR); raw ICMP and routing protocols are not", async (t) => {
+  const raw = (p: Row, ipProtocol: number) => findings("packet-socket-backdoor", host({ processes: [p], process_open_sockets: [{ pid: String(p.pid), fd: "3", socket: "9", family: "2", protocol: "255", local_address: "0.0.0.0", remote_address: "0.0.0.0", local_port: String(ipProtocol), remote_port: "0", state: "" }] }));
+  const gtpdoor = raw(proc(1088, "dbus-echo", "/usr/lib64/dbus-1/dbus-echo", "[syslog]"), 17);
+  t.equal(gtpdoor.length, 1);
+  t.match(gtpdoor[0]?.summary, /holds a socket \(raw UDP\)/);
+  t.equal(raw(proc(1089, "agent", "/usr/local/bin/agent", "/usr/local/bin/agent"), 6)[0]?.severity, "medium", "raw TCP from a program no baseline knows");
+  t.same(raw(proc(1090, "ping", "/usr/bin/ping", "ping 10.0.0.1"), 1), [], "raw ICMP is not read here");
+  t.same(raw(proc(1091, "bird", "/usr/sbin/bird", "/usr/sbin/bird -f"), 89), [], "nor OSPF");
+  t.same(raw(proc(1092, "nmap", "/usr/bin/nmap", "nmap -sS 10.0.0.0/24"), 6), [], "a scanner from its package directory is a note");
+});

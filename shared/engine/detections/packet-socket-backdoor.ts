@@ -1,5 +1,6 @@
-// A process holding an AF_PACKET socket that is not a known packet user: the shape of a passive "magic packet"
-// backdoor (BPFDoor) that sniffs all traffic with a BPF filter instead of opening a port.
+// A process holding an AF_PACKET socket, or a raw IP socket for TCP or UDP, that is not a known packet user: the shape
+// of a passive "magic packet" backdoor (BPFDoor, GTPDOOR) that sniffs traffic with a BPF filter instead of opening a
+// port. Raw ICMP and routing-protocol sockets (ping, OSPF, VRRP, router advertisements) are not read here.
 import { packetSocketProgram } from "../baselines/packet-socket-programs.js";
 import { bpfdoorMasquerade } from "../intel/bpfdoor.js";
 import { compareText } from "../order.js";
@@ -10,6 +11,18 @@ import { firstToken, inTmpDir } from "./patterns.js";
 
 /** AF_PACKET as osquery reports it in process_open_sockets.family. */
 const AF_PACKET = 17;
+/** A raw IP socket (/proc/net/raw[6]): protocol IPPROTO_RAW as osquery reports it, the IP protocol in local_port. */
+const RAW = 255;
+/** Raw sockets of these IP protocols read every TCP or UDP packet the host gets, as GTPDOOR's and BPFDoor's do. */
+const RAW_TRANSPORTS: Readonly<Record<number, string>> = { 6: "raw TCP", 17: "raw UDP" };
+
+/** What a socket reads, in words: a packet socket's ethertype, a raw socket's IP protocol; undefined for others. */
+function sniffing(s: Row): string | undefined {
+  const family = num(s, "family");
+  if (family === AF_PACKET) return ethertype(num(s, "protocol"));
+  if ((family === 2 || family === 10) && num(s, "protocol") === RAW) return RAW_TRANSPORTS[num(s, "local_port") ?? -1];
+  return undefined;
+}
 
 /** Ethertype of the socket (process_open_sockets.protocol) in words. */
 function ethertype(protocol: number | undefined): string {
@@ -36,9 +49,9 @@ function consistent(cmdline: string, name: string, exe: string): boolean {
 
 export const packetSocketBackdoor = defineDetection({
   id: "packet-socket-backdoor",
-  title: "Unexpected process holding a raw packet (AF_PACKET) socket",
+  title: "Unexpected process holding a raw packet (AF_PACKET) or raw TCP/UDP socket",
   reads: {
-    process_open_sockets: ["pid", "family", "protocol"],
+    process_open_sockets: ["pid", "family", "protocol", "local_port"],
     processes: ["pid", "name", "path", "cmdline", "on_disk"],
   },
   severity: "medium",
@@ -57,7 +70,7 @@ export const packetSocketBackdoor = defineDetection({
     const procs = processIndex(host);
     const byPid = new Map<string, Row[]>();
     for (const s of rowsOf(host, "process_open_sockets")) {
-      if (num(s, "family") !== AF_PACKET) continue;
+      if (sniffing(s) === undefined) continue;
       const pid = str(s, "pid");
       if (pid === "" || pid === "-1") continue;
       appendTo(byPid, pid, s);
@@ -66,10 +79,10 @@ export const packetSocketBackdoor = defineDetection({
     for (const [pid, sockets] of [...byPid.entries()].sort(([a], [b]) => compareText(a, b))) {
       const proc = procs.get(pid);
       const evidence = [...(proc ? [{ table: "processes", row: proc }] : []), ...sockets.map((row) => ({ table: "process_open_sockets", row }))];
-      const kinds = [...new Set(sockets.map((s) => ethertype(num(s, "protocol"))))].join(", ");
+      const kinds = [...new Set(sockets.map((s) => sniffing(s) ?? ""))].join(", ");
       const entity = `pid:${pid}`;
       if (!proc) {
-        hits.push({ summary: `pid ${pid} holds a packet socket (${kinds}) but has no process row (exited, or hidden from the process list).`, evidence, entity, severity: "info" });
+        hits.push({ summary: `pid ${pid} holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) but has no process row (exited, or hidden from the process list).`, evidence, entity, severity: "info" });
         continue;
       }
       const path = str(proc, "path").replace(/ \(deleted\)$/, "");
@@ -83,23 +96,23 @@ export const packetSocketBackdoor = defineDetection({
       const baseline = path !== "" ? packetSocketProgram(path) : undefined;
       const matches = path !== "" && consistent(cmdline, name, exe);
       if (baseline && matches && !deleted) {
-        hits.push({ summary: `${label} (pid ${pid}, ${path}) holds a packet socket (${kinds}).`, evidence, entity, severity: "info", kept_by: baseline.id });
+        hits.push({ summary: `${label} (pid ${pid}, ${path}) holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}).`, evidence, entity, severity: "info", kept_by: baseline.id });
         continue;
       }
       const masquerade = bpfdoorMasquerade(cmdline);
       let severity: Severity = "medium";
-      let why = `holds a packet socket (${kinds}) and is not a known packet-capture, DHCP or cluster-networking program`;
+      let why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) and is not a known packet-capture, DHCP or cluster-networking program`;
       let knownBad = false;
       if (masquerade && claimed(masquerade) !== exe) {
         severity = "high";
         knownBad = true;
-        why = `holds a packet socket (${kinds}) under the BPFDoor disguise "${masquerade}"`;
+        why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) under the BPFDoor disguise "${masquerade}"`;
       } else if (path === "" || deleted || inTmpDir(path)) {
         severity = "high";
-        why = `holds a packet socket (${kinds}) from a ${path === "" ? "hidden" : deleted ? "deleted" : "temporary"} executable`;
+        why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) from a ${path === "" ? "hidden" : deleted ? "deleted" : "temporary"} executable`;
       } else if (!matches && cmdline.trim() !== "") {
         severity = "high";
-        why = `holds a packet socket (${kinds}) while its command line claims to be ${claimed(cmdline)}`;
+        why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) while its command line claims to be ${claimed(cmdline)}`;
       }
       hits.push({
         summary: `${shown} (pid ${pid}) runs ${binary} and ${why}.`,
