@@ -146,7 +146,8 @@ test("a file named the way ps cuts a long name, or a program right in a library 
   t.same(masq("kube-controller", "/usr/local/bin/kube-controller-manager", "kube-controller-manager --kubeconfig=/etc/kubernetes/controller-manager.conf"), [], "the real one, whose comm is cut");
   t.same(masq("containerd-shim", "/usr/bin/containerd-shim"), [], "a cut that is a real program's own name");
   t.equal(masq("redis", "/usr/lib/redis", "/lib/redis e").length, 1, "PumaBot's /lib/redis");
-  t.equal(masq("x", "/lib64/x").length, 1);
+  t.same(masq("gvfsd", "/usr/lib/gvfsd"), [], "Arch's helpers right in /usr/lib (libexecdir=/usr/lib)");
+  t.equal(masq("sshd", "/lib64/sshd").length, 1, "a daemon's name there");
   t.same(masq("ld-linux-x86-64", "/usr/lib64/ld-linux-x86-64.so.2", "/lib64/ld-linux-x86-64.so.2 --list /bin/ls"), [], "the dynamic loader run directly");
   t.same(masq("redis-server", "/usr/lib/redis/redis-server"), [], "a package's own directory under /usr/lib");
 });
@@ -174,4 +175,7 @@ test("a raw TCP or UDP socket is read like a packet socket (GTPDOOR); raw ICMP a
   t.same(raw(proc(1090, "ping", "/usr/bin/ping", "ping 10.0.0.1"), 1), [], "raw ICMP is not read here");
   t.same(raw(proc(1091, "bird", "/usr/sbin/bird", "/usr/sbin/bird -f"), 89), [], "nor OSPF");
   t.same(raw(proc(1092, "nmap", "/usr/bin/nmap", "nmap -sS 10.0.0.0/24"), 6), [], "a scanner from its package directory is a note");
+  t.same(raw(proc(1093, "dhcpcd", "/usr/sbin/dhcpcd", "dhcpcd: [privileged proxy]"), 17), [], "dhcpcd 9's privileged proxy holds raw UDP for its lifetime");
+  t.same(raw(proc(1094, "mtr-packet", "/usr/bin/mtr-packet", "mtr-packet"), 17), [], "mtr's prober");
+  t.equal(raw(proc(1095, "dhcpcd", "/tmp/dhcpcd", "dhcpcd"), 17).length, 1, "a dhcpcd from /tmp");
 });

@@ -34,14 +34,18 @@ const TRUNCATED_NAMES: ReadonlyMap<string, string> = new Map(
   ["kube-controller-manager", "cloud-controller-manager", "systemd-journald", "systemd-timesyncd", "systemd-networkd", "unattended-upgrades", "gnome-keyring-daemon", "kube-state-metrics", "prometheus-node-exporter", "amazon-ssm-agent"].map((full) => [full.slice(0, 15), full] as const),
 );
 
+/** Daemons and data stores whose programs packages install in bin or sbin directories, never in a library directory. */
+const SERVICE_NAMES = /^(?:redis(?:-server)?|mysqld?|memcached|mongod|postgresql|dockerd?|containerd|kubelet|php-fpm[\d.]*|haproxy|squid)$/;
+
 /**
- * An executable right in /lib, /usr/lib, /lib64... (not in a package's subdirectory). The dynamic loader may be run
- * directly and the library test covers .so files; glibc's old pt_chown (Debian 9 and earlier) sat there too.
+ * A daemon's or data store's name on an executable right in /lib, /usr/lib, /lib64... (not in a package's
+ * subdirectory): PumaBot's /lib/redis. Only those names: Arch builds with libexecdir=/usr/lib, so its helpers
+ * (/usr/lib/gvfsd, /usr/lib/Xorg, /usr/lib/upowerd...) sit right there by design.
  */
 function inLibraryRoot(path: string): boolean {
   if (!/^\/(?:usr\/)?lib(?:32|64|x32)?\/[^/]+$/.test(path)) return false;
   const file = basename(path);
-  return !/^(?:ld-linux|ld-musl|ld\.so|ld64\.so)/.test(file) && !LIBRARY_FILE.test(file) && file !== "pt_chown";
+  return SERVICE_NAMES.test(file) || COMPILED_DAEMONS.test(file);
 }
 
 /** The program a command line's first word names (`-bash` -> bash, `/usr/sbin/httpd` -> httpd, `sshd:` -> sshd). */
@@ -142,7 +146,7 @@ export const processMasquerading = defineDetection({
       else if (lookalike(name) !== undefined || lookalike(basename(path)) !== undefined) why = `name ${lookalike(name) !== undefined ? name : basename(path)} spells ${lookalike(name) ?? lookalike(basename(path))} with digits for letters or behind a dot, and runs ${path}`;
       else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
       else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
-      else if (inLibraryRoot(path)) why = `runs ${path}, a program directly in a library directory, where packages put libraries and their programs' own directories (/usr/lib/<package>/), never a program (PumaBot's /lib/redis)`;
+      else if (inLibraryRoot(path)) why = `runs ${path}, a daemon's name right in a library directory, where packages put libraries and their programs' own directories (/usr/lib/<package>/), never that daemon (PumaBot's /lib/redis)`;
       else if (TRUNCATED_NAMES.has(basename(path))) why = `runs a file named ${basename(path)}, the kernel's 15-character cut of ${TRUNCATED_NAMES.get(basename(path))}'s name: the real program's file carries its whole name, a copy named for how ps shows it is posing as it`;
       else if (library) why = `runs the shared-library file ${path} as its program (command line ${cmdline.slice(0, 60) || "empty"}): a library is loaded, never executed (XorDDoS runs a copy named libudev.so.6)`;
       else {
