@@ -48,6 +48,8 @@ test("on a bind shell's port only a program documented for that port, from a sys
   t.equal(listener(proc(8, "java", "/usr/bin/java", "java -jar /home/u/.x/selenium-server.jar"), 4444)[0]?.kept_by, undefined, "a jar in a hidden directory");
   t.equal(listener(proc(8, "selenium", "/usr/bin/java", "java -jar /opt/selenium/selenium-server.jar"), 4444)[0]?.kept_by, undefined, "a retitled process (its name is not its executable's)");
   t.equal(listener(proc(8, "python3", "/usr/bin/python3.11", "/dev/shm/homeassistant.py"), 8123)[0]?.kept_by, undefined, "a script in a temp directory");
+  t.equal(listener(proc(8, "java", "/usr/bin/java", "java -cp /tmp/x.jar Evil biz.papercut"), 9191)[0]?.kept_by, undefined, "PaperCut's name as an argument, not the main class");
+  t.equal(listener(proc(8, "java", "/usr/bin/java", "java -cp /dev/shm/x.jar biz.papercut.pcng.server.Server"), 9191)[0]?.kept_by, undefined, "its main class from a temp directory");
   t.equal(listener(proc(8, "kresd", "/home/u/kresd", "/home/u/kresd"), 443)[0]?.kept_by, undefined, "a DNS server's name on 443 from a home directory");
   t.equal(listener(proc(8, "kresd", "/usr/sbin/kresd", "/usr/sbin/kresd -n"), 443)[0]?.kept_by, "port:dns-encrypted", "Knot Resolver's DoH");
   const proxy = (path: string) => proc(9, "docker-proxy", path, `${path} -proto tcp -host-ip 0.0.0.0 -host-port 8080 -container-ip 172.17.0.2 -container-port 80`);

@@ -113,8 +113,15 @@ function ownerExplains(owner: PortOwner, name: string, exe: string, cmdline: str
   const rt = owner.runtime;
   if (rt === undefined || !programMatches(rt.programs, name, exe)) return false;
   const script = scriptOf(cmdline);
-  if (dubiousPlace(script)) return false;
+  if (dubiousPlace(script) || classpathOf(cmdline).some(dubiousPlace)) return false;
   return (rt.script === true ? script : cmdline).toLowerCase().includes(rt.token.toLowerCase());
+}
+
+/** A JVM's class path entries (`-cp a.jar:lib/*`), where its main class is loaded from. */
+function classpathOf(cmdline: string): string[] {
+  const words = cmdline.trim().split(/\s+/).slice(1, 64);
+  const at = words.findIndex((w) => w === "-cp" || w === "-classpath" || w === "--class-path");
+  return at < 0 ? [] : (words[at + 1] ?? "").split(":");
 }
 
 /** What an interpreter's command line runs: its script (the first operand), or `-m module`; "" for `-c` code. */
