@@ -28,7 +28,8 @@ export const execFromTmp = defineDetection({
       const path = str(row, "path");
       const exe = path !== "" ? path : firstToken(str(row, "cmdline"));
       const pid = str(row, "pid");
-      const dataDir = programlessDir(exe);
+      // The executable itself (not a command line's first word, which a process may set to anything).
+      const dataDir = path !== "" ? programlessDir(path) : undefined;
       if (dataDir) {
         const parent = procs.get(str(row, "parent"));
         const driver = flexVolumeDriver(exe, str(row, "cmdline"), str(parent, "name"), str(parent, "path"));
