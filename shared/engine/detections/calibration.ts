@@ -18,7 +18,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "container-host-mount": { precision: 0.8, recall: 0.6, tp: 3, fp: 0, fn: 2, tn: 290 },
   "credential-exfiltration": { precision: 0.667, recall: 0.059, tp: 1, fp: 0, fn: 16, tn: 290 },
   "credential-file-access": { precision: 0.5, recall: 0, tp: 0, fp: 0, fn: 9, tn: 290 },
-  "cryptominer": { precision: 0.9, recall: 0.615, tp: 8, fp: 0, fn: 5, tn: 290 },
+  "cryptominer": { precision: 0.909, recall: 0.692, tp: 9, fp: 0, fn: 4, tn: 290 },
   "defense-impairment": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },
   "deleted-binary-running": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },
   "docker-api-exposed": { precision: 0.75, recall: 0.154, tp: 2, fp: 0, fn: 11, tn: 290 },

@@ -6,6 +6,11 @@ import type { Row } from "../types.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 const MINER_RE = /\b(?:xmrig|xmr-stak|minerd|cpuminer|ethminer|nbminer|t-rex|lolminer|phoenixminer|teamredminer|srbminer|nanominer|kdevtmpfsi|kinsing)\b|stratum\+(?:tcp|ssl|tls):\/\/|--donate-level|\bcryptonight\b|\brandomx\b/i;
+/**
+ * A mining wallet on a command line, whatever the miner is called: a Monero address (95 base58 characters starting 4
+ * or 8) or a Dero one (bech32, `dero1q...`; CrowdStrike's Dero DaemonSet ran it as `/pause -w dero1q...`).
+ */
+const WALLET_RE = /(?:^|[\s=:])(?:[48][0-9AB][1-9A-HJ-NP-Za-km-z]{93}|dero1q[02-9ac-hj-np-z]{50,})(?:$|[\s.,"'])/;
 export const POOL_PORTS: readonly number[] = [3333, 4444, 5555, 7777, 14433, 14444, 45560, 45700];
 
 export const cryptominer = defineDetection({
@@ -28,7 +33,7 @@ export const cryptominer = defineDetection({
     const byPid = new Map<string, { proc: Row | undefined; sockets: Row[]; named: boolean }>();
     for (const proc of rowsOf(host, "processes")) {
       const text = `${str(proc, "name")} ${str(proc, "path")} ${str(proc, "cmdline")}`;
-      if (MINER_RE.test(text)) byPid.set(str(proc, "pid"), { proc, sockets: [], named: true });
+      if (MINER_RE.test(text) || WALLET_RE.test(str(proc, "cmdline"))) byPid.set(str(proc, "pid"), { proc, sockets: [], named: true });
     }
     for (const s of rowsOf(host, "process_open_sockets")) {
       const port = num(s, "remote_port") ?? 0;
