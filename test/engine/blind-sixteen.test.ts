@@ -16,3 +16,10 @@ test("the sixteenth blind corpus's first lessons: a miner known by its wallet, a
   t.equal(findings("process-masquerading", host({ processes: [dero] })).length, 1, "/pause with arguments");
   t.same(findings("process-masquerading", host({ processes: [proc(1379, "pause", "/pause", "/pause", { uid: "65535" })] })), [], "the real pause");
 });
+
+test("the distributions' loopback names in /etc/hosts are no redirection", async (t) => {
+  const hosts = (address: string, hostnames: string) => getDetection("hosts-redirection")?.evaluate(host({ etc_hosts: [{ address, hostnames }] }), NO_ENTITIES) ?? [];
+  t.same(hosts("::1", "localhost localhost.localdomain localhost6 localhost6.localdomain6"), [], "RHEL's ::1 line");
+  t.same(hosts("127.0.0.1", "localhost localhost.localdomain localhost4 localhost4.localdomain4"), []);
+  t.equal(hosts("127.0.0.1", "localhost6.localdomain6.evil.example").length, 1, "a name that only starts like them");
+});

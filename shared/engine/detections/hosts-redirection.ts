@@ -39,6 +39,8 @@ export const hostsRedirection = defineDetection({
           n !== own &&
           !n.startsWith(`${own}.`) &&
           !n.startsWith("ip6-") &&
+          // The distributions' own loopback names (RHEL's `::1 localhost6.localdomain6`, `localhost4.localdomain4`).
+          !/^localhost[46]?(?:\.localdomain[46]?)?$/.test(n) &&
           !INTERNAL_SUFFIXES.some((s) => n.endsWith(s)) &&
           !(sitePin && (!outsideHost(n) || ownZones.some((z) => n.endsWith(`.${z}`)))) &&
           !/^[\d.]+$/.test(n),
