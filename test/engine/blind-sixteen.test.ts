@@ -23,3 +23,12 @@ test("the distributions' loopback names in /etc/hosts are no redirection", async
   t.same(hosts("127.0.0.1", "localhost localhost.localdomain localhost4 localhost4.localdomain4"), []);
   t.equal(hosts("127.0.0.1", "localhost6.localdomain6.evil.example").length, 1, "a name that only starts like them");
 });
+
+test("a program in a directory inside a bin directory poses as one (RotaJakiro's /bin/systemd/systemd-daemon)", async (t) => {
+  const masq = (path: string, name = "systemd-daemon") => findings("process-masquerading", host({ processes: [proc(900, name, path, path)] }));
+  t.equal(masq("/usr/bin/systemd/systemd-daemon").length, 1);
+  t.equal(masq("/bin/systemd/systemd-daemon").length, 1);
+  t.equal(masq("/usr/sbin/x/y", "y").length, 1);
+  t.same(masq("/usr/bin/systemd-daemon"), [], "a program right in the bin directory");
+  t.same(masq("/usr/local/bin/tools/x", "x"), [], "/usr/local is the site's own");
+});
