@@ -42,8 +42,9 @@ export const ldPreload = defineDetection({
         continue;
       }
       // Where the libraries are: their own paths, and for bare names the LD_LIBRARY_PATH searched first.
-      const bare = value.split(/[\s:]+/).some((lib) => lib !== "" && !lib.includes("/"));
-      const places = [...value.split(/[\s:]+/), ...(bare ? libraryPath.split(":").map((d) => `${d}/`) : [])];
+      const libs = value.split(/[\s:]+/);
+      const bare = libs.some((lib) => lib !== "" && !lib.includes("/"));
+      const places = [...libs, ...(bare ? libraryPath.split(":").map((d) => `${d}/`) : [])];
       const risky = places.some((lib) => inTmpDir(lib) || /\/\.[^/]+/.test(lib) || lib.startsWith("/home/"));
       const searched = bare && libraryPath !== "" ? ` (bare names searched first in LD_LIBRARY_PATH=${libraryPath})` : "";
       hits.push({

@@ -80,9 +80,10 @@ export const packetSocketBackdoor = defineDetection({
       const proc = procs.get(pid);
       const evidence = [...(proc ? [{ table: "processes", row: proc }] : []), ...sockets.map((row) => ({ table: "process_open_sockets", row }))];
       const kinds = [...new Set(sockets.map((s) => sniffing(s) ?? ""))].join(", ");
+      const held = `${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds})`;
       const entity = `pid:${pid}`;
       if (!proc) {
-        hits.push({ summary: `pid ${pid} holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) but has no process row (exited, or hidden from the process list).`, evidence, entity, severity: "info" });
+        hits.push({ summary: `pid ${pid} holds a ${held} but has no process row (exited, or hidden from the process list).`, evidence, entity, severity: "info" });
         continue;
       }
       const path = str(proc, "path").replace(/ \(deleted\)$/, "");
@@ -96,23 +97,23 @@ export const packetSocketBackdoor = defineDetection({
       const baseline = path !== "" ? packetSocketProgram(path) : undefined;
       const matches = path !== "" && consistent(cmdline, name, exe);
       if (baseline && matches && !deleted) {
-        hits.push({ summary: `${label} (pid ${pid}, ${path}) holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}).`, evidence, entity, severity: "info", kept_by: baseline.id });
+        hits.push({ summary: `${label} (pid ${pid}, ${path}) holds a ${held}.`, evidence, entity, severity: "info", kept_by: baseline.id });
         continue;
       }
       const masquerade = bpfdoorMasquerade(cmdline);
       let severity: Severity = "medium";
-      let why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) and is not a known packet-capture, DHCP or cluster-networking program`;
+      let why = `holds a ${held} and is not a known packet-capture, DHCP or cluster-networking program`;
       let knownBad = false;
       if (masquerade && claimed(masquerade) !== exe) {
         severity = "high";
         knownBad = true;
-        why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) under the BPFDoor disguise "${masquerade}"`;
+        why = `holds a ${held} under the BPFDoor disguise "${masquerade}"`;
       } else if (path === "" || deleted || inTmpDir(path)) {
         severity = "high";
-        why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) from a ${path === "" ? "hidden" : deleted ? "deleted" : "temporary"} executable`;
+        why = `holds a ${held} from a ${path === "" ? "hidden" : deleted ? "deleted" : "temporary"} executable`;
       } else if (!matches && cmdline.trim() !== "") {
         severity = "high";
-        why = `holds a ${kinds.startsWith("raw") ? "" : "packet "}socket (${kinds}) while its command line claims to be ${claimed(cmdline)}`;
+        why = `holds a ${held} while its command line claims to be ${claimed(cmdline)}`;
       }
       hits.push({
         summary: `${shown} (pid ${pid}) runs ${binary} and ${why}.`,
