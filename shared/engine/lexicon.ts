@@ -13,12 +13,14 @@ export interface CategoryEntry {
 
 /** Broad words that pull in every detection of one or more categories. */
 export const CATEGORY_LEXICON: readonly CategoryEntry[] = [
-  { phrases: ["persistence", "persist", "persistent", "backdoor", "foothold", "autostart", "survive reboot", "come back", "came back", "keeps coming back", "stay on", "staying on", "way back in", "way back into", "permanent way", "permanent access"], categories: ["persistence"] },
+  { phrases: ["persistence", "persist", "persistent", "foothold", "autostart", "survive reboot", "come back", "came back", "keeps coming back", "stay on", "staying on", "way back in", "way back into", "permanent way", "permanent access"], categories: ["persistence"] },
   { phrases: ["privilege escalation", "privesc", "escalate privilege", "escalate to root", "root access", "get root", "become root", "gain root", "elevate privilege", "elevated privilege"], categories: ["privilege-escalation"] },
   { phrases: ["evasion", "evade", "hide", "hidden", "rootkit", "anti forensic", "stealth", "cover track", "under the radar", "avoid detection", "blind"], categories: ["defense-evasion"] },
   { phrases: ["command and control", "c2", "beacon", "callback", "phone home", "call home"], categories: ["command-and-control"] },
-  // An implant talks home and stays: both kinds of detection answer "is there an implant".
-  { phrases: ["implant"], categories: ["command-and-control", "persistence"] },
+  // An implant or a backdoor talks home (or waits to be called) and stays: both kinds of detection answer "is there a
+  // backdoor"; intents.ts adds the detections that see a running implant hide (BPFDoor's packet socket is command and
+  // control, a per-user RotaJakiro copy in a hidden directory is evasion).
+  { phrases: ["implant", "backdoor", "rat", "remote access trojan", "remote access tool"], categories: ["command-and-control", "persistence"] },
   { phrases: ["exfiltrat*", "exfil", "data theft"], categories: ["exfiltration"] },
   { phrases: ["credential theft", "credential access", "steal credential", "stolen credential", "dump password", "harvest credential", "credentials stolen"], categories: ["credential-access"] },
   { phrases: ["container escape", "escape the container", "break out", "breakout"], categories: ["privilege-escalation"] },

@@ -125,7 +125,7 @@ test("a sudo rule that runs commands as another user is a note; root, ALL or a l
   const toor = findings("sudoers-nopasswd-all", host({ sudoers: [{ source: "/etc/sudoers", header: "bob", rule_details: "ALL=(toor) NOPASSWD: ALL" }], users: [{ username: "toor", uid: "0" }] }));
   t.equal(toor[0]?.severity, undefined, "a runas account with uid 0");
   t.equal(rule("bob", "ALL=(ALL) NOPASSWD: ALL # deploy")[0]?.severity, undefined, "a trailing comment does not hide the rule");
-  t.equal(rule("pi", "ALL=(ALL) NOPASSWD: ALL", "/etc/sudoers.d/010_pi-nopasswd").length, 1, "Raspberry Pi OS's rule for pi stays a finding: nothing here tells a Pi from another host");
+  t.equal(rule("pi", "ALL=(ALL) NOPASSWD: ALL", "/etc/sudoers.d/010_pi-nopasswd").length, 1, "Raspberry Pi OS's rule for pi stays a finding where nothing tells a Pi from another host");
 });
 
 test("fileless programs are asked of miners and of programs run from temporary directories", async (t) => {

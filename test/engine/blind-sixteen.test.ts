@@ -1,8 +1,11 @@
 // What the sixteenth blind corpus taught first: a miner known by the wallet on its command line whatever it is called,
-// and a miner posing as the pod sandbox's pause (CrowdStrike's Dero DaemonSet).
+// and a miner posing as the pod sandbox's pause (CrowdStrike's Dero DaemonSet); then what it missed and misread in
+// general terms: backdoor questions, programs loose in ~/.config, malware-only PyPI projects, panels' and SAP's ports,
+// wicked's and Open vSwitch's packet sockets, Raspberry Pi OS's sudo rule on a Pi.
 import { test } from "tap";
-import { getDetection } from "../../shared/engine/index.js";
-import type { DetectionHit, HostData } from "../../shared/engine/index.js";
+import { getDetection, routeQuery } from "../../shared/engine/index.js";
+import type { DetectionHit, HostData, Row } from "../../shared/engine/index.js";
+import { basename } from "../../shared/engine/rows.js";
 import { host, proc } from "./helpers.js";
 
 const NO_ENTITIES = { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } };
@@ -31,4 +34,65 @@ test("a program in a directory inside a bin directory poses as one (RotaJakiro's
   t.equal(masq("/usr/sbin/x/y", "y").length, 1);
   t.same(masq("/usr/bin/systemd-daemon"), [], "a program right in the bin directory");
   t.same(masq("/usr/local/bin/tools/x", "x"), [], "/usr/local is the site's own");
+});
+
+const all = (id: string, h: HostData): DetectionHit[] => getDetection(id)?.evaluate(h, NO_ENTITIES) ?? [];
+const listener = (p: Row, port: number, protocol = 6): DetectionHit | undefined =>
+  all("unexpected-listener", host({ processes: [p], listening_ports: [{ pid: String(p.pid), port: String(port), protocol: String(protocol), family: "2", address: "0.0.0.0" }] }))[0];
+
+test("a backdoor or an implant is asked of everything that sees one run, not only of persistence", async (t) => {
+  for (const q of ["Any backdoors on the developer workstations?", "Is there an implant on these hosts?", "Could a RAT be running on the jump hosts?"]) {
+    const ids = routeQuery(q, "standard").detection_ids;
+    for (const id of ["hidden-system-path-exec", "process-masquerading", "fake-kernel-thread", "packet-socket-backdoor", "reverse-shell", "suspicious-systemd-unit"]) t.ok(ids.includes(id), `${q} → ${id}`);
+  }
+  t.notOk(routeQuery("Is anything persisting across reboots?", "standard").detection_ids.includes("packet-socket-backdoor"), "persistence alone stays the mechanisms");
+});
+
+test("a program loose in a home's XDG base directory (Lazarus' ~/.config/guiconfigd)", async (t) => {
+  const run = (path: string, uid = "1000") => findings("hidden-system-path-exec", host({ processes: [proc(31, basename(path), path, path, { uid })] }));
+  t.equal(run("/home/dev/.config/guiconfigd")[0]?.severity, "low");
+  t.match(run("/home/dev/.config/guiconfigd")[0]?.summary, /loose in \.config under a home directory/);
+  t.equal(run("/root/.local/share/updater", "0")[0]?.severity, "medium", "root's");
+  t.equal(run("/home/dev/.cache/x").length, 1);
+  t.same(run("/home/dev/.config/Code/bin/code"), [], "an application's own subdirectory");
+  t.same(run("/home/dev/.local/bin/pipx"), [], "~/.local/bin is where per-user programs go");
+  t.equal(run("/home/dev/.gvfsd/.profile/gvfsd-helper").length, 1, "RotaJakiro's per-user copy, in a dot directory of its own");
+});
+
+test("PyPI projects that were malware from their first upload, whatever the version (fabrice)", async (t) => {
+  const pkg = (name: string, version: string) => findings("malicious-package-release", host({ python_packages: [{ name, version, path: "/usr/lib/python3/dist-packages" }] }));
+  t.match(pkg("fabrice", "0.2.0")[0]?.summary, /a project that was malware from its first upload/);
+  t.equal(pkg("jeIlyfish", "0.7.2").length, 1, "compared as PyPI does: the capital I is an i");
+  t.same(pkg("jellyfish", "0.7.2"), [], "the real one");
+  t.same(pkg("fabric", "3.2.2"), []);
+  t.equal(pkg("torchtriton", "3.0.0").length, 1);
+  t.same(pkg("torchtriton", "2.0.0"), [], "only the dependency-confusion upload");
+  t.ok(routeQuery("Did a developer pip install a typosquatted package?", "standard").detection_ids.includes("malicious-package-release"));
+});
+
+test("hosting panels, SAP NetWeaver and Dropbox on their documented ports, by their install paths", async (t) => {
+  t.equal(listener(proc(41, "cpsrvd", "/usr/local/cpanel/cpsrvd", "cpsrvd (SSL) - waiting for connections"), 2087)?.kept_by, "port:cpanel");
+  t.equal(listener(proc(42, "cpdavd", "/usr/local/cpanel/cpdavd", "cpdavd - accepting connections on 2077, 2078, 2079 and 2080"), 2079)?.kept_by, "port:cpanel");
+  t.equal(listener(proc(43, "cpsrvd", "/tmp/cpsrvd"), 2087)?.kept_by, undefined, "the name elsewhere");
+  t.equal(listener(proc(44, "disp+work", "/usr/sap/PRD/DVEBMGS00/exe/disp+work", "dw.sapPRD_DVEBMGS00 pf=/usr/sap/PRD/SYS/profile/PRD_DVEBMGS00_sap01"), 3200)?.kept_by, "port:sap-netweaver");
+  t.equal(listener(proc(45, "sapstartsrv", "/usr/sap/PRD/ASCS01/exe/sapstartsrv", "sapstartsrv pf=/usr/sap/PRD/SYS/profile/PRD_ASCS01_sap01 -D"), 50113)?.kept_by, "port:sap-netweaver");
+  t.equal(listener(proc(46, "sapstartsrv", "/usr/sap/hostctrl/exe/sapstartsrv", "/usr/sap/hostctrl/exe/sapstartsrv pf=/usr/sap/hostctrl/exe/host_profile -D"), 1128)?.kept_by, "port:sap-netweaver");
+  t.equal(listener(proc(47, "disp+work", "/home/x/disp+work"), 3200)?.kept_by, undefined);
+  t.equal(listener(proc(48, "dropbox", "/home/ana/.dropbox-dist/dropbox-lnx.x86_64-190.4.6383/dropbox"), 17500)?.kept_by, "port:dropbox-lan-sync");
+  t.equal(listener(proc(49, "perl", "/usr/bin/perl", "/usr/bin/perl /usr/share/webmin/miniserv.pl /etc/webmin/miniserv.conf"), 10000)?.kept_by, "port:webmin");
+  t.equal(listener(proc(50, "perl", "/usr/bin/perl", "/usr/bin/perl /dev/shm/miniserv.pl"), 10000)?.kept_by, undefined, "from a temp directory");
+});
+
+test("packet sockets of openSUSE's wicked DHCP supplicants and Open vSwitch", async (t) => {
+  const packet = (p: Row) => findings("packet-socket-backdoor", host({ processes: [p], process_open_sockets: [{ pid: String(p.pid), fd: "4", socket: "1", family: "17", protocol: "768", local_port: "0", remote_port: "0" }] }));
+  t.same(packet(proc(51, "wickedd-dhcp4", "/usr/lib/wicked/bin/wickedd-dhcp4", "/usr/lib/wicked/bin/wickedd-dhcp4 --systemd --foreground")), []);
+  t.same(packet(proc(52, "ovs-vswitchd", "/usr/sbin/ovs-vswitchd", "ovs-vswitchd unix:/var/run/openvswitch/db.sock -vconsole:emer --pidfile --detach")), []);
+  t.equal(packet(proc(53, "wickedd-dhcp4", "/usr/bin/wickedd-dhcp4")).length, 1, "the name outside wicked's directory");
+});
+
+test("Raspberry Pi OS's passwordless sudo for its first user, on a Pi", async (t) => {
+  const rule = (tables: Record<string, Row[]>) => all("sudoers-nopasswd-all", host({ sudoers: [{ source: "/etc/sudoers.d/010_pi-nopasswd", header: "pi", rule_details: "ALL=(ALL) NOPASSWD: ALL" }], ...tables }))[0];
+  t.equal(rule({ deb_packages: [{ name: "raspberrypi-sys-mods", version: "20230510" }] })?.kept_by, "raspberry-pi-os:010_pi-nopasswd");
+  t.equal(rule({ kernel_modules: [{ name: "vchiq" }, { name: "bcm2835_codec" }] })?.kept_by, "raspberry-pi-os:010_pi-nopasswd", "a Pi known by its SoC's drivers");
+  t.equal(rule({ deb_packages: [{ name: "openssh-server", version: "1:9.2p1-2" }] })?.kept_by, undefined, "the file name on another host");
 });

@@ -21,7 +21,7 @@ const on = (r: Report, detection: string) => r.findings.filter((f) => f.detectio
 const notes = (r: Report, detection: string) => (r.baseline_notes ?? []).filter((n) => n.detection_id === detection && n.baseline === "fleet:common");
 
 test("a sudoers rule on most hosts is the fleet's configuration; the same rule on one host of four is a finding", async (t) => {
-  const everywhere = run("does anyone have passwordless sudo?", fleet(4, () => ({ sudoers: [ANSIBLE] })));
+  const everywhere = run("does anyone have passwordless sudo?", fleet(4, () => ({ sudoers: [ANSIBLE], deb_packages: [], kernel_modules: [] })));
   t.same(on(everywhere, "sudoers-nopasswd-all"), [], "no finding when 4 of 4 hosts carry it");
   t.equal(notes(everywhere, "sudoers-nopasswd-all").length, 4, "one note per host");
   t.match(notes(everywhere, "sudoers-nopasswd-all")[0]?.summary, /The same on 4 of the 4 hosts that returned sudoers/);

@@ -101,13 +101,15 @@ export const ACCOUNT_GROUPS: readonly AccountGroup[] = [
 export interface CloudSudoRule {
   id: string;
   file: string;
-  /** Who the rule is for: the cloud default users, or a fixed group. */
-  who: "cloud-default-user" | string;
+  /** Who the rule is for: the cloud default users, the image's first user (any one user), or a fixed name. */
+  who: "cloud-default-user" | "first-user" | string;
   rule: string;
+  /** Only on hosts that are this kind of machine (a file name alone is anyone's to take). */
+  on?: "raspberry-pi";
   source: SourceRef;
 }
 
-/** Passwordless sudo rules that cloud images' agents write on every instance. */
+/** Passwordless sudo rules that cloud images' agents, and images' first-boot setup, write on every instance. */
 export const CLOUD_SUDO_RULES: readonly CloudSudoRule[] = [
   {
     id: "cloud-init:sudoers",
@@ -124,6 +126,15 @@ export const CLOUD_SUDO_RULES: readonly CloudSudoRule[] = [
     source: { kind: "doc", name: "Google guest environment (google-guest-agent accounts manager): /etc/sudoers.d/google_sudoers for the google-sudoers group", url: "https://cloud.google.com/compute/docs/images/guest-environment" },
   },
   {
+    // Raspberry Pi OS gives its first user (pi before April 2022, the one named at first boot since) passwordless sudo.
+    id: "raspberry-pi-os:010_pi-nopasswd",
+    file: "/etc/sudoers.d/010_pi-nopasswd",
+    who: "first-user",
+    rule: "ALL=(ALL) NOPASSWD: ALL",
+    on: "raspberry-pi",
+    source: { kind: "doc", name: "Raspberry Pi documentation, sudo: the first user may use sudo without a password (/etc/sudoers.d/010_pi-nopasswd, written by the image's first-boot user setup)", url: "https://www.raspberrypi.com/documentation/computers/using_linux.html" },
+  },
+  {
     id: "aws-ssm:ssm-user",
     file: "/etc/sudoers.d/ssm-agent-users",
     who: "ssm-user",
@@ -131,3 +142,12 @@ export const CLOUD_SUDO_RULES: readonly CloudSudoRule[] = [
     source: { kind: "doc", name: "AWS Systems Manager User Guide, \"Turn on or turn off ssm-user account administrative permissions\": SSM Agent creates ssm-user with /etc/sudoers.d/ssm-agent-users (ssm-user ALL=(ALL) NOPASSWD:ALL)", url: "https://docs.aws.amazon.com/systems-manager/latest/userguide/session-manager-getting-started-ssm-user-permissions.html" },
   },
 ];
+
+/** Packages only Raspberry Pi OS installs (the first-boot user setup, the firmware and its kernel). */
+const RASPBERRY_PI_PACKAGES: ReadonlySet<string> = new Set(["raspberrypi-sys-mods", "raspi-config", "raspberrypi-kernel", "raspberrypi-bootloader", "rpi-eeprom", "userconf-pi"]);
+
+/** Whether the host is a Raspberry Pi running its OS: one of the OS's own packages, or a driver of a Raspberry Pi's SoC loaded (kmod:raspberrypi). */
+export function isRaspberryPi(packages: readonly string[], modules: readonly string[]): boolean {
+  if (packages.some((p) => RASPBERRY_PI_PACKAGES.has(p))) return true;
+  return modules.some((m) => m === "vchiq" || /^(?:bcm2835|bcm2711|bcm2712|rp1|raspberrypi)_/.test(m));
+}

@@ -1,6 +1,7 @@
 // Benign knowledge as queries: each returns the baseline id and its source when the baseline explains the artifact,
 // undefined otherwise. Detections put the id in `kept_by`.
 import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
+export { isRaspberryPi } from "./accounts.js";
 import { ADMIN_PORT_DAEMONS, BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, DATA_TRANSFER_SSH, FLEXVOLUME_DRIVER, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
 import { PRIVILEGED_IMAGES, imageRepository, kubeletContainerName } from "./containers.js";
 import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
@@ -204,10 +205,10 @@ export function cloudDefaultUser(name: string): Explanation | undefined {
 }
 
 /** A passwordless sudo rule a cloud agent writes: cloud-init's default-user rule, GCE's google-sudoers group. */
-export function cloudSudoRule(source: string, who: string, rule: string): Explanation | undefined {
+export function cloudSudoRule(source: string, who: string, rule: string, machine: { raspberryPi: boolean } = { raspberryPi: false }): Explanation | undefined {
   const compact = rule.replace(/\s+/g, "");
   const hit = CLOUD_SUDO_RULES.find(
-    (r) => r.file === source && (r.who === "cloud-default-user" ? cloudDefaultUser(who) !== undefined : r.who === who) && r.rule.replace(/\s+/g, "") === compact,
+    (r) => r.file === source && (r.on !== "raspberry-pi" || machine.raspberryPi) && (r.who === "cloud-default-user" ? cloudDefaultUser(who) !== undefined : r.who === "first-user" ? /^[a-z_][a-z0-9_-]*\$?$/.test(who) : r.who === who) && r.rule.replace(/\s+/g, "") === compact,
   );
   return hit ? explain(hit.id, hit.source) : undefined;
 }

@@ -160,6 +160,19 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:servarr", ports: [8989, 7878, 9696, 8686, 8787, 6767], protocol: 6, programs: ["Sonarr", "Radarr", "Prowlarr", "Lidarr", "Readarr", "bazarr"], source: doc("Servarr wiki: default ports Sonarr 8989, Radarr 7878, Prowlarr 9696, Lidarr 8686, Readarr 8787; Bazarr 6767", "https://wiki.servarr.com/") },
   { id: "port:flaresolverr", ports: [8191], protocol: 6, programs: [], runtime: { programs: PYTHONS, token: "flaresolverr", script: true }, source: doc("FlareSolverr README: PORT default 8191", "https://github.com/FlareSolverr/FlareSolverr") },
   { id: "port:home-assistant", ports: [8123, 21063, 21064, 5353], programs: [], runtime: { programs: PYTHONS, token: "homeassistant", script: true }, source: doc("Home Assistant: http integration server_port 8123; HomeKit Bridge default port 21063 (and one up per bridge); zeroconf mDNS 5353", "https://www.home-assistant.io/integrations/homekit/") },
+  // Hosting control panels and business suites, known by their install directories (their ports are many).
+  { id: "port:cpanel", ports: [2077, 2078, 2079, 2080, 2082, 2083, 2086, 2087, 2095, 2096], protocol: 6, programs: ["cpsrvd", "cpdavd"], executable: /^\/usr\/local\/cpanel\/(?:cpsrvd|cpdavd)$/, source: doc("cPanel & WHM docs, 'How to Configure Your Firewall for cPanel Services': cpsrvd 2082/2083 (cPanel), 2086/2087 (WHM), 2095/2096 (Webmail); cpdavd 2077/2078 (WebDAV), 2079/2080 (CalDAV and CardDAV)", "https://docs.cpanel.net/knowledge-base/general-systems-administration/how-to-configure-your-firewall-for-cpanel-services/") },
+  { id: "port:webmin", ports: [10000, 20000], programs: [], runtime: { programs: ["perl"], token: "miniserv.pl", script: true }, source: doc("Webmin documentation: miniserv.pl serves Webmin on 10000 (TCP, and UDP for server discovery) and Usermin on 20000", "https://webmin.com/docs/") },
+  {
+    id: "port:sap-netweaver",
+    ports: [1128, 1129, 3299],
+    ranges: [[3200, 3399], [3600, 3699], [8000, 8199], [44300, 44399], [50000, 59999]],
+    protocol: 6,
+    programs: ["sapstartsrv", "disp+work", "gwrd", "icman", "msg_server", "enserver", "enq_server", "enq_replicator", "jstart", "sapwebdisp", "saprouter"],
+    executable: /^\/usr\/sap\/(?:[A-Z][A-Z0-9]{2}\/(?:[A-Z]+\d{2}\/exe|SYS\/exe\/(?:run|uc\/linuxx86_64|nuc\/linuxx86_64))|hostctrl\/exe|saprouter)\/(?:sapstartsrv|disp\+work|gwrd|icman|msg_server|enserver|enq_server|enq_replicator|jstart|sapwebdisp|saprouter)$/,
+    source: doc("SAP Help, 'TCP/IP Ports of All SAP Products': instance NN dispatcher 32NN, gateway 33NN, message server 36NN and HTTP 81NN, ICM HTTP 80NN and HTTPS 443NN, sapstartsrv 5NN13/5NN14, Java 5NN00-5NN04; host agent 1128/1129; SAProuter 3299", "https://help.sap.com/docs/Security/575a9f0e56f34c6e8138439eefc32b16/616a3c0b1cc748238de9c0341b15c63c.html"),
+  },
+  { id: "port:dropbox-lan-sync", ports: [17500], programs: ["dropbox"], executable: /\/\.dropbox-dist\/dropbox-lnx\.[\w.-]+\/dropbox$/, source: doc("Dropbox help, LAN sync: the desktop app discovers and serves peers on port 17500 (TCP and UDP)", "https://help.dropbox.com/sync/lan-sync-overview") },
   // Print management and test grids.
   { id: "port:papercut", ports: [9191, 9192, 9193], protocol: 6, programs: [], runtime: { programs: JAVA, token: "biz.papercut", script: true }, source: doc("PaperCut NG/MF: Application Server on 9191 (HTTP), 9192 (HTTPS), 9193 (site servers, SSL)", "https://www.papercut.com/help/manuals/ng-mf/common/sys-ports/") },
   { id: "port:papercut-mobility-print", ports: [9163, 9164, 5353], programs: ["pc-mobility-pri", "pc-mobility-print"], source: doc("PaperCut Mobility Print: ports 9163 (HTTP), 9164 (HTTPS), mDNS 5353", "https://www.papercut.com/help/manuals/mobility-print/set-up/ports/") },

@@ -22,6 +22,8 @@ export interface Hidden {
   severity: Severity;
   segment: string;
   where: string;
+  /** A program right in a base directory (~/.config/x), not in a hidden directory of its own. */
+  loose?: true;
 }
 
 /** Whether a path runs from an unexpected hidden directory or file, and how bad that location is. */
@@ -42,13 +44,30 @@ export function hiddenExec(path: string): Hidden | undefined {
     if (unknown === undefined || SOCKET_DIRS.has(unknown)) unknown = s;
     if (!SOCKET_DIRS.has(s)) break;
   }
-  if (unknown === undefined) return undefined;
   const top = segments[0] ?? "";
+  if (unknown === undefined) return looseInBaseDir(segments);
   if (top === "home" || (top === "run" && segments[1] === "user")) return { severity: afterTool ? "medium" : "low", segment: unknown, where: "a home directory" };
   if (top === "root") return { severity: afterTool ? "high" : "medium", segment: unknown, where: "root's home directory" };
   if (["usr", "lib", "lib32", "lib64", "bin", "sbin", "etc", "dev", "boot", "opt"].includes(top)) return { severity: "high", segment: unknown, where: `/${top}` };
   if (["var", "tmp", "run", "srv", "mnt", "media"].includes(top)) return { severity: "high", segment: unknown, where: `/${top}` };
   return { severity: "medium", segment: unknown, where: `/${top}` };
+}
+
+/** The XDG base directories of a home (freedesktop.org basedir-spec): data and settings, in per-application subdirectories. */
+const BASE_DIRS: readonly string[] = [".config", ".cache", ".local/share", ".local/state", ".local"];
+
+/**
+ * A program loose in a home's XDG base directory (~/.config/guiconfigd, Lazarus' SimplexTea; ~/.local/share/x):
+ * applications keep their files in a subdirectory of their own there and programs in ~/.local/bin, so nothing installs
+ * an executable right in the base directory.
+ */
+function looseInBaseDir(segments: readonly string[]): Hidden | undefined {
+  const home = segments[0] === "root" ? 1 : segments[0] === "home" ? 2 : 0;
+  if (home === 0) return undefined;
+  const rest = segments.slice(home);
+  const base = BASE_DIRS.find((d) => rest.length === d.split("/").length + 1 && rest.join("/").startsWith(`${d}/`));
+  if (base === undefined) return undefined;
+  return { severity: home === 1 ? "medium" : "low", segment: base, where: home === 1 ? "root's home directory" : "a home directory", loose: true };
 }
 
 /** The programs a command line runs: each command word, and the script an interpreter is given. */
@@ -193,7 +212,9 @@ export const hiddenSystemPathExec = defineDetection({
     for (const [path, { hidden, evidence, how }] of [...found.entries()].sort(([a], [b]) => compareText(a, b))) {
       const severity = hidden.severity;
       hits.push({
-        summary: `${path} runs from the hidden ${path.endsWith(hidden.segment) ? "file" : "directory"} ${hidden.segment} under ${hidden.where}: ${how.slice(0, 3).join("; ")}.`,
+        summary: hidden.loose
+          ? `${path} is a program loose in ${hidden.segment} under ${hidden.where}, where applications keep only directories of their own: ${how.slice(0, 3).join("; ")}.`
+          : `${path} runs from the hidden ${path.endsWith(hidden.segment) ? "file" : "directory"} ${hidden.segment} under ${hidden.where}: ${how.slice(0, 3).join("; ")}.`,
         evidence,
         ...(RANK[severity] === RANK.high ? {} : { severity }),
         entity: `path:${path}`,

@@ -1,5 +1,6 @@
 // Installed Python distributions, and Debian and RPM packages, at a release its registry or distribution confirmed
-// carried malware (intel/malicious-releases.ts; ultralytics 8.3.41, xz 5.6.0 and 5.6.1):
+// carried malware, or a project that was malware from its first upload (intel/malicious-releases.ts; ultralytics
+// 8.3.41, xz 5.6.0 and 5.6.1, the typosquat fabrice):
 // an exact indicator, like a known-bad hash. A vulnerable version is vulnerable-package's; this is a poisoned one.
 import { rowsOf, str } from "../rows.js";
 import { maliciousDistroRelease, maliciousPypiRelease } from "../intel/malicious-releases.js";
@@ -29,7 +30,7 @@ export const maliciousPackageRelease = defineDetection({
       if (!bad) continue;
       const where = str(row, "path") || str(row, "directory");
       hits.push({
-        summary: `Python package ${name} ${version}${where !== "" ? ` (${where})` : ""} is a release that carried malware: ${bad.what} (${bad.source}).`,
+        summary: `Python package ${name} ${version}${where !== "" ? ` (${where})` : ""} is ${bad.versions === "every" ? "a project that was malware from its first upload" : "a release that carried malware"}: ${bad.what} (${bad.source}).`,
         evidence: [{ table: "python_packages", row }],
         entity: `package:${name}@${version}`,
         known_bad: true,

@@ -1,5 +1,5 @@
 // sudoers rules granting ALL commands without a password.
-import { cloudSudoRule } from "../baselines/index.js";
+import { cloudSudoRule, isRaspberryPi } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
@@ -46,12 +46,12 @@ export function runasOtherThanRoot(rule: string, uidZero: ReadonlySet<string> = 
 export const sudoersNopasswdAll = defineDetection({
   id: "sudoers-nopasswd-all",
   title: "sudoers grants NOPASSWD: ALL",
-  reads: { sudoers: ["source", "header", "rule_details"], users: ["username", "uid"] },
+  reads: { sudoers: ["source", "header", "rule_details"], users: ["username", "uid"], deb_packages: ["name"], kernel_modules: ["name"] },
   severity: "medium",
   attack: ["T1548.003"],
   maturity: "test",
   category: "privilege-escalation",
-  false_positives: "Deploy and configuration-management accounts given passwordless sudo on purpose (cloud-init and GCE default rules are kept quiet).",
+  false_positives: "Deploy and configuration-management accounts given passwordless sudo on purpose (cloud-init, GCE, SSM and Raspberry Pi OS default rules are kept quiet).",
   advice: {
     triage: ["Check which file on {hosts} holds the rule (sudoers.d) and whether configuration management owns it."],
     containment: ["Remove the rule or require a password (drop NOPASSWD) on {hosts}."],
@@ -60,6 +60,7 @@ export const sudoersNopasswdAll = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
+    const machine = { raspberryPi: isRaspberryPi(rowsOf(host, "deb_packages").map((p) => str(p, "name")), rowsOf(host, "kernel_modules").map((m) => str(m, "name"))) };
     const uidZero = new Set(rowsOf(host, "users").filter((u) => str(u, "uid") === "0").map((u) => str(u, "username")));
     for (const row of rowsOf(host, "sudoers")) {
       // A comment after the rule is the agent's text too: `#` not followed by a digit (that is a uid, `#0`).
@@ -72,9 +73,9 @@ export const sudoersNopasswdAll = defineDetection({
       const evidence = [{ table: "sudoers", row }];
       const entity = who.startsWith("%") ? `group:${who.slice(1)}` : `user:${who}`;
       const subject = who.startsWith("%") ? `Group ${who.slice(1)}` : `User ${who}`;
-      const cloud = cloudSudoRule(source, who, rule);
+      const cloud = cloudSudoRule(source, who, rule, machine);
       if (cloud) {
-        hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the cloud image's default rule.`, evidence, entity, kept_by: cloud.baseline });
+        hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the image's default rule.`, evidence, entity, kept_by: cloud.baseline });
         continue;
       }
       const runas = runasOtherThanRoot(rule, uidZero);
