@@ -96,3 +96,10 @@ test("Raspberry Pi OS's passwordless sudo for its first user, on a Pi", async (t
   t.equal(rule({ kernel_modules: [{ name: "vchiq" }, { name: "bcm2835_codec" }] })?.kept_by, "raspberry-pi-os:010_pi-nopasswd", "a Pi known by its SoC's drivers");
   t.equal(rule({ deb_packages: [{ name: "openssh-server", version: "1:9.2p1-2" }] })?.kept_by, undefined, "the file name on another host");
 });
+
+test("asked about command and control, a kernel thread's or a system program's disguise answers too (SprySOCKS)", async (t) => {
+  const ids = routeQuery("Is anything on the web tier beaconing to a C2?", "standard").detection_ids;
+  t.ok(ids.includes("fake-kernel-thread"));
+  t.ok(ids.includes("process-masquerading"));
+  t.ok(ids.includes("reverse-shell"), "beside the connection's own detections");
+});
