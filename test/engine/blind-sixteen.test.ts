@@ -57,6 +57,10 @@ test("a program loose in a home's XDG base directory (Lazarus' ~/.config/guiconf
   t.same(run("/home/dev/.config/Code/bin/code"), [], "an application's own subdirectory");
   t.same(run("/home/dev/.local/bin/pipx"), [], "~/.local/bin is where per-user programs go");
   t.equal(run("/home/dev/.gvfsd/.profile/gvfsd-helper").length, 1, "RotaJakiro's per-user copy, in a dot directory of its own");
+  // What an adversarial review found the first reading missed: a service account's home, paths with . and ..
+  t.equal(run("/var/lib/postgresql/.cache/kinsing", "110")[0]?.severity, "medium", "a service account's home");
+  t.equal(run("/home/dev/./.config/x").length, 1);
+  t.equal(run("/home/dev/.config/../.config/y").length, 1);
 });
 
 test("PyPI projects that were malware from their first upload, whatever the version (fabrice)", async (t) => {
@@ -81,6 +85,17 @@ test("hosting panels, SAP NetWeaver and Dropbox on their documented ports, by th
   t.equal(listener(proc(48, "dropbox", "/home/ana/.dropbox-dist/dropbox-lnx.x86_64-190.4.6383/dropbox"), 17500)?.kept_by, "port:dropbox-lan-sync");
   t.equal(listener(proc(49, "perl", "/usr/bin/perl", "/usr/bin/perl /usr/share/webmin/miniserv.pl /etc/webmin/miniserv.conf"), 10000)?.kept_by, "port:webmin");
   t.equal(listener(proc(50, "perl", "/usr/bin/perl", "/usr/bin/perl /dev/shm/miniserv.pl"), 10000)?.kept_by, undefined, "from a temp directory");
+  // What an adversarial review found the first reading let through.
+  t.equal(listener(proc(51, "dropbox", "/var/www/.dropbox-dist/dropbox-lnx.x/dropbox", "dropbox", { uid: "33" }), 17500)?.kept_by, undefined, "Dropbox only in a person's or root's home");
+  t.equal(listener(proc(52, "dropbox", "/home/ana/.dropbox-dist/dropbox-lnx.x86_64-190.4.6383/dropbox (deleted)"), 17500)?.kept_by, "port:dropbox-lan-sync", "replaced by its own update while it runs");
+  t.equal(listener(proc(53, "gwrd", "/usr/sap/PRD/X99/exe/gwrd", "gwrd", { uid: "1001" }), 8080)?.kept_by, undefined, "an SAP program on a port of no instance of its");
+  t.equal(listener(proc(54, "gwrd", "/usr/sap/PRD/X99/exe/gwrd", "gwrd", { uid: "1001" }), 55553)?.kept_by, undefined, "Metasploit's RPC port");
+  t.equal(listener(proc(55, "gwrd", "/usr/sap/PRD/DVEBMGS00/exe/gwrd", "gwrd pf=/usr/sap/PRD/SYS/profile/PRD_DVEBMGS00_sap01"), 3300)?.kept_by, "port:sap-netweaver", "the gateway of instance 00");
+  t.equal(listener(proc(56, "sapstartsrv", "/sapmnt/PRD/exe/uc/linuxx86_64/sapstartsrv", "sapstartsrv pf=/usr/sap/PRD/SYS/profile/PRD_ASCS01_sap01 -D"), 50113)?.kept_by, "port:sap-netweaver", "from /sapmnt, its instance from the profile");
+  t.equal(listener(proc(57, "sapstartsrv", "/usr/sap/hostctrl/exe/sapstartsrv", "sapstartsrv"), 50013)?.kept_by, undefined, "the host agent holds 1128/1129 only");
+  t.equal(listener(proc(58, "perl", "/usr/bin/perl", "perl miniserv.pl"), 10000)?.kept_by, undefined, "a relative script");
+  t.equal(listener(proc(59, "perl", "/var/www/html/uploads/perl", "perl /usr/share/webmin/miniserv.pl"), 10000)?.kept_by, undefined, "another perl");
+  t.equal(listener(proc(60, "perl", "/usr/bin/perl", "/usr/bin/perl -MIO::Socket -e'$s=IO::Socket::INET->new(LocalPort=>10000)' miniserv.pl"), 10000)?.severity, "high", "inline code with its -e attached");
 });
 
 test("packet sockets of openSUSE's wicked DHCP supplicants and Open vSwitch", async (t) => {
@@ -88,13 +103,17 @@ test("packet sockets of openSUSE's wicked DHCP supplicants and Open vSwitch", as
   t.same(packet(proc(51, "wickedd-dhcp4", "/usr/lib/wicked/bin/wickedd-dhcp4", "/usr/lib/wicked/bin/wickedd-dhcp4 --systemd --foreground")), []);
   t.same(packet(proc(52, "ovs-vswitchd", "/usr/sbin/ovs-vswitchd", "ovs-vswitchd unix:/var/run/openvswitch/db.sock -vconsole:emer --pidfile --detach")), []);
   t.equal(packet(proc(53, "wickedd-dhcp4", "/usr/bin/wickedd-dhcp4")).length, 1, "the name outside wicked's directory");
+  t.equal(packet(proc(54, "ovs-vswitchd", "/usr/local/sbin/ovs-vswitchd")).length, 1, "Open vSwitch only where packages put it");
 });
 
 test("Raspberry Pi OS's passwordless sudo for its first user, on a Pi", async (t) => {
-  const rule = (tables: Record<string, Row[]>) => all("sudoers-nopasswd-all", host({ sudoers: [{ source: "/etc/sudoers.d/010_pi-nopasswd", header: "pi", rule_details: "ALL=(ALL) NOPASSWD: ALL" }], ...tables }))[0];
-  t.equal(rule({ deb_packages: [{ name: "raspberrypi-sys-mods", version: "20230510" }] })?.kept_by, "raspberry-pi-os:010_pi-nopasswd");
+  const pi: Row = { username: "pi", uid: "1000", shell: "/bin/bash" };
+  const rule = (tables: Record<string, Row[]>, header = "pi") => all("sudoers-nopasswd-all", host({ sudoers: [{ source: "/etc/sudoers.d/010_pi-nopasswd", header, rule_details: "ALL=(ALL) NOPASSWD: ALL" }], users: [pi, { username: "www-data", uid: "33", shell: "/usr/sbin/nologin" }], ...tables }))[0];
+  t.equal(rule({ deb_packages: [{ name: "raspberrypi-sys-mods", version: "20230510", status: "install ok installed" }] })?.kept_by, "raspberry-pi-os:010_pi-nopasswd");
   t.equal(rule({ kernel_modules: [{ name: "vchiq" }, { name: "bcm2835_codec" }] })?.kept_by, "raspberry-pi-os:010_pi-nopasswd", "a Pi known by its SoC's drivers");
   t.equal(rule({ deb_packages: [{ name: "openssh-server", version: "1:9.2p1-2" }] })?.kept_by, undefined, "the file name on another host");
+  t.equal(rule({ deb_packages: [{ name: "raspi-config", version: "20230214" }] }, "www-data")?.kept_by, undefined, "a service account in the Pi's file is not its first user");
+  t.equal(rule({ deb_packages: [{ name: "raspi-config", version: "20230214", status: "deinstall ok config-files" }] })?.kept_by, undefined, "a package removed but for its configuration");
 });
 
 test("asked about command and control, a kernel thread's or a system program's disguise answers too (SprySOCKS)", async (t) => {

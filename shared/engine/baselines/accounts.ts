@@ -151,3 +151,9 @@ export function isRaspberryPi(packages: readonly string[], modules: readonly str
   if (packages.some((p) => RASPBERRY_PI_PACKAGES.has(p))) return true;
   return modules.some((m) => m === "vchiq" || /^(?:bcm2835|bcm2711|bcm2712|rp1|raspberrypi)_/.test(m));
 }
+
+/** What a sudo rule's host is: a Raspberry Pi, and its first user (uid 1000 with a login shell), when it has one. */
+export interface SudoHost {
+  raspberryPi: boolean;
+  firstUser?: string;
+}

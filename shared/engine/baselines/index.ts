@@ -1,7 +1,7 @@
 // Benign knowledge as queries: each returns the baseline id and its source when the baseline explains the artifact,
 // undefined otherwise. Detections put the id in `kept_by`.
-import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup } from "./accounts.js";
-export { isRaspberryPi } from "./accounts.js";
+import { ACCOUNT_GROUPS, CLOUD_SUDO_RULES, type AccountGroup, type SudoHost } from "./accounts.js";
+export { isRaspberryPi, type SudoHost } from "./accounts.js";
 import { ADMIN_PORT_DAEMONS, BACKUP_CRON, CLOUD_INIT_ROOT_KEY, CONFIG_MANAGEMENT_KEY, CONFIG_MANAGEMENT_SSH, DATA_TRANSFER_SSH, FLEXVOLUME_DRIVER, HEARTBEAT_PING, PACKAGED_CRON, PACKAGED_UNIT_DIRS, TEMP_EXECUTION, VENDOR_INSTALLERS } from "./automation.js";
 import { PRIVILEGED_IMAGES, imageRepository, kubeletContainerName } from "./containers.js";
 import { DEBIAN_PAM_MODULES, DEBIAN_PAM_SOURCE, OTHER_DISTRO_PAM_MODULES, OTHER_DISTRO_PAM_SOURCE } from "./pam-modules.js";
@@ -106,14 +106,17 @@ function dubiousPlace(path: string): boolean {
   return dirs.some((d) => d.startsWith(".") && d !== "." && d !== ".." && !isToolDir(d));
 }
 
-function ownerExplains(owner: PortOwner, name: string, exe: string, cmdline: string, path: string): boolean {
-  // An owner known by its executable's path: the process must run that file, under its own name.
-  if (owner.executable !== undefined) return owner.executable.test(path) && name === exe;
+function ownerExplains(owner: PortOwner, port: number, name: string, exe: string, cmdline: string, path: string): boolean {
+  // An owner known by its executable's path: the process must run that file, under its own name (a file replaced
+  // by an upgrade while it runs is still the one it started from: deleted-binary-running judges that).
+  const file = path.replace(/ \(deleted\)$/, "");
+  if (owner.executable !== undefined) return owner.executable.test(file) && name === exe && (owner.fits?.(port, exe, file, cmdline) ?? true);
   if (dubiousPlace(path)) return false;
   if (programMatches(owner.programs, name, exe)) return true;
   const rt = owner.runtime;
   if (rt === undefined || !programMatches(rt.programs, name, exe)) return false;
   const script = scriptOf(cmdline);
+  if (rt.at !== undefined) return rt.at.interpreter.test(file) && rt.at.script.test(script);
   if (dubiousPlace(script) || classpathOf(cmdline).some(dubiousPlace)) return false;
   return (rt.script === true ? script : cmdline).toLowerCase().includes(rt.token.toLowerCase());
 }
@@ -175,7 +178,7 @@ export function expectedListener(query: ListenerQuery | number, processName?: st
       if (owner.kernel === true) return explain(owner.id, owner.source);
       continue;
     }
-    if (ownerExplains(owner, name, exe, q.cmdline ?? "", path)) return explain(owner.id, owner.source);
+    if (ownerExplains(owner, q.port, name, exe, q.cmdline ?? "", path)) return explain(owner.id, owner.source);
   }
   return undefined;
 }
@@ -205,10 +208,10 @@ export function cloudDefaultUser(name: string): Explanation | undefined {
 }
 
 /** A passwordless sudo rule a cloud agent writes: cloud-init's default-user rule, GCE's google-sudoers group. */
-export function cloudSudoRule(source: string, who: string, rule: string, machine: { raspberryPi: boolean } = { raspberryPi: false }): Explanation | undefined {
+export function cloudSudoRule(source: string, who: string, rule: string, machine: SudoHost = { raspberryPi: false }): Explanation | undefined {
   const compact = rule.replace(/\s+/g, "");
   const hit = CLOUD_SUDO_RULES.find(
-    (r) => r.file === source && (r.on !== "raspberry-pi" || machine.raspberryPi) && (r.who === "cloud-default-user" ? cloudDefaultUser(who) !== undefined : r.who === "first-user" ? /^[a-z_][a-z0-9_-]*\$?$/.test(who) : r.who === who) && r.rule.replace(/\s+/g, "") === compact,
+    (r) => r.file === source && (r.on !== "raspberry-pi" || machine.raspberryPi) && (r.who === "cloud-default-user" ? cloudDefaultUser(who) !== undefined : r.who === "first-user" ? who === machine.firstUser : r.who === who) && r.rule.replace(/\s+/g, "") === compact,
   );
   return hit ? explain(hit.id, hit.source) : undefined;
 }

@@ -17,13 +17,18 @@ export interface PortOwner {
    * A runtime (java, python) whose command line carries `token`; with `script`, the token must be in what the
    * interpreter runs (its script, or `-m module`), not anywhere in its arguments.
    */
-  runtime?: { programs: readonly string[]; token: string; script?: true };
+  runtime?: { programs: readonly string[]; token: string; script?: true; at?: { interpreter: RegExp; script: RegExp } };
   /**
    * The executable's path, when the owner is known by it alone (`programs` then only names it in summaries): the
    * process must run a matching file under the file's own name. For owners whose ports are wide ranges, where a name
    * anyone can take would explain a backdoor's port (BPFDoor binds in 42391-43390).
    */
   executable?: RegExp;
+  /**
+   * Which of the owner's ports the program may hold, by what its path or command line says (an SAP program holds only
+   * the ports of its own instance number): for owners whose ports span wide ranges.
+   */
+  fits?: (port: number, program: string, path: string, cmdline: string) => boolean;
   /** Socket held by the kernel (no owning process: VXLAN, WireGuard, NFS). */
   kernel?: boolean;
   source: SourceRef;
@@ -34,6 +39,21 @@ const K8S_PORTS: SourceRef = { kind: "doc", name: "Kubernetes documentation: Por
 const doc = (name: string, url?: string): SourceRef => (url ? { kind: "doc", name, url } : { kind: "doc", name });
 const JAVA = ["java"];
 const PYTHONS = ["python", "python3", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13"];
+
+/**
+ * An SAP program holds only its own instance's ports (SAP Help, TCP/IP ports of all SAP products): its instance number
+ * NN is in its path (/usr/sap/SID/ASCS01/exe) or in its profile's name (pf=/usr/sap/SID/SYS/profile/SID_DVEBMGS00_host);
+ * the host agent holds 1128/1129 and SAProuter 3299.
+ */
+function sapInstancePort(port: number, program: string, path: string, cmdline: string): boolean {
+  if (program === "saprouter") return port === 3299;
+  if (path.startsWith("/usr/sap/hostctrl/")) return port === 1128 || port === 1129;
+  const nn = /^\/usr\/sap\/[A-Z][A-Z0-9]{2}\/[A-Z]+(\d{2})\//.exec(path)?.[1] ?? /\bpf=\S*_[A-Z]+(\d{2})_[^\s/]+(?:\s|$)/.exec(cmdline)?.[1];
+  if (nn === undefined) return false;
+  const n = Number(nn);
+  const java = [0, 1, 2, 3, 4].map((k) => 50000 + n * 100 + k);
+  return [3200 + n, 3300 + n, 3600 + n, 8000 + n, 8100 + n, 44300 + n, 50013 + n * 100, 50014 + n * 100, 50016 + n * 100, ...java].includes(port);
+}
 
 export const PORT_OWNERS: readonly PortOwner[] = [
   // Remote access and core system services.
@@ -162,17 +182,19 @@ export const PORT_OWNERS: readonly PortOwner[] = [
   { id: "port:home-assistant", ports: [8123, 21063, 21064, 5353], programs: [], runtime: { programs: PYTHONS, token: "homeassistant", script: true }, source: doc("Home Assistant: http integration server_port 8123; HomeKit Bridge default port 21063 (and one up per bridge); zeroconf mDNS 5353", "https://www.home-assistant.io/integrations/homekit/") },
   // Hosting control panels and business suites, known by their install directories (their ports are many).
   { id: "port:cpanel", ports: [2077, 2078, 2079, 2080, 2082, 2083, 2086, 2087, 2095, 2096], protocol: 6, programs: ["cpsrvd", "cpdavd"], executable: /^\/usr\/local\/cpanel\/(?:cpsrvd|cpdavd)$/, source: doc("cPanel & WHM docs, 'How to Configure Your Firewall for cPanel Services': cpsrvd 2082/2083 (cPanel), 2086/2087 (WHM), 2095/2096 (Webmail); cpdavd 2077/2078 (WebDAV), 2079/2080 (CalDAV and CardDAV)", "https://docs.cpanel.net/knowledge-base/general-systems-administration/how-to-configure-your-firewall-for-cpanel-services/") },
-  { id: "port:webmin", ports: [10000, 20000], programs: [], runtime: { programs: ["perl"], token: "miniserv.pl", script: true }, source: doc("Webmin documentation: miniserv.pl serves Webmin on 10000 (TCP, and UDP for server discovery) and Usermin on 20000", "https://webmin.com/docs/") },
+  { id: "port:webmin", ports: [10000, 20000], programs: [], runtime: { programs: ["perl"], token: "miniserv.pl", script: true, at: { interpreter: /^\/(?:usr\/)?bin\/perl$/, script: /^\/(?:usr\/share|usr\/libexec|usr\/lib|opt)\/(?:webmin|usermin)\/miniserv\.pl$/ } }, source: doc("Webmin documentation: miniserv.pl serves Webmin on 10000 (TCP, and UDP for server discovery) and Usermin on 20000", "https://webmin.com/docs/") },
   {
     id: "port:sap-netweaver",
     ports: [1128, 1129, 3299],
     ranges: [[3200, 3399], [3600, 3699], [8000, 8199], [44300, 44399], [50000, 59999]],
     protocol: 6,
     programs: ["sapstartsrv", "disp+work", "gwrd", "icman", "msg_server", "enserver", "enq_server", "enq_replicator", "jstart", "sapwebdisp", "saprouter"],
-    executable: /^\/usr\/sap\/(?:[A-Z][A-Z0-9]{2}\/(?:[A-Z]+\d{2}\/exe|SYS\/exe\/(?:run|uc\/linuxx86_64|nuc\/linuxx86_64))|hostctrl\/exe|saprouter)\/(?:sapstartsrv|disp\+work|gwrd|icman|msg_server|enserver|enq_server|enq_replicator|jstart|sapwebdisp|saprouter)$/,
-    source: doc("SAP Help, 'TCP/IP Ports of All SAP Products': instance NN dispatcher 32NN, gateway 33NN, message server 36NN and HTTP 81NN, ICM HTTP 80NN and HTTPS 443NN, sapstartsrv 5NN13/5NN14, Java 5NN00-5NN04; host agent 1128/1129; SAProuter 3299", "https://help.sap.com/docs/Security/575a9f0e56f34c6e8138439eefc32b16/616a3c0b1cc748238de9c0341b15c63c.html"),
+    executable: /^\/(?:usr\/sap\/(?:[A-Z][A-Z0-9]{2}\/(?:[A-Z]+\d{2}\/exe|SYS\/exe\/(?:run|uc\/linuxx86_64|nuc\/linuxx86_64))|hostctrl\/exe|saprouter)|sapmnt\/[A-Z][A-Z0-9]{2}\/exe\/(?:uc|nuc)\/linuxx86_64)\/(?:sapstartsrv|disp\+work|gwrd|icman|msg_server|enserver|enq_server|enq_replicator|jstart|sapwebdisp|saprouter)$/,
+    fits: sapInstancePort,
+    source: doc("SAP Help, 'TCP/IP Ports of All SAP Products': instance NN dispatcher 32NN, gateway 33NN, message server 36NN and HTTP 81NN, ICM HTTP 80NN and HTTPS 443NN, sapstartsrv 5NN13/5NN14, Java 5NN00-5NN04, enqueue replication 5NN16; host agent 1128/1129; SAProuter 3299", "https://help.sap.com/docs/Security/575a9f0e56f34c6e8138439eefc32b16/616a3c0b1cc748238de9c0341b15c63c.html"),
   },
-  { id: "port:dropbox-lan-sync", ports: [17500], programs: ["dropbox"], executable: /\/\.dropbox-dist\/dropbox-lnx\.[\w.-]+\/dropbox$/, source: doc("Dropbox help, LAN sync: the desktop app discovers and serves peers on port 17500 (TCP and UDP)", "https://help.dropbox.com/sync/lan-sync-overview") },
+
+  { id: "port:dropbox-lan-sync", ports: [17500], programs: ["dropbox"], executable: /^\/(?:home\/[^/]+|root)\/\.dropbox-dist\/dropbox-lnx\.[\w.-]+\/dropbox$/, source: doc("Dropbox help, LAN sync: the desktop app discovers and serves peers on port 17500 (TCP and UDP)", "https://help.dropbox.com/sync/lan-sync-overview") },
   // Print management and test grids.
   { id: "port:papercut", ports: [9191, 9192, 9193], protocol: 6, programs: [], runtime: { programs: JAVA, token: "biz.papercut", script: true }, source: doc("PaperCut NG/MF: Application Server on 9191 (HTTP), 9192 (HTTPS), 9193 (site servers, SSL)", "https://www.papercut.com/help/manuals/ng-mf/common/sys-ports/") },
   { id: "port:papercut-mobility-print", ports: [9163, 9164, 5353], programs: ["pc-mobility-pri", "pc-mobility-print"], source: doc("PaperCut Mobility Print: ports 9163 (HTTP), 9164 (HTTPS), mDNS 5353", "https://www.papercut.com/help/manuals/mobility-print/set-up/ports/") },

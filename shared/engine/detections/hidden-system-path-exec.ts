@@ -30,7 +30,7 @@ export interface Hidden {
 export function hiddenExec(path: string): Hidden | undefined {
   if (!path.startsWith("/")) return undefined;
   if (isUserToolInstall(path)) return undefined;
-  const segments = path.split("/").filter((s) => s !== "");
+  const segments = resolvedSegments(path);
   let afterTool = false;
   let unknown: string | undefined;
   for (const [i, s] of segments.entries()) {
@@ -53,21 +53,33 @@ export function hiddenExec(path: string): Hidden | undefined {
   return { severity: "medium", segment: unknown, where: `/${top}` };
 }
 
-/** The XDG base directories of a home (freedesktop.org basedir-spec): data and settings, in per-application subdirectories. */
-const BASE_DIRS: readonly string[] = [".config", ".cache", ".local/share", ".local/state", ".local"];
-
 /**
- * A program loose in a home's XDG base directory (~/.config/guiconfigd, Lazarus' SimplexTea; ~/.local/share/x):
- * applications keep their files in a subdirectory of their own there and programs in ~/.local/bin, so nothing installs
- * an executable right in the base directory.
+ * A program loose in a home's XDG base directory (~/.config/guiconfigd, Lazarus' SimplexTea; a service account's
+ * ~/.cache/kinsing): applications keep their files there in a subdirectory of their own, and programs in ~/.local/bin,
+ * so nothing installs an executable right in ~/.config, ~/.cache, ~/.local, ~/.local/share or ~/.local/state
+ * (freedesktop.org basedir-spec). Whatever the home: a person's under /home is low, root's or a service account's
+ * (/var/lib/postgresql, /var/www) medium.
  */
 function looseInBaseDir(segments: readonly string[]): Hidden | undefined {
-  const home = segments[0] === "root" ? 1 : segments[0] === "home" ? 2 : 0;
-  if (home === 0) return undefined;
-  const rest = segments.slice(home);
-  const base = BASE_DIRS.find((d) => rest.length === d.split("/").length + 1 && rest.join("/").startsWith(`${d}/`));
-  if (base === undefined) return undefined;
-  return { severity: home === 1 ? "medium" : "low", segment: base, where: home === 1 ? "root's home directory" : "a home directory", loose: true };
+  const last = segments.length - 1;
+  const at = segments.findIndex((s, k) => k >= 1 && (((s === ".config" || s === ".cache" || s === ".local") && k === last - 1) || (s === ".local" && k === last - 2 && (segments[k + 1] === "share" || segments[k + 1] === "state"))));
+  if (at < 0) return undefined;
+  const base = segments.slice(at, last).join("/");
+  const top = segments[0] ?? "";
+  if (top === "home") return { severity: "low", segment: base, where: "a home directory", loose: true };
+  if (top === "root" && at === 1) return { severity: "medium", segment: base, where: "root's home directory", loose: true };
+  return { severity: "medium", segment: base, where: `a service account's home under /${top}`, loose: true };
+}
+
+/** A path's directories with "." dropped and ".." taken back, as the kernel resolves them. */
+function resolvedSegments(path: string): string[] {
+  const out: string[] = [];
+  for (const s of path.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") out.pop();
+    else out.push(s);
+  }
+  return out;
 }
 
 /** The programs a command line runs: each command word, and the script an interpreter is given. */

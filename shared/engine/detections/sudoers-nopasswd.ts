@@ -1,5 +1,5 @@
 // sudoers rules granting ALL commands without a password.
-import { cloudSudoRule, isRaspberryPi } from "../baselines/index.js";
+import { cloudSudoRule, isRaspberryPi, type SudoHost } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 
@@ -46,7 +46,7 @@ export function runasOtherThanRoot(rule: string, uidZero: ReadonlySet<string> = 
 export const sudoersNopasswdAll = defineDetection({
   id: "sudoers-nopasswd-all",
   title: "sudoers grants NOPASSWD: ALL",
-  reads: { sudoers: ["source", "header", "rule_details"], users: ["username", "uid"], deb_packages: ["name"], kernel_modules: ["name"] },
+  reads: { sudoers: ["source", "header", "rule_details"], users: ["username", "uid", "shell"], deb_packages: ["name", "status"], kernel_modules: ["name"] },
   severity: "medium",
   attack: ["T1548.003"],
   maturity: "test",
@@ -60,7 +60,13 @@ export const sudoersNopasswdAll = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
-    const machine = { raspberryPi: isRaspberryPi(rowsOf(host, "deb_packages").map((p) => str(p, "name")), rowsOf(host, "kernel_modules").map((m) => str(m, "name"))) };
+    // A package removed with its configuration left (status "deinstall ok config-files") is no longer the host's.
+    const installed = rowsOf(host, "deb_packages").filter((p) => str(p, "status") === "" || str(p, "status").endsWith(" installed"));
+    const firstUser = rowsOf(host, "users").find((u) => str(u, "uid") === "1000" && !/(?:nologin|false)$/.test(str(u, "shell")));
+    const machine: SudoHost = {
+      raspberryPi: isRaspberryPi(installed.map((p) => str(p, "name")), rowsOf(host, "kernel_modules").map((m) => str(m, "name"))),
+      firstUser: firstUser === undefined ? undefined : str(firstUser, "username"),
+    };
     const uidZero = new Set(rowsOf(host, "users").filter((u) => str(u, "uid") === "0").map((u) => str(u, "username")));
     for (const row of rowsOf(host, "sudoers")) {
       // A comment after the rule is the agent's text too: `#` not followed by a digit (that is a uid, `#0`).

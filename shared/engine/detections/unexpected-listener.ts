@@ -92,7 +92,7 @@ export const unexpectedListener = defineDetection({
       // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
       // The interpreter must be a word of its own, a program's name or a path's last part (`python3 -c`,
       // `/usr/bin/perl -e`), not the end of a file name (Knot Resolver's `distro-preconfig.lua -c kresd.conf`).
-      const inlineCode = /[\s/](?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\w+\s+)*-(?:c|e|r)\s/.test(` ${str(proc, "cmdline")} `);
+      const inlineCode = /[\s/](?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\S+\s+)*-(?:c|e|r)(?:\s|['"])/.test(` ${str(proc, "cmdline")} `);
       const forwarder = socatForwarder(str(proc, "cmdline"));
       // inetutils' telnetd -E and netkit's in.telnetd -L name the login program: anything but login hands out a program.
       const telnetExec = /telnetd$/.test(exe) ? /(?:^|\s)(?:-[EL]\s*|--exec-login[=\s]\s*)(\S+)/.exec(str(proc, "cmdline"))?.[1] : undefined;
