@@ -107,8 +107,7 @@ function dubiousPlace(path: string): boolean {
 }
 
 function ownerExplains(owner: PortOwner, port: number, name: string, exe: string, cmdline: string, path: string): boolean {
-  // An owner known by its executable's path: the process must run that file, under its own name (a file replaced
-  // by an upgrade while it runs is still the one it started from: deleted-binary-running judges that).
+  // Known by its executable's path: that file (replaced by an upgrade or not), under its own name.
   const file = path.replace(/ \(deleted\)$/, "");
   if (owner.executable !== undefined) return owner.executable.test(file) && name === exe && (owner.fits?.(port, exe, file, cmdline) ?? true);
   if (dubiousPlace(path)) return false;
