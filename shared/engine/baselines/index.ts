@@ -9,15 +9,16 @@ import { DEBIAN_6_12_ADDED_MODULES, DEBIAN_6_12_SOURCE, DEBIAN_6_1_BUILTIN_MODUL
 import { DEBIAN_6_12_ARM64_ADDED_MODULES, DEBIAN_6_12_ARM64_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_MODULES, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_MODULES, DEBIAN_6_1_ARM64_SOURCE } from "./kernel-modules-in-tree-arm64.js";
 import { DEBIAN_5_10_BUILTIN_MODULES, DEBIAN_5_10_BUILTIN_SOURCE, DEBIAN_5_10_MODULES, DEBIAN_5_10_SOURCE } from "./kernel-modules-in-tree-5.10.js";
 import { VENDOR_MODULES } from "./kernel-modules-vendor.js";
+import { LIVE_PATCH_TOOLS } from "./live-patches.js";
 import { MAINLINE_6_1_MODULES, MAINLINE_6_1_SOURCE } from "./kernel-modules-mainline.js";
-import { PORT_OWNERS, type PortOwner } from "./ports.js";
 import { PRELOAD_LIBRARIES, explainedPreload } from "./preload.js";
 import { PACKAGED_SUID, canonicalBinPath, tripletFree } from "./suid.js";
-import { commName, describeSource, explain, type Explanation } from "./types.js";
-import { isToolDir } from "./hidden-tool-dirs.js";
+import { describeSource, explain, type Explanation } from "./types.js";
+import { PORT_OWNERS } from "./ports.js";
 
 export type { Explanation, SourceRef } from "./types.js";
 export { commName, describeSource } from "./types.js";
+export { defaultProgramsFor, expectedListener, type ListenerQuery } from "./listeners.js";
 
 // Kernel modules.
 /**
@@ -89,104 +90,6 @@ export function packagedSuid(path: string, group?: string, owner?: string): (Exp
   const numeric = owner?.startsWith("uid ") === true;
   if (entry !== undefined && owner !== undefined && owner !== "" && !(numeric && entry.owner !== undefined) && owner !== (entry.owner ?? "root")) return undefined;
   return entry ? { ...explain(`suid:${entry.package.split(" ")[0]}`, entry.source), package: entry.package } : undefined;
-}
-
-// Listening ports.
-function programMatches(candidates: readonly string[], name: string, exe: string): boolean {
-  return candidates.some((c) => (name !== "" && (c === name || (name.length === 15 && commName(c) === name))) || (exe !== "" && c === exe));
-}
-
-/**
- * A temp directory, or a hidden one that is no toolchain's (a virtualenv or ~/.local is): no owner's program, script
- * or jar is explained from one (`/dev/shm/homeassistant.py`, `~/.x/flaresolverr.py`).
- */
-function dubiousPlace(path: string): boolean {
-  if (/^\/(?:tmp|var\/tmp|dev\/shm)\//.test(path)) return true;
-  const dirs = path.split("/").slice(0, -1);
-  return dirs.some((d) => d.startsWith(".") && d !== "." && d !== ".." && !isToolDir(d));
-}
-
-function ownerExplains(owner: PortOwner, port: number, name: string, exe: string, cmdline: string, path: string): boolean {
-  // Known by its executable's path: that file (replaced by an upgrade or not), under its own name.
-  const file = path.replace(/ \(deleted\)$/, "");
-  if (owner.executable !== undefined) return owner.executable.test(file) && name === exe && (owner.fits?.(port, exe, file, cmdline) ?? true);
-  if (dubiousPlace(path)) return false;
-  if (programMatches(owner.programs, name, exe)) return true;
-  const rt = owner.runtime;
-  if (rt === undefined || !programMatches(rt.programs, name, exe)) return false;
-  const script = scriptOf(cmdline);
-  if (rt.at !== undefined) return rt.at.interpreter.test(file) && rt.at.script.test(script);
-  if (dubiousPlace(script) || classpathOf(cmdline).some(dubiousPlace)) return false;
-  return (rt.script === true ? script : cmdline).toLowerCase().includes(rt.token.toLowerCase());
-}
-
-/** A JVM's class path entries (`-cp a.jar:lib/*`), where its main class is loaded from. */
-function classpathOf(cmdline: string): string[] {
-  const words = cmdline.trim().split(/\s+/).slice(1, 64);
-  const at = words.findIndex((w) => w === "-cp" || w === "-classpath" || w === "--class-path");
-  return at < 0 ? [] : (words[at + 1] ?? "").split(":");
-}
-
-/** What an interpreter's command line runs: its script (the first operand), or `-m module`; "" for `-c` code. */
-function scriptOf(cmdline: string): string {
-  const words = cmdline.trim().split(/\s+/).slice(1, 64);
-  for (let i = 0; i < words.length; i += 1) {
-    const w = words[i] ?? "";
-    if (w === "-m") return `-m ${words[i + 1] ?? ""}`;
-    if (w === "-c") return "";
-    if (w === "-jar") return words[i + 1] ?? "";
-    if (w === "-X" || w === "-W" || w === "-cp" || w === "-classpath" || w === "--class-path") i += 1;
-    else if (!w.startsWith("-")) return w;
-  }
-  return "";
-}
-
-export interface ListenerQuery {
-  port: number;
-  /** osquery listening_ports.protocol: 6 TCP, 17 UDP. */
-  protocol?: number;
-  /** processes.name ("" when the socket has no owning process). */
-  processName: string;
-  /** processes.path. */
-  path?: string;
-  cmdline?: string;
-  /** True when no process owns the socket (pid -1/0: kernel sockets). */
-  kernel?: boolean;
-  /**
-   * Only owners that list this port by number (not in a range), and only a process whose name is its executable's
-   * (no renamed interpreter, no retitled process): for ports bind shells default to (4444).
-   */
-  listedOnly?: boolean;
-}
-
-/** The port is one of the owner's, listed or in one of its ranges. */
-function ownsPort(owner: PortOwner, port: number): boolean {
-  return owner.ports.includes(port) || (owner.ranges?.some(([lo, hi]) => port >= lo && port <= hi) ?? false);
-}
-
-/** The port is a default of the program that holds it. */
-export function expectedListener(query: ListenerQuery | number, processName?: string): Explanation | undefined {
-  const q: ListenerQuery = typeof query === "number" ? { port: query, processName: processName ?? "" } : query;
-  const path = q.path ?? "";
-  const exe = path === "" ? "" : path.replace(/ \(deleted\)$/, "").split("/").pop() ?? "";
-  const name = q.processName;
-  for (const owner of PORT_OWNERS) {
-    if (!(q.listedOnly === true ? owner.ports.includes(q.port) && (name === exe || commName(exe) === name) : ownsPort(owner, q.port))) continue;
-    if (owner.protocol !== undefined && q.protocol !== undefined && owner.protocol !== q.protocol) continue;
-    if (q.kernel === true || (name === "" && exe === "")) {
-      if (owner.kernel === true) return explain(owner.id, owner.source);
-      continue;
-    }
-    if (ownerExplains(owner, q.port, name, exe, q.cmdline ?? "", path)) return explain(owner.id, owner.source);
-  }
-  return undefined;
-}
-
-/** The default programs for a port (for summaries: "9100 is node_exporter's port"). */
-export function defaultProgramsFor(port: number): string[] {
-  const out = new Set<string>();
-  for (const o of PORT_OWNERS) if (ownsPort(o, port)) for (const p of [...o.programs, ...(o.runtime ? [`${o.runtime.programs.join("/")} (${o.runtime.token})`] : [])]) out.add(p);
-  return [...out];
 }
 
 // Accounts.
@@ -374,7 +277,7 @@ export function baselineCatalog(): Array<{ id: string; source: string }> {
     { id: "preload:bundled-allocator", source: describeSource(BUNDLED_ALLOCATOR_SOURCE) },
     { id: "pam:packaged", source: `${describeSource(DEBIAN_PAM_SOURCE)}; ${describeSource(OTHER_DISTRO_PAM_SOURCE)}` },
     { id: "kmod:mainline-modular-elsewhere", source: [DEBIAN_6_1_BUILTIN_SOURCE, DEBIAN_6_1_ARM64_BUILTIN_SOURCE, DEBIAN_5_10_BUILTIN_SOURCE, MAINLINE_SOURCE].map(describeSource).join("; ") },
-    ...VENDOR_MODULES.map((g) => ({ id: g.id, source: describeSource(g.source) })),
+    ...[...VENDOR_MODULES, ...LIVE_PATCH_TOOLS].map((g) => ({ id: g.id, source: describeSource(g.source) })),
     ...PACKAGED_SUID.map((s) => ({ id: `suid:${s.package.split(" ")[0]}`, source: `${s.path}: ${describeSource(s.source)}` })),
     ...ACCOUNT_GROUPS.map((g) => ({ id: g.id, source: describeSource(g.source) })),
     ...CLOUD_SUDO_RULES.map((r) => ({ id: r.id, source: describeSource(r.source) })),

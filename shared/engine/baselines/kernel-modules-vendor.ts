@@ -33,6 +33,12 @@ export const VENDOR_MODULES: readonly VendorModuleGroup[] = [
     },
   },
   {
+    id: "kmod:mellanox-mft",
+    vendor: "NVIDIA (Mellanox) Firmware Tools' kernel package (kernel-mft, kernel-mft-dkms)",
+    names: ["mst_pci", "mst_pciconf"],
+    source: { kind: "doc", name: "NVIDIA Firmware Tools (MFT) documentation: `mst start` loads the mst_pci and mst_pciconf modules that create /dev/mst devices", url: "https://docs.nvidia.com/networking/display/mftv4280/" },
+  },
+  {
     id: "kmod:zfs",
     vendor: "OpenZFS (zfs-dkms)",
     names: ["zfs", "spl", "zavl", "znvpair", "zunicode", "zcommon", "icp", "zlua", "zzstd"],

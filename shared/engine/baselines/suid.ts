@@ -109,6 +109,9 @@ export const PACKAGED_SUID: readonly PackagedSuid[] = [
   ),
   { path: "/usr/bin/screen", package: "screen", mode: "2755 root:utmp", source: { kind: "debian-package", name: "screen", release: "bookworm", detail: "setgid utmp to record sessions" } },
   // Arch Linux (one bin directory: /usr/sbin is /usr/bin there) and Alpine.
+  // openSUSE and SLES keep their own password helper beside Linux-PAM's: setuid root by the permissions package's
+  // profiles (permissions.easy/secure/paranoid list /usr/sbin/unix2_chkpwd root:shadow 4755).
+  { path: "/usr/sbin/unix2_chkpwd", package: "pam (openSUSE)", mode: "4755", source: { kind: "upstream-package", name: "pam", release: "openSUSE Tumbleweed / SLES 15", url: "https://github.com/openSUSE/permissions/blob/master/profiles/permissions.secure", detail: "/usr/sbin/unix2_chkpwd root:shadow 4755 in the permissions profiles; the binary from the pam package" } },
   { path: "/usr/bin/unix_chkpwd", package: "pam (Arch)", mode: "4755", source: { kind: "upstream-package", name: "pam", release: "arch", url: "https://archlinux.org/packages/core/x86_64/pam/", detail: "usr/bin/unix_chkpwd installed setuid root (PKGBUILD: chmod +s)" } },
   { path: "/usr/bin/sg", package: "shadow (Arch)", mode: "4755", source: { kind: "upstream-package", name: "shadow", release: "arch", url: "https://archlinux.org/packages/core/x86_64/shadow/", detail: "sg is newgrp under another name (setuid root, like newgrp)" } },
   { path: "/usr/bin/doas", package: "doas (Alpine) / opendoas (Arch, Debian)", mode: "4755", source: { kind: "upstream-package", name: "doas / opendoas", url: "https://pkgs.alpinelinux.org/package/edge/main/x86_64/doas", detail: "doas(1) runs commands as another user: installed setuid root by Alpine's doas, Arch's and Debian's opendoas" } },

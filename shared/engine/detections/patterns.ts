@@ -303,3 +303,12 @@ const COMMAND_SIGNALS: ReadonlyArray<{ re: Pick<RegExp, "test">; why: string; st
 export function commandSignals(command: string): CommandSignal[] {
   return COMMAND_SIGNALS.filter((s) => s.re.test(command)).map((s) => ({ why: s.why, strong: s.strong }));
 }
+
+/**
+ * LiME, the memory acquisition module, loaded as its documentation says: `insmod lime*.ko path=<file or tcp:port>
+ * format=<lime|raw|padded>` (github.com/504ensicsLabs/LiME, README "Usage"). An incident responder's capture, or
+ * someone reading the host's memory: an observation to see, not an implant.
+ */
+export function limeInvocation(command: string): boolean {
+  return /\binsmod\s+\S*lime[^\s/]*\.ko\b/.test(command) && /\bpath=\S+/.test(command) && /\bformat=(?:lime|raw|padded)\b/.test(command);
+}

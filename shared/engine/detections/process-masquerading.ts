@@ -5,6 +5,7 @@ import { kernelThreadName } from "../baselines/kernel-thread-names.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
 import { systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
+import { nixOwnDaemon } from "../baselines/nix-store.js";
 import { COMPILED_DAEMONS, INTERPRETERS, MULTI_CALL, SHORT_LIVED_COMMANDS } from "../intel/argv-disguises.js";
 
 /**
@@ -142,7 +143,7 @@ export const processMasquerading = defineDetection({
       let why = "";
       if (bracketed) why = `command line ${cmdline} imitates a kernel thread, but kernel threads have no command line${path !== "" ? ` and this runs ${path}` : ""}`;
       else if (path === "" || name === "") continue;
-      else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d))) why = `system process name ${name} but runs from ${path}`;
+      else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d)) && !nixOwnDaemon(name, path)) why = `system process name ${name} but runs from ${path}`;
       else if (lookalike(name) !== undefined || lookalike(basename(path)) !== undefined) why = `name ${lookalike(name) !== undefined ? name : basename(path)} spells ${lookalike(name) ?? lookalike(basename(path))} with digits for letters or behind a dot, and runs ${path}`;
       else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
       else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;

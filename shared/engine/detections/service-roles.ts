@@ -118,3 +118,17 @@ export function onlyHelpers(programs: readonly string[], helpers: readonly strin
   const used = programs.filter((p) => !ignore.has(p) && !/^-/.test(p));
   return used.length > 0 && used.every((p) => helpers.includes(p));
 }
+
+/**
+ * Python's multiprocessing starting a worker or its resource tracker (the "spawn" start method, the default on macOS
+ * and asked for by uvicorn, torch and others): the parent's own interpreter run with the module's fixed bootstrap
+ * line (CPython Lib/multiprocessing/spawn.py get_command_line, resource_tracker.py), nothing else on it.
+ */
+export function multiprocessingWorker(child: Row, parent: Row): boolean {
+  if (str(child, "path") === "" || str(child, "path") !== str(parent, "path")) return false;
+  const code = /^\S*python[\d.]*\s+(?:-[A-Za-z]+\s+)*-c\s+(.*)$/.exec(str(child, "cmdline").trim())?.[1] ?? "";
+  return (
+    /^["']?from multiprocessing\.spawn import spawn_main; spawn_main\((?:tracker_fd=\d+, )?pipe_handle=\d+\)["']? --multiprocessing-fork$/.test(code) ||
+    /^["']?from multiprocessing\.resource_tracker import main;\s?main\(\d+\)["']?$/.test(code)
+  );
+}

@@ -1,10 +1,12 @@
 // Loaded kernel modules that are known rootkits, or neither in-tree (Debian's kernels, the Linux source) nor a packaged
 // DKMS/vendor module.
 import { isPackagedKernelModule, tagBaseline } from "../baselines/index.js";
+import { livePatchModule } from "../baselines/live-patches.js";
 import { knownRootkitModule } from "../intel/rootkits.js";
-import { rowsOf, str, tagList } from "../rows.js";
+import { basename, rowsOf, str, tagList } from "../rows.js";
 import type { HostData } from "../types.js";
 import { moduleTraces } from "./kernel-module-traces.js";
+import { limeInvocation } from "./patterns.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 export const DKMS_PACKAGE_BASELINE = "kmod:dkms-package";
@@ -48,6 +50,17 @@ function buildingPackage(host: HostData, module: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The loaded module a module file's name stands for: the same name (a file may write "-" where the module has "_"),
+ * or the name with a kernel version after it, as per-kernel builds are named (lime-5.15.0-126-generic.ko is lime).
+ */
+function loadedAs(file: string, listed: ReadonlySet<string>): string | undefined {
+  const n = file.replace(/-/g, "_");
+  if (listed.has(file)) return file;
+  if (listed.has(n)) return n;
+  return [...listed].find((m) => m.length >= 3 && file.startsWith(m) && /^[-_]\d+\.\d+/.test(file.slice(m.length)));
+}
+
 export const unexpectedKernelModule = defineDetection({
   id: "unexpected-kernel-module",
   title: "Unexpected kernel module",
@@ -55,7 +68,7 @@ export const unexpectedKernelModule = defineDetection({
     kernel_modules: ["name", "status", "used_by"],
     shell_history: ["uid", "command", "history_file"],
     file: ["path", "mode", "size", "mtime"],
-    processes: ["pid", "path"],
+    processes: ["pid", "path", "cmdline"],
     deb_packages: ["name", "version"],
     rpm_packages: ["name", "version"],
   },
@@ -76,6 +89,9 @@ export const unexpectedKernelModule = defineDetection({
     const hits: DetectionHit[] = [];
     // In-tree modules are the bulk of any host's list: one note for all of them, not one per module.
     const inTree: { rows: EvidenceRow[]; source: string } = { rows: [], source: "" };
+    const limeLoaded = [...rowsOf(host, "processes").map((p) => str(p, "cmdline")), ...rowsOf(host, "shell_history").map((h) => str(h, "command"))].some(limeInvocation);
+    const packages = new Set(["deb_packages", "rpm_packages"].flatMap((t) => rowsOf(host, t).map((r) => str(r, "name"))));
+    const programs = new Set(rowsOf(host, "processes").map((p) => basename(str(p, "path"))));
     for (const row of rowsOf(host, "kernel_modules")) {
       const name = str(row, "name");
       if (name === "") continue;
@@ -107,10 +123,19 @@ export const unexpectedKernelModule = defineDetection({
         hits.push({ summary: `Kernel module ${name} is ${what} (${packaged.source}).`, evidence, entity, kept_by: packaged.baseline });
         continue;
       }
+      const patch = livePatchModule(name, packages, programs);
+      if (patch !== undefined) {
+        hits.push({ summary: `Kernel module ${name} is a module ${patch.tool} generates, and ${patch.tool} is installed here (${patch.source.name}).`, evidence, entity, kept_by: patch.id });
+        continue;
+      }
       // A module an installed DKMS or kmod package builds (LiME on a forensics workstation from lime-forensics-dkms).
       const pkg = buildingPackage(host, name);
       if (pkg !== undefined) {
         hits.push({ summary: `Kernel module ${name} is built for this kernel by the installed ${pkg} package.`, evidence, entity, kept_by: DKMS_PACKAGE_BASELINE });
+        continue;
+      }
+      if (name === "lime" && limeLoaded) {
+        hits.push({ summary: "Kernel module lime is loaded: LiME, the memory acquisition module, run as its documentation says (an incident responder's capture, or someone reading this host's memory: ask who).", evidence, entity, severity: "info" });
         continue;
       }
       const usedBy = str(row, "used_by");
@@ -126,12 +151,16 @@ export const unexpectedKernelModule = defineDetection({
     // Modules that hide from /proc/modules still leave an insmod line, a .ko file or a kit's userland behind.
     const listed = new Set(rowsOf(host, "kernel_modules").map((r) => str(r, "name")));
     for (const t of moduleTraces(host)) {
-      if (listed.has(t.name) && t.rootkit !== undefined) continue;
+      const loaded = loadedAs(t.name, listed);
+      if (loaded !== undefined && t.rootkit !== undefined) continue;
+      const lime = loaded === "lime" && t.evidence.some((e) => limeInvocation(str(e.row, "cmdline") || str(e.row, "command")));
       hits.push({
-        summary: `Kernel module ${t.name}: ${t.why}${t.rootkit ? `; the name of the ${t.rootkit.family} (${t.rootkit.source})` : ""}${listed.has(t.name) ? "" : "; it is not in the loaded module list (hidden, or unloaded since)"}.`,
+        summary: lime
+          ? `Kernel module lime: ${t.why}; LiME, the memory acquisition module, is loaded and writing this host's memory out (an incident responder's capture, or someone reading its secrets: ask who).`
+          : `Kernel module ${t.name}: ${t.why}${t.rootkit ? `; the name of the ${t.rootkit.family} (${t.rootkit.source})` : ""}${loaded !== undefined ? "" : "; it is not in the loaded module list (hidden, or unloaded since)"}.`,
         evidence: t.evidence,
-        entity: `kmod:${t.name}`,
-        ...(t.strong ? { severity: "high" as const } : {}),
+        entity: `kmod:${loaded ?? t.name}`,
+        ...(lime ? { severity: "info" as const } : t.strong ? { severity: "high" as const } : {}),
       });
     }
     if (inTree.rows.length > 0) {

@@ -2,11 +2,12 @@
 // host's allowed_ports tag.
 import { expectedListener, tagBaseline } from "../baselines/index.js";
 import { compareText } from "../order.js";
-import { basename, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
+import { basename, inContainer, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isLoopback, isWildcard } from "../net.js";
 import { offensiveSecurityHost } from "../baselines/host-roles.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { SHELLS, inHiddenDir, inTmpDir, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import { SHELLS, inHiddenDir, inTmpDir, limeInvocation, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import { clip } from "./command-lines.js";
 import type { Row } from "../types.js";
 
 /** Ports bind shells and C2 kits default to (raise the severity). Source: Metasploit defaults (4444), ATT&CK T1571 examples. */
@@ -47,10 +48,19 @@ function busyboxApplet(proc: Row | undefined): string {
   return login === undefined || login === "/bin/login" || login === "/usr/bin/login" ? applet : "busybox";
 }
 
+/** The insmod that loads LiME to serve memory on this TCP port (its path=tcp:<port> and format= arguments), if one runs. */
+function limeStreaming(procs: Iterable<Row>, port: number): Row | undefined {
+  for (const p of procs) {
+    const cmd = str(p, "cmdline");
+    if (limeInvocation(cmd) && /\bpath=tcp:(\d+)\b/.exec(cmd)?.[1] === String(port)) return p;
+  }
+  return undefined;
+}
+
 export const unexpectedListener = defineDetection({
   id: "unexpected-listener",
   title: "Process listening on an unexpected port",
-  reads: { listening_ports: ["pid", "port", "protocol", "address"], processes: ["pid", "name", "path", "cmdline"] },
+  reads: { listening_ports: ["pid", "port", "protocol", "address"], processes: ["pid", "name", "path", "cmdline", "uid", "root", "cgroup_path"] },
   severity: "medium",
   attack: ["T1571", "T1205"],
   maturity: "test",
@@ -113,6 +123,13 @@ export const unexpectedListener = defineDetection({
         hits.push({ summary: `${label} listens on port ${g.port} (${where}), its default port (${expected.source}).`, evidence: g.evidence, entity, kept_by: expected.baseline });
         continue;
       }
+      // LiME streaming a memory image from the kernel (insmod lime.ko path=tcp:<port> format=lime): the listener is the
+      // module's, on the port its loading named; an observation (unexpected-kernel-module says what LiME is).
+      const limeLoad = kernel && !proc ? limeStreaming(procs.values(), g.port) : undefined;
+      if (limeLoad !== undefined) {
+        hits.push({ summary: `The kernel listens on port ${g.port} (${where}) for LiME, loaded by "${clip(str(limeLoad, "cmdline"), 100)}": a memory image served over TCP (an incident responder's capture, or someone reading this host's memory: ask who).`, evidence: [...g.evidence, { table: "processes", row: limeLoad }], entity, severity: "info" });
+        continue;
+      }
       // A red team's box: its handlers and C2 servers are its work; a shell or netcat bound to a port, a program from a
       // temp or hidden directory, or one with no executable to read stay findings there too.
       if (offsec && !shellish && path !== "" && !inTmpDir(path) && !inHiddenDir(path)) {
@@ -125,10 +142,13 @@ export const unexpectedListener = defineDetection({
       }
       // A program from a packaged system directory on a port the baseline does not know is an inventory question
       // (a second instance, a custom port), not an alert: reported as info. Anything else keeps the default.
-      const packaged = !risky && systemPath;
+      // Inside a container, a program that is no shell nor from a temp directory on a port of its own is the container's
+      // service (its image's); what reaches it from the host is docker-proxy's publish, judged where it listens.
+      const containerService = !risky && !kernel && inContainer(proc);
+      const packaged = !risky && (systemPath || containerService);
       const from = path !== "" && basename(path) !== label ? ` (${path})` : path !== "" && inTmpDir(path) ? ` from ${path}` : "";
       hits.push({
-        summary: `${label}${from} listens on port ${g.port} (${where}); the port is not a default of that program nor in the host's allowed ports${shellish ? ", and the listener is a shell or netcat-like tool" : ""}.`,
+        summary: `${label}${from} listens on port ${g.port} (${where})${containerService ? " inside a container" : ""}; the port is not a default of that program nor in the host's allowed ports${shellish ? ", and the listener is a shell or netcat-like tool" : ""}.`,
         evidence: g.evidence,
         severity: risky ? "high" : packaged ? "info" : undefined,
         entity,

@@ -8,7 +8,7 @@ import { WEB_HELPERS } from "../baselines/service-helpers.js";
 import { clip } from "./command-lines.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { NETCAT_LIKE, SHELLS } from "./patterns.js";
-import { DOWNLOADERS, judgeChild, onlyHelpers, RECON_PROGRAMS, webRole } from "./service-roles.js";
+import { DOWNLOADERS, judgeChild, multiprocessingWorker, onlyHelpers, RECON_PROGRAMS, webRole } from "./service-roles.js";
 import { allMatches } from "../matches.js";
 
 /** Python's platform.processor()/architecture() run `uname -p` / `file`: harmless under a WSGI app. */
@@ -65,7 +65,7 @@ export const webshellShellSpawn = defineDetection({
       const grandchildren = children.get(str(child, "pid")) ?? [];
       const verdict = judgeChild(child, grandchildren);
       if (onlyHelpers(verdict.programs, WEB_HELPERS.programs) && !verdict.strong) continue;
-      if (role.tier === "app" && pythonPlatformProbe(child)) continue;
+      if (role.tier === "app" && (pythonPlatformProbe(child) || multiprocessingWorker(child, parent))) continue;
       if (verdict.why === "" && ownHelper(child, parent)) continue;
       const catSensitive = childName === "cat" && /\/etc\/|\/proc\//.test(str(child, "cmdline"));
       let severity: DetectionHit["severity"];
