@@ -16,6 +16,12 @@ const NOT_IN_SWEEP: ReadonlySet<string> = new Set(["ioc-match", "vulnerable-pack
 /** What a local privilege escalation's use leaves on a host: a SUID copy of a shell, a sudoers rule, a second uid 0. */
 const ESCALATION_TRACES: readonly string[] = ["non-root-uid0", "sudoers-nopasswd-all", "unexpected-suid"];
 
+/**
+ * What a remote exploit's use leaves on a host, whatever the vulnerability: the exploited service's children (a web
+ * shell, a shell under a database or JVM), a reverse shell, a fetched payload and a program run from a temp directory.
+ */
+const EXPLOITATION_TRACES: readonly string[] = ["webshell-shell-spawn", "service-spawned-shell", "reverse-shell", "download-execute", "exec-from-tmp"];
+
 /** Detections that answer "is this indicator here" and nothing about what it means. */
 const INDICATOR_ONLY: ReadonlySet<string> = new Set(["ioc-match", "known-bad-hash"]);
 
@@ -107,6 +113,17 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
     const ids = ESCALATION_TRACES.filter((id) => routeOf(id) !== undefined);
     ids.forEach((id) => chosen.add(id));
     rationale.push(`${escalations.join(", ")} ${escalations.length === 1 ? "is a local privilege escalation" : "are local privilege escalations"} → what its use leaves (${ids.join(", ")})`);
+  }
+  // A remote exploit named, or a CVE the engine has no version check for ("was Solr hit by CVE-2021-44228?"): the
+  // question is whether it was used, so what its use leaves runs beside whatever version check there is.
+  const exploits = entities.advisories.filter((id) => {
+    const known = ADVISORIES.filter((a) => a.id.toUpperCase() === id.toUpperCase());
+    return known.length === 0 || known.some((a) => a.attack.includes("T1190"));
+  });
+  if (exploits.length > 0) {
+    const ids = EXPLOITATION_TRACES.filter((id) => routeOf(id) !== undefined);
+    ids.forEach((id) => chosen.add(id));
+    rationale.push(`${exploits.join(", ")} → what a remote exploit's use leaves (${ids.join(", ")})`);
   }
   if (entities.ports.length > 0 && routeOf("unexpected-listener")) {
     chosen.add("unexpected-listener");

@@ -43,6 +43,8 @@ export interface CommandPattern {
   id: string;
   /** Matches the whole command (user field stripped). */
   re: Pick<RegExp, "test">;
+  /** Only processes of these uids (a build user's), when the layout is one anyone could copy. */
+  uids?: readonly string[];
   source: SourceRef;
 }
 
@@ -226,6 +228,13 @@ export const ADMIN_PORT_DAEMONS: ReadonlyArray<{
     source: { kind: "doc", name: "Cockpit guide, \"Managing multiple hosts\": cockpit-ws reaches the other machines over SSH (cockpit-ssh)", url: "https://cockpit-project.org/guide/latest/feature-machines" },
   },
   {
+    // A remote-desktop gateway's daemon: every RDP, VNC or SSH session a user opens in the browser is its connection.
+    id: "admin:guacamole-guacd",
+    paths: ["/usr/sbin/guacd", "/usr/local/sbin/guacd", "/opt/guacamole/sbin/guacd"],
+    ports: [22, 3389],
+    source: { kind: "doc", name: "Apache Guacamole manual, \"Implementation and architecture\": guacd, the proxy daemon, makes the RDP, VNC and SSH connections for the web application's users", url: "https://guacamole.apache.org/doc/gug/guacamole-architecture.html" },
+  },
+  {
     id: "ci:jenkins-ssh-agents",
     paths: [],
     // The JVM's own options (-D, -X) and then `-jar <jenkins.war>`: no -cp, -javaagent or another -jar before it.
@@ -287,6 +296,9 @@ export const TEMP_EXECUTION: readonly CommandPattern[] = [
   { id: "tmp-exec:go-test", re: /^\/tmp\/go-build\d+\/b\d+\/[^/]+\.test$/, source: { kind: "doc", name: "Go command docs: go test builds each package's test binary (pkg.test) in the temporary work directory and runs it from there", url: "https://pkg.go.dev/cmd/go#hdr-Test_packages" } },
   { id: "tmp-exec:cargo-install", re: /^\/tmp\/cargo-install[A-Za-z0-9]+\/(?:release|debug)\/build\/[^/]+\/build-script-[^/]+$/, source: { kind: "doc", name: "The Cargo Book, cargo install: builds in a temporary target directory and runs build scripts from it", url: "https://doc.rust-lang.org/cargo/commands/cargo-install.html" } },
   { id: "tmp-exec:appimage", re: /^\/tmp\/\.mount_[A-Za-z0-9]{6}\/[^/]+(?:\/[^/]+)*$/, source: { kind: "doc", name: "AppImage docs: the runtime mounts the image at /tmp/.mount_XXXXXX and runs AppRun", url: "https://docs.appimage.org/introduction/concepts.html" } },
+  // Gentoo's Portage builds each package in PORTAGE_TMPDIR (/var/tmp by default) and runs its test suite there, as the
+  // portage user (uid 250, acct-user/portage) under FEATURES=userpriv: only that user's processes.
+  { id: "tmp-exec:portage", re: /^\/var\/tmp\/portage\/[a-z0-9][a-z0-9+_.-]*\/[A-Za-z0-9+_.-]+\/(?:work|temp|image|homedir)\//, uids: ["250"], source: { kind: "doc", name: "Gentoo Handbook and make.conf(5): PORTAGE_TMPDIR=/var/tmp, packages built in $PORTAGE_TMPDIR/portage/<category>/<package>-<version>/work, as the portage user (uid 250) with FEATURES=userpriv", url: "https://wiki.gentoo.org/wiki/PORTAGE_TMPDIR" } },
   { id: "tmp-exec:pyinstaller", re: /^\/tmp\/_MEI\d+\/[^/]+$/, source: { kind: "doc", name: "PyInstaller docs: one-file bundles unpack to a _MEIxxxxxx folder in the temp directory", url: "https://pyinstaller.org/en/stable/operating-mode.html#how-the-one-file-program-works" } },
 ];
 

@@ -124,6 +124,13 @@ export const CONTAINER_IMAGE_BASELINES: readonly ContainerImageBaseline[] = [
     source: "https://docs.gitlab.com/runner/install/docker/ and https://docs.gitlab.com/ci/docker/using_docker_build/#use-the-docker-executor-with-docker-socket-binding",
   },
   {
+    // Gitea's and Forgejo's runners start job containers through the host's Docker socket (the documented setup).
+    id: "container-images:gitea-act-runner",
+    images: ["gitea/act_runner", "docker.io/gitea/act_runner", "code.forgejo.org/forgejo/runner", "data.forgejo.org/forgejo/runner"],
+    host_paths: ["/var/run/docker.sock"],
+    source: "https://docs.gitea.com/usage/actions/act-runner (docker run -v /var/run/docker.sock:/var/run/docker.sock gitea/act_runner) and https://forgejo.org/docs/latest/admin/runner-installation/",
+  },
+  {
     id: "container-images:node-exporter",
     images: ["prom/node-exporter", "quay.io/prometheus/node-exporter"],
     host_paths: ["/", "/proc", "/sys"],

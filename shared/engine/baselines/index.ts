@@ -238,8 +238,8 @@ export function vendorInstaller(command: string): Explanation | undefined {
 }
 
 /** A program whose documented layout runs it from a temp directory (go run, AppImage, PyInstaller). */
-export function tempExecution(path: string): Explanation | undefined {
-  const hit = TEMP_EXECUTION.find((p) => p.re.test(path));
+export function tempExecution(path: string, uid?: string): Explanation | undefined {
+  const hit = TEMP_EXECUTION.find((p) => p.re.test(path) && (p.uids === undefined || (uid !== undefined && p.uids.includes(uid))));
   return hit ? explain(hit.id, hit.source) : undefined;
 }
 

@@ -32,12 +32,7 @@ export const VENDOR_MODULES: readonly VendorModuleGroup[] = [
       url: "https://www.raspberrypi.com/documentation/computers/linux_kernel.html",
     },
   },
-  {
-    id: "kmod:mellanox-mft",
-    vendor: "NVIDIA (Mellanox) Firmware Tools' kernel package (kernel-mft, kernel-mft-dkms)",
-    names: ["mst_pci", "mst_pciconf"],
-    source: { kind: "doc", name: "NVIDIA Firmware Tools (MFT) documentation: `mst start` loads the mst_pci and mst_pciconf modules that create /dev/mst devices", url: "https://docs.nvidia.com/networking/display/mftv4280/" },
-  },
+
   {
     id: "kmod:zfs",
     vendor: "OpenZFS (zfs-dkms)",

@@ -10,8 +10,10 @@ export interface LivePatchTool {
   module: RegExp;
   /** Packages (deb or rpm) that install the tool. */
   packages: readonly string[];
-  /** Programs of the tool (process executables' file names), for installs no package table shows (a snap). */
-  programs: readonly string[];
+  /** The tool's running program, by its full path (a snap's is in no package table); a name alone is anyone's. */
+  program: RegExp;
+  /** The module must be named on that program's command line (SystemTap's staprun names the module it runs). */
+  namedByProgram?: true;
   source: SourceRef;
 }
 
@@ -19,9 +21,9 @@ export const LIVE_PATCH_TOOLS: readonly LivePatchTool[] = [
   {
     id: "kmod:ksplice",
     tool: "Oracle Ksplice",
-    module: /^ksplice_[a-z0-9]{8}(?:_[a-z0-9_]+)?$/,
+    module: /^ksplice_[a-z0-9]{8}(?:_[a-z0-9]+_(?:new|old))?$/,
     packages: ["uptrack", "ksplice", "ksplice-tools", "uptrack-offline"],
-    programs: ["uptrack-upgrade", "ksplice"],
+    program: /^\/usr\/s?bin\/(?:uptrack-upgrade|ksplice)$/,
     source: { kind: "doc", name: "Oracle Linux Ksplice User's Guide: each update is a pair of modules ksplice_<id> and ksplice_<id>_<target>_new (lsmod), applied by uptrack-upgrade or ksplice", url: "https://docs.oracle.com/en/operating-systems/ksplice/" },
   },
   {
@@ -29,7 +31,7 @@ export const LIVE_PATCH_TOOLS: readonly LivePatchTool[] = [
     tool: "kpatch (RHEL kernel live patching)",
     module: /^kpatch_\d+(?:_\d+){2,}$/,
     packages: ["kpatch"],
-    programs: ["kpatch"],
+    program: /^\/usr\/sbin\/kpatch$/,
     source: { kind: "doc", name: "RHEL 9 Managing, monitoring and updating the kernel, applying patches with kernel live patching: kpatch-patch packages load modules named kpatch_<kernel version>_<n>_<n> through kpatch.service", url: "https://docs.redhat.com/en/documentation/red_hat_enterprise_linux/9/html/managing_monitoring_and_updating_the_kernel/applying-patches-with-kernel-live-patching_managing-monitoring-and-updating-the-kernel" },
   },
   {
@@ -37,20 +39,34 @@ export const LIVE_PATCH_TOOLS: readonly LivePatchTool[] = [
     tool: "Canonical Livepatch",
     module: /^lkp_Ubuntu_[0-9]+_[0-9]+_[0-9]+_[0-9_]+_[a-z0-9]+_[0-9]+$/,
     packages: ["canonical-livepatch"],
-    programs: ["canonical-livepatchd", "canonical-livepatch"],
+    program: /^\/snap\/canonical-livepatch\/(?:\d+|current)\/canonical-livepatchd$/,
     source: { kind: "doc", name: "Ubuntu Livepatch: the canonical-livepatch snap's daemon loads lkp_Ubuntu_<kernel>_<flavour>_<patch> modules (canonical-livepatch status --verbose)", url: "https://ubuntu.com/security/livepatch/docs" },
   },
   {
     id: "kmod:systemtap",
     tool: "SystemTap",
     module: /^stap_[0-9a-f]{32}_[0-9]+$/,
-    packages: ["systemtap", "systemtap-runtime"],
-    programs: ["staprun", "stapio", "stap"],
-    source: { kind: "doc", name: "SystemTap Beginners Guide: stap compiles each script into a module stap_<hash>_<pid> that staprun loads and unloads", url: "https://sourceware.org/systemtap/SystemTap_Beginners_Guide/" },
+    packages: [],
+    program: /^\/usr\/(?:bin\/staprun|libexec\/systemtap\/stapio)$/,
+    namedByProgram: true,
+    source: { kind: "doc", name: "SystemTap Beginners Guide: stap compiles each script into a module stap_<hash>_<pid> that staprun loads and unloads (kept only while staprun or stapio runs it)", url: "https://sourceware.org/systemtap/SystemTap_Beginners_Guide/" },
+  },
+  {
+    id: "kmod:mellanox-mft",
+    tool: "NVIDIA (Mellanox) Firmware Tools",
+    module: /^mst_pci(?:conf)?$/,
+    packages: ["kernel-mft", "kernel-mft-dkms", "mft"],
+    program: /^\/usr\/bin\/mst$/,
+    source: { kind: "doc", name: "NVIDIA Firmware Tools (MFT) documentation: `mst start` loads the mst_pci and mst_pciconf modules of the kernel-mft package, which create /dev/mst devices", url: "https://docs.nvidia.com/networking/display/mftv4280/" },
   },
 ];
 
 /** The tool that loaded this module, when the name has its shape and the tool is on the host. */
-export function livePatchModule(name: string, packages: ReadonlySet<string>, programs: ReadonlySet<string>): LivePatchTool | undefined {
-  return LIVE_PATCH_TOOLS.find((t) => t.module.test(name) && (t.packages.some((p) => packages.has(p)) || t.programs.some((p) => programs.has(p))));
+export function livePatchModule(name: string, packages: ReadonlySet<string>, processes: ReadonlyArray<{ path: string; cmdline: string }>): LivePatchTool | undefined {
+  return LIVE_PATCH_TOOLS.find((t) => {
+    if (!t.module.test(name)) return false;
+    const running = processes.filter((p) => t.program.test(p.path));
+    if (t.namedByProgram === true) return running.some((p) => p.cmdline.includes(name));
+    return t.packages.some((p) => packages.has(p)) || running.length > 0;
+  });
 }

@@ -24,8 +24,19 @@ const DAEMON_PACKAGES: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/^atd$/, /^at$/],
 ];
 
-/** A system daemon's name run from its own package's Nix store path. */
-export function nixOwnDaemon(name: string, path: string): boolean {
+/**
+ * A system daemon's name run from its own package's Nix store path, under its own file name (udevadm is systemd-udevd's
+ * multi-call file). Any user the Nix daemon allows may add a path to the store, so only for system accounts' processes
+ * (uid below 1000) on a Nix host (nixHost).
+ */
+export function nixOwnDaemon(name: string, path: string, uid: string): boolean {
   const pkg = nixStorePackage(path);
-  return pkg !== undefined && DAEMON_PACKAGES.some(([daemon, packages]) => daemon.test(name) && packages.test(pkg));
+  const file = path.slice(path.lastIndexOf("/") + 1);
+  const own = file === name || (name.length === 15 && file.startsWith(name)) || (name === "systemd-udevd" && file === "udevadm");
+  return pkg !== undefined && own && /^\d+$/.test(uid) && Number(uid) < 1000 && DAEMON_PACKAGES.some(([daemon, packages]) => daemon.test(name) && packages.test(pkg));
+}
+
+/** A Nix host: pid 1 is systemd from the store (NixOS), or the Nix daemon runs from the store. */
+export function nixHost(processes: ReadonlyArray<{ pid: string; path: string }>): boolean {
+  return processes.some((p) => (p.pid === "1" && nixStorePackage(p.path)?.startsWith("systemd") === true) || /^\/nix\/store\/[0-9a-df-np-sv-z]{32}-nix-\d[^/]*\/bin\/nix(?:-daemon)?$/.test(p.path));
 }

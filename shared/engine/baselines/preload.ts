@@ -24,6 +24,8 @@ export const PRELOAD_LIBRARIES: readonly PreloadLibrary[] = [
   { id: "preload:libsegfault", name: /^libSegFault\.so$/, dirs: SYSTEM_LIB, source: { kind: "debian-package", name: "libc6", version: "2.31-13+deb11u11", release: "bullseye", detail: "libSegFault.so (glibc's crash backtrace helper, loaded with LD_PRELOAD; removed in glibc 2.35)" } },
   { id: "preload:snoopy", name: /^libsnoopy\.so(?:\.\d+)*$/, dirs: SYSTEM_LIB, source: deb("snoopy", "2.5.1-1", "libsnoopy.so (command logger)") },
   { id: "preload:gtk3-nocsd", name: /^libgtk3-nocsd\.so(?:\.\d+)*$/, dirs: SYSTEM_LIB, source: { kind: "debian-package", name: "gtk3-nocsd", version: "3-1", release: "bookworm", detail: "libgtk3-nocsd.so.0 (in libgtk3-nocsd0)" } },
+  // Gentoo's Portage runs every build phase under sandbox, which preloads its library to confine writes.
+  { id: "preload:gentoo-sandbox", name: /^libsandbox\.so$/, dirs: ["/usr/lib/", "/usr/lib64/", "/lib/", "/lib64/"], source: { kind: "doc", name: "Gentoo sys-apps/sandbox: Portage's FEATURES=sandbox runs ebuild phases under sandbox, which sets LD_PRELOAD=libsandbox.so (installed in /usr/lib64 or /usr/lib)", url: "https://wiki.gentoo.org/wiki/Project:Sandbox" } },
   // Kernel-bypass network stacks are used by preloading their socket library into the application (trading, HPC).
   // From the distribution's library directories only (their packages install there), and never into programs that
   // authenticate: sshd-library-backdoor does not take them (AUTH_EXCLUDED).

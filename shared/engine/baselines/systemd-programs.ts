@@ -30,11 +30,16 @@ systemd-loop@ systemd-creds systemd-dissect systemd-boot-random-seed systemd-net
 
 export const SYSTEMD_PROGRAMS: ReadonlySet<string> = new Set(`${BOOKWORM} ${LATER}`.split(/\s+/).filter((n) => n !== ""));
 
-/**
- * systemd's own library directory, where its programs sit (not its generator or unit subdirectories); on NixOS,
- * systemd's store path (/nix/store/<hash>-systemd-<version>/lib/systemd/, nix-store.ts).
- */
-const SYSTEMD_DIR = /^(?:(?:\/usr)?|\/nix\/store\/[0-9a-df-np-sv-z]{32}-systemd(?:-minimal)?-\d[^/]*)\/lib\/systemd\/([^/]+)$/;
+/** systemd's own library directory, where its programs sit (not its generator or unit subdirectories). */
+const SYSTEMD_DIR = /^(?:\/usr)?\/lib\/systemd\/([^/]+)$/;
+
+/** systemd's library directory in its NixOS store path (/nix/store/<hash>-systemd-<version>/lib/systemd/<program>). */
+const NIX_SYSTEMD_DIR = /^\/nix\/store\/[0-9a-df-np-sv-z]{32}-systemd(?:-minimal)?-\d[^/]*\/lib\/systemd\/([^/]+)$/;
+
+/** The program's name when the path is directly in systemd's NixOS store directory. */
+export function inNixSystemdStore(path: string): string | undefined {
+  return NIX_SYSTEMD_DIR.exec(path)?.[1];
+}
 
 /** The program's name when the path is directly in systemd's directory (/lib/systemd/x, /usr/lib/systemd/x). */
 export function inSystemdDir(path: string): string | undefined {

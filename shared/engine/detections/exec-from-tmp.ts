@@ -9,7 +9,7 @@ import { firstToken, inHiddenDir, inTmpDir } from "./patterns.js";
 export const execFromTmp = defineDetection({
   id: "exec-from-tmp",
   title: "Execution from /tmp, /var/tmp, /dev/shm or a directory that holds no programs",
-  reads: { processes: ["pid", "name", "path", "cmdline", "on_disk", "parent"] },
+  reads: { processes: ["pid", "name", "path", "cmdline", "on_disk", "parent", "uid"] },
   severity: "medium",
   attack: ["T1059.004", "T1036.005"],
   maturity: "test",
@@ -41,7 +41,7 @@ export const execFromTmp = defineDetection({
         continue;
       }
       if (!inTmpDir(exe)) continue;
-      const documented = tempExecution(exe.replace(/ \(deleted\)$/, ""));
+      const documented = tempExecution(exe.replace(/ \(deleted\)$/, ""), str(row, "uid"));
       if (documented) {
         hits.push({ summary: `${processLabel(row, pid)} (pid ${pid}) executes from ${exe}, the temp layout of ${documented.baseline.replace("tmp-exec:", "")} (${documented.source}).`, evidence: [{ table: "processes", row }], entity: `pid:${pid}`, kept_by: documented.baseline });
         continue;

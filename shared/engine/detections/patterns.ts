@@ -1,9 +1,9 @@
 // Shared vocabularies for detections: shells, temp directories, suspicious command fragments.
-import { basename } from "../rows.js";
+import { basename, str } from "../rows.js";
 import { InOrder } from "../in-order.js";
 import { isIpv4, isPublic } from "../net.js";
 import { dynamicDnsHost, stagingHost } from "../intel/staging-hosts.js";
-import type { Severity } from "../types.js";
+import type { Row, Severity } from "../types.js";
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "ash", "fish", "busybox"]);
 export const NETCAT_LIKE: ReadonlySet<string> = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet"]);
@@ -310,5 +310,10 @@ export function commandSignals(command: string): CommandSignal[] {
  * someone reading the host's memory: an observation to see, not an implant.
  */
 export function limeInvocation(command: string): boolean {
-  return /\binsmod\s+\S*lime[^\s/]*\.ko\b/.test(command) && /\bpath=\S+/.test(command) && /\bformat=(?:lime|raw|padded)\b/.test(command);
+  return /\binsmod\s+(?:\S*\/)?lime(?:-[\w.+~-]+)?\.ko(?:\s|$)/.test(command) && /\bpath=\S+/.test(command) && /\bformat=(?:lime|raw|padded)\b/.test(command);
+}
+
+/** A live insmod loading LiME as root, from kmod's own program (a command line anyone may write is not enough). */
+export function limeLoader(proc: Row): boolean {
+  return str(proc, "uid") === "0" && /^\/(?:usr\/)?s?bin\/(?:kmod|insmod)$/.test(str(proc, "path")) && limeInvocation(str(proc, "cmdline"));
 }

@@ -4,8 +4,8 @@ import { basename, processLabel, rowsOf, str } from "../rows.js";
 import { kernelThreadName } from "../baselines/kernel-thread-names.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { inTmpDir } from "./patterns.js";
-import { systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
-import { nixOwnDaemon } from "../baselines/nix-store.js";
+import { inNixSystemdStore, systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
+import { nixHost, nixOwnDaemon } from "../baselines/nix-store.js";
 import { COMPILED_DAEMONS, INTERPRETERS, MULTI_CALL, SHORT_LIVED_COMMANDS } from "../intel/argv-disguises.js";
 
 /**
@@ -116,7 +116,7 @@ const SYSTEM_DIRS = ["/usr/sbin/", "/usr/bin/", "/sbin/", "/bin/", "/usr/lib/", 
 export const processMasquerading = defineDetection({
   id: "process-masquerading",
   title: "Process masquerading as a system process",
-  reads: { processes: ["pid", "name", "path", "cmdline"] },
+  reads: { processes: ["pid", "name", "path", "cmdline", "uid"] },
   severity: "high",
   attack: ["T1036.005", "T1036.004"],
   maturity: "experimental",
@@ -130,6 +130,7 @@ export const processMasquerading = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
+    const nix = nixHost(rowsOf(host, "processes").map((p) => ({ pid: str(p, "pid"), path: str(p, "path") })));
     for (const row of rowsOf(host, "processes")) {
       const path = str(row, "path").replace(/ \(deleted\)$/, "");
       const name = str(row, "name");
@@ -143,10 +144,10 @@ export const processMasquerading = defineDetection({
       let why = "";
       if (bracketed) why = `command line ${cmdline} imitates a kernel thread, but kernel threads have no command line${path !== "" ? ` and this runs ${path}` : ""}`;
       else if (path === "" || name === "") continue;
-      else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d)) && !nixOwnDaemon(name, path)) why = `system process name ${name} but runs from ${path}`;
+      else if (BORROWED.test(name) && !SYSTEM_DIRS.some((d) => path.startsWith(d)) && !(nix && nixOwnDaemon(name, path, str(row, "uid")))) why = `system process name ${name} but runs from ${path}`;
       else if (lookalike(name) !== undefined || lookalike(basename(path)) !== undefined) why = `name ${lookalike(name) !== undefined ? name : basename(path)} spells ${lookalike(name) ?? lookalike(basename(path))} with digits for letters or behind a dot, and runs ${path}`;
       else if (unknownSystemdProgram(path)) why = `${path} is named like a systemd program, in systemd's directory, but no systemd release installs ${basename(path)}`;
-      else if (systemdProgramElsewhere(path)) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
+      else if (systemdProgramElsewhere(path) && !(nix && inNixSystemdStore(path) !== undefined && nixOwnDaemon(name, path, str(row, "uid")))) why = `${basename(path)} is systemd's program, which lives in /lib/systemd, but this one runs from ${path}`;
       else if (basename(path) === "pause" && /^\S+\s+(?!-v\s*$)\S/.test(cmdline)) why = `runs ${path} with arguments (${cmdline.slice(0, 80)}): a pod sandbox's pause takes none, it only sleeps (CrowdStrike's Dero DaemonSet ran its miner as /pause)`;
       else if (/^\/(?:usr\/)?s?bin\/[^/]+\/[^/]/.test(path)) why = `runs ${path}, from a directory inside ${path.startsWith("/usr") ? path.split("/").slice(0, 3).join("/") : path.split("/").slice(0, 2).join("/")}, where packages put programs and never directories (RotaJakiro's /bin/systemd/systemd-daemon)`;
       else if (inLibraryRoot(path)) why = `runs ${path}, a daemon's name right in a library directory, where packages put libraries and their programs' own directories (/usr/lib/<package>/), never that daemon (PumaBot's /lib/redis)`;

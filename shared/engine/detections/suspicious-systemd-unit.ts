@@ -5,7 +5,8 @@
 // (FHS 3.0: /var/lib holds state, /usr/lib object files and internal binaries in a package's own subdirectory).
 // When that program is also running with a connection to a public address, the unit is a persistent implant.
 import { packagedUnitFile, tempExecution } from "../baselines/index.js";
-import { inSystemdDir, systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
+import { inNixSystemdStore, inSystemdDir, systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
+import { nixHost } from "../baselines/nix-store.js";
 import { isPublic } from "../net.js";
 import { appendTo, basename, processIndex, rowsOf, str } from "../rows.js";
 import type { HostData, Row } from "../types.js";
@@ -175,6 +176,8 @@ export const suspiciousSystemdUnit = defineDetection({
     remediation: ["Remove the unit and its binary; run systemctl daemon-reload."],
   },
   evaluate(host) {
+    // On NixOS a unit runs systemd's programs from systemd's store path (writing a unit takes root).
+    const nix = nixHost(rowsOf(host, "processes").map((p) => ({ pid: str(p, "pid"), path: str(p, "path") })));
     const exec = unitExecLines(rowsOf(host, "augeas"));
     const running = unitProcessLines(host);
     const units = new Map<string, Row>();
@@ -228,7 +231,7 @@ export const suspiciousSystemdUnit = defineDetection({
         for (const program of execPrograms(command)) {
           if (inTmpDir(program)) strong = true;
           if (hiddenProgramDir(program)) reasons.push(`${key} runs from a hidden directory`);
-          if (systemdProgramElsewhere(program)) {
+          if (systemdProgramElsewhere(program) && !(nix && inNixSystemdStore(program) === basename(program))) {
             // systemd's own programs live in its directory; one by the same name elsewhere borrows its look.
             reasons.push(`${key} runs ${program}, named like systemd's own ${basename(program)}, from outside systemd's directory`);
             strong = true;

@@ -3,10 +3,10 @@
 import { isPackagedKernelModule, tagBaseline } from "../baselines/index.js";
 import { livePatchModule } from "../baselines/live-patches.js";
 import { knownRootkitModule } from "../intel/rootkits.js";
-import { basename, rowsOf, str, tagList } from "../rows.js";
+import { rowsOf, str, tagList } from "../rows.js";
 import type { HostData } from "../types.js";
 import { moduleTraces } from "./kernel-module-traces.js";
-import { limeInvocation } from "./patterns.js";
+import { limeLoader } from "./patterns.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
 export const DKMS_PACKAGE_BASELINE = "kmod:dkms-package";
@@ -68,7 +68,7 @@ export const unexpectedKernelModule = defineDetection({
     kernel_modules: ["name", "status", "used_by"],
     shell_history: ["uid", "command", "history_file"],
     file: ["path", "mode", "size", "mtime"],
-    processes: ["pid", "path", "cmdline"],
+    processes: ["pid", "path", "cmdline", "uid"],
     deb_packages: ["name", "version"],
     rpm_packages: ["name", "version"],
   },
@@ -89,9 +89,10 @@ export const unexpectedKernelModule = defineDetection({
     const hits: DetectionHit[] = [];
     // In-tree modules are the bulk of any host's list: one note for all of them, not one per module.
     const inTree: { rows: EvidenceRow[]; source: string } = { rows: [], source: "" };
-    const limeLoaded = [...rowsOf(host, "processes").map((p) => str(p, "cmdline")), ...rowsOf(host, "shell_history").map((h) => str(h, "command"))].some(limeInvocation);
+    // LiME loaded as its documentation says, by a live insmod of kmod's as root (history anyone may write is not enough).
+    const limeLoaded = rowsOf(host, "processes").some(limeLoader);
     const packages = new Set(["deb_packages", "rpm_packages"].flatMap((t) => rowsOf(host, t).map((r) => str(r, "name"))));
-    const programs = new Set(rowsOf(host, "processes").map((p) => basename(str(p, "path"))));
+    const running = rowsOf(host, "processes").map((p) => ({ path: str(p, "path"), cmdline: str(p, "cmdline") }));
     for (const row of rowsOf(host, "kernel_modules")) {
       const name = str(row, "name");
       if (name === "") continue;
@@ -123,7 +124,7 @@ export const unexpectedKernelModule = defineDetection({
         hits.push({ summary: `Kernel module ${name} is ${what} (${packaged.source}).`, evidence, entity, kept_by: packaged.baseline });
         continue;
       }
-      const patch = livePatchModule(name, packages, programs);
+      const patch = livePatchModule(name, packages, running);
       if (patch !== undefined) {
         hits.push({ summary: `Kernel module ${name} is a module ${patch.tool} generates, and ${patch.tool} is installed here (${patch.source.name}).`, evidence, entity, kept_by: patch.id });
         continue;
@@ -153,7 +154,7 @@ export const unexpectedKernelModule = defineDetection({
     for (const t of moduleTraces(host)) {
       const loaded = loadedAs(t.name, listed);
       if (loaded !== undefined && t.rootkit !== undefined) continue;
-      const lime = loaded === "lime" && t.evidence.some((e) => limeInvocation(str(e.row, "cmdline") || str(e.row, "command")));
+      const lime = loaded === "lime" && limeLoaded;
       hits.push({
         summary: lime
           ? `Kernel module lime: ${t.why}; LiME, the memory acquisition module, is loaded and writing this host's memory out (an incident responder's capture, or someone reading its secrets: ask who).`

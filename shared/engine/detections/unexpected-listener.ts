@@ -6,7 +6,7 @@ import { basename, inContainer, num, processIndex, processLabel, rowsOf, str, ta
 import { isLoopback, isWildcard } from "../net.js";
 import { offensiveSecurityHost } from "../baselines/host-roles.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { SHELLS, inHiddenDir, inTmpDir, limeInvocation, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import { SHELLS, inHiddenDir, inTmpDir, limeInvocation, limeLoader, NETCAT_LIKE, socatForwarder } from "./patterns.js";
 import { clip } from "./command-lines.js";
 import type { Row } from "../types.js";
 
@@ -48,9 +48,10 @@ function busyboxApplet(proc: Row | undefined): string {
   return login === undefined || login === "/bin/login" || login === "/usr/bin/login" ? applet : "busybox";
 }
 
-/** The insmod that loads LiME to serve memory on this TCP port (its path=tcp:<port> and format= arguments), if one runs. */
+/** The insmod (kmod's, as root) that loads LiME to serve memory on this TCP port (path=tcp:<port>, format=), if one runs. */
 function limeStreaming(procs: Iterable<Row>, port: number): Row | undefined {
   for (const p of procs) {
+    if (!limeLoader(p)) continue;
     const cmd = str(p, "cmdline");
     if (limeInvocation(cmd) && /\bpath=tcp:(\d+)\b/.exec(cmd)?.[1] === String(port)) return p;
   }
@@ -60,7 +61,7 @@ function limeStreaming(procs: Iterable<Row>, port: number): Row | undefined {
 export const unexpectedListener = defineDetection({
   id: "unexpected-listener",
   title: "Process listening on an unexpected port",
-  reads: { listening_ports: ["pid", "port", "protocol", "address"], processes: ["pid", "name", "path", "cmdline", "uid", "root", "cgroup_path"] },
+  reads: { listening_ports: ["pid", "port", "protocol", "address"], processes: ["pid", "name", "path", "cmdline", "uid", "root", "cgroup_path", "on_disk"] },
   severity: "medium",
   attack: ["T1571", "T1205"],
   maturity: "test",
@@ -144,7 +145,7 @@ export const unexpectedListener = defineDetection({
       // (a second instance, a custom port), not an alert: reported as info. Anything else keeps the default.
       // Inside a container, a program that is no shell nor from a temp directory on a port of its own is the container's
       // service (its image's); what reaches it from the host is docker-proxy's publish, judged where it listens.
-      const containerService = !risky && !kernel && inContainer(proc);
+      const containerService = !risky && !kernel && inContainer(proc) && !inHiddenDir(path) && !path.endsWith(" (deleted)") && str(proc, "on_disk") !== "0";
       const packaged = !risky && (systemPath || containerService);
       const from = path !== "" && basename(path) !== label ? ` (${path})` : path !== "" && inTmpDir(path) ? ` from ${path}` : "";
       hits.push({

@@ -31,10 +31,25 @@ function ownHelper(child: Row, parent: Row): boolean {
   return roots.length > 0 && paths.length > 0 && paths.every((p) => roots.some((r) => p === r || p.startsWith(`${r}/`)));
 }
 
+/**
+ * Web servers by their systemd service cgroup (/system.slice/php8.1-fpm.service): what else runs in that cgroup was
+ * started by the service, even when the process that started it has exited. Only a service's own cgroup, never the
+ * session or init scopes many unrelated processes share.
+ */
+function webServicesByCgroup(procs: readonly Row[]): Map<string, Row> {
+  const out = new Map<string, Row>();
+  for (const p of procs) {
+    const cgroup = str(p, "cgroup_path");
+    if (!/\/[\w@.-]+\.service$/.test(cgroup) || out.has(cgroup) || webRole(p) === undefined) continue;
+    out.set(cgroup, p);
+  }
+  return out;
+}
+
 export const webshellShellSpawn = defineDetection({
   id: "webshell-shell-spawn",
   title: "Web server or app runtime spawning a shell or recon tools (web shell)",
-  reads: { processes: ["pid", "parent", "name", "path", "cmdline", "uid"] },
+  reads: { processes: ["pid", "parent", "name", "path", "cmdline", "uid", "cgroup_path"] },
   severity: "high",
   attack: ["T1505.003", "T1059.004"],
   maturity: "test",
@@ -54,8 +69,13 @@ export const webshellShellSpawn = defineDetection({
     const procs = rowsOf(host, "processes");
     const { byPid, children } = processTree(host);
     const hits: DetectionHit[] = [];
+    const services = webServicesByCgroup(procs);
     for (const child of procs) {
-      const parent = byPid.get(str(child, "parent"));
+      const direct = byPid.get(str(child, "parent"));
+      // A child the web server started and then left (its parent exited, the child was reparented to init) still sits
+      // in the server's service cgroup: judged as the server's child.
+      const orphaned = direct === undefined || webRole(direct) === undefined ? services.get(str(child, "cgroup_path")) : undefined;
+      const parent = orphaned ?? direct;
       if (parent === undefined || str(parent, "pid") === str(child, "pid")) continue;
       const role = webRole(parent);
       if (role === undefined) continue;
@@ -65,7 +85,8 @@ export const webshellShellSpawn = defineDetection({
       const grandchildren = children.get(str(child, "pid")) ?? [];
       const verdict = judgeChild(child, grandchildren);
       if (onlyHelpers(verdict.programs, WEB_HELPERS.programs) && !verdict.strong) continue;
-      if (role.tier === "app" && (pythonPlatformProbe(child) || multiprocessingWorker(child, parent))) continue;
+      // multiprocessing's worker is the app's own, as long as it starts nothing (its bootstrap runs whatever it is sent).
+      if (role.tier === "app" && (pythonPlatformProbe(child) || (multiprocessingWorker(child, parent) && grandchildren.length === 0))) continue;
       if (verdict.why === "" && ownHelper(child, parent)) continue;
       const catSensitive = childName === "cat" && /\/etc\/|\/proc\//.test(str(child, "cmdline"));
       let severity: DetectionHit["severity"];
@@ -80,7 +101,9 @@ export const webshellShellSpawn = defineDetection({
       } else continue;
       const pid = str(child, "pid");
       hits.push({
-        summary: `${role.label} (pid ${str(parent, "pid")}, uid ${str(parent, "uid") || "?"}) started ${childName} (pid ${pid}, uid ${str(child, "uid") || "?"}), which ${why}: ${clip(str(child, "cmdline") || str(child, "path"))}.`,
+        summary: orphaned
+          ? `${childName} (pid ${pid}, uid ${str(child, "uid") || "?"}) runs in the service cgroup of ${role.label} (pid ${str(parent, "pid")}, ${str(child, "cgroup_path")}), started by it and left behind (its parent is now pid ${str(child, "parent") || "?"}), and ${why}: ${clip(str(child, "cmdline") || str(child, "path"))}.`
+          : `${role.label} (pid ${str(parent, "pid")}, uid ${str(parent, "uid") || "?"}) started ${childName} (pid ${pid}, uid ${str(child, "uid") || "?"}), which ${why}: ${clip(str(child, "cmdline") || str(child, "path"))}.`,
         evidence: [
           { table: "processes", row: child },
           { table: "processes", row: parent },
