@@ -94,3 +94,12 @@ test("a container's own service listening inside it is inventory; a shell there 
   t.equal(listen(proc(964, "kdevd", "/usr/local/bin/kdevd", "kdevd", { uid: "65534", root: "/home/bob/.r" }), 18080)?.severity, undefined, "a chroot of a user's");
   t.equal(listen(proc(965, "kdevd", "/home/bob/.cache/.x/kdevd", "kdevd", inside), 18080)?.severity, undefined, "from a hidden directory inside a container");
 });
+
+test("a program started at boot twice over, by a unit and by an @reboot job (Prometei, UNC5174)", async (t) => {
+  const unit = { path: "/etc/systemd/system/uplugplay.service", node: "/files/etc/systemd/system/uplugplay.service/Service/ExecStart/command", value: "/usr/sbin/sqhost", label: "command" };
+  const cron = (event: string, command: string) => findings("suspicious-cron", host({ augeas: [unit], crontab: [{ event, command, path: "/var/spool/cron/root", minute: "", hour: "", day_of_month: "", month: "", day_of_week: "" }] }));
+  t.equal(cron("@reboot", "/usr/sbin/sqhost")[0]?.severity, "high");
+  t.match(cron("@reboot", "/usr/sbin/sqhost")[0]?.summary, /uplugplay\.service also starts/);
+  t.same(cron("@reboot", "/usr/local/bin/warm-cache.sh"), [], "another program at boot");
+  t.same(cron("", "/usr/sbin/sqhost --rotate"), [], "the unit's program on a schedule, not at boot");
+});

@@ -55,7 +55,7 @@ export const ROUTE_CATALOG: readonly RouteEntry[] = [
   { id: "sshd-library-backdoor", category: "credential-access", tables: ["file", "process_memory_map", "processes"] },
   { id: "staged-data-exfiltration", category: "exfiltration", tables: ["processes", "shell_history", "users"] },
   { id: "sudoers-nopasswd-all", category: "privilege-escalation", tables: ["deb_packages", "kernel_modules", "sudoers", "users"] },
-  { id: "suspicious-cron", category: "persistence", tables: ["crontab", "users"] },
+  { id: "suspicious-cron", category: "persistence", tables: ["augeas", "crontab", "users"] },
   { id: "suspicious-systemd-unit", category: "persistence", tables: ["augeas", "process_open_sockets", "processes", "systemd_units"] },
   { id: "unexpected-kernel-module", category: "persistence", tables: ["deb_packages", "file", "kernel_modules", "processes", "rpm_packages", "shell_history"] },
   { id: "unexpected-listener", category: "command-and-control", tables: ["listening_ports", "processes"] },

@@ -25,6 +25,29 @@ function hiddenProgramSignal(command: string, event: string, home: string | unde
   return { why: `runs ${found.path} from the hidden directory ${found.hidden.segment} in ${found.hidden.where}${event === "@reboot" ? " at every boot" : ""}`, strong };
 }
 
+/** The programs systemd units start (ExecStart's program, from augeas), each with its unit file. */
+function unitPrograms(host: HostData): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const row of rowsOf(host, "augeas")) {
+    if (!/\/Service\/ExecStart\/command$/.test(str(row, "node"))) continue;
+    const program = str(row, "value").trim().replace(/^[-@:+!]+/, "").split(/\s+/)[0] ?? "";
+    if (program.startsWith("/") && !out.has(program)) out.set(program, str(row, "path"));
+  }
+  return out;
+}
+
+/**
+ * An @reboot job that starts a program a systemd unit also starts at boot: nothing a package or an administrator sets up
+ * starts one daemon twice over, a dropper does so that either survives (Prometei's /usr/sbin/sqhost, UNC5174's
+ * dnsloger: a unit and an @reboot line each).
+ */
+function bootTwiceSignal(command: string, event: string, units: ReadonlyMap<string, string>): CommandSignal | undefined {
+  if (event !== "@reboot") return undefined;
+  const program = command.trim().split(/\s+/)[0] ?? "";
+  const unit = units.get(program);
+  return unit === undefined ? undefined : { why: `starts ${program} at every boot, which ${unit} also starts: one program started twice over at boot, as droppers do so that either survives`, strong: true };
+}
+
 /** The home of the user whose crontab this is (/var/spool/cron/crontabs/<user>, /var/spool/cron/<user>). */
 function ownerHome(host: HostData, path: string): string | undefined {
   const user = /^\/var\/spool\/cron\/(?:crontabs\/)?([^/]+)$/.exec(path)?.[1];
@@ -36,7 +59,7 @@ function ownerHome(host: HostData, path: string): string | undefined {
 export const suspiciousCron = defineDetection({
   id: "suspicious-cron",
   title: "Suspicious cron job",
-  reads: { crontab: ["command", "path", "event"], users: ["username", "directory"] },
+  reads: { crontab: ["command", "path", "event"], users: ["username", "directory"], augeas: ["node", "value", "path"] },
   severity: "medium",
   attack: ["T1053.003"],
   maturity: "test",
@@ -50,12 +73,14 @@ export const suspiciousCron = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
+    const units = unitPrograms(host);
     for (const row of rowsOf(host, "crontab")) {
       const command = str(row, "command");
       const path = str(row, "path");
       // A system crontab's line starts with the user it runs as; its owner's home is only a user crontab's.
       const hidden = hiddenProgramSignal(cronCommand(row), str(row, "event"), ownerHome(host, path));
-      const signals = [...commandSignals(command), ...(hidden ? [hidden] : [])];
+      const twice = bootTwiceSignal(cronCommand(row), str(row, "event"), units);
+      const signals = [...commandSignals(command), ...(hidden ? [hidden] : []), ...(twice ? [twice] : [])];
       if (signals.length === 0) continue;
       const strong = signals.some((s) => s.strong);
       const evidence = [{ table: "crontab", row }];
