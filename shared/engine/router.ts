@@ -5,7 +5,7 @@ import { categoryLabel } from "./detections/detection.js";
 import { ADVISORIES } from "./detections/advisories.js";
 import { ROUTE_CATALOG, type RouteEntry } from "./detections/route-catalog.js";
 import { extractEntities, hasIndicatorEntities, hasSeedEntities } from "./entities.js";
-import { INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES } from "./intents.js";
+import { INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES, WHOLE_REVIEW_PHRASES } from "./intents.js";
 import { CATEGORY_LEXICON, matchedPhrases, matchedPositions, words, type Words } from "./lexicon.js";
 import { PATHFINDER_TABLES } from "./pathfinder-tables.js";
 import type { Depth, QueryEntities, Route, RoutePlan } from "./types.js";
@@ -121,9 +121,11 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
     return known.length === 0 || known.some((a) => a.attack.includes("T1190"));
   });
   if (exploits.length > 0) {
-    const ids = EXPLOITATION_TRACES.filter((id) => routeOf(id) !== undefined);
+    const unknown = exploits.filter((id) => !ADVISORIES.some((a) => a.id.toUpperCase() === id.toUpperCase()));
+    // A CVE the engine has no version check for may be local or remote: what either's use leaves runs.
+    const ids = [...EXPLOITATION_TRACES, ...(unknown.length > 0 ? ESCALATION_TRACES : [])].filter((id) => routeOf(id) !== undefined);
     ids.forEach((id) => chosen.add(id));
-    rationale.push(`${exploits.join(", ")} → what a remote exploit's use leaves (${ids.join(", ")})`);
+    rationale.push(`${exploits.join(", ")} → what ${unknown.length > 0 ? "an exploit's use leaves (no version check for it here)" : "a remote exploit's use leaves"} (${ids.join(", ")})`);
   }
   if (entities.ports.length > 0 && routeOf("unexpected-listener")) {
     chosen.add("unexpected-listener");
@@ -145,12 +147,13 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
   // family. An indicator named alone ("does 1.2.3.4 show up anywhere?") sweeps too, so that whatever carries it is
   // found by the detection that knows what it means (and lifted one step for carrying it).
   const indicatorOnly = chosen.size > 0 && [...chosen].every((id) => INDICATOR_ONLY.has(id));
-  const sweep = chosen.size === 0 || indicatorOnly;
+  const whole = matchedPhrases(q, WHOLE_REVIEW_PHRASES);
+  const sweep = chosen.size === 0 || indicatorOnly || whole.length > 0;
   if (indicatorOnly) rationale.push("only an indicator was named, so the broad sweep runs beside the exact match");
   if (sweep) {
     for (const id of sweepDetections()) chosen.add(id);
     const open = matchedPhrases(q, OPEN_QUESTION_PHRASES);
-    const why = open.length > 0 ? `an open question (${quote(open)})` : "no detection keyword or entity matched";
+    const why = whole.length > 0 ? `a whole review asked for (${quote(whole)})` : open.length > 0 ? `an open question (${quote(open)})` : "no detection keyword or entity matched";
     rationale.push(`${why}, so the broad sweep ran every detection family at depth ${depth} (${sweepDetections().length} detections; ioc-match and vulnerable-package need an indicator or advisory named)`);
   }
 

@@ -148,19 +148,28 @@ export function appendTo<K, V>(map: Map<K, V[]>, key: K, ...values: V[]): void {
 }
 
 /**
- * A container's cgroup, where container runtimes put them (never under user.slice, where any user may name a scope):
- * a runtime's scope for one container (`docker-<id>.scope`, `cri-containerd-<id>.scope`, `crio-`, `libpod-`, directly
- * in system.slice or the root), cgroup v1's `/docker/<id>`, or a Kubernetes pod's (`/kubepods...`). The host's own
- * `docker.service` and `containerd.service` are not.
+ * A container's cgroup: a runtime's scope for one container (`docker-<id>.scope`, `cri-containerd-<id>.scope`,
+ * `crio-`, `libpod-`), cgroup v1's `/docker/<id>`, or a Kubernetes pod's. The host's own `docker.service` and
+ * `containerd.service` are not.
  */
 function containerCgroup(path: string): boolean {
-  return /^\/(?:system\.slice\/)?(?:docker|libpod|cri-containerd|crio)-[0-9a-f]{12,}\.scope$|^\/docker\/[0-9a-f]{12,}$|^\/kubepods[./]/.test(path);
+  return /(?:docker|libpod|cri-containerd|crio)-[0-9a-f]{12,}\.scope|\/docker\/[0-9a-f]{12,}|kubepods/.test(path);
+}
+
+/** A container's process: its root is a container's filesystem, or its cgroup is a container's (containerCgroup). */
+export function inContainer(proc: Row | undefined): boolean {
+  const root = str(proc, "root");
+  return (root !== "" && root !== "/") || containerCgroup(str(proc, "cgroup_path"));
 }
 
 /** Where container runtimes assemble containers' root filesystems (Docker, Podman/CRI-O, containerd, k3s). */
 const RUNTIME_ROOTS = /^\/(?:var\/lib\/(?:docker|containers|containerd|rancher)|run\/(?:containerd|k3s\/containerd))\//;
 
-/** A container's process: its root is a runtime's container filesystem, or its cgroup is a container's (containerCgroup). */
-export function inContainer(proc: Row | undefined): boolean {
-  return RUNTIME_ROOTS.test(str(proc, "root")) || containerCgroup(str(proc, "cgroup_path"));
+/**
+ * A container a runtime started, for exemptions (inContainer is for suspicion): the root a runtime assembled, or a
+ * runtime's cgroup outside user.slice, where any user may name a scope (a chroot or a user's `docker-x.scope` is not).
+ */
+export function inRuntimeContainer(proc: Row | undefined): boolean {
+  const cgroup = str(proc, "cgroup_path");
+  return RUNTIME_ROOTS.test(str(proc, "root")) || (containerCgroup(cgroup) && !cgroup.startsWith("/user.slice/"));
 }

@@ -9,6 +9,8 @@ import { host, proc } from "./helpers.js";
 const NO_ENTITIES = { entities: { ips: [], sha256: [], advisories: [], users: [], ports: [], paths: [], domains: [], tags: {} } };
 const all = (id: string, h: HostData): DetectionHit[] => getDetection(id)?.evaluate(h, NO_ENTITIES) ?? [];
 const findings = (id: string, h: HostData): DetectionHit[] => all(id, h).filter((x) => x.kept_by === undefined && x.severity !== "info");
+/** A hit that exists and that no baseline keeps (an absent hit is no proof of a finding). */
+const flagged = (h: DetectionHit | undefined): boolean => h !== undefined && h.kept_by === undefined;
 
 test("Python's multiprocessing workers of a web app are its own, nothing else on the line", async (t) => {
   const uvicorn = proc(1118, "uvicorn", "/usr/bin/python3.10", "/usr/bin/python3 /usr/local/bin/uvicorn app:api --workers 2", { uid: "998" });
@@ -30,14 +32,14 @@ test("live-patch and tracing modules are their tool's only when the tool is on t
   const stap = "stap_5b1a6e2e5c3f4a6a9d8f0e2b1c3d4e5f_18842";
   t.equal(kmod(stap, { processes: [proc(6, "staprun", "/usr/bin/staprun", `/usr/bin/staprun -v -R -o /tmp/iolat.out /tmp/stapGk8fQ2/${stap}.ko`)] })?.kept_by, "kmod:systemtap");
   // What an adversarial review found the first reading let through: a tool's name on any file, any suffix.
-  t.equal(kmod(stap, { processes: [proc(6, "staprun", "/tmp/staprun", `/tmp/staprun ${stap}.ko`)] })?.kept_by, undefined, "a file named staprun elsewhere");
-  t.equal(kmod(stap, { processes: [proc(6, "staprun", "/usr/bin/staprun", "/usr/bin/staprun /tmp/other.ko")] })?.kept_by, undefined, "staprun running another module");
-  t.equal(kmod("ksplice_rootkit1_hide_procs", { rpm_packages: [{ name: "uptrack", version: "1.2.91" }] })?.kept_by, undefined, "Ksplice's names end in _new or _old");
-  t.equal(kmod("lkp_Ubuntu_5_15_0_126_139_generic_119", { processes: [proc(5, "canonical-livep", "/var/tmp/canonical-livepatchd")] })?.kept_by, undefined, "the daemon's name elsewhere than its snap");
-  t.equal(kmod("kpatch_5_14_0_427_37_1_1_3")?.kept_by, undefined, "a kpatch-shaped name without kpatch");
-  t.equal(kmod("kpatch_x", { rpm_packages: [{ name: "kpatch", version: "0.9.7" }] })?.kept_by, undefined, "the shape is kpatch's build's, not any suffix");
+  t.ok(flagged(kmod(stap, { processes: [proc(6, "staprun", "/tmp/staprun", `/tmp/staprun ${stap}.ko`)] })), "a file named staprun elsewhere");
+  t.ok(flagged(kmod(stap, { processes: [proc(6, "staprun", "/usr/bin/staprun", "/usr/bin/staprun /tmp/other.ko")] })), "staprun running another module");
+  t.ok(flagged(kmod("ksplice_rootkit1_hide_procs", { rpm_packages: [{ name: "uptrack", version: "1.2.91" }] })), "Ksplice's names end in _new or _old");
+  t.ok(flagged(kmod("lkp_Ubuntu_5_15_0_126_139_generic_119", { processes: [proc(5, "canonical-livep", "/var/tmp/canonical-livepatchd")] })), "the daemon's name elsewhere than its snap");
+  t.ok(flagged(kmod("kpatch_5_14_0_427_37_1_1_3")), "a kpatch-shaped name without kpatch");
+  t.ok(flagged(kmod("kpatch_x", { rpm_packages: [{ name: "kpatch", version: "0.9.7" }] })), "the shape is kpatch's build's, not any suffix");
   t.equal(kmod("mst_pciconf", { rpm_packages: [{ name: "kernel-mft", version: "4.28.0" }] })?.kept_by, "kmod:mellanox-mft");
-  t.equal(kmod("mst_pci")?.kept_by, undefined, "MFT's module name without MFT");
+  t.ok(flagged(kmod("mst_pci")), "MFT's module name without MFT");
 });
 
 test("LiME loaded as its documentation says is an observation; its kernel listener is its own", async (t) => {
@@ -45,17 +47,21 @@ test("LiME loaded as its documentation says is an observation; its kernel listen
   const h = host({ kernel_modules: [{ name: "lime", status: "Live", used_by: "-" }], processes: [insmod], listening_ports: [{ pid: "-1", port: "4444", protocol: "6", family: "2", address: "0.0.0.0" }] });
   const mods = all("unexpected-kernel-module", h);
   t.equal(mods.find((x) => x.entity === "kmod:lime" && x.evidence.some((e) => e.table === "kernel_modules"))?.severity, "info");
-  t.notOk(mods.some((x) => /not in the loaded module list/.test(x.summary)), "lime-5.15.0-126-generic.ko is the loaded lime");
+  const traced = all("unexpected-kernel-module", host({ kernel_modules: [{ name: "lime", status: "Live", used_by: "-" }], processes: [insmod], shell_history: [{ uid: "0", command: "insmod /tmp/ir/lime-5.15.0-126-generic.ko path=tcp:4444 format=lime", history_file: "/root/.bash_history" }] }));
+  t.ok(traced.some((x) => /lime-5\.15\.0-126-generic/.test(x.summary)), "the insmod in history is a trace");
+  t.notOk(traced.some((x) => /not in the loaded module list/.test(x.summary)), "lime-5.15.0-126-generic.ko is the loaded lime");
   t.equal(all("unexpected-listener", h)[0]?.severity, "info");
   const hidden = all("unexpected-kernel-module", host({ kernel_modules: [{ name: "lime" }], shell_history: [{ uid: "0", command: "insmod /tmp/x/limeade.ko", history_file: "/root/.bash_history" }] }));
   t.ok(hidden.some((x) => /limeade: .*not in the loaded module list/.test(x.summary)), "a module file whose module is not loaded stays what it was");
   const other = all("unexpected-listener", host({ kernel_modules: [{ name: "lime" }], processes: [insmod], listening_ports: [{ pid: "-1", port: "4445", protocol: "6", family: "2", address: "0.0.0.0" }] }));
-  t.not(other[0]?.severity, "info", "a kernel listener on another port");
+  t.ok(other[0] !== undefined && other[0].severity !== "info", "a kernel listener on another port");
   // What an adversarial review found the first reading let through: LiME's words on any process, or in anyone's history.
   const decoy = proc(1502, "sleep", "/usr/bin/sleep", "insmod lime.ko path=tcp:4444 format=lime", { uid: "65534" });
-  t.not(all("unexpected-listener", host({ kernel_modules: [{ name: "lime" }], processes: [decoy], listening_ports: [{ pid: "-1", port: "4444", protocol: "6", family: "2", address: "0.0.0.0" }] }))[0]?.severity, "info", "a decoy command line");
+  const decoyed = all("unexpected-listener", host({ kernel_modules: [{ name: "lime" }], processes: [decoy], listening_ports: [{ pid: "-1", port: "4444", protocol: "6", family: "2", address: "0.0.0.0" }] }))[0];
+  t.ok(decoyed !== undefined && decoyed.severity !== "info", "a decoy command line");
   const history = all("unexpected-kernel-module", host({ kernel_modules: [{ name: "lime", status: "Live", used_by: "-" }], shell_history: [{ uid: "1000", command: "insmod lime.ko path=/dev/null format=raw", history_file: "/home/bob/.bash_history" }] }));
-  t.not(history.find((x) => x.evidence.some((e) => e.table === "kernel_modules"))?.severity, "info", "a line in someone's history");
+  const byHistory = history.find((x) => x.evidence.some((e) => e.table === "kernel_modules"));
+  t.ok(byHistory !== undefined && byHistory.severity !== "info", "a line in someone's history");
 });
 
 test("NixOS runs system daemons from their packages' store paths", async (t) => {
@@ -88,11 +94,11 @@ test("a container's own service listening inside it is inventory; a shell there 
   t.equal(listen(proc(960, "node", "/usr/local/bin/node", "node dist/server.js", inside), 8080)?.severity, "info");
   t.match(listen(proc(960, "node", "/usr/local/bin/node", "node dist/server.js", inside), 8080)?.summary, /inside a container/);
   t.equal(listen(proc(961, "nc", "/usr/bin/nc", "nc -lvp 9001 -e /bin/sh", inside), 9001)?.severity, "high", "a netcat inside a container");
-  t.equal(listen(proc(962, "node", "/usr/local/bin/node", "node dist/server.js", { uid: "1000" }), 8080)?.severity, undefined, "the same on the host keeps the default");
+  t.ok(flagged(listen(proc(962, "node", "/usr/local/bin/node", "node dist/server.js", { uid: "1000" }), 8080)) && listen(proc(962, "node", "/usr/local/bin/node", "node dist/server.js", { uid: "1000" }), 8080)?.severity !== "info", "the same on the host keeps the default");
   // What an adversarial review found the first reading let through: a user's own scope or chroot looks like a container.
-  t.equal(listen(proc(963, "kdevd", "/usr/local/bin/kdevd", "kdevd", { uid: "1000", cgroup_path: "/user.slice/user-1000.slice/user@1000.service/app.slice/docker-0123456789ab.scope" }), 18080)?.severity, undefined, "a scope under user.slice");
-  t.equal(listen(proc(964, "kdevd", "/usr/local/bin/kdevd", "kdevd", { uid: "65534", root: "/home/bob/.r" }), 18080)?.severity, undefined, "a chroot of a user's");
-  t.equal(listen(proc(965, "kdevd", "/home/bob/.cache/.x/kdevd", "kdevd", inside), 18080)?.severity, undefined, "from a hidden directory inside a container");
+  t.ok(flagged(listen(proc(963, "kdevd", "/usr/local/bin/kdevd", "kdevd", { uid: "1000", cgroup_path: "/user.slice/user-1000.slice/user@1000.service/app.slice/docker-0123456789ab.scope" }), 18080)) && listen(proc(963, "kdevd", "/usr/local/bin/kdevd", "kdevd", { uid: "1000", cgroup_path: "/user.slice/user-1000.slice/user@1000.service/app.slice/docker-0123456789ab.scope" }), 18080)?.severity !== "info", "a scope under user.slice");
+  t.ok(flagged(listen(proc(964, "kdevd", "/usr/local/bin/kdevd", "kdevd", { uid: "65534", root: "/home/bob/.r" }), 18080)) && listen(proc(964, "kdevd", "/usr/local/bin/kdevd", "kdevd", { uid: "65534", root: "/home/bob/.r" }), 18080)?.severity !== "info", "a chroot of a user's");
+  t.ok(flagged(listen(proc(965, "kdevd", "/home/bob/.cache/.x/kdevd", "kdevd", inside), 18080)) && listen(proc(965, "kdevd", "/home/bob/.cache/.x/kdevd", "kdevd", inside), 18080)?.severity !== "info", "from a hidden directory inside a container");
 });
 
 test("a program started at boot twice over, by a unit and by an @reboot job (Prometei, UNC5174)", async (t) => {

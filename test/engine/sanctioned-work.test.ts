@@ -1,4 +1,4 @@
-// What the tenth blind corpus taught (docs/engine.md#blind-corpora): activity that is a host's declared or documented
+// What the tenth blind corpus taught (docs/blind-corpora.md): activity that is a host's declared or documented
 // work is a note, not a finding; and indicators named the way reports name them are looked for.
 import { test } from "tap";
 import type { DetectionHit } from "../../shared/engine/detections/detection.js";

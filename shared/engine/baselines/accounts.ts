@@ -149,7 +149,7 @@ const RASPBERRY_PI_PACKAGES: ReadonlySet<string> = new Set(["raspberrypi-sys-mod
 /** Whether the host is a Raspberry Pi running its OS: one of the OS's own packages, or a driver of a Raspberry Pi's SoC loaded (kmod:raspberrypi). */
 export function isRaspberryPi(packages: readonly string[], modules: readonly string[]): boolean {
   if (packages.some((p) => RASPBERRY_PI_PACKAGES.has(p))) return true;
-  return modules.some((m) => m === "vchiq" || /^(?:bcm2835|bcm2711|bcm2712|rp1|raspberrypi)_/.test(m));
+  return modules.some((m) => m === "vchiq" || m === "snd_bcm2835" || /^(?:bcm2835|bcm2711|bcm2712|rp1|raspberrypi|rpi|vc_sm|rpivid)_/.test(m));
 }
 
 /** What a sudo rule's host is: a Raspberry Pi, and its first user (uid 1000 with a login shell), when it has one. */

@@ -45,7 +45,8 @@ function scriptOf(cmdline: string): string {
   for (let i = 0; i < words.length; i += 1) {
     const w = words[i] ?? "";
     if (w === "-m") return `-m ${words[i + 1] ?? ""}`;
-    if (w === "-c") return "";
+    // Inline code, its flag alone or with the code attached (`-e$s=...`, `-cimport socket`): no script runs.
+    if (w === "-c" || w === "-e" || (/^-[ce]\S/.test(w) && !/^-(?:cp|classpath|ea|enableassertions|esa)$/.test(w))) return "";
     if (w === "-jar") return words[i + 1] ?? "";
     if (w === "-X" || w === "-W" || w === "-cp" || w === "-classpath" || w === "--class-path") i += 1;
     else if (!w.startsWith("-")) return w;

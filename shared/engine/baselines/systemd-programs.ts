@@ -57,3 +57,27 @@ export function systemdProgramElsewhere(path: string): boolean {
   const file = basename(path);
   return file !== "systemd" && SYSTEMD_PROGRAMS.has(file) && inSystemdDir(path) === undefined;
 }
+
+/**
+ * systemd's programs in the bin directories (Debian bookworm's systemd, udev, systemd-container, systemd-resolved,
+ * systemd-repart and systemd-homed `dpkg -L`, plus later releases' meson.build): command-line tools, none of them a
+ * network service.
+ */
+const BIN_TOOLS = `
+systemd systemd-analyze systemd-ask-password systemd-cat systemd-cgls systemd-cgtop systemd-creds systemd-cryptenroll
+systemd-cryptsetup systemd-delta systemd-detect-virt systemd-dissect systemd-escape systemd-firstboot systemd-hwdb
+systemd-id128 systemd-inhibit systemd-machine-id-setup systemd-mount systemd-notify systemd-nspawn systemd-path
+systemd-repart systemd-resolve systemd-run systemd-socket-activate systemd-stdio-bridge systemd-sysext systemd-confext
+systemd-sysusers systemd-tmpfiles systemd-tty-ask-password-agent systemd-umount systemd-vmspawn systemd-vpick
+systemd-ac-power systemd-measure systemd-pcrlock systemd-keyutil systemd-homed systemd-userdbd systemd-journal-remote
+`;
+const SYSTEMD_BIN_TOOLS: ReadonlySet<string> = new Set(BIN_TOOLS.split(/\s+/).filter((n) => n !== ""));
+
+/**
+ * A program named like systemd's (`systemd-worker`) in a bin directory, where no systemd release installs that name:
+ * a miner's or a bot's borrowed look (Panchan's systemd-worker, Kinsing's and others' systemd-* droppers).
+ */
+export function systemdLookalikeInBin(path: string): boolean {
+  const file = basename(path);
+  return /^\/(?:usr\/)?s?bin\/systemd-[^/]+$/.test(path) && !SYSTEMD_BIN_TOOLS.has(file) && !SYSTEMD_PROGRAMS.has(file);
+}

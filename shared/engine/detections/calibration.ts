@@ -33,7 +33,7 @@ export const CALIBRATION: Readonly<Record<string, CalibrationEntry>> = {
   "install-script-payload": { precision: 0.75, recall: 0.222, tp: 2, fp: 0, fn: 7, tn: 290 },
   "ioc-match": { precision: 0.5, recall: 0, tp: 0, fp: 0, fn: 0, tn: 290 },
   "known-bad-hash": { precision: 0.5, recall: 0, tp: 0, fp: 0, fn: 0, tn: 290 },
-  "lateral-admin-connection": { precision: 0.75, recall: 0.25, tp: 2, fp: 0, fn: 6, tn: 290 },
+  "lateral-admin-connection": { precision: 0.8, recall: 0.375, tp: 3, fp: 0, fn: 5, tn: 290 },
   "ld-preload": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },
   "ld-so-preload": { precision: 0.75, recall: 0.333, tp: 2, fp: 0, fn: 4, tn: 290 },
   "log-wiping": { precision: 0.75, recall: 0.5, tp: 2, fp: 0, fn: 2, tn: 290 },

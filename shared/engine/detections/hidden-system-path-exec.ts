@@ -57,18 +57,18 @@ export function hiddenExec(path: string): Hidden | undefined {
  * A program loose in a home's XDG base directory (~/.config/guiconfigd, Lazarus' SimplexTea; a service account's
  * ~/.cache/kinsing): applications keep their files there in a subdirectory of their own, and programs in ~/.local/bin,
  * so nothing installs an executable right in ~/.config, ~/.cache, ~/.local, ~/.local/share or ~/.local/state
- * (freedesktop.org basedir-spec). Whatever the home: a person's under /home is low, root's or a service account's
- * (/var/lib/postgresql, /var/www) medium.
+ * (freedesktop.org basedir-spec). Only right under a home: a person's (/home/<user>, low), root's or a service
+ * account's (/var/lib/<service>, /var/www, /srv/<site>: medium); a build tree's .cache (node_modules/.cache) is none.
  */
 function looseInBaseDir(segments: readonly string[]): Hidden | undefined {
-  const last = segments.length - 1;
-  const at = segments.findIndex((s, k) => k >= 1 && (((s === ".config" || s === ".cache" || s === ".local") && k === last - 1) || (s === ".local" && k === last - 2 && (segments[k + 1] === "share" || segments[k + 1] === "state"))));
-  if (at < 0) return undefined;
-  const base = segments.slice(at, last).join("/");
   const top = segments[0] ?? "";
-  if (top === "home") return { severity: "low", segment: base, where: "a home directory", loose: true };
-  if (top === "root" && at === 1) return { severity: "medium", segment: base, where: "root's home directory", loose: true };
-  return { severity: "medium", segment: base, where: `a service account's home under /${top}`, loose: true };
+  const home = top === "home" ? 2 : top === "root" ? 1 : top === "var" && segments[1] === "lib" ? 3 : top === "var" && segments[1] === "www" ? 2 : top === "srv" ? 2 : 0;
+  if (home === 0 || segments.length <= home) return undefined;
+  const rest = segments.slice(home);
+  const base = rest.length === 2 && [".config", ".cache", ".local"].includes(rest[0] ?? "") ? rest[0] : rest.length === 3 && rest[0] === ".local" && (rest[1] === "share" || rest[1] === "state") ? `.local/${rest[1]}` : undefined;
+  if (base === undefined) return undefined;
+  const where = top === "home" ? "a home directory" : top === "root" ? "root's home directory" : `the service home ${"/" + segments.slice(0, home).join("/")}`;
+  return { severity: top === "home" ? "low" : "medium", segment: base, where, loose: true };
 }
 
 /** A path's directories with "." dropped and ".." taken back, as the kernel resolves them. */

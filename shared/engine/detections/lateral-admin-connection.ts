@@ -3,6 +3,7 @@ import { knownAutomation } from "../baselines/index.js";
 import { num, processIndex, processLabel, rowsOf, str } from "../rows.js";
 import { isPrivate } from "../net.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+import type { Row } from "../types.js";
 import { inTmpDir } from "./patterns.js";
 
 /** The key an ssh/scp/sftp command line names (`-i path`, `-ipath`, `-o IdentityFile=path`), if any. */
@@ -14,14 +15,14 @@ export function sshIdentityFile(cmdline: string): string | undefined {
 
 const ADMIN_PORTS: Readonly<Record<number, string>> = { 22: "SSH", 135: "RPC", 445: "SMB", 3389: "RDP", 5985: "WinRM", 5986: "WinRM" };
 /** Roles whose job is to connect to other hosts. */
-const ADMIN_ROLES: ReadonlySet<string> = new Set(["bastion", "jump", "ansible", "deploy", "management", "ci-runner"]);
+const ADMIN_ROLES: ReadonlySet<string> = new Set(["bastion", "jump", "jumphost", "ansible", "deploy", "management", "ci-runner", "automation", "orchestration", "helpdesk", "support", "workstation", "desktop"]);
 /** Server daemons: their sockets on port 22 etc. are inbound sessions, not lateral movement. */
 const SERVER_DAEMONS: ReadonlySet<string> = new Set(["sshd", "smbd", "xrdp", "sshd-session"]);
 
 export const lateralAdminConnection = defineDetection({
   id: "lateral-admin-connection",
   title: "Lateral admin connection to an internal host",
-  reads: { process_open_sockets: ["pid", "remote_address", "remote_port"], processes: ["pid", "name", "path", "cmdline", "uid"] },
+  reads: { process_open_sockets: ["pid", "remote_address", "remote_port"], processes: ["pid", "name", "path", "cmdline", "uid", "parent"], users: ["uid", "username", "directory"] },
   severity: "low",
   attack: ["T1021.004", "T1021"],
   maturity: "experimental",
@@ -40,14 +41,22 @@ export const lateralAdminConnection = defineDetection({
     // A key kept in a temp or hidden directory is one somebody put there to use (a stolen key, ATT&CK T1552.004):
     // any SSH client using one is lateral movement, from an admin host too.
     const stolen = new Set<string>();
+    // Whose home each key lives in: a key in another account's home, used by this one, was taken from it (SSH-Snake
+    // walks every home's ~/.ssh and logs in onwards with what it finds).
+    const homes = rowsOf(host, "users").map((u) => ({ uid: str(u, "uid"), user: str(u, "username"), home: str(u, "directory").replace(/\/+$/, "") })).filter((u) => u.home.length > 1);
     for (const proc of procs.values()) {
       const key = sshIdentityFile(str(proc, "cmdline"));
-      if (key === undefined || !(inTmpDir(key) || /\/\.[^/]+$/.test(key))) continue;
+      if (key === undefined) continue;
+      const owner = homes.find((u) => key.startsWith(`${u.home}/`) && u.uid !== str(proc, "uid"));
+      const hidden = inTmpDir(key) || /\/\.[^/]+$/.test(key);
+      if (!hidden && owner === undefined) continue;
       stolen.add(str(proc, "pid"));
       const target = /\s(?:[\w.-]+@)?(\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+)(?:\s|$)/.exec(` ${str(proc, "cmdline")} `)?.[1] ?? "another host";
+      const where = owner !== undefined ? `in ${owner.user}'s home, not its own account's` : `kept in a ${inTmpDir(key) ? "temp" : "hidden"} location`;
       hits.push({
-        summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}, uid ${str(proc, "uid") || "?"}) logs in to ${target} with the key ${key}, kept in a ${inTmpDir(key) ? "temp" : "hidden"} location: a key taken from elsewhere.`,
-        evidence: [{ table: "processes", row: proc }, ...rowsOf(host, "process_open_sockets").filter((s) => str(s, "pid") === str(proc, "pid")).map((row) => ({ table: "process_open_sockets", row }))],
+        summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}, uid ${str(proc, "uid") || "?"}) logs in to ${target} with the key ${key}, ${where}: a key taken from elsewhere.`,
+        // Its parent too: what started it (SSH-Snake's script, a dropper) is where to look next.
+        evidence: [{ table: "processes", row: proc }, ...(procs.get(str(proc, "parent")) !== undefined ? [{ table: "processes", row: procs.get(str(proc, "parent")) as Row }] : []), ...rowsOf(host, "process_open_sockets").filter((s) => str(s, "pid") === str(proc, "pid")).map((row) => ({ table: "process_open_sockets", row }))],
         severity: "high",
         entity: `path:${key}`,
       });

@@ -32,7 +32,7 @@ export const ROUTE_CATALOG: readonly RouteEntry[] = [
   { id: "install-script-payload", category: "credential-access", tables: ["process_envs", "process_open_sockets", "processes"] },
   { id: "ioc-match", category: "indicator", tables: ["augeas", "authorized_keys", "crontab", "docker_container_mounts", "docker_containers", "etc_hosts", "file", "hash", "last", "listening_ports", "logged_in_users", "process_envs", "process_memory_map", "process_open_sockets", "processes", "shell_history", "suid_bin", "systemd_units"] },
   { id: "known-bad-hash", category: "indicator", tables: ["hash"] },
-  { id: "lateral-admin-connection", category: "lateral-movement", tables: ["process_open_sockets", "processes"] },
+  { id: "lateral-admin-connection", category: "lateral-movement", tables: ["process_open_sockets", "processes", "users"] },
   { id: "ld-preload", category: "persistence", tables: ["process_envs", "processes"] },
   { id: "ld-so-preload", category: "defense-evasion", tables: ["file", "process_memory_map", "processes", "shell_history"] },
   { id: "log-wiping", category: "defense-evasion", tables: ["processes", "shell_history", "users"] },

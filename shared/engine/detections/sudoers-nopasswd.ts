@@ -2,6 +2,7 @@
 import { cloudSudoRule, isRaspberryPi, type SudoHost } from "../baselines/index.js";
 import { rowsOf, str } from "../rows.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
+import { isInteractiveShell } from "./patterns.js";
 
 /**
  * NOPASSWD for every command, or for a shell or interpreter (a root shell with no argument restriction is ALL by
@@ -62,7 +63,7 @@ export const sudoersNopasswdAll = defineDetection({
     const hits: DetectionHit[] = [];
     // A package removed with its configuration left (status "deinstall ok config-files") is no longer the host's.
     const installed = rowsOf(host, "deb_packages").filter((p) => str(p, "status") === "" || str(p, "status").endsWith(" installed"));
-    const firstUser = rowsOf(host, "users").find((u) => str(u, "uid") === "1000" && !/(?:nologin|false)$/.test(str(u, "shell")));
+    const firstUser = rowsOf(host, "users").find((u) => str(u, "uid") === "1000" && isInteractiveShell(str(u, "shell")));
     const machine: SudoHost = {
       raspberryPi: isRaspberryPi(installed.map((p) => str(p, "name")), rowsOf(host, "kernel_modules").map((m) => str(m, "name"))),
       firstUser: firstUser === undefined ? undefined : str(firstUser, "username"),
@@ -81,7 +82,7 @@ export const sudoersNopasswdAll = defineDetection({
       const subject = who.startsWith("%") ? `Group ${who.slice(1)}` : `User ${who}`;
       const cloud = cloudSudoRule(source, who, rule, machine);
       if (cloud) {
-        hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the image's default rule.`, evidence, entity, kept_by: cloud.baseline });
+        hits.push({ summary: `${subject} may run any command as root without a password (${rule.trim()} in ${source}), the default rule its image or agent writes.`, evidence, entity, kept_by: cloud.baseline });
         continue;
       }
       const runas = runasOtherThanRoot(rule, uidZero);

@@ -1,13 +1,16 @@
 // Cron entries that download, decode, open sockets or run from temp directories, unless they are a packaged job,
 // a backup tool's run or a heartbeat ping.
 import { heartbeatPing, knownAutomation } from "../baselines/index.js";
-import { rowsOf, str } from "../rows.js";
+import { basename, rowsOf, str } from "../rows.js";
 import type { HostData } from "../types.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import { dataFetchOnly } from "./data-fetch.js";
 import { cronCommand } from "./command-lines.js";
 import { hiddenProgramIn } from "./hidden-system-path-exec.js";
-import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS, inTmpDir, type CommandSignal } from "./patterns.js";
+import { commandSignals, fetchedFrom, FETCH_AND_RUN_SIGNALS, firstToken, inTmpDir, isShell, type CommandSignal } from "./patterns.js";
+
+/** Interpreters by file name: their scripts, not they, are what a job or a unit runs. */
+const INTERPRETERS = /^(?:python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|node|nodejs|java|lua[0-9.]*|tclsh[0-9.]*)$/;
 
 /**
  * A job that runs a program from a hidden directory nobody's toolchain uses (`@reboot ~/.x86_64-linux-gnu/vmcoreinfo`,
@@ -30,7 +33,7 @@ function unitPrograms(host: HostData): Map<string, string> {
   const out = new Map<string, string>();
   for (const row of rowsOf(host, "augeas")) {
     if (!/\/Service\/ExecStart\/command$/.test(str(row, "node"))) continue;
-    const program = str(row, "value").trim().replace(/^[-@:+!]+/, "").split(/\s+/)[0] ?? "";
+    const program = firstToken(str(row, "value").replace(/^\s*[-@:+!]+/, ""));
     if (program.startsWith("/") && !out.has(program)) out.set(program, str(row, "path"));
   }
   return out;
@@ -42,8 +45,9 @@ function unitPrograms(host: HostData): Map<string, string> {
  * dnsloger: a unit and an @reboot line each).
  */
 function bootTwiceSignal(command: string, event: string, units: ReadonlyMap<string, string>): CommandSignal | undefined {
-  if (event !== "@reboot") return undefined;
-  const program = command.trim().split(/\s+/)[0] ?? "";
+  const program = firstToken(command);
+  // A shell or an interpreter is everyone's program: what it runs is what would have to match.
+  if (event !== "@reboot" || isShell(program) || INTERPRETERS.test(basename(program))) return undefined;
   const unit = units.get(program);
   return unit === undefined ? undefined : { why: `starts ${program} at every boot, which ${unit} also starts: one program started twice over at boot, as droppers do so that either survives`, strong: true };
 }

@@ -231,7 +231,7 @@ export const suspiciousSystemdUnit = defineDetection({
         for (const program of execPrograms(command)) {
           if (inTmpDir(program)) strong = true;
           if (hiddenProgramDir(program)) reasons.push(`${key} runs from a hidden directory`);
-          if (systemdProgramElsewhere(program) && !(nix && inNixSystemdStore(program) === basename(program))) {
+          if (systemdProgramElsewhere(program) && !(nix && inNixSystemdStore(program) !== undefined)) {
             // systemd's own programs live in its directory; one by the same name elsewhere borrows its look.
             reasons.push(`${key} runs ${program}, named like systemd's own ${basename(program)}, from outside systemd's directory`);
             strong = true;

@@ -52,13 +52,15 @@ function buildingPackage(host: HostData, module: string): string | undefined {
 
 /**
  * The loaded module a module file's name stands for: the same name (a file may write "-" where the module has "_"),
- * or the name with a kernel version after it, as per-kernel builds are named (lime-5.15.0-126-generic.ko is lime).
+ * or, for a file insmod was given (`fromLoad`), the name with a kernel version after it, as per-kernel builds are named
+ * (lime-5.15.0-126-generic.ko is lime). A file merely lying somewhere proves no more than its exact name.
  */
-function loadedAs(file: string, listed: ReadonlySet<string>): string | undefined {
+function loadedAs(file: string, listed: ReadonlySet<string>, fromLoad: boolean): string | undefined {
   const n = file.replace(/-/g, "_");
   if (listed.has(file)) return file;
   if (listed.has(n)) return n;
-  return [...listed].find((m) => m.length >= 3 && file.startsWith(m) && /^[-_]\d+\.\d+/.test(file.slice(m.length)));
+  if (!fromLoad) return undefined;
+  return [...listed].find((m) => m.length >= 3 && n.startsWith(m) && /^_\d+\.\d+/.test(n.slice(m.length)));
 }
 
 export const unexpectedKernelModule = defineDetection({
@@ -152,7 +154,7 @@ export const unexpectedKernelModule = defineDetection({
     // Modules that hide from /proc/modules still leave an insmod line, a .ko file or a kit's userland behind.
     const listed = new Set(rowsOf(host, "kernel_modules").map((r) => str(r, "name")));
     for (const t of moduleTraces(host)) {
-      const loaded = loadedAs(t.name, listed);
+      const loaded = loadedAs(t.name, listed, t.evidence.some((e) => e.table !== "file"));
       if (loaded !== undefined && t.rootkit !== undefined) continue;
       const lime = loaded === "lime" && limeLoaded;
       hits.push({
@@ -160,7 +162,7 @@ export const unexpectedKernelModule = defineDetection({
           ? `Kernel module lime: ${t.why}; LiME, the memory acquisition module, is loaded and writing this host's memory out (an incident responder's capture, or someone reading its secrets: ask who).`
           : `Kernel module ${t.name}: ${t.why}${t.rootkit ? `; the name of the ${t.rootkit.family} (${t.rootkit.source})` : ""}${loaded !== undefined ? "" : "; it is not in the loaded module list (hidden, or unloaded since)"}.`,
         evidence: t.evidence,
-        entity: `kmod:${loaded ?? t.name}`,
+        entity: `kmod:${t.name}`,
         ...(lime ? { severity: "info" as const } : t.strong ? { severity: "high" as const } : {}),
       });
     }

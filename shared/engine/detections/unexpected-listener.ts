@@ -2,11 +2,12 @@
 // host's allowed_ports tag.
 import { expectedListener, tagBaseline } from "../baselines/index.js";
 import { compareText } from "../order.js";
-import { basename, inContainer, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
+import { basename, inRuntimeContainer, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isLoopback, isWildcard } from "../net.js";
 import { offensiveSecurityHost } from "../baselines/host-roles.js";
+import { systemdLookalikeInBin } from "../baselines/systemd-programs.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
-import { SHELLS, inHiddenDir, inTmpDir, limeInvocation, limeLoader, NETCAT_LIKE, socatForwarder } from "./patterns.js";
+import { SHELLS, inHiddenDir, inTmpDir, limeLoader, NETCAT_LIKE, socatForwarder } from "./patterns.js";
 import { clip } from "./command-lines.js";
 import type { Row } from "../types.js";
 
@@ -53,7 +54,7 @@ function limeStreaming(procs: Iterable<Row>, port: number): Row | undefined {
   for (const p of procs) {
     if (!limeLoader(p)) continue;
     const cmd = str(p, "cmdline");
-    if (limeInvocation(cmd) && /\bpath=tcp:(\d+)\b/.exec(cmd)?.[1] === String(port)) return p;
+    if (/\bpath=tcp:(\d+)\b/.exec(cmd)?.[1] === String(port)) return p;
   }
   return undefined;
 }
@@ -102,8 +103,9 @@ export const unexpectedListener = defineDetection({
       const name = exe !== "busybox" && basename(path) === "busybox" ? exe : str(proc, "name");
       // A listener whose program is inline interpreter code (python3 -c "...socket...") is a bind shell too.
       // The interpreter must be a word of its own, a program's name or a path's last part (`python3 -c`,
-      // `/usr/bin/perl -e`), not the end of a file name (Knot Resolver's `distro-preconfig.lua -c kresd.conf`).
-      const inlineCode = /[\s/](?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\S+\s+)*-(?:c|e|r)(?:\s|['"])/.test(` ${str(proc, "cmdline")} `);
+      // `/usr/bin/perl -e`), not the end of a file name (Knot Resolver's `distro-preconfig.lua -c kresd.conf`); the code
+      // may follow its flag at once (`-e$s=...`: the agent's cmdline is argv joined by spaces, quotes long gone).
+      const inlineCode = /[\s/](?:python[0-9.]*|perl|ruby|php[0-9.]*|node|lua)\s+(?:-\S+\s+)*-(?:[ce]\S*|r)\s/.test(` ${str(proc, "cmdline")} `);
       const forwarder = socatForwarder(str(proc, "cmdline"));
       // inetutils' telnetd -E and netkit's in.telnetd -L name the login program: anything but login hands out a program.
       const telnetExec = /telnetd$/.test(exe) ? /(?:^|\s)(?:-[EL]\s*|--exec-login[=\s]\s*)(\S+)/.exec(str(proc, "cmdline"))?.[1] : undefined;
@@ -145,11 +147,13 @@ export const unexpectedListener = defineDetection({
       // (a second instance, a custom port), not an alert: reported as info. Anything else keeps the default.
       // Inside a container, a program that is no shell nor from a temp directory on a port of its own is the container's
       // service (its image's); what reaches it from the host is docker-proxy's publish, judged where it listens.
-      const containerService = !risky && !kernel && inContainer(proc) && !inHiddenDir(path) && !path.endsWith(" (deleted)") && str(proc, "on_disk") !== "0";
-      const packaged = !risky && (systemPath || containerService);
+      const containerService = !risky && !kernel && inRuntimeContainer(proc) && !inHiddenDir(path) && !path.endsWith(" (deleted)") && str(proc, "on_disk") !== "0";
+      // A systemd-* name no systemd release installs, from a bin directory, is a borrowed look, not a package's program.
+      const lookalike = systemdLookalikeInBin(path.replace(/ \(deleted\)$/, ""));
+      const packaged = !risky && !lookalike && (systemPath || containerService);
       const from = path !== "" && basename(path) !== label ? ` (${path})` : path !== "" && inTmpDir(path) ? ` from ${path}` : "";
       hits.push({
-        summary: `${label}${from} listens on port ${g.port} (${where})${containerService ? " inside a container" : ""}; the port is not a default of that program nor in the host's allowed ports${shellish ? ", and the listener is a shell or netcat-like tool" : ""}.`,
+        summary: `${label}${from} listens on port ${g.port} (${where})${containerService ? " inside a container" : ""}; the port is not a default of that program nor in the host's allowed ports${shellish ? ", and the listener is a shell or netcat-like tool" : ""}${lookalike ? `, and ${basename(path)} is named like a systemd program that no systemd release installs` : ""}.`,
         evidence: g.evidence,
         severity: risky ? "high" : packaged ? "info" : undefined,
         entity,

@@ -73,8 +73,9 @@ export const webshellShellSpawn = defineDetection({
     for (const child of procs) {
       const direct = byPid.get(str(child, "parent"));
       // A child the web server started and then left (its parent exited, the child was reparented to init) still sits
-      // in the server's service cgroup: judged as the server's child.
-      const orphaned = direct === undefined || webRole(direct) === undefined ? services.get(str(child, "cgroup_path")) : undefined;
+      // in the server's service cgroup: judged as the server's child. Only when its parent is gone or is init: a live
+      // parent of another kind (runsv in GitLab Omnibus' one service) is the child's own story.
+      const orphaned = direct === undefined || str(direct, "pid") === "1" ? services.get(str(child, "cgroup_path")) : undefined;
       const parent = orphaned ?? direct;
       if (parent === undefined || str(parent, "pid") === str(child, "pid")) continue;
       const role = webRole(parent);
