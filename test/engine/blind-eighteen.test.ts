@@ -90,3 +90,10 @@ test("the seventeenth's exemptions with no test of their own, each beside the fo
   t.same(build("250"), [], "the portage user's build");
   t.equal(build("1000").length, 1, "anyone else's program in that layout");
 });
+
+test("root with a person's key is medium (sudo ssh -i ~/.ssh/id); another account with it high", async (t) => {
+  const users: Row[] = [{ uid: "1500", username: "mlopez", directory: "/home/mlopez" }, { uid: "1600", username: "svc-backup", directory: "/home/svc-backup" }];
+  const ssh = (uid: string) => proc(7, "ssh", "/usr/bin/ssh", "ssh -i /home/mlopez/.ssh/id_ed25519 mlopez@10.20.4.7", { uid });
+  t.equal(all("lateral-admin-connection", host({ users, processes: [ssh("0")] }, { role: "bastion" }))[0]?.severity, "medium");
+  t.equal(all("lateral-admin-connection", host({ users, processes: [ssh("1600")] }, { role: "bastion" }))[0]?.severity, "high");
+});

@@ -57,7 +57,8 @@ export const lateralAdminConnection = defineDetection({
         summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}, uid ${str(proc, "uid") || "?"}) logs in to ${target} with the key ${key}, ${where}: a key taken from elsewhere.`,
         // Its parent too: what started it (SSH-Snake's script, a dropper) is where to look next.
         evidence: [{ table: "processes", row: proc }, ...(procs.get(str(proc, "parent")) !== undefined ? [{ table: "processes", row: procs.get(str(proc, "parent")) as Row }] : []), ...rowsOf(host, "process_open_sockets").filter((s) => str(s, "pid") === str(proc, "pid")).map((row) => ({ table: "process_open_sockets", row }))],
-        severity: "high",
+        // root with a person's key is also `sudo ssh -i ~/.ssh/id` by that person; another account with it is not.
+        severity: owner !== undefined && !hidden && str(proc, "uid") === "0" ? "medium" : "high",
         entity: `path:${key}`,
       });
     }
