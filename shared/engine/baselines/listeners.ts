@@ -1,5 +1,6 @@
 // Listening ports explained by their owners (ports.ts): the program that holds a port must be one of its owner's,
 // by name, by its runtime and script, or by its executable's path, and not from a temp or hidden directory.
+import { inTmpDir } from "../paths.js";
 import { isToolDir } from "./hidden-tool-dirs.js";
 import { PORT_OWNERS, type PortOwner } from "./ports.js";
 import { commName, explain, type Explanation } from "./types.js";
@@ -13,7 +14,7 @@ function programMatches(candidates: readonly string[], name: string, exe: string
  * or jar is explained from one (`/dev/shm/homeassistant.py`, `~/.x/flaresolverr.py`).
  */
 function dubiousPlace(path: string): boolean {
-  if (/^\/(?:tmp|var\/tmp|dev\/shm)\//.test(path)) return true;
+  if (inTmpDir(path)) return true;
   const dirs = path.split("/").slice(0, -1);
   return dirs.some((d) => d.startsWith(".") && d !== "." && d !== ".." && !isToolDir(d));
 }

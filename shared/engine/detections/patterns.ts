@@ -4,6 +4,8 @@ import { InOrder } from "../in-order.js";
 import { isIpv4, isPublic } from "../net.js";
 import { dynamicDnsHost, stagingHost } from "../intel/staging-hosts.js";
 import type { Row, Severity } from "../types.js";
+import { inTmpDir } from "../paths.js";
+export { TMP_DIRS, inHiddenDir, inTmpDir } from "../paths.js";
 
 export const SHELLS: ReadonlySet<string> = new Set(["sh", "bash", "dash", "zsh", "ksh", "csh", "tcsh", "ash", "fish", "busybox"]);
 export const NETCAT_LIKE: ReadonlySet<string> = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet"]);
@@ -26,16 +28,6 @@ export function socatForwarder(cmdline: string): boolean {
   return addresses.length === 2 && addresses.every((a) => SOCAT_ENDPOINT.test(a));
 }
 
-export const TMP_DIRS: readonly string[] = ["/tmp/", "/var/tmp/", "/dev/shm/"];
-
-export function inTmpDir(path: string): boolean {
-  return TMP_DIRS.some((d) => path.startsWith(d));
-}
-
-/** A path with a hidden directory in it (`/usr/lib/.x/agent`, `~/.cache/x`): a directory component that starts with a dot. */
-export function inHiddenDir(path: string): boolean {
-  return /\/\.[^/]+\//.test(path);
-}
 
 export function isShell(nameOrPath: string): boolean {
   return SHELLS.has(basename(nameOrPath));
