@@ -64,6 +64,8 @@ export const INTENTS: readonly Intent[] = [
   // kernel thread's name, deleted after start, or inside the login stack (a persisting program is running; sedexp's udev
   // rule is seen by its [kdevtmpfs] process). lexicon.ts adds the persistence and command-and-control categories.
   { detections: ["hidden-system-path-exec", "process-masquerading", "fake-kernel-thread", "deleted-binary-running", "pam-backdoor", "sshd-library-backdoor"], phrases: ["backdoor*", "implant*", "rat", "remote access trojan", "remote access tool", "persistence", "persist*", "survive reboot", "survive a reboot", "survives reboot", "foothold"] },
+  // A persisting program may simply run from a temp directory (/var/tmp/updater), hidden or not.
+  { detections: ["exec-from-tmp"], phrases: ["persistence", "persist*", "survive reboot", "survive a reboot", "survives reboot", "foothold"] },
   { detections: ["packet-socket-backdoor"], phrases: ["packet socket", "raw socket", "af_packet", "af packet", "bpf", "bpfdoor", "magic packet", "port knocking", "port knock", "passive backdoor", "sniffing backdoor", "sniffer", "sniffing traffic", "sniff traffic", "secret packet", "special packet", "trigger packet", "promiscuous", "listens without a port", "doesn't listen on any port", "no listening port", "packet capture"] },
   // Containers
   { detections: ["privileged-container", "container-host-mount", "docker-socket-mount"], phrases: ["release_agent", "release agent", "notify_on_release", "cgroup escape", "broken out", "broke out", "breaking out", "container escape", "escape the container", "escape container", "escape to the host", "break out of the container", "breakout", "container breakout", "escape docker", "docker escape", "container risk", "container security", "pod escape", "escape a pod"] },
@@ -117,8 +119,15 @@ export const OPEN_QUESTION_PHRASES: readonly string[] = [
  */
 export const WHOLE_REVIEW_PHRASES: readonly string[] = [
   "health check", "security check", "security review", "security standpoint", "security point of view", "security perspective",
-  "security posture", "security audit", "full audit", "full check", "full review", "threat hunt", "top to bottom", "everything",
+  "security posture", "security audit", "full audit", "full check", "full review", "threat hunt", "top to bottom",
 ];
+
+/**
+ * Words that say something may have been exploited without naming how ("hit by", "the child processes of Jenkins"):
+ * they add what an exploit's use leaves (router.ts EXPLOITATION_TRACES) but never narrow a question that would
+ * otherwise sweep.
+ */
+export const EXPLOIT_HINT_PHRASES: readonly string[] = ["hit by", "got hit", "child process", "child processes", "spawned by", "spawned from", "processes spawned", "what it started", "what it launched"];
 
 /** Words that ask for the graph walk (who talks to whom, how far it spread). */
 export const PATHFINDER_PHRASES: readonly string[] = [

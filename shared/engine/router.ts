@@ -5,7 +5,7 @@ import { categoryLabel } from "./detections/detection.js";
 import { ADVISORIES } from "./detections/advisories.js";
 import { ROUTE_CATALOG, type RouteEntry } from "./detections/route-catalog.js";
 import { extractEntities, hasIndicatorEntities, hasSeedEntities } from "./entities.js";
-import { INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES, WHOLE_REVIEW_PHRASES } from "./intents.js";
+import { EXPLOIT_HINT_PHRASES, INTENTS, OPEN_QUESTION_PHRASES, PATHFINDER_PHRASES, WHOLE_REVIEW_PHRASES } from "./intents.js";
 import { CATEGORY_LEXICON, matchedPhrases, matchedPositions, words, type Words } from "./lexicon.js";
 import { PATHFINDER_TABLES } from "./pathfinder-tables.js";
 import type { Depth, QueryEntities, Route, RoutePlan } from "./types.js";
@@ -155,6 +155,13 @@ export function routeQuery(query: string, depth: Depth): RoutePlan {
     const open = matchedPhrases(q, OPEN_QUESTION_PHRASES);
     const why = whole.length > 0 ? `a whole review asked for (${quote(whole)})` : open.length > 0 ? `an open question (${quote(open)})` : "no detection keyword or entity matched";
     rationale.push(`${why}, so the broad sweep ran every detection family at depth ${depth} (${sweepDetections().length} detections; ioc-match and vulnerable-package need an indicator or advisory named)`);
+  }
+
+  const hints = matchedPhrases(q, EXPLOIT_HINT_PHRASES);
+  if (hints.length > 0) {
+    const ids = EXPLOITATION_TRACES.filter((id) => routeOf(id) !== undefined && !chosen.has(id));
+    ids.forEach((id) => chosen.add(id));
+    if (ids.length > 0) rationale.push(`${quote(hints)} → what an exploit's use leaves, beside the rest (${ids.join(", ")})`);
   }
 
   const pathfinder = pathWords.length > 0 || seeds;

@@ -35,7 +35,7 @@ test("an SSH key from another account's home is taken from it, on an admin host 
   const ssh = (uid: string, key: string) => proc(61252, "ssh", "/usr/bin/ssh", `ssh -oStrictHostKeyChecking=no -oBatchMode=yes -i ${key} mlopez@10.20.4.7 id`, { uid, parent: "61200" });
   const run = (uid: string, key: string) => all("lateral-admin-connection", host({ users, processes: [snake, ssh(uid, key)], process_open_sockets: [sock(61252, "10.20.4.7", 22)] }, { role: "bastion" }));
   const taken = run("1600", "/home/mlopez/.ssh/id_ed25519");
-  t.match(taken[0]?.summary, /in mlopez's home, not its own account's/);
+  t.match(taken[0]?.summary, /in mlopez's ~\/.ssh, not its own account's/);
   t.ok(taken[0]?.evidence.some((e) => e.row === snake), "what started it is in the evidence");
   t.same(run("1500", "/home/mlopez/.ssh/id_ed25519"), [], "a person's own key from a bastion");
 });
@@ -96,4 +96,35 @@ test("root with a person's key is medium (sudo ssh -i ~/.ssh/id); another accoun
   const ssh = (uid: string) => proc(7, "ssh", "/usr/bin/ssh", "ssh -i /home/mlopez/.ssh/id_ed25519 mlopez@10.20.4.7", { uid });
   t.equal(all("lateral-admin-connection", host({ users, processes: [ssh("0")] }, { role: "bastion" }))[0]?.severity, "medium");
   t.equal(all("lateral-admin-connection", host({ users, processes: [ssh("1600")] }, { role: "bastion" }))[0]?.severity, "high");
+});
+
+test("what a review of the eighteenth's changes found", async (t) => {
+  // Whose key: the longest home's ~/.ssh, the account's own home never, system homes never, paths resolved.
+  const users: Row[] = [
+    { uid: "0", username: "root", directory: "/root" },
+    { uid: "11", username: "operator", directory: "/root" },
+    { uid: "0", username: "sys", directory: "/dev" },
+    { uid: "33", username: "www-data", directory: "/var/www" },
+    { uid: "1200", username: "app", directory: "/var/www/app" },
+    { uid: "1500", username: "mlopez", directory: "/home/mlopez" },
+  ];
+  const key = (uid: string, cmdline: string) => all("lateral-admin-connection", host({ users, processes: [proc(7, "ssh", "/usr/bin/ssh", cmdline, { uid })] }, { role: "bastion" }));
+  t.same(key("0", "ssh -i /root/.ssh/id_rsa backup@10.0.0.9"), [], "root's own key, though operator shares /root");
+  t.same(key("1200", "ssh -i /var/www/app/.ssh/id_ed25519 git@10.0.0.9"), [], "an account's own key under another's home prefix");
+  t.equal(key("1200", "ssh -i /home//mlopez/.ssh/id_ed25519 mlopez@10.0.0.9").length, 1, "a doubled slash");
+  t.equal(key("1200", "ssh -i ~mlopez/.ssh/id_ed25519 mlopez@10.0.0.9").length, 1, "~user, which ssh expands");
+  t.equal(key("1200", "ssh -oIdentityFile /home/mlopez/.ssh/id_ed25519 mlopez@10.0.0.9").length, 1, "IdentityFile with a space");
+  t.same(all("lateral-admin-connection", host({ users, processes: [proc(8, "rsync", "/usr/bin/rsync", "rsync -i /home/mlopez/ 10.0.0.9:/backup/")] }, { role: "bastion" })), [], "rsync's -i itemizes");
+  // The client roles: only the system's clients are the host's job.
+  const client = (path: string, cmdline: string) => alerts("lateral-admin-connection", host({ processes: [proc(9, path.split("/").pop() ?? "", path, cmdline, { uid: "1000" })], process_open_sockets: [sock(9, "10.0.8.15", 445)] }, { role: "workstation" }));
+  t.equal(client("/usr/bin/python3", "python3 /opt/impacket/examples/psexec.py -hashes :aad3b corp/admin@10.0.8.15").length, 1, "impacket from a workstation");
+  // Routing.
+  t.notOk(routeQuery("Is everything in the crontab ok on web-07?", "standard").sweep, "'everything' names no review");
+  const hinted = routes("List the child processes of the Jenkins server and any reverse shells");
+  t.ok(hinted.includes("download-execute") && hinted.includes("reverse-shell"), "a hint adds the exploitation traces beside what was named");
+  t.ok(routes("Do the gateways still have a foothold that would survive a reboot?").includes("exec-from-tmp"));
+  // Listeners named like systemd's daemons outside systemd's directory, and socket activation handing out a shell.
+  const listen = (path: string, cmdline = path) => all("unexpected-listener", host({ processes: [proc(10, path.split("/").pop()?.slice(0, 15) ?? "", path, cmdline)], listening_ports: [{ pid: "10", port: "1919", protocol: "6", family: "2", address: "0.0.0.0" }] }))[0];
+  t.equal(listen("/usr/bin/systemd-resolved")?.severity, undefined, "systemd's resolver lives in its library directory");
+  t.equal(listen("/usr/bin/systemd-socket-activate", "systemd-socket-activate -l 0.0.0.0:2222 -a --inetd /bin/bash -i")?.severity, "high");
 });

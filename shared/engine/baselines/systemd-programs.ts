@@ -61,7 +61,7 @@ export function systemdProgramElsewhere(path: string): boolean {
 /**
  * systemd's programs in the bin directories (Debian bookworm's systemd, udev, systemd-container, systemd-resolved,
  * systemd-repart and systemd-homed `dpkg -L`, plus later releases' meson.build): command-line tools, none of them a
- * network service.
+ * network service (its daemons live in its library directory: systemd-resolved in /usr/bin is no package's).
  */
 const BIN_TOOLS = `
 systemd systemd-analyze systemd-ask-password systemd-cat systemd-cgls systemd-cgtop systemd-creds systemd-cryptenroll
@@ -69,7 +69,7 @@ systemd-cryptsetup systemd-delta systemd-detect-virt systemd-dissect systemd-esc
 systemd-id128 systemd-inhibit systemd-machine-id-setup systemd-mount systemd-notify systemd-nspawn systemd-path
 systemd-repart systemd-resolve systemd-run systemd-socket-activate systemd-stdio-bridge systemd-sysext systemd-confext
 systemd-sysusers systemd-tmpfiles systemd-tty-ask-password-agent systemd-umount systemd-vmspawn systemd-vpick
-systemd-ac-power systemd-measure systemd-pcrlock systemd-keyutil systemd-homed systemd-userdbd systemd-journal-remote
+systemd-ac-power systemd-measure systemd-pcrlock systemd-keyutil
 `;
 const SYSTEMD_BIN_TOOLS: ReadonlySet<string> = new Set(BIN_TOOLS.split(/\s+/).filter((n) => n !== ""));
 

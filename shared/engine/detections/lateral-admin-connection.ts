@@ -5,17 +5,18 @@ import { isPrivate } from "../net.js";
 import { defineDetection, type DetectionHit } from "./detection.js";
 import type { Row } from "../types.js";
 import { inTmpDir } from "./patterns.js";
-
-/** The key an ssh/scp/sftp command line names (`-i path`, `-ipath`, `-o IdentityFile=path`), if any. */
-export function sshIdentityFile(cmdline: string): string | undefined {
-  if (!/^\s*(?:\S*\/)?(?:ssh|scp|sftp|rsync)\b/.test(cmdline)) return undefined;
-  const m = /\s-i\s*(["']?)([^\s"']+)\1/.exec(cmdline) ?? /\s-o\s*IdentityFile=(["']?)([^\s"']+)\1/i.exec(cmdline);
-  return m?.[2];
-}
+import { keyTakenFrom, sshIdentityFile } from "./ssh-keys.js";
 
 const ADMIN_PORTS: Readonly<Record<number, string>> = { 22: "SSH", 135: "RPC", 445: "SMB", 3389: "RDP", 5985: "WinRM", 5986: "WinRM" };
 /** Roles whose job is to connect to other hosts. */
-const ADMIN_ROLES: ReadonlySet<string> = new Set(["bastion", "jump", "jumphost", "ansible", "deploy", "management", "ci-runner", "automation", "orchestration", "helpdesk", "support", "workstation", "desktop"]);
+const ADMIN_ROLES: ReadonlySet<string> = new Set(["bastion", "jump", "jumphost", "ansible", "deploy", "management", "ci-runner"]);
+/**
+ * Roles whose people and tools reach the servers with the system's own clients (Rundeck's and pdsh's ssh, Remmina on a
+ * helpdesk desktop): those clients' connections are the host's job there; any other program's (impacket, a renamed
+ * client) stays a finding.
+ */
+const CLIENT_ROLES: ReadonlySet<string> = new Set(["automation", "orchestration", "helpdesk", "support", "workstation", "desktop"]);
+const SYSTEM_CLIENTS = /^\/usr\/bin\/(?:ssh|scp|sftp|autossh|xfreerdp3?|wlfreerdp|sdl-freerdp|remmina|rdesktop|vncviewer|xtightvncviewer)$/;
 /** Server daemons: their sockets on port 22 etc. are inbound sessions, not lateral movement. */
 const SERVER_DAEMONS: ReadonlySet<string> = new Set(["sshd", "smbd", "xrdp", "sshd-session"]);
 
@@ -41,18 +42,18 @@ export const lateralAdminConnection = defineDetection({
     // A key kept in a temp or hidden directory is one somebody put there to use (a stolen key, ATT&CK T1552.004):
     // any SSH client using one is lateral movement, from an admin host too.
     const stolen = new Set<string>();
-    // Whose home each key lives in: a key in another account's home, used by this one, was taken from it (SSH-Snake
-    // walks every home's ~/.ssh and logs in onwards with what it finds).
-    const homes = rowsOf(host, "users").map((u) => ({ uid: str(u, "uid"), user: str(u, "username"), home: str(u, "directory").replace(/\/+$/, "") })).filter((u) => u.home.length > 1);
+    // A key in another account's ~/.ssh, used by this one, was taken from it (ssh-keys.ts).
+    const users = rowsOf(host, "users");
     for (const proc of procs.values()) {
       const key = sshIdentityFile(str(proc, "cmdline"));
       if (key === undefined) continue;
-      const owner = homes.find((u) => key.startsWith(`${u.home}/`) && u.uid !== str(proc, "uid"));
+      const taken = keyTakenFrom(key, str(proc, "uid"), users);
+      const owner = taken === undefined ? undefined : { user: taken.owner };
       const hidden = inTmpDir(key) || /\/\.[^/]+$/.test(key);
       if (!hidden && owner === undefined) continue;
       stolen.add(str(proc, "pid"));
       const target = /\s(?:[\w.-]+@)?(\d{1,3}(?:\.\d{1,3}){3}|[\w-]+(?:\.[\w-]+)+)(?:\s|$)/.exec(` ${str(proc, "cmdline")} `)?.[1] ?? "another host";
-      const where = owner !== undefined ? `in ${owner.user}'s home, not its own account's` : `kept in a ${inTmpDir(key) ? "temp" : "hidden"} location`;
+      const where = owner !== undefined ? `in ${owner.user}'s ~/.ssh, not its own account's` : `kept in a ${inTmpDir(key) ? "temp" : "hidden"} location`;
       hits.push({
         summary: `${processLabel(proc, str(proc, "pid"))} (pid ${str(proc, "pid")}, uid ${str(proc, "uid") || "?"}) logs in to ${target} with the key ${key}, ${where}: a key taken from elsewhere.`,
         // Its parent too: what started it (SSH-Snake's script, a dropper) is where to look next.
@@ -71,6 +72,7 @@ export const lateralAdminConnection = defineDetection({
       const pid = str(row, "pid");
       const proc = procs.get(pid);
       if (SERVER_DAEMONS.has(str(proc, "name")) || stolen.has(pid)) continue;
+      if (CLIENT_ROLES.has(host.tags.role ?? "") && SYSTEM_CLIENTS.test(str(proc, "path"))) continue;
       const evidence = proc ? [{ table: "process_open_sockets", row }, { table: "processes", row: proc }] : [{ table: "process_open_sockets", row }];
       // Only the system's ssh client speaks for an automation (a program anywhere may be called ssh).
       const systemSsh = /^\/(?:usr\/)?bin\/ssh$/.test(str(proc, "path"));

@@ -5,7 +5,7 @@ import { compareText } from "../order.js";
 import { basename, inRuntimeContainer, num, processIndex, processLabel, rowsOf, str, tagNumbers } from "../rows.js";
 import { isLoopback, isWildcard } from "../net.js";
 import { offensiveSecurityHost } from "../baselines/host-roles.js";
-import { systemdLookalikeInBin } from "../baselines/systemd-programs.js";
+import { systemdLookalikeInBin, systemdProgramElsewhere, unknownSystemdProgram } from "../baselines/systemd-programs.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 import { SHELLS, inHiddenDir, inTmpDir, limeLoader, NETCAT_LIKE, socatForwarder } from "./patterns.js";
 import { clip } from "./command-lines.js";
@@ -109,7 +109,9 @@ export const unexpectedListener = defineDetection({
       const forwarder = socatForwarder(str(proc, "cmdline"));
       // inetutils' telnetd -E and netkit's in.telnetd -L name the login program: anything but login hands out a program.
       const telnetExec = /telnetd$/.test(exe) ? /(?:^|\s)(?:-[EL]\s*|--exec-login[=\s]\s*)(\S+)/.exec(str(proc, "cmdline"))?.[1] : undefined;
-      const shellish = SHELLS.has(name) || SHELLS.has(exe) || ((NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe)) && !forwarder) || inlineCode || (telnetExec !== undefined && !/\/login$/.test(telnetExec));
+      // systemd-socket-activate hands each connection to the program it names: a shell there is a bind shell.
+      const activatesShell = exe === "systemd-socket-activate" && str(proc, "cmdline").split(/\s+/).slice(1).some((w) => !w.startsWith("-") && SHELLS.has(basename(w)));
+      const shellish = activatesShell || SHELLS.has(name) || SHELLS.has(exe) || ((NETCAT_LIKE.has(name) || NETCAT_LIKE.has(exe)) && !forwarder) || inlineCode || (telnetExec !== undefined && !/\/login$/.test(telnetExec));
       const bindShellPort = BIND_SHELL_PORTS.includes(g.port);
       const risky = bindShellPort || inTmpDir(path) || shellish;
       const where = `${[...new Set(g.addresses)].join(", ")}`;
@@ -149,7 +151,8 @@ export const unexpectedListener = defineDetection({
       // service (its image's); what reaches it from the host is docker-proxy's publish, judged where it listens.
       const containerService = !risky && !kernel && inRuntimeContainer(proc) && !inHiddenDir(path) && !path.endsWith(" (deleted)") && str(proc, "on_disk") !== "0";
       // A systemd-* name no systemd release installs, from a bin directory, is a borrowed look, not a package's program.
-      const lookalike = systemdLookalikeInBin(path.replace(/ \(deleted\)$/, ""));
+      const file = path.replace(/ \(deleted\)$/, "");
+      const lookalike = systemdLookalikeInBin(file) || unknownSystemdProgram(file) || systemdProgramElsewhere(file);
       const packaged = !risky && !lookalike && (systemPath || containerService);
       const from = path !== "" && basename(path) !== label ? ` (${path})` : path !== "" && inTmpDir(path) ? ` from ${path}` : "";
       hits.push({
