@@ -35,7 +35,11 @@ test("an investigation whose work message was lost is queued again once the runn
     dir.remove();
   });
   let offsetMs = 0;
-  const clock = { now: () => Date.now() + offsetMs };
+  // Frozen for the two gateways' pass: both within one interval, as the test means (a pass straddling an interval's
+  // end gives each gateway its own message id, a bounded duplicate the runners drop; on a slow machine a 1 s interval
+  // made that a flake).
+  let frozen: number | null = null;
+  const clock = { now: () => (frozen ?? Date.now()) + offsetMs };
   // The runners' consumer, as a runner creates it; this test plays the runner.
   await rt.jsm.consumers.add(CONSUMERS.runner.stream, { durable_name: CONSUMERS.runner.durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
   const runnerConsumer: Consumer = await rt.js.consumers.get(CONSUMERS.runner.stream, CONSUMERS.runner.durable);
@@ -88,7 +92,9 @@ test("an investigation whose work message was lost is queued again once the runn
   // Two gateways in the same pass.
   const logged: Array<Record<string, unknown>> = [];
   const capturing = pino({ level: "warn" }, { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) });
+  frozen = Date.now();
   const [one, two] = await Promise.all([requeueLost({ ...deps, log: capturing }, OPTS), requeueLost(deps, OPTS)]);
+  frozen = null;
   const described = logged.findIndex((l) => String(l.msg).startsWith("work messages missing"));
   const firstCopy = logged.findIndex((l) => String(l.msg).startsWith("investigation queued with no work message"));
   t.equal(logged.filter((l) => String(l.msg).startsWith("work messages missing")).length, 1, "the state logged once a pass");
