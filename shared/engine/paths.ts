@@ -11,3 +11,14 @@ export function inTmpDir(path: string): boolean {
 export function inHiddenDir(path: string): boolean {
   return /\/\.[^/]+\//.test(path);
 }
+
+/** A path's directories as the kernel resolves them: "//" and "." dropped, ".." taken back. */
+export function resolvedSegments(path: string): string[] {
+  const out: string[] = [];
+  for (const s of path.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") out.pop();
+    else out.push(s);
+  }
+  return out;
+}

@@ -1,15 +1,23 @@
 // NixOS and Nix installs run every program from the read-only store, /nix/store/<hash>-<package>-<version>/..., which
 // only the Nix daemon (root) writes (nixos.org manual, "The Nix store"; the hash is 32 characters of Nix's base-32
 // alphabet, which has no e, o, t or u). A system daemon is its own there when its store path is its package's.
+import { str } from "../rows.js";
+import type { Row } from "../types.js";
 import type { SourceRef } from "./types.js";
 
 export const NIX_STORE_SOURCE: SourceRef = { kind: "doc", name: "Nix reference manual: store paths /nix/store/<hash>-<name>-<version>, written only by the Nix daemon", url: "https://nix.dev/manual/nix/latest/store/store-path" };
 
-const STORE_PATH = /^\/nix\/store\/[0-9a-df-np-sv-z]{32}-([A-Za-z][A-Za-z0-9+_.-]*?)-(\d[^/]*)\//;
+const STORE_PATH = /^\/nix\/store\/[0-9a-df-np-sv-z]{32}-([A-Za-z][A-Za-z0-9+_.-]*?)-\d[^/]*\/(.*)$/;
 
-/** The package a Nix store path belongs to (`systemd` for /nix/store/<hash>-systemd-255.6/lib/systemd/systemd). */
+/** A store path's package and the file inside it (`systemd`, `lib/systemd/systemd` for /nix/store/<hash>-systemd-255.6/lib/systemd/systemd). */
+export function nixStorePath(path: string): { package: string; file: string } | undefined {
+  const m = STORE_PATH.exec(path);
+  return m === null ? undefined : { package: m[1] ?? "", file: m[2] ?? "" };
+}
+
+/** The package a Nix store path belongs to. */
 export function nixStorePackage(path: string): string | undefined {
-  return STORE_PATH.exec(path)?.[1];
+  return nixStorePath(path)?.package;
 }
 
 /** The Nix packages that ship each system daemon a process may be named after. */
@@ -37,6 +45,9 @@ export function nixOwnDaemon(name: string, path: string, uid: string): boolean {
 }
 
 /** A Nix host: pid 1 is systemd from the store (NixOS), or the Nix daemon runs from the store. */
-export function nixHost(processes: ReadonlyArray<{ pid: string; path: string }>): boolean {
-  return processes.some((p) => (p.pid === "1" && nixStorePackage(p.path)?.startsWith("systemd") === true) || /^\/nix\/store\/[0-9a-df-np-sv-z]{32}-nix-\d[^/]*\/bin\/nix(?:-daemon)?$/.test(p.path));
+export function nixHost(processes: readonly Row[]): boolean {
+  return processes.some((p) => {
+    const store = nixStorePath(str(p, "path"));
+    return (str(p, "pid") === "1" && store?.package.startsWith("systemd") === true) || (store?.package === "nix" && /^bin\/nix(?:-daemon)?$/.test(store.file));
+  });
 }

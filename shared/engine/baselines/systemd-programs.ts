@@ -5,6 +5,7 @@
 // a binary on Fedora and RHEL, systemd's meson.build for the rest). A program named like systemd's that runs from that
 // directory under another name is borrowing its look (process-masquerading).
 import { basename } from "../rows.js";
+import { nixStorePath } from "./nix-store.js";
 import type { SourceRef } from "./types.js";
 
 export const SYSTEMD_PROGRAMS_SOURCE: SourceRef = { kind: "debian-package", name: "systemd, udev and the systemd-* packages", version: "252.39-1~deb12u2", release: "bookworm", detail: "every file directly under /lib/systemd (dpkg -c), and the helpers of systemd 253-257 (meson.build)" };
@@ -33,12 +34,10 @@ export const SYSTEMD_PROGRAMS: ReadonlySet<string> = new Set(`${BOOKWORM} ${LATE
 /** systemd's own library directory, where its programs sit (not its generator or unit subdirectories). */
 const SYSTEMD_DIR = /^(?:\/usr)?\/lib\/systemd\/([^/]+)$/;
 
-/** systemd's library directory in its NixOS store path (/nix/store/<hash>-systemd-<version>/lib/systemd/<program>). */
-const NIX_SYSTEMD_DIR = /^\/nix\/store\/[0-9a-df-np-sv-z]{32}-systemd(?:-minimal)?-\d[^/]*\/lib\/systemd\/([^/]+)$/;
-
-/** The program's name when the path is directly in systemd's NixOS store directory. */
+/** The program's name when the path is directly in systemd's library directory of its NixOS store path (nix-store.ts). */
 export function inNixSystemdStore(path: string): string | undefined {
-  return NIX_SYSTEMD_DIR.exec(path)?.[1];
+  const store = nixStorePath(path);
+  return store !== undefined && /^systemd(?:-minimal)?$/.test(store.package) ? /^lib\/systemd\/([^/]+)$/.exec(store.file)?.[1] : undefined;
 }
 
 /** The program's name when the path is directly in systemd's directory (/lib/systemd/x, /usr/lib/systemd/x). */

@@ -9,6 +9,7 @@ import type { Row, Severity } from "../types.js";
 import { isFrameworkBuild, isToolDir, isUserToolInstall, isWorkflowTaskScript } from "../baselines/hidden-tool-dirs.js";
 import { clip, cronCommand, simpleCommands } from "./command-lines.js";
 import { inTmpDir } from "./patterns.js";
+import { resolvedSegments } from "../paths.js";
 import { compareText } from "../order.js";
 import { defineDetection, type DetectionHit, type EvidenceRow } from "./detection.js";
 
@@ -69,17 +70,6 @@ function looseInBaseDir(segments: readonly string[]): Hidden | undefined {
   if (base === undefined) return undefined;
   const where = top === "home" ? "a home directory" : top === "root" ? "root's home directory" : `the service home ${"/" + segments.slice(0, home).join("/")}`;
   return { severity: top === "home" ? "low" : "medium", segment: base, where, loose: true };
-}
-
-/** A path's directories with "." dropped and ".." taken back, as the kernel resolves them. */
-function resolvedSegments(path: string): string[] {
-  const out: string[] = [];
-  for (const s of path.split("/")) {
-    if (s === "" || s === ".") continue;
-    if (s === "..") out.pop();
-    else out.push(s);
-  }
-  return out;
 }
 
 /** The programs a command line runs: each command word, and the script an interpreter is given. */

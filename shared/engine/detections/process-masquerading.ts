@@ -130,7 +130,7 @@ export const processMasquerading = defineDetection({
   },
   evaluate(host) {
     const hits: DetectionHit[] = [];
-    const nix = nixHost(rowsOf(host, "processes").map((p) => ({ pid: str(p, "pid"), path: str(p, "path") })));
+    const nix = nixHost(rowsOf(host, "processes"));
     for (const row of rowsOf(host, "processes")) {
       const path = str(row, "path").replace(/ \(deleted\)$/, "");
       const name = str(row, "name");

@@ -1,6 +1,7 @@
 // Whose SSH key a client uses: the key a command line names, and the account whose ~/.ssh holds it. A key in another
 // account's ~/.ssh, used by this one, was taken from it (SSH-Snake walks every home's ~/.ssh and logs in onwards with
 // what it finds; ATT&CK T1552.004).
+import { resolvedSegments } from "../paths.js";
 import { str } from "../rows.js";
 import type { Row } from "../types.js";
 
@@ -11,16 +12,8 @@ export function sshIdentityFile(cmdline: string): string | undefined {
   return m?.[2];
 }
 
-/** A path as the kernel resolves it: "//" as "/", "." dropped, ".." taken back. */
-function resolved(path: string): string {
-  const out: string[] = [];
-  for (const s of path.split("/")) {
-    if (s === "" || s === ".") continue;
-    if (s === "..") out.pop();
-    else out.push(s);
-  }
-  return `/${out.join("/")}`;
-}
+/** A path as the kernel resolves it. */
+const resolved = (path: string): string => `/${resolvedSegments(path).join("/")}`;
 
 /** Homes that are no person's or service's own place for keys (system accounts point at /, /dev, /bin...). */
 const SYSTEM_HOMES = /^\/(?:$|dev|bin|sbin|proc|sys|run|usr(?:\/|$)|nonexistent|var\/empty|var\/run)/;

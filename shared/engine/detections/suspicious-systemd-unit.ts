@@ -177,7 +177,7 @@ export const suspiciousSystemdUnit = defineDetection({
   },
   evaluate(host) {
     // On NixOS a unit runs systemd's programs from systemd's store path (writing a unit takes root).
-    const nix = nixHost(rowsOf(host, "processes").map((p) => ({ pid: str(p, "pid"), path: str(p, "path") })));
+    const nix = nixHost(rowsOf(host, "processes"));
     const exec = unitExecLines(rowsOf(host, "augeas"));
     const running = unitProcessLines(host);
     const units = new Map<string, Row>();
